@@ -1,0 +1,33 @@
+package protocol
+
+// Policy is a policy file (user level $XDG_CONFIG_HOME/perm-peer/policy.json
+// or project level <root>/.perm-peer/policy.json).
+//
+// Rule syntax: Bash(PATTERN), Read(GLOB), Write(GLOB), WebFetch(domain:HOSTGLOB),
+// Tool(NAME) or a bare tool NAME.
+type Policy struct {
+	Schema    string   `json:"$schema,omitempty"`
+	Mode      Mode     `json:"mode,omitempty"`
+	Tier      Tier     `json:"tier,omitempty"`
+	Allow     []string `json:"allow,omitempty"`
+	Ask       []string `json:"ask,omitempty"`
+	Deny      []string `json:"deny,omitempty"`
+	Sensitive []string `json:"sensitive,omitempty"`
+	// TrustedProjects (user policy only) lists project roots whose project
+	// policy may add allow rules.
+	TrustedProjects []string `json:"trustedProjects,omitempty"`
+	// AskTimeoutMs bounds how long the peer waits for permission/ask; 0 waits
+	// until the editor answers or cancels. User policy only.
+	AskTimeoutMs int `json:"askTimeoutMs,omitempty"`
+	// Judge configures the LLM judge. User policy only.
+	Judge *JudgeConfig `json:"judge,omitempty"`
+}
+
+// JudgeConfig points the judge at an OpenAI-compatible endpoint.
+type JudgeConfig struct {
+	Endpoint  string `json:"endpoint"`
+	Model     string `json:"model"`
+	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+	TimeoutMs int    `json:"timeoutMs,omitempty"`
+	MaxTokens int    `json:"maxTokens,omitempty"`
+}
