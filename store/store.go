@@ -1,40 +1,70 @@
 package store
 
 import (
-	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
+	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
-
-	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// STUB: walking-skeleton store; the full store replaces it.
+// Sentinel errors. Errors returned by this package wrap them so callers can
+// tell the failure classes apart with errors.Is; the message itself is one
+// sentence naming the file.
+var (
+	// ErrNotFound is returned for an unknown grant or session.
+	ErrNotFound = errors.New("not found")
+	// ErrLocked means another process held the database longer than
+	// Options.LockTimeout.
+	ErrLocked = errors.New("locked by another process")
+	// ErrCorrupt means the file is not a readable bbolt database.
+	ErrCorrupt = errors.New("corrupt")
+	// ErrUnwritable means the file or its directory cannot be written.
+	ErrUnwritable = errors.New("not writable")
+	// ErrNewerSchema means the file was written by a newer perm-peer.
+	ErrNewerSchema = errors.New("newer schema")
+	// ErrClosed is returned by every method after Close.
+	ErrClosed = errors.New("store closed")
+)
 
-// ErrNotFound is returned for an unknown grant or session.
-var ErrNotFound = errors.New("not found")
+// DefaultLockTimeout bounds how long a transaction waits for another process
+// holding the database.
+const DefaultLockTimeout = 5 * time.Second
 
-// Options tune Open.
+// DefaultMaxBatch bounds how many audit records one group commit writes.
+const DefaultMaxBatch = 1024
+
+// Options tune Open. The zero value is usable.
 type Options struct {
+	// LockTimeout bounds the wait for the file lock of each transaction
+	// (default DefaultLockTimeout).
 	LockTimeout time.Duration
+	// MaxBatch bounds the records of one group commit (default DefaultMaxBatch).
+	MaxBatch int
 }
 
-// DB is one project's store.
+// DB is one project's store. It holds no open bbolt handle between
+// transactions; see docs/STORE.md. Its methods are safe for concurrent use.
 type DB struct {
-	path string
-	bolt *bolt.DB
+	path     string
+	lockPath string
+	opts     Options
+
+	// rw orders this process's transactions: the file lock orders processes.
+	rw sync.RWMutex
+
+	// closeMu guards closed and sends on reqs against Close.
+	closeMu    sync.RWMutex
+	closed     bool
+	reqs       chan *appendReq
+	writerDone chan struct{}
 }
 
-// DefaultPath is $XDG_STATE_HOME/perm-peer/<first 16 hex of sha256(root)>.db.
+// DefaultPath is $XDG_STATE_HOME/perm-peer/<first 16 hex of sha256(root)>.db
+// ($XDG_STATE_HOME defaults to ~/.local/state).
 func DefaultPath(projectRoot string) (string, error) {
 	state := os.Getenv("XDG_STATE_HOME")
 	if state == "" {
@@ -48,94 +78,62 @@ func DefaultPath(projectRoot string) (string, error) {
 	return filepath.Join(state, "perm-peer", hex.EncodeToString(sum[:])[:16]+".db"), nil
 }
 
-// Open opens or creates the store at path.
+// Open opens or creates the store at path, migrating an older schema. It
+// fails with one sentence (wrapping ErrLocked, ErrCorrupt, ErrUnwritable or
+// ErrNewerSchema) rather than ever starting on an empty store.
 func Open(path string, opts Options) (*DB, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open audit db %s: %w", path, err)
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = DefaultLockTimeout
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = DefaultMaxBatch
+	}
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("open audit db %s: %w", path, err)
+		return nil, fmt.Errorf("audit db %s: resolve path: %w", path, err)
 	}
-	return &DB{path: path, bolt: b}, nil
+	dir := filepath.Dir(abs)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("audit db %s is %w: cannot create directory %s: %v", abs, ErrUnwritable, dir, err)
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("audit db %s is %w: it is a directory", abs, ErrUnwritable)
+	}
+	db := &DB{
+		path:       abs,
+		lockPath:   abs + ".lock",
+		opts:       opts,
+		reqs:       make(chan *appendReq, opts.MaxBatch),
+		writerDone: make(chan struct{}),
+	}
+	if err := db.update(migrate); err != nil {
+		return nil, err
+	}
+	go db.writer()
+	return db, nil
 }
 
 // Path is the file the store lives in.
 func (db *DB) Path() string { return db.path }
 
-// Close closes the store.
-func (db *DB) Close() error { return db.bolt.Close() }
-
-// AppendAudit stores rec and returns it with ID, TS, Prev and Hash set, after
-// the commit is durable.
-func (db *DB) AppendAudit(ctx context.Context, rec protocol.AuditRecord) (protocol.AuditRecord, error) {
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists([]byte("audit"))
-		if err != nil {
-			return err
-		}
-		seq, _ := b.NextSequence()
-		rec.ID = strconv.FormatUint(seq, 10)
-		rec.TS = time.Now().UTC().Format(time.RFC3339Nano)
-		v, _ := json.Marshal(rec)
-		sum := sha256.Sum256(v)
-		rec.Hash = hex.EncodeToString(sum[:])
-		v, _ = json.Marshal(rec)
-		k := make([]byte, 8)
-		binary.BigEndian.PutUint64(k, seq)
-		return b.Put(k, v)
-	})
-	return rec, err
+// Close waits for pending audit appends to commit and stops the writer. The
+// bbolt file is not held open between transactions, so there is nothing else
+// to release.
+func (db *DB) Close() error {
+	db.closeMu.Lock()
+	if db.closed {
+		db.closeMu.Unlock()
+		return nil
+	}
+	db.closed = true
+	close(db.reqs)
+	db.closeMu.Unlock()
+	<-db.writerDone
+	return nil
 }
 
-// AuditQuery selects audit records.
-type AuditQuery struct {
-	SessionID string
-	After     string
-	Limit     int
+func (db *DB) isClosed() bool {
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	return db.closed
 }
-
-// Audit lists records oldest first; next is the id to pass as After for the
-// following page, "" at the end.
-func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err error) {
-	err = db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("audit"))
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			var r protocol.AuditRecord
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
-			if q.SessionID == "" || r.SessionID == q.SessionID {
-				recs = append(recs, r)
-			}
-			return nil
-		})
-	})
-	return recs, "", err
-}
-
-// UserReplies returns the user-sourced records of a session and its parent,
-// newest first, at most max.
-func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, error) {
-	return nil, nil
-}
-
-// PutSession persists a session.
-func (db *DB) PutSession(s protocol.Session) error { return nil }
-
-// Session loads a session.
-func (db *DB) Session(id string) (protocol.Session, error) {
-	return protocol.Session{}, ErrNotFound
-}
-
-// AddGrant persists a grant, setting its ID and Created.
-func (db *DB) AddGrant(g protocol.Grant) (protocol.Grant, error) { return g, nil }
-
-// Grants lists the project's grants.
-func (db *DB) Grants() ([]protocol.Grant, error) { return nil, nil }
-
-// RevokeGrant deletes a grant; ErrNotFound if there is none with that id.
-func (db *DB) RevokeGrant(id string) error { return ErrNotFound }

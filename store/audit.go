@@ -1,0 +1,439 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Audit query bounds.
+const (
+	DefaultAuditLimit  = 100   // Audit page size when AuditQuery.Limit <= 0
+	MaxAuditLimit      = 10000 // larger limits are clamped
+	DefaultUserReplies = 200   // UserReplies bound when max <= 0
+)
+
+// Per-session index key prefixes inside audit_by_session/<session>.
+const (
+	idxAll  byte = 'a' // every record of the session
+	idxUser byte = 'u' // records with Source == "user"
+)
+
+// maxSessionKey bounds a session id used verbatim as a bucket name; longer
+// ids are hashed so no id can make an append fail.
+const maxSessionKey = 256
+
+type appendReq struct {
+	ctx  context.Context
+	rec  protocol.AuditRecord
+	done chan appendRes // buffered: the writer never blocks on a caller
+}
+
+type appendRes struct {
+	rec protocol.AuditRecord
+	err error
+}
+
+// AppendAudit stores rec and returns it with ID (decimal of its big-endian
+// sequence key), TS, Prev and Hash set, only after the transaction holding it
+// is committed and fsynced. Concurrent callers share one transaction (group
+// commit). An error means the caller must not act on the decision; if ctx
+// ends while the commit is in flight the record may still be stored.
+func (db *DB) AppendAudit(ctx context.Context, rec protocol.AuditRecord) (protocol.AuditRecord, error) {
+	if err := ctx.Err(); err != nil {
+		return rec, fmt.Errorf("append audit record: %w", err)
+	}
+	// Reject what cannot be encoded here, so one bad record cannot fail the
+	// batch it would have joined.
+	if _, err := json.Marshal(rec); err != nil {
+		return rec, fmt.Errorf("append audit record: encode: %w", err)
+	}
+	req := &appendReq{ctx: ctx, rec: rec, done: make(chan appendRes, 1)}
+	db.closeMu.RLock()
+	if db.closed {
+		db.closeMu.RUnlock()
+		return rec, fmt.Errorf("append audit record to %s: %w", db.path, ErrClosed)
+	}
+	select {
+	case db.reqs <- req:
+		db.closeMu.RUnlock()
+	case <-ctx.Done():
+		db.closeMu.RUnlock()
+		return rec, fmt.Errorf("append audit record: %w", ctx.Err())
+	}
+	select {
+	case res := <-req.done:
+		return res.rec, res.err
+	case <-ctx.Done():
+		return rec, fmt.Errorf("append audit record (it may still be committed): %w", ctx.Err())
+	}
+}
+
+// writer is the single goroutine that commits audit records: it takes every
+// request already queued (up to MaxBatch), writes them in one transaction and
+// wakes their callers. While it commits, new requests queue up, so batches
+// grow with the number of requests in flight.
+func (db *DB) writer() {
+	defer close(db.writerDone)
+	for first := range db.reqs {
+		batch := []*appendReq{first}
+	drain:
+		for len(batch) < db.opts.MaxBatch {
+			select {
+			case r, ok := <-db.reqs:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, r)
+			default:
+				break drain
+			}
+		}
+		db.commitBatch(batch)
+	}
+}
+
+func (db *DB) commitBatch(batch []*appendReq) {
+	live := batch[:0]
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.done <- appendRes{rec: r.rec, err: fmt.Errorf("append audit record: %w", err)}
+			continue
+		}
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return
+	}
+	recs := make([]protocol.AuditRecord, len(live))
+	for i, r := range live {
+		recs[i] = r.rec
+	}
+	err := db.update(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		return appendRecords(tx, recs)
+	})
+	for i, r := range live {
+		if err != nil {
+			r.done <- appendRes{rec: r.rec, err: fmt.Errorf("append audit record: %w", err)}
+			continue
+		}
+		r.done <- appendRes{rec: recs[i]}
+	}
+}
+
+// appendRecords chains recs after the current head inside tx, filling in
+// their ID, TS, Prev and Hash. The previous hash comes from meta/audit_head
+// read in this same write transaction, so the chain stays linear across
+// processes; using the head (not the last record) also means a truncated
+// tail stays detectable after later appends.
+func appendRecords(tx *bolt.Tx, recs []protocol.AuditRecord) error {
+	audit := tx.Bucket(bucketAudit)
+	meta := tx.Bucket(bucketMeta)
+	_, prev, err := parseHead(meta.Get(keyAuditHead))
+	if err != nil {
+		return err
+	}
+	for i := range recs {
+		r := &recs[i]
+		seq, err := audit.NextSequence()
+		if err != nil {
+			return fmt.Errorf("next audit sequence: %w", err)
+		}
+		k := seqKey(seq)
+		r.ID = strconv.FormatUint(seq, 10)
+		r.TS = time.Now().UTC().Format(time.RFC3339Nano)
+		r.Prev = prev
+		r.Hash = ""
+		unhashed, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("encode audit record %s: %w", r.ID, err)
+		}
+		if r.Hash, err = recordHash(unhashed); err != nil {
+			return fmt.Errorf("hash audit record %s: %w", r.ID, err)
+		}
+		v, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("encode audit record %s: %w", r.ID, err)
+		}
+		if err := audit.Put(k, v); err != nil {
+			return fmt.Errorf("put audit record %s: %w", r.ID, err)
+		}
+		if err := indexRecord(tx, k, *r); err != nil {
+			return err
+		}
+		prev = r.Hash
+	}
+	last := recs[len(recs)-1]
+	if err := meta.Put(keyAuditHead, []byte(last.ID+" "+last.Hash)); err != nil {
+		return fmt.Errorf("put audit head: %w", err)
+	}
+	return nil
+}
+
+// indexRecord adds the record under key k to its session's index.
+func indexRecord(tx *bolt.Tx, k []byte, r protocol.AuditRecord) error {
+	if r.SessionID == "" {
+		return nil
+	}
+	sb, err := tx.Bucket(bucketBySession).CreateBucketIfNotExists(sessionKey(r.SessionID))
+	if err != nil {
+		return fmt.Errorf("index audit record %s: %w", r.ID, err)
+	}
+	if err := sb.Put(idxKey(idxAll, k), []byte{}); err != nil {
+		return fmt.Errorf("index audit record %s: %w", r.ID, err)
+	}
+	if r.Source == protocol.SourceUser {
+		if err := sb.Put(idxKey(idxUser, k), []byte{}); err != nil {
+			return fmt.Errorf("index audit record %s: %w", r.ID, err)
+		}
+	}
+	return nil
+}
+
+// recordHash is the hex sha256 of the record's canonical encoding: its JSON
+// object with "hash" set to "", keys sorted, no insignificant whitespace, no
+// HTML escaping, numbers kept as written. It is computed from the stored
+// bytes rather than the Go struct, so a record stays verifiable after
+// protocol.AuditRecord gains or loses fields.
+func recordHash(stored []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(stored))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return "", fmt.Errorf("decode: %w", err)
+	}
+	if dec.More() {
+		return "", fmt.Errorf("trailing data after the record")
+	}
+	m["hash"] = ""
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return "", fmt.Errorf("encode: %w", err)
+	}
+	sum := sha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return hex.EncodeToString(sum[:]), nil
+}
+
+func seqKey(seq uint64) []byte {
+	k := make([]byte, 8)
+	binary.BigEndian.PutUint64(k, seq)
+	return k
+}
+
+func keySeq(k []byte) uint64 { return binary.BigEndian.Uint64(k) }
+
+func idxKey(prefix byte, k []byte) []byte {
+	return append([]byte{prefix}, k...)
+}
+
+func sessionKey(id string) []byte {
+	if len(id) <= maxSessionKey {
+		return []byte(id)
+	}
+	sum := sha256.Sum256([]byte(id))
+	return []byte("#sha256:" + hex.EncodeToString(sum[:]))
+}
+
+// parseHead decodes meta/audit_head ("<id> <hash>"); absent means empty log.
+func parseHead(v []byte) (id uint64, hash string, err error) {
+	if v == nil {
+		return 0, "", nil
+	}
+	idStr, hash, ok := strings.Cut(string(v), " ")
+	id, perr := strconv.ParseUint(idStr, 10, 64)
+	if !ok || perr != nil {
+		return 0, "", fmt.Errorf("%w: audit head %q is malformed", ErrCorrupt, v)
+	}
+	return id, hash, nil
+}
+
+func decodeRecord(k, v []byte) (protocol.AuditRecord, error) {
+	var r protocol.AuditRecord
+	if err := json.Unmarshal(v, &r); err != nil {
+		return r, fmt.Errorf("%w: audit record at key %d: %v", ErrCorrupt, keySeq(k), err)
+	}
+	return r, nil
+}
+
+// AuditQuery selects audit records: all of them or one session's, those with
+// an id greater than After, at most Limit (default DefaultAuditLimit, clamped
+// to MaxAuditLimit).
+type AuditQuery struct {
+	SessionID string
+	After     string
+	Limit     int
+}
+
+// Audit lists records oldest first; next is the id to pass as After for the
+// following page, "" when there is none.
+func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err error) {
+	if db.isClosed() {
+		return nil, "", fmt.Errorf("read audit of %s: %w", db.path, ErrClosed)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultAuditLimit
+	}
+	limit = min(limit, MaxAuditLimit)
+	var start uint64 = 1
+	if q.After != "" {
+		after, err := strconv.ParseUint(q.After, 10, 64)
+		if err != nil {
+			return nil, "", fmt.Errorf("read audit: after %q is not an audit id", q.After)
+		}
+		start = after + 1
+	}
+	err = db.view(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		audit := tx.Bucket(bucketAudit)
+		// keys yields audit keys in order; it stops at the end or when fn
+		// returns false.
+		var keys func(fn func(k []byte) bool)
+		if q.SessionID == "" {
+			keys = func(fn func(k []byte) bool) {
+				c := audit.Cursor()
+				for k, _ := c.Seek(seqKey(start)); k != nil && fn(k); k, _ = c.Next() {
+				}
+			}
+		} else {
+			sb := tx.Bucket(bucketBySession).Bucket(sessionKey(q.SessionID))
+			if sb == nil {
+				return nil
+			}
+			keys = func(fn func(k []byte) bool) {
+				c := sb.Cursor()
+				for k, _ := c.Seek(idxKey(idxAll, seqKey(start))); k != nil && k[0] == idxAll && fn(k[1:]); k, _ = c.Next() {
+				}
+			}
+		}
+		var ferr error
+		keys(func(k []byte) bool {
+			if len(recs) == limit {
+				next = recs[len(recs)-1].ID
+				return false
+			}
+			v := audit.Get(k)
+			if v == nil {
+				ferr = fmt.Errorf("%w: session index names missing audit record %d", ErrCorrupt, keySeq(k))
+				return false
+			}
+			r, err := decodeRecord(k, v)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			recs = append(recs, r)
+			return true
+		})
+		return ferr
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("read audit of %s: %w", db.path, err)
+	}
+	return recs, next, nil
+}
+
+// UserReplies returns the records with Source "user" of sessionID and of its
+// parent session (as persisted by PutSession), newest first, at most max
+// (DefaultUserReplies when max <= 0). It reads only the two sessions' user
+// index ranges, so its cost does not grow with the size of the audit log.
+func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, error) {
+	if db.isClosed() {
+		return nil, fmt.Errorf("read user replies from %s: %w", db.path, ErrClosed)
+	}
+	if max <= 0 {
+		max = DefaultUserReplies
+	}
+	var out []protocol.AuditRecord
+	err := db.view(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		sessions := []string{sessionID}
+		if s, err := getSession(tx, sessionID); err == nil && s.ParentID != "" && s.ParentID != sessionID {
+			sessions = append(sessions, s.ParentID)
+		} else if err != nil && err != ErrNotFound {
+			return err
+		}
+		var lists [][]uint64
+		for _, id := range sessions {
+			lists = append(lists, newestUserSeqs(tx, id, max))
+		}
+		audit := tx.Bucket(bucketAudit)
+		for _, seq := range mergeDesc(lists, max) {
+			k := seqKey(seq)
+			v := audit.Get(k)
+			if v == nil {
+				return fmt.Errorf("%w: session index names missing audit record %d", ErrCorrupt, seq)
+			}
+			r, err := decodeRecord(k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read user replies of session %q from %s: %w", sessionID, db.path, err)
+	}
+	return out, nil
+}
+
+// newestUserSeqs walks the session's user index backwards from its end.
+func newestUserSeqs(tx *bolt.Tx, sessionID string, max int) []uint64 {
+	sb := tx.Bucket(bucketBySession).Bucket(sessionKey(sessionID))
+	if sb == nil {
+		return nil
+	}
+	c := sb.Cursor()
+	k, _ := c.Seek([]byte{idxUser + 1})
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	var seqs []uint64
+	for ; k != nil && k[0] == idxUser && len(seqs) < max; k, _ = c.Prev() {
+		seqs = append(seqs, keySeq(k[1:]))
+	}
+	return seqs
+}
+
+// mergeDesc merges descending lists into one descending list of at most max.
+func mergeDesc(lists [][]uint64, max int) []uint64 {
+	var out []uint64
+	pos := make([]int, len(lists))
+	for len(out) < max {
+		best := -1
+		for i, l := range lists {
+			if pos[i] < len(l) && (best < 0 || l[pos[i]] > lists[best][pos[best]]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out = append(out, lists[best][pos[best]])
+		pos[best]++
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// update runs fn in one read-write transaction: take this process's write
+// lock, then the exclusive file lock (bounded wait), open the bbolt file,
+// commit (bbolt fsyncs before Commit returns), close. Holding the file only
+// for the transaction is what lets two peers share one DB.
+func (db *DB) update(fn func(*bolt.Tx) error) error {
+	db.rw.Lock()
+	defer db.rw.Unlock()
+	return db.withBolt(true, func(b *bolt.DB) error { return b.Update(fn) })
+}
+
+// view runs fn in one read-only transaction under a shared file lock.
+func (db *DB) view(fn func(*bolt.Tx) error) error {
+	db.rw.RLock()
+	defer db.rw.RUnlock()
+	return db.withBolt(false, func(b *bolt.DB) error { return b.View(fn) })
+}
+
+// withBolt opens the bbolt file under the file lock, runs fn and closes it.
+// Panics from bbolt on a damaged file become ErrCorrupt: fail closed, never
+// crash the peer.
+func (db *DB) withBolt(write bool, fn func(*bolt.DB) error) (err error) {
+	lk, err := lockFile(db.lockPath, write, db.opts.LockTimeout)
+	if err != nil {
+		return db.classify(err)
+	}
+	defer lk.unlock()
+	b, err := bolt.Open(db.path, 0o600, &bolt.Options{Timeout: db.opts.LockTimeout, ReadOnly: !write})
+	if err != nil {
+		return db.classify(err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("audit db %s is %w: bbolt panicked: %v", db.path, ErrCorrupt, r)
+		}
+		if cerr := b.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close audit db %s: %w", db.path, cerr)
+		}
+	}()
+	return fn(b)
+}
+
+// classify turns a lock or bbolt open error into one sentence wrapping the
+// matching sentinel.
+func (db *DB) classify(err error) error {
+	switch {
+	case errors.Is(err, ErrLocked), errors.Is(err, berrors.ErrTimeout):
+		return fmt.Errorf("audit db %s is %w: %v", db.path, ErrLocked, err)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
+		errors.Is(err, berrors.ErrVersionMismatch):
+		return fmt.Errorf("audit db %s is %w (%v): move it aside to start a new log", db.path, ErrCorrupt, err)
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("audit db %s is %w: %v", db.path, ErrUnwritable, err)
+	}
+	return fmt.Errorf("open audit db %s: %w", db.path, err)
+}
