@@ -1,12 +1,21 @@
 package schemas
 
 import (
+	"bytes"
+	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// STUB: the schemas issue replaces the bodies; the API is fixed.
+//go:embed *.json
+var embedded embed.FS
 
 // Error is a validation failure with one Cause per violated constraint.
 type Error struct {
@@ -18,6 +27,9 @@ type Error struct {
 type Cause struct {
 	Pointer string `json:"pointer"` // e.g. "/toolCall/kind"; "" is the root
 	Message string `json:"message"`
+	// Line is the 1-based line of Pointer (or of its nearest existing
+	// parent) in the validated bytes; set by ValidatePolicy, 0 elsewhere.
+	Line int `json:"line,omitempty"`
 }
 
 func (e *Error) Error() string {
@@ -27,16 +39,156 @@ func (e *Error) Error() string {
 		if p == "" {
 			p = "/"
 		}
-		parts[i] = fmt.Sprintf("%s: %s", p, c.Message)
+		if c.Line > 0 {
+			parts[i] = fmt.Sprintf("line %d: %s: %s", c.Line, p, c.Message)
+		} else {
+			parts[i] = fmt.Sprintf("%s: %s", p, c.Message)
+		}
 	}
 	return "invalid " + e.Schema + ": " + strings.Join(parts, "; ")
 }
 
+// FS is the embedded, checked-in schema files (flat, *.schema.json).
+func FS() fs.FS { return embedded }
+
+// Files returns a copy of every embedded schema file, keyed by file name.
+func Files() map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := embedded.ReadDir(".") // embedded: cannot fail
+	for _, e := range entries {
+		b, _ := embedded.ReadFile(e.Name())
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// compiled holds every embedded schema, compiled once on first use.
+var compiled struct {
+	once    sync.Once
+	schemas map[string]*jsonschema.Schema
+	raw     map[string]any // decoded schema documents, for error detail
+	err     error
+}
+
+func load() (map[string]*jsonschema.Schema, map[string]any, error) {
+	compiled.once.Do(func() {
+		compiled.schemas, compiled.raw, compiled.err = compileAll(Files())
+	})
+	return compiled.schemas, compiled.raw, compiled.err
+}
+
+// compileAll compiles each file as a standalone draft 2020-12 schema.
+func compileAll(files map[string][]byte) (map[string]*jsonschema.Schema, map[string]any, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	// Never fetch anything: every file is self-contained.
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("schema %s: remote references are not allowed", u)
+	}
+	raw := map[string]any{}
+	for name, b := range files {
+		if err := c.AddResource(BaseID+name, bytes.NewReader(b)); err != nil {
+			return nil, nil, fmt.Errorf("add schema %s: %w", name, err)
+		}
+		doc, err := decode(b)
+		if err != nil {
+			return nil, nil, fmt.Errorf("decode schema %s: %w", name, err)
+		}
+		raw[name] = doc
+	}
+	out := map[string]*jsonschema.Schema{}
+	for name := range files {
+		s, err := c.Compile(BaseID + name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("compile schema %s: %w", name, err)
+		}
+		out[name] = s
+	}
+	return out, raw, nil
+}
+
+// decode parses one JSON value with numbers kept exact, as the validator
+// expects; trailing data is an error.
+func decode(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
 // ValidateParams validates the params of an incoming method. It returns nil
 // when they fit (or the method takes no params schema) and an *Error
-// otherwise.
-func ValidateParams(method string, params json.RawMessage) error { return nil }
+// otherwise. Absent or null params are validated as {}, so a method with
+// required fields reports each missing one. Any other non-nil error is an
+// internal failure (a schema that does not compile) and must be treated as
+// invalid too.
+func ValidateParams(method string, params json.RawMessage) error {
+	name, ok := paramsFile[method]
+	if !ok {
+		return nil
+	}
+	p := bytes.TrimSpace(params)
+	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
+		p = []byte("{}")
+	}
+	return Validate(name, p)
+}
 
 // ValidatePolicy validates a policy file's bytes against policy.schema.json;
-// nil or an *Error.
-func ValidatePolicy(data []byte) error { return nil }
+// nil or an *Error whose causes carry the line of each bad field.
+func ValidatePolicy(data []byte) error {
+	if _, err := decode(data); err != nil {
+		line := 0
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+		}
+		return &Error{Schema: PolicySchema, Causes: []Cause{{Pointer: "", Message: "not valid JSON: " + err.Error(), Line: line}}}
+	}
+	err := Validate(PolicySchema, data)
+	var ve *Error
+	if errors.As(err, &ve) {
+		for i := range ve.Causes {
+			ve.Causes[i].Line = lineOf(data, ve.Causes[i].Pointer)
+		}
+	}
+	return err
+}
+
+// Validate validates a JSON document against the named schema file (as
+// listed by Files); nil, an *Error, or an error for an unknown schema.
+func Validate(schema string, doc []byte) error {
+	v, err := decode(doc)
+	if err != nil {
+		return &Error{Schema: schema, Causes: []Cause{{Pointer: "", Message: "not valid JSON: " + err.Error()}}}
+	}
+	return ValidateValue(schema, v)
+}
+
+// ValidateValue validates an already decoded document (json.Unmarshal into
+// any, with UseNumber for exact numbers) against the named schema file.
+func ValidateValue(schema string, v any) error {
+	all, raw, err := load()
+	if err != nil {
+		return err
+	}
+	s, ok := all[schema]
+	if !ok {
+		return fmt.Errorf("validate: unknown schema %q", schema)
+	}
+	err = s.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("validate against %s: %w", schema, err)
+	}
+	return &Error{Schema: schema, Causes: flatten(ve, v, raw[schema])}
+}

@@ -1,0 +1,251 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// flatten turns the validator's error tree into a flat, sorted, de-duplicated
+// list of leaf causes. A missing required property and an unknown property
+// are reported at the pointer of that property (one cause each) rather than
+// at the enclosing object, so the caller can name the bad field.
+func flatten(ve *jsonschema.ValidationError, inst, schemaDoc any) []Cause {
+	var out []Cause
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			out = append(out, leafCauses(e, inst, schemaDoc)...)
+			return
+		}
+		causes := e.Causes
+		if k := lastToken(e.KeywordLocation); k == "oneOf" || k == "anyOf" {
+			causes = plausibleBranches(e)
+		}
+		for _, c := range causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pointer != out[j].Pointer {
+			return out[i].Pointer < out[j].Pointer
+		}
+		return out[i].Message < out[j].Message
+	})
+	uniq := out[:0]
+	for i, c := range out {
+		if i == 0 || c != out[i-1] {
+			uniq = append(uniq, c)
+		}
+	}
+	return uniq
+}
+
+// plausibleBranches keeps, of a failed oneOf/anyOf, the branches whose
+// discriminator matched: a branch that fails on "type", "const" or "enum"
+// at the union's own value or one level below (e.g. "reply": "always" vs the
+// once variant) is not what the writer meant, and its errors are noise.
+// When every branch is ruled out, all are kept.
+func plausibleBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	depth := ptrDepth(e.InstanceLocation)
+	var keep []*jsonschema.ValidationError
+	for _, branch := range e.Causes {
+		if !mismatched(branch, depth+1) {
+			keep = append(keep, branch)
+		}
+	}
+	if len(keep) == 0 {
+		return e.Causes
+	}
+	return keep
+}
+
+func mismatched(e *jsonschema.ValidationError, maxDepth int) bool {
+	if len(e.Causes) == 0 {
+		switch lastToken(e.KeywordLocation) {
+		case "type", "const", "enum":
+			return ptrDepth(e.InstanceLocation) <= maxDepth
+		}
+		return false
+	}
+	for _, c := range e.Causes {
+		if mismatched(c, maxDepth) {
+			return true
+		}
+	}
+	return false
+}
+
+// leafCauses renders one leaf error, expanding "required" and
+// "additionalProperties" into one cause per property.
+func leafCauses(e *jsonschema.ValidationError, inst, schemaDoc any) []Cause {
+	switch lastToken(e.KeywordLocation) {
+	case "required":
+		if cs := missingProps(e, inst, schemaDoc); len(cs) > 0 {
+			return cs
+		}
+	case "additionalProperties":
+		if cs := unknownProps(e, inst, schemaDoc); len(cs) > 0 {
+			return cs
+		}
+	}
+	return []Cause{{Pointer: e.InstanceLocation, Message: e.Message}}
+}
+
+func missingProps(e *jsonschema.ValidationError, inst, schemaDoc any) []Cause {
+	obj, ok := resolve(inst, e.InstanceLocation).(map[string]any)
+	if !ok {
+		return nil
+	}
+	req, ok := resolve(schemaDoc, schemaPointer(e.AbsoluteKeywordLocation)).([]any)
+	if !ok {
+		return nil
+	}
+	var out []Cause
+	for _, r := range req {
+		name, _ := r.(string)
+		if _, present := obj[name]; !present {
+			out = append(out, Cause{Pointer: e.InstanceLocation + "/" + escape(name), Message: "required property is missing"})
+		}
+	}
+	return out
+}
+
+func unknownProps(e *jsonschema.ValidationError, inst, schemaDoc any) []Cause {
+	obj, ok := resolve(inst, e.InstanceLocation).(map[string]any)
+	if !ok {
+		return nil
+	}
+	parent, ok := resolve(schemaDoc, parentPointer(schemaPointer(e.AbsoluteKeywordLocation))).(map[string]any)
+	if !ok {
+		return nil
+	}
+	known, _ := parent["properties"].(map[string]any)
+	var out []Cause
+	for name := range obj {
+		if _, ok := known[name]; !ok {
+			out = append(out, Cause{Pointer: e.InstanceLocation + "/" + escape(name), Message: "unknown property (not allowed here)"})
+		}
+	}
+	return out
+}
+
+// schemaPointer is the JSON pointer part of an absolute keyword location
+// ("https://…/x.schema.json#/$defs/T/required" → "/$defs/T/required").
+func schemaPointer(abs string) string {
+	if i := strings.IndexByte(abs, '#'); i >= 0 {
+		return abs[i+1:]
+	}
+	return ""
+}
+
+func parentPointer(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func lastToken(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+func ptrDepth(p string) int { return strings.Count(p, "/") }
+
+var (
+	escaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	unescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+func escape(tok string) string { return escaper.Replace(tok) }
+
+// resolve follows a JSON pointer through a decoded document; nil when it
+// leads nowhere.
+func resolve(doc any, ptr string) any {
+	if ptr == "" {
+		return doc
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = unescaper.Replace(tok)
+		switch v := doc.(type) {
+		case map[string]any:
+			doc = v[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil
+			}
+			doc = v[i]
+		default:
+			return nil
+		}
+	}
+	return doc
+}
+
+// lineOf is the 1-based line of the value at ptr in data, or of its nearest
+// existing ancestor (a missing property is reported on its object's line);
+// 0 when data is not JSON.
+func lineOf(data []byte, ptr string) int {
+	for {
+		if off, ok := offsetOf(data, ptr); ok {
+			return 1 + bytes.Count(data[:off], []byte("\n"))
+		}
+		if ptr == "" {
+			return 0
+		}
+		ptr = parentPointer(ptr)
+	}
+}
+
+var errFound = errors.New("found")
+
+// offsetOf returns the offset just after the first token of the value at
+// ptr, which is on the line where that value starts.
+func offsetOf(data []byte, ptr string) (int64, bool) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	var off int64
+	var walk func(path string) error
+	walk = func(path string) error {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		if path == ptr {
+			off = d.InputOffset()
+			return errFound
+		}
+		delim, ok := tok.(json.Delim)
+		if !ok {
+			return nil
+		}
+		switch delim {
+		case '{':
+			for d.More() {
+				k, err := d.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := k.(string)
+				if err := walk(path + "/" + escape(key)); err != nil {
+					return err
+				}
+			}
+		case '[':
+			for i := 0; d.More(); i++ {
+				if err := walk(path + "/" + strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = d.Token() // closing delimiter
+		return err
+	}
+	return off, errors.Is(walk(""), errFound)
+}
