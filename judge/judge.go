@@ -165,7 +165,7 @@ func (j *Judge) entry(key TurnKey) *turnEntry {
 	sk := sessionKey{key.Project, key.Session}
 	st := j.sessions[sk]
 	if st == nil {
-		st = &sessionTurns{turns: make(map[int]*turnEntry)}
+		st = &sessionTurns{used: j.clock, turns: make(map[int]*turnEntry)}
 		j.sessions[sk] = st
 		j.evictSessions()
 	}
