@@ -152,7 +152,9 @@ func TestDecideHTTPFailuresEscalate(t *testing.T) {
 		handle  func(int, http.ResponseWriter, *http.Request)
 		errPart string
 	}{
-		{"500", func(_ int, w http.ResponseWriter, _ *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }, "model HTTP 500"},
+		{"500", func(_ int, w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "boom", http.StatusInternalServerError)
+		}, "model HTTP 500"},
 		{"401", func(_ int, w http.ResponseWriter, _ *http.Request) { http.Error(w, "no key", http.StatusUnauthorized) }, "model HTTP 401"},
 		{"429 with verdict body", func(_ int, w http.ResponseWriter, _ *http.Request) {
 			w.WriteHeader(http.StatusTooManyRequests)
