@@ -34,6 +34,7 @@ func TestValidateParams(t *testing.T) {
 		{"initialize", `{"protocolVersion":"1"}`, []Cause{{"/protocolVersion", "expected integer, but got string", 0}}},
 		{"initialize", `{"protocolVersion":1.5}`, []Cause{{"/protocolVersion", "expected integer, but got number", 0}}},
 		{"initialize", `{"protocolVersion":1,"settings":{"mdoe":"full"}}`, []Cause{{"/settings/mdoe", unknown, 0}}},
+		{"initialize", `{"protocolVersion":1,"settings":{"a/b":1,"c~d":2}}`, []Cause{{"/settings/a~1b", unknown, 0}, {"/settings/c~0d", unknown, 0}}},
 		{"initialize", `{"protocolVersion":1,"settings":{"mode":"yolo"}}`, []Cause{{"/settings/mode", `value must be one of "ask", "auto", "full", "ai"`, 0}}},
 		{"initialize", `{"protocolVersion":1,"capabilities":{"prompt":"yes"}}`, []Cause{{"/capabilities/prompt", "expected boolean, but got string", 0}}},
 		{"initialize", `{"protocolVersion":1,"project":{}}`, []Cause{{"/project/root", missing, 0}}},

@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"testing"
@@ -27,6 +28,8 @@ func TestValidatePolicy(t *testing.T) {
 			"judge":{"endpoint":"https://api.example.com/v1","model":"m","maxTokens":64}}`},
 		{name: "unknown top-level key", doc: "{\n  \"mode\": \"ask\",\n  \"alow\": [\"Bash(ls)\"]\n}",
 			causes: []Cause{{Pointer: "/alow", Message: "unknown property (not allowed here)", Line: 3}}},
+		{name: "escaped pointer", doc: "{\n\"judge\": {\"endpoint\": \"http://x\", \"model\": \"m\",\n \"a/b~\": 1}}",
+			causes: []Cause{{Pointer: "/judge/a~1b~0", Message: "unknown property (not allowed here)", Line: 3}}},
 		{name: "unknown judge key", doc: `{"judge":{"endpoint":"http://x","model":"m","temperature":1}}`,
 			causes: []Cause{{Pointer: "/judge/temperature", Message: "unknown property (not allowed here)", Line: 1}}},
 		{name: "bad mode enum", doc: `{"mode":"yolo"}`,
@@ -58,8 +61,12 @@ func TestValidatePolicy(t *testing.T) {
 			causes: []Cause{{Pointer: "", Message: "expected object, but got array", Line: 1}}},
 		{name: "syntax error", doc: "{\n\"mode\": \"ask\",\n}",
 			causes: []Cause{{Pointer: "", Message: "not valid JSON: invalid character '}' looking for beginning of object key string", Line: 3}}},
-		{name: "trailing data", doc: `{} {}`,
-			causes: []Cause{{Pointer: "", Message: "not valid JSON: unexpected data after the JSON value", Line: 0}}},
+		{name: "trailing data", doc: "{}\n\n {}",
+			causes: []Cause{{Pointer: "", Message: "not valid JSON: unexpected data after the JSON value", Line: 3}}},
+		{name: "truncated", doc: "{\n\"mode\":",
+			causes: []Cause{{Pointer: "", Message: "not valid JSON: unexpected EOF", Line: 2}}},
+		{name: "empty file", doc: "",
+			causes: []Cause{{Pointer: "", Message: "not valid JSON: EOF", Line: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,4 +81,28 @@ func TestValidatePolicy(t *testing.T) {
 			assert.Equal(t, tt.causes, ve.Causes)
 		})
 	}
+}
+
+// FuzzValidatePolicy: arbitrary bytes never panic; a failure is an *Error
+// whose causes carry a line inside the file when the bytes are JSON.
+func FuzzValidatePolicy(f *testing.F) {
+	for _, s := range []string{`{}`, `{"mode":"x"}`, "{\n\"deny\": [\"\", 1]\n}", `{"judge":{}}`, `[`, `{"a/b":{"c~d":[]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := ValidatePolicy(data)
+		if err == nil {
+			return
+		}
+		var ve *Error
+		if !errors.As(err, &ve) || len(ve.Causes) == 0 {
+			t.Fatalf("want an *Error with causes, got %v", err)
+		}
+		lines := 1 + bytes.Count(data, []byte("\n"))
+		for _, c := range ve.Causes {
+			if c.Line < 0 || c.Line > lines {
+				t.Fatalf("line %d outside a %d-line file", c.Line, lines)
+			}
+		}
+	})
 }

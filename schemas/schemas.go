@@ -116,11 +116,17 @@ func decode(b []byte) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
+	end := d.InputOffset()
 	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
+		return nil, &trailingError{offset: end + int64(len(b[end:])-len(bytes.TrimLeft(b[end:], " \t\r\n")))}
 	}
 	return v, nil
 }
+
+// trailingError is a second value (or garbage) after the document's value.
+type trailingError struct{ offset int64 }
+
+func (e *trailingError) Error() string { return "unexpected data after the JSON value" }
 
 // ValidateParams validates the params of an incoming method. It returns nil
 // when they fit (or the method takes no params schema) and an *Error
@@ -144,11 +150,17 @@ func ValidateParams(method string, params json.RawMessage) error {
 // nil or an *Error whose causes carry the line of each bad field.
 func ValidatePolicy(data []byte) error {
 	if _, err := decode(data); err != nil {
-		line := 0
+		// Point at the bad byte; an unexpected EOF is reported on the last line.
+		off := int64(len(data))
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+		var te *trailingError
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset
+		case errors.As(err, &te):
+			off = te.offset
 		}
+		line := 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
 		return &Error{Schema: PolicySchema, Causes: []Cause{{Pointer: "", Message: "not valid JSON: " + err.Error(), Line: line}}}
 	}
 	err := Validate(PolicySchema, data)
