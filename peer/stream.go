@@ -206,7 +206,7 @@ func (s *Stream) readContentLength() ([]byte, error) {
 			break
 		}
 		name, value, isHeader := strings.Cut(line, ":")
-		isHeader = isHeader && len(line) < 8<<10 && !strings.ContainsAny(name, " {}\"")
+		isHeader = isHeader && len(line) < 8<<10 && headerName(name)
 		if isHeader && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
 			isHeader = err == nil && n >= 0
@@ -242,6 +242,19 @@ func (s *Stream) readContentLength() ([]byte, error) {
 	return body, nil
 }
 
+// headerName reports whether s is an HTTP-style header token.
+func headerName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '-' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 func clip(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "..."
@@ -264,45 +277,42 @@ func checkMessage(frame []byte) error {
 		}
 		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: not a JSON object"}
 	}
-	var m struct {
-		JSONRPC *string          `json:"jsonrpc"`
-		ID      *json.RawMessage `json:"id"`
-		Method  *json.RawMessage `json:"method"`
-		Params  *json.RawMessage `json:"params"`
-		Result  *json.RawMessage `json:"result"`
-		Error   *json.RawMessage `json:"error"`
-	}
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(frame, &m); err != nil {
 		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: " + err.Error()}
 	}
+	rawID, hasID := m["id"]
+	idOK := !hasID || validID(rawID)
 	var id json.RawMessage
-	idOK := m.ID == nil || validID(*m.ID)
-	if m.ID != nil && idOK {
-		id = *m.ID
+	if hasID && idOK {
+		id = rawID
 	}
 	bad := func(msg string) error {
 		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: " + msg, id: id}
 	}
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	method, hasMethod := m["method"]
 	switch {
-	case m.JSONRPC == nil || *m.JSONRPC != "2.0":
+	case string(m["jsonrpc"]) != `"2.0"`:
 		return bad(`"jsonrpc" must be "2.0"`)
 	case !idOK:
 		return bad(`"id" must be a string or a non-negative integer`)
-	case m.Method != nil:
+	case hasMethod:
 		var name string
-		if json.Unmarshal(*m.Method, &name) != nil || name == "" {
+		if json.Unmarshal(method, &name) != nil || name == "" {
 			return bad(`"method" must be a non-empty string`)
 		}
-		if m.Result != nil || m.Error != nil {
+		if hasResult || hasError {
 			return bad("a message cannot be both a request and a response")
 		}
-		if m.Params != nil {
-			if p := bytes.TrimSpace(*m.Params); len(p) == 0 || (p[0] != '{' && p[0] != '[' && string(p) != "null") {
+		if p, ok := m["params"]; ok {
+			if p = bytes.TrimSpace(p); p[0] != '{' && p[0] != '[' && string(p) != "null" {
 				return bad(`"params" must be an object`)
 			}
 		}
-	case m.Result != nil || m.Error != nil:
-		if m.ID == nil {
+	case hasResult || hasError:
+		if !hasID {
 			return bad(`a response needs an "id"`)
 		}
 	default:
