@@ -2,20 +2,23 @@ package judge
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/redact"
 )
-
-// STUB: walking-skeleton judge; the full judge replaces it.
 
 // Config configures the model client.
 type Config struct {
-	Endpoint  string
-	Model     string
-	APIKey    string
-	Timeout   time.Duration
-	MaxTokens int
+	Endpoint  string        // base URL; requests go to Endpoint + "/chat/completions"
+	Model     string        // model name sent as "model"
+	APIKey    string        // sent as "Authorization: Bearer KEY" when not empty
+	Timeout   time.Duration // whole model call, retry included; 0 → DefaultTimeout
+	MaxTokens int           // 0 → DefaultMaxTokens
 }
 
 // Outcome is what the peer does with a verdict.
@@ -39,14 +42,14 @@ type TurnKey struct {
 type SessionContext struct {
 	Agent       string
 	Cwd         string // relative to the project
-	UserMessage string
+	UserMessage string // the turn's user message; clipped to MaxUserMessageRunes
 }
 
 // HistoryEntry is one earlier call of the turn with its outcome.
 type HistoryEntry struct {
 	Action  string
 	Outcome string // once | always | reject
-	Note    string
+	Note    string // the user's own note only; shown as (user note: "...")
 }
 
 // Call is the <tool_call> section.
@@ -55,7 +58,7 @@ type Call struct {
 	Kind   string
 	Title  string
 	Action string
-	Input  string // raw input, already redacted
+	Input  string // raw input, already redacted (redacted again anyway)
 	Paths  []string
 }
 
@@ -65,37 +68,228 @@ type Decision struct {
 	Details protocol.JudgeDetails
 }
 
-// Judge decides calls with a model, caching the prompt prefix per turn.
+// BreakerLimit is the number of judge rejections in one turn after which
+// DecideTurn stops asking the model and escalates the rest of the turn to
+// the human.
+const BreakerLimit = 3
+
+// Cache bounds: the newest keepTurns turns of each of the maxSessions most
+// recently used sessions keep their prefix and rejection count.
+const (
+	keepTurns   = 2
+	maxSessions = 256
+)
+
+// Judge decides calls with a model, caching the prompt prefix per turn. It
+// is safe for concurrent use. A nil *Judge is valid and escalates every call.
 type Judge struct {
-	cfg Config
+	cfg    Config
+	url    string
+	cfgErr error
+	client *http.Client
+
+	mu       sync.Mutex
+	clock    uint64
+	sessions map[sessionKey]*sessionTurns
 }
 
-// New returns a judge for cfg.
-func New(cfg Config) *Judge { return &Judge{cfg: cfg} }
+type sessionKey struct{ project, session string }
+
+type sessionTurns struct {
+	used  uint64
+	turns map[int]*turnEntry
+}
+
+type turnEntry struct {
+	once       sync.Once
+	prefix     string
+	rejections int // guarded by Judge.mu
+}
+
+// New returns a judge for cfg, filling in the default timeout and token
+// limit. A config whose endpoint is not an http(s) URL or whose model is
+// empty yields a judge that escalates every call with that error.
+func New(cfg Config) *Judge {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	j := &Judge{
+		cfg:      cfg,
+		url:      strings.TrimRight(cfg.Endpoint, "/") + "/chat/completions",
+		client:   &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		sessions: make(map[sessionKey]*sessionTurns),
+	}
+	if err := checkEndpoint(cfg.Endpoint); err != nil {
+		j.cfgErr = err
+	} else if strings.TrimSpace(cfg.Model) == "" {
+		j.cfgErr = fmt.Errorf("judge: model is empty")
+	}
+	return j
+}
 
 // Model is the configured model name.
-func (j *Judge) Model() string { return j.cfg.Model }
+func (j *Judge) Model() string {
+	if j == nil {
+		return ""
+	}
+	return j.cfg.Model
+}
 
 // Prefix returns the turn's prompt prefix (<session_context> and
-// <user_rules>), building it with build only the first time key is seen.
+// <user_rules>). build runs only the first time key is seen — concurrent
+// callers of the same turn wait for that one build — so every call of the
+// turn gets byte-identical bytes. Only the newest two turns of a session
+// and the 256 most recently used sessions are kept.
 func (j *Judge) Prefix(key TurnKey, build func() (SessionContext, []protocol.UserRule)) string {
-	sc, rules := build()
-	return BuildPrefix(sc, rules)
+	e := j.entry(key)
+	e.once.Do(func() {
+		sc, rules := build()
+		e.prefix = BuildPrefix(sc, rules)
+	})
+	return e.prefix
 }
 
-// Decide asks the model about call. It never returns Allow on any error.
+// entry finds or creates the cache entry of key, evicting old turns and
+// least recently used sessions. A turn older than the kept ones gets a fresh
+// entry that is not stored.
+func (j *Judge) entry(key TurnKey) *turnEntry {
+	if j == nil {
+		return &turnEntry{}
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.clock++
+	sk := sessionKey{key.Project, key.Session}
+	st := j.sessions[sk]
+	if st == nil {
+		st = &sessionTurns{turns: make(map[int]*turnEntry)}
+		j.sessions[sk] = st
+		j.evictSessions()
+	}
+	st.used = j.clock
+	if e := st.turns[key.Turn]; e != nil {
+		return e
+	}
+	newest := key.Turn
+	for t := range st.turns {
+		newest = max(newest, t)
+	}
+	if key.Turn <= newest-keepTurns {
+		return &turnEntry{}
+	}
+	e := &turnEntry{}
+	st.turns[key.Turn] = e
+	for t := range st.turns {
+		if t <= newest-keepTurns {
+			delete(st.turns, t)
+		}
+	}
+	return e
+}
+
+// evictSessions drops the least recently used sessions over maxSessions.
+// Called with j.mu held.
+func (j *Judge) evictSessions() {
+	for len(j.sessions) > maxSessions {
+		var oldest sessionKey
+		var used uint64
+		first := true
+		for k, st := range j.sessions {
+			if first || st.used < used {
+				oldest, used, first = k, st.used, false
+			}
+		}
+		delete(j.sessions, oldest)
+	}
+}
+
+// Forget drops the cached turns of a session (on session/close).
+func (j *Judge) Forget(project, session string) {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.sessions, sessionKey{project, session})
+}
+
+// Rejections is the number of Reject outcomes DecideTurn has returned for
+// key's turn.
+func (j *Judge) Rejections(key TurnKey) int {
+	e := j.entry(key)
+	if j == nil {
+		return 0
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return e.rejections
+}
+
+// Tripped reports whether key's turn has reached BreakerLimit rejections:
+// the rest of the turn goes to the human.
+func (j *Judge) Tripped(key TurnKey) bool { return j.Rejections(key) >= BreakerLimit }
+
+// DecideTurn is Decide with the per-turn circuit breaker: once BreakerLimit
+// judge rejections happened in key's turn, it escalates without asking the
+// model (Details.Error says why); every Reject it returns is counted.
+func (j *Judge) DecideTurn(ctx context.Context, key TurnKey, prefix string, history []HistoryEntry, call Call) Decision {
+	if j.Tripped(key) {
+		d := escalation(j, prefix)
+		d.Details.Error = fmt.Sprintf("judge: circuit breaker open: %d judge rejections in this turn", BreakerLimit)
+		return d
+	}
+	d := j.Decide(ctx, prefix, history, call)
+	if d.Outcome == Reject && j != nil {
+		e := j.entry(key)
+		j.mu.Lock()
+		e.rejections++
+		j.mu.Unlock()
+	}
+	return d
+}
+
+// escalation is the fail-closed decision every error path starts from.
+func escalation(j *Judge, prefix string) Decision {
+	return Decision{Outcome: Escalate, Details: protocol.JudgeDetails{
+		Model:            j.Model(),
+		Verdict:          string(Escalate),
+		PromptPrefixHash: PrefixHash(prefix),
+	}}
+}
+
+// Decide asks the model about call. It never returns Allow on any error: an
+// unconfigured judge, a transport or HTTP error, a timeout, a cancelled ctx
+// or a reply ParseVerdict refuses all escalate with Details.Error set.
+// Details.LatencyMs is the model's time only (both attempts on a retry).
 func (j *Judge) Decide(ctx context.Context, prefix string, history []HistoryEntry, call Call) Decision {
-	return Decision{Outcome: Escalate, Details: protocol.JudgeDetails{Model: j.cfg.Model, Verdict: string(Escalate), Error: "stub"}}
+	d := escalation(j, prefix)
+	if j == nil {
+		d.Details.Error = "judge: not configured"
+		return d
+	}
+	if j.cfgErr != nil {
+		d.Details.Error = j.cfgErr.Error()
+		return d
+	}
+	system, user := BuildPrompt(prefix, history, call)
+	start := time.Now()
+	content, err := j.complete(ctx, system, user)
+	d.Details.LatencyMs = time.Since(start).Milliseconds()
+	if err != nil {
+		d.Details.Error = err.Error()
+		return d
+	}
+	out, risk, reason, err := ParseVerdict(content)
+	if err != nil {
+		d.Details.Error = fmt.Sprintf("%v; reply %s", err, snippet(redact.String(content)))
+		return d
+	}
+	d.Outcome = out
+	d.Details.Verdict = string(out)
+	d.Details.Risk = risk
+	d.Details.Reason = redact.String(reason)
+	return d
 }
-
-// ExtractRules derives the user rules from user-sourced audit records (newest
-// first) and the project's grants.
-func ExtractRules(records []protocol.AuditRecord, grants []protocol.Grant) []protocol.UserRule {
-	return nil
-}
-
-// RenderRules renders the <user_rules> section; "" when there are none.
-func RenderRules(rules []protocol.UserRule) string { return "" }
-
-// BuildPrefix renders <session_context> and <user_rules>.
-func BuildPrefix(sc SessionContext, rules []protocol.UserRule) string { return "" }

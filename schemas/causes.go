@@ -47,16 +47,17 @@ func flatten(ve *jsonschema.ValidationError, inst, schemaDoc any) []Cause {
 	return uniq
 }
 
-// plausibleBranches keeps, of a failed oneOf/anyOf, the branches whose
-// discriminator matched: a branch that fails on "type", "const" or "enum"
-// at the union's own value or one level below (e.g. "reply": "always" vs the
-// once variant) is not what the writer meant, and its errors are noise.
-// When every branch is ruled out, all are kept.
+// plausibleBranches keeps, of a failed oneOf/anyOf, the branches the writer
+// plausibly meant: a branch that fails on "type" at the union's own value
+// (an object where the branch wants a string) or on a "const" one level
+// below (the discriminator: "reply": "always" against the once variant) is
+// ruled out, and its errors are noise. When every branch is ruled out, all
+// are kept.
 func plausibleBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	depth := ptrDepth(e.InstanceLocation)
 	var keep []*jsonschema.ValidationError
 	for _, branch := range e.Causes {
-		if !mismatched(branch, depth+1) {
+		if !mismatched(branch, depth) {
 			keep = append(keep, branch)
 		}
 	}
@@ -66,16 +67,19 @@ func plausibleBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationEr
 	return keep
 }
 
-func mismatched(e *jsonschema.ValidationError, maxDepth int) bool {
+func mismatched(e *jsonschema.ValidationError, depth int) bool {
 	if len(e.Causes) == 0 {
+		d := ptrDepth(e.InstanceLocation)
 		switch lastToken(e.KeywordLocation) {
-		case "type", "const", "enum":
-			return ptrDepth(e.InstanceLocation) <= maxDepth
+		case "type":
+			return d == depth
+		case "const":
+			return d <= depth+1
 		}
 		return false
 	}
 	for _, c := range e.Causes {
-		if mismatched(c, maxDepth) {
+		if mismatched(c, depth) {
 			return true
 		}
 	}

@@ -212,7 +212,7 @@ func addReplyDefs(s *jsonschema.Schema, legacy bool) {
 			Type:        "string",
 			Enum:        []any{string(protocol.ReplyOnce), string(protocol.ReplyAlways), string(protocol.ReplyReject)},
 			Deprecated:  true,
-			Description: "Legacy bare form, read as {\"reply\": <value>}; never emitted.",
+			Description: "Legacy bare form: \"once\" reads as {\"reply\":\"once\"}. Accepted from editors, never emitted.",
 		})
 	}
 	s.Definitions["PermissionReply"] = union

@@ -126,6 +126,9 @@ func (db *DB) commitBatch(batch []*appendReq) {
 		}
 		return appendRecords(tx, recs)
 	})
+	if err == nil {
+		db.batches.Add(1)
+	}
 	for i, r := range live {
 		if err != nil {
 			r.done <- appendRes{rec: r.rec, err: fmt.Errorf("append audit record: %w", err)}
@@ -171,6 +174,10 @@ func appendRecords(tx *bolt.Tx, recs []protocol.AuditRecord) error {
 		}
 		if err := audit.Put(k, v); err != nil {
 			return fmt.Errorf("put audit record %s: %w", r.ID, err)
+		}
+		// Hand back exactly what is stored (RawInput compacted, as Audit reads it).
+		if *r, err = decodeRecord(k, v); err != nil {
+			return err
 		}
 		if err := indexRecord(tx, k, *r); err != nil {
 			return err
@@ -346,7 +353,7 @@ func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err
 		return ferr
 	})
 	if err != nil {
-		return nil, "", fmt.Errorf("read audit of %s: %w", db.path, err)
+		return nil, "", fmt.Errorf("read audit: %w", err)
 	}
 	return recs, next, nil
 }
@@ -393,7 +400,7 @@ func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, er
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read user replies of session %q from %s: %w", sessionID, db.path, err)
+		return nil, fmt.Errorf("read user replies of session %q: %w", sessionID, err)
 	}
 	return out, nil
 }

@@ -49,7 +49,7 @@ func (db *DB) AddGrant(g protocol.Grant) (protocol.Grant, error) {
 		return b.Put(seqKey(seq), v)
 	})
 	if err != nil {
-		return g, fmt.Errorf("add grant %q to %s: %w", g.Pattern, db.path, err)
+		return g, fmt.Errorf("add grant %q: %w", g.Pattern, err)
 	}
 	return g, nil
 }
@@ -69,7 +69,7 @@ func (db *DB) Grants() ([]protocol.Grant, error) {
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list grants of %s: %w", db.path, err)
+		return nil, fmt.Errorf("list grants: %w", err)
 	}
 	return out, nil
 }
@@ -97,7 +97,7 @@ func (db *DB) RevokeGrant(id string) error {
 		return ErrNotFound
 	}
 	if err != nil {
-		return fmt.Errorf("revoke grant %q in %s: %w", id, db.path, err)
+		return fmt.Errorf("revoke grant %q: %w", id, err)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func lockFile(path string, exclusive bool, timeout time.Duration) (*fileLock, er
 			<-done
 			f.Close()
 		}()
-		return nil, fmt.Errorf("%w (waited %s for %s)", ErrLocked, timeout, path)
+		return nil, fmt.Errorf("lock %s: %w", path, ErrLocked)
 	}
 }
 

@@ -61,7 +61,7 @@ func migrate(tx *bolt.Tx) error {
 		return err
 	}
 	if v > SchemaVersion {
-		return newerSchema(tx.DB().Path(), v)
+		return newerSchema(v)
 	}
 	for ; v < SchemaVersion; v++ {
 		if err := migrations[v](tx); err != nil {
@@ -87,15 +87,15 @@ func checkSchema(tx *bolt.Tx) error {
 	}
 	if v != SchemaVersion {
 		if v > SchemaVersion {
-			return newerSchema(tx.DB().Path(), v)
+			return newerSchema(v)
 		}
-		return fmt.Errorf("audit db %s has schema version %d, expected %d: %w", tx.DB().Path(), v, SchemaVersion, ErrCorrupt)
+		return fmt.Errorf("%w: schema version %d, expected %d", ErrCorrupt, v, SchemaVersion)
 	}
 	return nil
 }
 
-func newerSchema(path string, v int) error {
-	return fmt.Errorf("audit db %s has %w version %d (this perm-peer supports up to %d): upgrade perm-peer", path, ErrNewerSchema, v, SchemaVersion)
+func newerSchema(v int) error {
+	return fmt.Errorf("%w version %d (this perm-peer supports up to %d): upgrade perm-peer", ErrNewerSchema, v, SchemaVersion)
 }
 
 func migrate0to1(tx *bolt.Tx) error {

@@ -38,7 +38,7 @@ func (db *DB) PutSession(s protocol.Session) error {
 		return tx.Bucket(bucketSessions).Put(sessionKey(s.ID), v)
 	})
 	if err != nil {
-		return fmt.Errorf("put session %q in %s: %w", s.ID, db.path, err)
+		return fmt.Errorf("put session %q: %w", s.ID, err)
 	}
 	return nil
 }
@@ -61,7 +61,7 @@ func (db *DB) Session(id string) (protocol.Session, error) {
 		return protocol.Session{}, ErrNotFound
 	}
 	if err != nil {
-		return protocol.Session{}, fmt.Errorf("read session %q from %s: %w", id, db.path, err)
+		return protocol.Session{}, fmt.Errorf("read session %q: %w", id, err)
 	}
 	return s, nil
 }

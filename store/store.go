@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -61,6 +62,9 @@ type DB struct {
 	closed     bool
 	reqs       chan *appendReq
 	writerDone chan struct{}
+
+	// batches counts committed group commits (observability and tests).
+	batches atomic.Int64
 }
 
 // DefaultPath is $XDG_STATE_HOME/perm-peer/<first 16 hex of sha256(root)>.db

@@ -48,7 +48,14 @@ func (db *DB) withBolt(write bool, fn func(*bolt.DB) error) (err error) {
 			err = fmt.Errorf("close audit db %s: %w", db.path, cerr)
 		}
 	}()
-	return fn(b)
+	if err := fn(b); err != nil {
+		var ce *ChainError
+		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) {
+			return err // answers, not failures of the file
+		}
+		return fmt.Errorf("audit db %s: %w", db.path, err)
+	}
+	return nil
 }
 
 // classify turns a lock or bbolt open error into one sentence wrapping the
@@ -56,7 +63,7 @@ func (db *DB) withBolt(write bool, fn func(*bolt.DB) error) (err error) {
 func (db *DB) classify(err error) error {
 	switch {
 	case errors.Is(err, ErrLocked), errors.Is(err, berrors.ErrTimeout):
-		return fmt.Errorf("audit db %s is %w: %v", db.path, ErrLocked, err)
+		return fmt.Errorf("audit db %s is %w (waited %s)", db.path, ErrLocked, db.opts.LockTimeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
 		errors.Is(err, berrors.ErrVersionMismatch):
 		return fmt.Errorf("audit db %s is %w (%v): move it aside to start a new log", db.path, ErrCorrupt, err)

@@ -62,7 +62,7 @@ func (db *DB) VerifyAudit() (n int, err error) {
 			if errors.As(err, &ce) {
 				return n, ce
 			}
-			return n, fmt.Errorf("verify audit of %s: %w", db.path, err)
+			return n, fmt.Errorf("verify audit: %w", err)
 		}
 	}
 	return n, nil
