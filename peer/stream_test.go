@@ -132,7 +132,7 @@ func TestStreamLSPResync(t *testing.T) {
 		{"negative content-length", "Content-Length: -5\r\n\r\n" + lsp(okReq), []float64{-32700}},
 		{"short content-length", "Content-Length: 10\r\n\r\n" + okReq + "\r\n" + lsp(okReq), []float64{-32700, -32700}},
 		{"stray text", "hello there\r\n" + lsp(okReq), []float64{-32700}},
-		{"huge frame", lsp(`{"x":"` + strings.Repeat("a", 200) + `"}`) + lsp(okReq), []float64{-32600}},
+		{"huge frame", lsp(`{"x":"`+strings.Repeat("a", 200)+`"}`) + lsp(okReq), []float64{-32600}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
