@@ -29,10 +29,6 @@ const (
 	toolResultPrefix = "User approved this tool call with feedback: "
 )
 
-// judgeBreaker is how many judge rejections in one turn send the rest of the
-// turn to the human (SPEC §7).
-const judgeBreaker = 3
-
 // maxRuleRecords bounds the user-sourced records read to build user rules.
 const maxRuleRecords = 500
 
@@ -151,18 +147,17 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	if j == nil {
 		return s.escalate(ctx, rq, gateReason+" (AI mode, but no judge is configured)")
 	}
+	key := judge.TurnKey{Project: rq.w.project, Session: rq.sess.info.ID, Turn: rq.turn}
+	if j.Tripped(key) {
+		return s.escalate(ctx, rq, gateReason+fmt.Sprintf(" (the judge rejected %d calls this turn; the rest of the turn goes to you)", judge.BreakerLimit))
+	}
 	rq.sess.mu.Lock()
-	tripped := rq.sess.judgeRejections >= judgeBreaker
 	history := append([]judge.HistoryEntry(nil), rq.sess.history...)
 	rq.sess.mu.Unlock()
-	if tripped {
-		return s.escalate(ctx, rq, gateReason+fmt.Sprintf(" (the judge rejected %d calls this turn; the rest of the turn goes to you)", judgeBreaker))
-	}
-	key := judge.TurnKey{Project: rq.w.project, Session: rq.sess.info.ID, Turn: rq.turn}
 	prefix := j.Prefix(key, func() (judge.SessionContext, []protocol.UserRule) {
 		return s.sessionContext(rq.w, rq.sess), s.userRules(rq.w, rq.sess.info.ID)
 	})
-	jd := j.Decide(ctx, prefix, history, judgeCall(rq.w, rq.call, rq.verdict))
+	jd := j.DecideTurn(ctx, key, prefix, history, judgeCall(rq.w, rq.call, rq.verdict))
 	details := jd.Details
 	why := details.Reason
 	if why == "" {
@@ -173,9 +168,6 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	case judge.Allow:
 		d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge: "+why, "")
 	case judge.Reject:
-		rq.sess.mu.Lock()
-		rq.sess.judgeRejections++
-		rq.sess.mu.Unlock()
 		d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge: "+why, feedbackJudge)
 	default:
 		switch tier {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -78,11 +77,11 @@ func (s *Server) openWorld(project string) (*world, error) {
 	if s.cfg.Judge != nil {
 		jc = s.cfg.Judge
 	}
-	if jc != nil && jc.Endpoint != "" {
-		cfg := judge.Config{Endpoint: jc.Endpoint, Model: jc.Model, MaxTokens: jc.MaxTokens,
-			Timeout: time.Duration(jc.TimeoutMs) * time.Millisecond}
-		if jc.APIKeyEnv != "" {
-			cfg.APIKey = os.Getenv(jc.APIKeyEnv)
+	if jc != nil {
+		cfg, err := judge.ConfigFromPolicy(*jc, os.Getenv)
+		if err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("judge configuration: %w", err)
 		}
 		w.judge = judge.New(cfg)
 	}

@@ -306,6 +306,9 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 			s.mu.Unlock()
 			if sess != nil {
 				sess.withdrawAsks()
+				if w, err := s.world(); err == nil {
+					w.judge.Forget(w.project, p.SessionID)
+				}
 			}
 		}
 	case protocol.MethodACPSessionUpdate:

@@ -20,14 +20,13 @@ import (
 type session struct {
 	info protocol.Session
 
-	mu              sync.Mutex
-	turn            int
-	userMessage     string
-	cache           []gate.Grant         // "always" answers given in this session
-	history         []judge.HistoryEntry // this turn's calls, oldest first
-	judgeRejections int                  // this turn; the circuit breaker reads it
-	acpCalls        map[string]protocol.ACPToolCallUpdate
-	asks            map[string]context.CancelFunc // pending escalations by ask id
+	mu          sync.Mutex
+	turn        int
+	userMessage string
+	cache       []gate.Grant         // "always" answers given in this session
+	history     []judge.HistoryEntry // this turn's calls, oldest first
+	acpCalls    map[string]protocol.ACPToolCallUpdate
+	asks        map[string]context.CancelFunc // pending escalations by ask id
 }
 
 // maxACPCalls bounds the remembered ACP tool calls of one session.
@@ -49,7 +48,6 @@ func (ss *session) startTurnLocked(n int) {
 	if n != ss.turn {
 		ss.turn = n
 		ss.history = nil
-		ss.judgeRejections = 0
 	}
 }
 
