@@ -1,5 +1,87 @@
 package main
 
-func runServe(args []string) int { return exitUsage }
-func runDemo(args []string) int  { return exitUsage }
-func runRules(args []string) int { return exitUsage }
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/perm-peer/perm-peer/peer"
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func runServe(args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	framing := fs.String("framing", "auto", "message framing: auto, lsp (Content-Length) or ndjson")
+	db := fs.String("db", "", "audit database path (default $XDG_STATE_HOME/perm-peer/<project hash>.db)")
+	policy := fs.String("policy", "", "user policy file (default $XDG_CONFIG_HOME/perm-peer/policy.json)")
+	project := fs.String("project", "", "project root (default the working directory; initialize may name another)")
+	home := fs.String("home", "", "home directory used by the gate (default $HOME)")
+	judgeEndpoint := fs.String("judge-endpoint", "", "OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1 (overrides the user policy)")
+	judgeModel := fs.String("judge-model", "", "judge model name (with --judge-endpoint)")
+	judgeKeyEnv := fs.String("judge-api-key-env", "", "environment variable holding the judge API key")
+	judgeTimeout := fs.Duration("judge-timeout", 0, "judge timeout (default 8s)")
+	askTimeout := fs.Duration("ask-timeout", 0, "reject when the editor does not answer permission/ask within this (default: wait)")
+	fs.SetOutput(os.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(os.Stderr, "Usage: perm-peer [serve] [flags]\n\nServe one editor over stdin/stdout (JSON-RPC 2.0).\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "perm-peer serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	fr, err := peer.ParseFraming(*framing)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer serve: %v\n", err)
+		return exitUsage
+	}
+	root, err := projectRoot(*project)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer serve: %v\n", err)
+		return exitStartup
+	}
+	path, err := dbPath(*db, root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer serve: %v\n", err)
+		return exitStartup
+	}
+	cfg := peer.Config{
+		Project: root, DBPath: path, UserPolicyFile: userPolicyPath(*policy), Home: *home,
+		Framing: fr, Version: version, AskTimeout: *askTimeout,
+	}
+	if *judgeEndpoint != "" {
+		cfg.Judge = &protocol.JudgeConfig{Endpoint: *judgeEndpoint, Model: *judgeModel, APIKeyEnv: *judgeKeyEnv,
+			TimeoutMs: int(*judgeTimeout / time.Millisecond)}
+	}
+	srv := peer.New(cfg)
+	if err := srv.Open(); err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer: cannot start: %v\n", err)
+		return exitStartup
+	}
+	if isTerminal(os.Stdin) {
+		fmt.Fprintln(os.Stderr, "perm-peer: serving JSON-RPC on stdin/stdout; an editor launches this as a subprocess (try `perm-peer demo`, Ctrl-D to quit)")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	return srv.Serve(ctx, os.Stdin, os.Stdout)
+}
+
+// isTerminal reports whether f is a character device (a terminal), without
+// a dependency on x/term.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

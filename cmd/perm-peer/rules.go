@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/perm-peer/perm-peer/judge"
+	"github.com/perm-peer/perm-peer/store"
+)
+
+// maxRuleRecords matches the peer's bound on records read for user rules.
+const maxRuleRecords = 500
+
+// runRules prints a session's <user_rules> section exactly as the judge sees it.
+func runRules(args []string) int {
+	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	session := fs.String("session", "", "session id (required)")
+	db := fs.String("db", "", "audit database path (default: the project's)")
+	project := fs.String("project", "", "project root (default the working directory)")
+	asJSON := fs.Bool("json", false, "print the rules as JSON")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *session == "" || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: perm-peer rules --session S [--db PATH] [--project DIR] [--json]")
+		return exitUsage
+	}
+	root, err := projectRoot(*project)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
+		return exitStartup
+	}
+	path, err := dbPath(*db, root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
+		return exitStartup
+	}
+	d, err := store.Open(path, store.Options{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
+		return exitStartup
+	}
+	defer d.Close()
+	recs, err := d.UserReplies(*session, maxRuleRecords)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
+		return exitFailed
+	}
+	grants, err := d.Grants()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
+		return exitFailed
+	}
+	rules := judge.ExtractRules(recs, grants)
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		if err := enc.Encode(rules); err != nil {
+			return exitFailed
+		}
+		return exitOK
+	}
+	fmt.Print(judge.RenderRules(rules))
+	return exitOK
+}

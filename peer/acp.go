@@ -1,0 +1,150 @@
+package peer
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// acpRequestPermission answers ACP's session/request_permission with the
+// option whose kind matches the pipeline's decision (SPEC §3.6).
+func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *json.RawMessage) result {
+	var p protocol.ACPRequestPermissionParams
+	if err := decodeParams(method, raw, &p); err != nil {
+		return result{err: err}
+	}
+	if p.SessionID == "" {
+		return result{err: missing("/sessionId")}
+	}
+	if p.ToolCall.ToolCallID == "" {
+		return result{err: missing("/toolCall/toolCallId")}
+	}
+	w, sess, res := s.worldAndSession(p.SessionID)
+	if sess == nil {
+		return res
+	}
+	sess.mu.Lock()
+	merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
+	turn := sess.turn
+	sess.mu.Unlock()
+	reply, err := s.decide(ctx, w, sess, turn, acpToolCall(merged), s.canPrompt())
+	if err != nil {
+		return internalError(err)
+	}
+	out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
+	if id := pickOption(p.Options, reply.Reply); id != "" {
+		out.Outcome = protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}
+	}
+	return result{value: out}
+}
+
+// pickOption chooses the offered option for a reply: the exact kind, else
+// the nearest one of the same polarity that grants no more than the reply.
+func pickOption(opts []protocol.ACPPermissionOption, reply protocol.ReplyKind) string {
+	var prefs []protocol.ACPPermissionKind
+	switch reply {
+	case protocol.ReplyOnce:
+		prefs = []protocol.ACPPermissionKind{protocol.ACPAllowOnce}
+	case protocol.ReplyAlways:
+		prefs = []protocol.ACPPermissionKind{protocol.ACPAllowAlways, protocol.ACPAllowOnce}
+	case protocol.ReplyReject:
+		prefs = []protocol.ACPPermissionKind{protocol.ACPRejectOnce, protocol.ACPRejectAlways}
+	}
+	for _, want := range prefs {
+		for _, o := range opts {
+			if o.Kind == want {
+				return o.OptionID
+			}
+		}
+	}
+	return ""
+}
+
+// acpSessionUpdate remembers tool_call and tool_call_update updates so a
+// later request carrying only the id is judged on the full call.
+func (s *Server) acpSessionUpdate(raw *json.RawMessage) {
+	var p protocol.ACPSessionUpdateParams
+	if err := decodeParams(protocol.MethodACPSessionUpdate, raw, &p); err != nil {
+		slog.Warn("bad notification", "method", protocol.MethodACPSessionUpdate, "err", err.Message)
+		return
+	}
+	var u protocol.ACPToolCallUpdate
+	if json.Unmarshal(p.Update, &u) != nil || u.ToolCallID == "" {
+		return
+	}
+	if u.SessionUpdate != "tool_call" && u.SessionUpdate != "tool_call_update" {
+		return
+	}
+	sess, err := s.session(p.SessionID)
+	if err != nil {
+		slog.Warn("session/update", "err", err)
+		return
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if _, known := sess.acpCalls[u.ToolCallID]; !known && len(sess.acpCalls) >= maxACPCalls {
+		for id := range sess.acpCalls { // forget an arbitrary old call
+			delete(sess.acpCalls, id)
+			break
+		}
+	}
+	sess.acpCalls[u.ToolCallID] = mergeACP(sess.acpCalls[u.ToolCallID], u)
+}
+
+// mergeACP applies an update's present fields over what is known.
+func mergeACP(known, u protocol.ACPToolCallUpdate) protocol.ACPToolCallUpdate {
+	out := known
+	out.ToolCallID = u.ToolCallID
+	if u.Title != "" {
+		out.Title = u.Title
+	}
+	if u.Kind != "" {
+		out.Kind = u.Kind
+	}
+	if u.Status != "" {
+		out.Status = u.Status
+	}
+	if len(u.RawInput) > 0 {
+		out.RawInput = u.RawInput
+	}
+	if u.Locations != nil {
+		out.Locations = u.Locations
+	}
+	if len(u.Meta) > 0 {
+		out.Meta = u.Meta
+	}
+	return out
+}
+
+// acpToolCall converts an ACP tool call. ACP has no tool name; a host may
+// name the tool in _meta ({"toolName": ...} at any one level), else the gate
+// decides on kind and input.
+func acpToolCall(u protocol.ACPToolCallUpdate) protocol.ToolCall {
+	return protocol.ToolCall{ToolCallID: u.ToolCallID, Tool: metaToolName(u.Meta), Kind: u.Kind, Title: u.Title,
+		RawInput: u.RawInput, Locations: u.Locations}
+}
+
+func metaToolName(meta json.RawMessage) string {
+	if len(meta) == 0 {
+		return ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(meta, &m) != nil {
+		return ""
+	}
+	var name string
+	if json.Unmarshal(m["toolName"], &name) == nil && name != "" {
+		return name
+	}
+	for _, v := range m {
+		var inner struct {
+			ToolName string `json:"toolName"`
+		}
+		if json.Unmarshal(v, &inner) == nil && inner.ToolName != "" {
+			return inner.ToolName
+		}
+	}
+	return ""
+}

@@ -1,0 +1,293 @@
+package peer
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate"
+	"github.com/perm-peer/perm-peer/judge"
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/redact"
+)
+
+// Feedback the agent reads on a rejection. Each names the real decider and
+// tells the agent not to work around it; the full reason is in _meta.reason
+// and the audit log.
+const (
+	feedbackPolicy   = "blocked by policy; do not retry a variation; ask the user if it is needed"
+	feedbackJudge    = "rejected by the safety judge; do not retry a variation; ask the user if it is needed"
+	feedbackPassive  = "rejected automatically: this call needs a human review and none is configured (passive tier); do not retry a variation; ask the user if it is needed"
+	feedbackHeadless = "rejected: this call needs a human and none could be asked; do not retry a variation; ask the user if it is needed"
+	feedbackUser     = "rejected by the user"
+	// noteAggressive accompanies a call the aggressive tier let through
+	// after the judge escalated it.
+	noteAggressive = "approved without human review (aggressive tier) although the safety judge was unsure; stay strictly within the user's request"
+	// toolResultPrefix introduces a user's approval note in the tool result.
+	toolResultPrefix = "User approved this tool call with feedback: "
+)
+
+// maxRuleRecords bounds the user-sourced records read to build user rules.
+const maxRuleRecords = 500
+
+// decision is one finished decision: the reply for the requester and the
+// record to audit.
+type decision struct {
+	reply protocol.PermissionReply
+	rec   protocol.AuditRecord
+	note  string // the user's note, for the turn history
+}
+
+// request is one permission request on its way through the pipeline.
+type request struct {
+	w       *world
+	sess    *session
+	turn    int
+	call    protocol.ToolCall
+	canAsk  bool
+	verdict gate.Verdict
+}
+
+// decide runs SPEC §4's pipeline for one call and returns the reply after its
+// audit record is durable. An error means nothing was allowed.
+func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk bool) (protocol.PermissionReply, error) {
+	rq := &request{w: w, sess: sess, turn: turn, call: call, canAsk: canAsk}
+	rq.verdict = s.analyze(w, sess, call, true)
+	d := s.pipeline(ctx, rq)
+	if ctx.Err() != nil {
+		// Cancelled: the requester gets -32800, but the attempt is audited.
+		d = rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "request cancelled before a decision", feedbackHeadless)
+	}
+	rec, err := w.db.AppendAudit(context.WithoutCancel(ctx), d.rec)
+	if err != nil {
+		return protocol.PermissionReply{}, fmt.Errorf("record decision: %w", err)
+	}
+	d.reply.Meta.AuditID = rec.ID
+	if d.rec.Grant != "" && d.rec.Source == protocol.SourceUser {
+		s.applyGrant(w, sess, rq.verdict, rec)
+	}
+	sess.mu.Lock()
+	if sess.turn == turn {
+		sess.history = append(sess.history, judge.HistoryEntry{Action: rq.verdict.Action, Outcome: string(d.reply.Reply), Note: d.note})
+	}
+	sess.mu.Unlock()
+	return d.reply, nil
+}
+
+// analyze runs the gate with the session's cache and, when withGrants and
+// the call is still open, the project's persistent grants. Grants are read
+// only when they could change the answer, so the fast path does not read
+// them.
+func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall, withGrants bool) gate.Verdict {
+	sess.mu.Lock()
+	env := gate.Env{Project: w.project, Cwd: sess.info.Cwd, Home: w.home, Policy: w.policy,
+		Grants: append([]gate.Grant(nil), sess.cache...), Protected: w.protected}
+	sess.mu.Unlock()
+	if env.Cwd == "" {
+		env.Cwd = w.project
+	} else if !filepath.IsAbs(env.Cwd) {
+		env.Cwd = filepath.Join(w.project, env.Cwd)
+	}
+	v := gate.Analyze(call, env)
+	if !withGrants || v.Decision != protocol.DecisionAsk || v.HumanOnly || v.DecidedBy != "" {
+		return v
+	}
+	grants, err := w.db.Grants()
+	if err != nil {
+		slog.Warn("read grants", "err", err) // fail closed: the call stays open
+		return v
+	}
+	if len(grants) == 0 {
+		return v
+	}
+	for _, g := range grants {
+		env.Grants = append(env.Grants, gate.Grant{Pattern: g.Pattern, By: protocol.ByGrant, ID: g.ID})
+	}
+	return gate.Analyze(call, env)
+}
+
+// pipeline decides; it does not audit.
+func (s *Server) pipeline(ctx context.Context, rq *request) decision {
+	v := rq.verdict
+	mode, tier := s.modeOf(rq.w, rq.sess)
+	reason := reasonText(v)
+	switch {
+	case v.Decision == protocol.DecisionDeny:
+		by := v.DecidedBy
+		if by == "" {
+			by = protocol.ByRule
+		}
+		return rq.finish(protocol.ReplyReject, by, protocol.SourceAuto, reason, feedbackPolicy)
+	case v.Decision == protocol.DecisionAllow:
+		by := v.DecidedBy
+		if by == "" {
+			by = protocol.ByGate
+		}
+		return rq.finish(protocol.ReplyOnce, by, protocol.SourceAuto, reason, "")
+	case v.HumanOnly:
+		if mode == protocol.ModeFull {
+			return rq.finish(protocol.ReplyOnce, protocol.ByMode, protocol.SourceAuto, "full mode: "+reason, "")
+		}
+		return s.escalate(ctx, rq, reason)
+	}
+	switch mode {
+	case protocol.ModeFull, protocol.ModeAuto:
+		return rq.finish(protocol.ReplyOnce, protocol.ByMode, protocol.SourceAuto, string(mode)+" mode: "+reason, "")
+	case protocol.ModeAI:
+		return s.judged(ctx, rq, tier, reason)
+	}
+	return s.escalate(ctx, rq, reason)
+}
+
+// judged is step 7: the judge, then the tier for its escalations.
+func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, gateReason string) decision {
+	j := rq.w.judge
+	if j == nil {
+		return s.escalate(ctx, rq, gateReason+" (AI mode, but no judge is configured)")
+	}
+	key := judge.TurnKey{Project: rq.w.project, Session: rq.sess.info.ID, Turn: rq.turn}
+	if j.Tripped(key) {
+		return s.escalate(ctx, rq, gateReason+fmt.Sprintf(" (the judge rejected %d calls this turn; the rest of the turn goes to you)", judge.BreakerLimit))
+	}
+	rq.sess.mu.Lock()
+	history := append([]judge.HistoryEntry(nil), rq.sess.history...)
+	rq.sess.mu.Unlock()
+	prefix := j.Prefix(key, func() (judge.SessionContext, []protocol.UserRule) {
+		return s.sessionContext(rq.w, rq.sess), s.userRules(rq.w, rq.sess.info.ID)
+	})
+	jd := j.DecideTurn(ctx, key, prefix, history, judgeCall(rq.w, rq.call, rq.verdict))
+	details := jd.Details
+	why := details.Reason
+	if why == "" {
+		why = details.Error
+	}
+	var d decision
+	switch jd.Outcome {
+	case judge.Allow:
+		d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge: "+why, "")
+	case judge.Reject:
+		d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge: "+why, feedbackJudge)
+	default:
+		switch tier {
+		case protocol.TierAggressive:
+			d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge escalated (aggressive tier): "+why, noteAggressive)
+		case protocol.TierPassive:
+			d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge escalated (passive tier): "+why, feedbackPassive)
+		default:
+			d = s.escalate(ctx, rq, "the judge escalated: "+why)
+		}
+	}
+	d.rec.Judge = &details
+	return d
+}
+
+// finish builds a decision made without the user.
+func (rq *request) finish(kind protocol.ReplyKind, by protocol.DecidedBy, src protocol.Source, reason, feedback string) decision {
+	v := rq.verdict
+	reply := protocol.PermissionReply{Reply: kind, Feedback: feedback}
+	rec := rq.record(reply, by, src)
+	reply.Meta = &protocol.ReplyMeta{DecidedBy: by, Risk: v.Risk, Reason: reason}
+	return decision{reply: reply, rec: rec}
+}
+
+// record is the audit record of a reply (reply verbatim, without _meta).
+func (rq *request) record(reply protocol.PermissionReply, by protocol.DecidedBy, src protocol.Source) protocol.AuditRecord {
+	v := rq.verdict
+	verbatim := reply
+	verbatim.Meta = nil
+	return protocol.AuditRecord{
+		SessionID:       rq.sess.info.ID,
+		ParentSessionID: rq.sess.info.ParentID,
+		Turn:            rq.turn,
+		ToolCall:        redact.ToolCall(rq.call),
+		Action:          redact.String(v.Action),
+		Resources:       v.Resources,
+		Decision:        reply.Reply,
+		DecidedBy:       by,
+		Source:          src,
+		Reply:           verbatim,
+		Risk:            v.Risk,
+		Reasons:         v.Reasons,
+	}
+}
+
+// reasonText is the gate's explanation in one line.
+func reasonText(v gate.Verdict) string {
+	var parts []string
+	for _, r := range v.Reasons {
+		t := r.Detail
+		if t == "" {
+			t = r.Code
+		}
+		if r.Rule != "" {
+			t += " [" + r.Rule + "]"
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
+		return "no rule or known-safe command covers this call"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// applyGrant makes a user's "always" take effect: in this session at once,
+// and for the project through a persistent grant.
+func (s *Server) applyGrant(w *world, sess *session, v gate.Verdict, rec protocol.AuditRecord) {
+	sess.mu.Lock()
+	sess.cache = append(sess.cache, gate.Grant{Pattern: rec.Grant, By: protocol.BySession})
+	sess.mu.Unlock()
+	covers := rec.Grant
+	if v.Always != nil {
+		covers = v.Always.Covers
+	}
+	if _, err := w.db.AddGrant(protocol.Grant{Pattern: rec.Grant, Covers: covers, SessionID: sess.info.ID, AuditID: rec.ID}); err != nil {
+		slog.Warn("persist grant", "pattern", rec.Grant, "err", err)
+	}
+}
+
+// sessionContext is the judge's <session_context> for a session.
+func (s *Server) sessionContext(w *world, sess *session) judge.SessionContext {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	cwd := "."
+	if sess.info.Cwd != "" {
+		cwd = relativeTo(w.project, sess.info.Cwd)
+	}
+	return judge.SessionContext{Agent: sess.info.Agent, Cwd: cwd, UserMessage: sess.userMessage}
+}
+
+// userRules are the session's user rules as the judge reads them.
+func (s *Server) userRules(w *world, sessionID string) []protocol.UserRule {
+	recs, err := w.db.UserReplies(sessionID, maxRuleRecords)
+	if err != nil {
+		slog.Warn("read user replies", "session", sessionID, "err", err)
+	}
+	grants, err := w.db.Grants()
+	if err != nil {
+		slog.Warn("read grants", "err", err)
+	}
+	return judge.ExtractRules(recs, grants)
+}
+
+func judgeCall(w *world, call protocol.ToolCall, v gate.Verdict) judge.Call {
+	paths := make([]string, 0, len(v.Resources))
+	for _, r := range v.Resources {
+		paths = append(paths, relativeTo(w.project, r))
+	}
+	return judge.Call{Tool: call.Tool, Kind: string(call.Kind), Title: redact.String(call.Title),
+		Action: redact.String(v.Action), Input: redact.String(string(call.RawInput)), Paths: paths}
+}
+
+// relativeTo shows p relative to the project when it is inside it.
+func relativeTo(project, p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	rel, err := filepath.Rel(project, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return p
+	}
+	return rel
+}

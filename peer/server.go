@@ -1,0 +1,372 @@
+package peer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/perm-peer/perm-peer/gate"
+	"github.com/perm-peer/perm-peer/judge"
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/schemas"
+	"github.com/perm-peer/perm-peer/store"
+)
+
+// Config is what the command line gives the server.
+type Config struct {
+	Project        string // default project root (absolute); initialize may name another
+	DBPath         string // "" = store.DefaultPath(project)
+	UserPolicyFile string // may not exist
+	Home           string // "" = os.UserHomeDir
+	Framing        Framing
+	MaxFrame       int
+	Version        string
+	// Judge, when set, overrides the user policy's judge block (flags).
+	Judge *protocol.JudgeConfig
+	// AskTimeout, when > 0, overrides the policy's bound on permission/ask.
+	AskTimeout time.Duration
+	// StoreOptions tune the store.
+	StoreOptions store.Options
+}
+
+// Server serves one editor connection.
+type Server struct {
+	cfg Config
+
+	mu          sync.Mutex
+	initialized bool
+	shutdown    bool
+	exitCode    int
+	exited      chan struct{}
+	client      protocol.InitializeParams
+	w           *world
+	sessions    map[string]*session
+	pending     map[jsonrpc2.ID]context.CancelFunc
+
+	inflight sync.WaitGroup
+	askSeq   atomic.Uint64
+
+	// inputGone is cancelled when stdin ends: escalations can no longer be
+	// answered and resolve headless so in-flight requests finish.
+	inputGone     context.Context
+	cancelInput   context.CancelFunc
+	conn          *jsonrpc2.Conn
+	closeWorldErr error
+}
+
+// world is the project the connection decides for: policy, store, judge.
+type world struct {
+	project string
+	home    string
+	policy  *gate.Policy
+	db      *store.DB
+	judge   *judge.Judge
+	// protected are files whose writes are a hard floor (the DB, policies).
+	protected  []string
+	askTimeout time.Duration
+}
+
+// New returns a server for cfg.
+func New(cfg Config) *Server {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Server{
+		cfg:         cfg,
+		sessions:    map[string]*session{},
+		pending:     map[jsonrpc2.ID]context.CancelFunc{},
+		exited:      make(chan struct{}),
+		inputGone:   ctx,
+		cancelInput: cancel,
+		exitCode:    0,
+	}
+}
+
+// Serve answers requests from r on w until the input ends or the editor
+// sends exit, and returns the process exit code: 0 after EOF or after
+// shutdown+exit, 1 after an exit without shutdown.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) int {
+	stream := NewStream(r, w, nil, s.cfg.Framing, s.cfg.MaxFrame)
+	stream.OnEOF = s.drain
+	conn := jsonrpc2.NewConn(ctx, stream, s, jsonrpc2.SetLogger(slogLogger{}))
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	select {
+	case <-conn.DisconnectNotify():
+	case <-s.exited:
+	case <-ctx.Done(): // SIGTERM: finish what is in flight, then stop
+	}
+	s.drain()
+	_ = conn.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w != nil && s.w.db != nil {
+		if err := s.w.db.Close(); err != nil {
+			slog.Error("close audit db", "err", err)
+		}
+	}
+	return s.exitCode
+}
+
+// drain withdraws pending escalations and waits for in-flight requests to
+// reply. It runs when the input ends, before the connection closes.
+func (s *Server) drain() {
+	s.cancelInput()
+	s.inflight.Wait()
+}
+
+// Handle implements jsonrpc2.Handler. It runs on the read loop: notifications
+// are handled here, in order; requests other than the lifecycle ones run in
+// their own goroutine.
+func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Notif {
+		s.handleNotification(req)
+		return
+	}
+	switch req.Method {
+	case protocol.MethodInitialize:
+		s.reply(conn, req.ID, s.initialize(req))
+		return
+	case protocol.MethodShutdown:
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		s.reply(conn, req.ID, result{value: nil})
+		return
+	}
+	s.mu.Lock()
+	initialized, shuttingDown := s.initialized, s.shutdown
+	s.mu.Unlock()
+	if !initialized && !acpMethod(req.Method) {
+		s.reply(conn, req.ID, failure(protocol.CodeNotInitialized, "server not initialized: send initialize first"))
+		return
+	}
+	if shuttingDown {
+		s.reply(conn, req.ID, failure(protocol.CodeInvalidRequest, "server is shutting down"))
+		return
+	}
+	rctx, cancel := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.pending[req.ID] = cancel
+	s.mu.Unlock()
+	s.inflight.Add(1)
+	go func() {
+		defer s.inflight.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.pending, req.ID)
+			s.mu.Unlock()
+			cancel()
+		}()
+		res := s.dispatch(rctx, req)
+		if rctx.Err() != nil {
+			res = failure(protocol.CodeCancelled, "request cancelled")
+		}
+		s.reply(conn, req.ID, res)
+	}()
+}
+
+func acpMethod(m string) bool {
+	switch m {
+	case protocol.MethodACPRequestPermission, protocol.MethodACPSessionUpdate, protocol.MethodACPSessionCancel:
+		return true
+	}
+	return false
+}
+
+// result is a method's outcome: a value or a JSON-RPC error.
+type result struct {
+	value any
+	err   *jsonrpc2.Error
+}
+
+func failure(code int64, msg string) result {
+	return result{err: &jsonrpc2.Error{Code: code, Message: msg}}
+}
+
+func internalError(err error) result {
+	slog.Error("internal error", "err", err)
+	return failure(protocol.CodeInternalError, err.Error())
+}
+
+func (s *Server) reply(conn *jsonrpc2.Conn, id jsonrpc2.ID, res result) {
+	var err error
+	if res.err != nil {
+		err = conn.ReplyWithError(context.Background(), id, res.err)
+	} else {
+		err = conn.Reply(context.Background(), id, res.value)
+	}
+	if err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+		slog.Warn("write reply", "id", id.String(), "err", err)
+	}
+}
+
+// dispatch runs one request method.
+func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) result {
+	switch req.Method {
+	case protocol.MethodSessionOpen:
+		return s.sessionOpen(req.Method, req.Params)
+	case protocol.MethodRequestPermission:
+		return s.requestPermission(ctx, req.Method, req.Params)
+	case protocol.MethodACPRequestPermission:
+		return s.acpRequestPermission(ctx, req.Method, req.Params)
+	case protocol.MethodPermissionCheck:
+		return s.check(req.Method, req.Params)
+	case protocol.MethodPermissionAudit:
+		return s.audit(req.Method, req.Params)
+	case protocol.MethodPermissionRules:
+		return s.rules(req.Method, req.Params)
+	case protocol.MethodGrantsList:
+		return s.grantsList(req.Method, req.Params)
+	case protocol.MethodGrantsRevoke:
+		return s.grantsRevoke(req.Method, req.Params)
+	}
+	return failure(protocol.CodeMethodNotFound, fmt.Sprintf("method not found: %s", req.Method))
+}
+
+// decodeParams validates params against the method's schema, then decodes
+// them into v. A failure is a -32602 naming the bad field; nothing changes.
+func decodeParams(method string, raw *json.RawMessage, v any) *jsonrpc2.Error {
+	params := json.RawMessage("{}")
+	if raw != nil && len(*raw) > 0 && string(*raw) != "null" {
+		params = *raw
+	}
+	if err := schemas.ValidateParams(method, params); err != nil {
+		e := &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + err.Error()}
+		var verr *schemas.Error
+		if errors.As(err, &verr) {
+			e.SetError(verr.Causes)
+		}
+		return e
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		msg := err.Error()
+		var terr *json.UnmarshalTypeError
+		if errors.As(err, &terr) && terr.Field != "" {
+			msg = fmt.Sprintf("field /%s: want %s, got %s", strings.ReplaceAll(terr.Field, ".", "/"), terr.Type, terr.Value)
+		}
+		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + msg}
+	}
+	return nil
+}
+
+// missing is a -32602 for a required field the schema did not catch.
+func missing(pointer string) *jsonrpc2.Error {
+	return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + pointer + ": required"}
+}
+
+func (s *Server) handleNotification(req *jsonrpc2.Request) {
+	switch req.Method {
+	case protocol.MethodInitialized:
+	case protocol.MethodExit:
+		s.mu.Lock()
+		if !s.shutdown {
+			s.exitCode = 1
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.exited:
+		default:
+			close(s.exited)
+		}
+	case protocol.MethodCancelRequest:
+		var p protocol.CancelParams
+		if decodeParams(req.Method, req.Params, &p) == nil {
+			s.cancelRequest(p.ID)
+		}
+	case protocol.MethodACPCancelRequest:
+		var p protocol.ACPCancelRequestParams
+		if decodeParams(req.Method, req.Params, &p) == nil {
+			s.cancelRequest(p.RequestID)
+		}
+	case protocol.MethodSessionTurn:
+		var p protocol.SessionTurnParams
+		if err := decodeParams(req.Method, req.Params, &p); err != nil {
+			slog.Warn("bad notification", "method", req.Method, "err", err.Message)
+			return
+		}
+		if sess, err := s.session(p.SessionID); err == nil {
+			sess.beginTurn(p.Turn, p.UserMessage)
+		}
+	case protocol.MethodSessionClose:
+		var p protocol.SessionCloseParams
+		if decodeParams(req.Method, req.Params, &p) == nil {
+			s.mu.Lock()
+			sess := s.sessions[p.SessionID]
+			delete(s.sessions, p.SessionID)
+			s.mu.Unlock()
+			if sess != nil {
+				sess.withdrawAsks()
+				if w, err := s.world(); err == nil {
+					w.judge.Forget(w.project, p.SessionID)
+				}
+			}
+		}
+	case protocol.MethodACPSessionUpdate:
+		s.acpSessionUpdate(req.Params)
+	case protocol.MethodACPSessionCancel:
+		var p protocol.ACPSessionCancelParams
+		if decodeParams(req.Method, req.Params, &p) == nil {
+			s.mu.Lock()
+			sess := s.sessions[p.SessionID]
+			s.mu.Unlock()
+			if sess != nil {
+				sess.withdrawAsks()
+			}
+		}
+	default:
+		slog.Debug("ignored notification", "method", req.Method)
+	}
+}
+
+// cancelRequest cancels an in-flight request by its id (a JSON number or string).
+func (s *Server) cancelRequest(raw any) {
+	var id jsonrpc2.ID
+	switch v := raw.(type) {
+	case string:
+		id = jsonrpc2.ID{Str: v, IsString: true}
+	case float64:
+		if v < 0 || v != float64(uint64(v)) {
+			return
+		}
+		id = jsonrpc2.ID{Num: uint64(v)}
+	case json.Number:
+		var n uint64
+		if _, err := fmt.Sscan(v.String(), &n); err != nil {
+			return
+		}
+		id = jsonrpc2.ID{Num: n}
+	default:
+		return
+	}
+	s.mu.Lock()
+	cancel := s.pending[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// slogLogger routes jsonrpc2's log lines to slog at debug level.
+type slogLogger struct{}
+
+func (slogLogger) Printf(format string, v ...any) {
+	slog.Debug(strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+
+func homeDir(cfg Config) string {
+	if cfg.Home != "" {
+		return cfg.Home
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
