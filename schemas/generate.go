@@ -312,10 +312,10 @@ func tighten(name string, s *jsonschema.Schema) {
 
 // ruleSyntax is the shape of a policy rule: a tool name, optionally with a
 // non-empty argument in parentheses — Bash(go test *), Read(src/**),
-// WebFetch(domain:*.example.com), mcp__server__tool. The gate parses the
+// WebFetch(domain:*.example.com), mcp__server__tool, mcp__server__*. The gate parses the
 // argument; the schema only catches what can never be a rule (empty string,
 // unbalanced parenthesis, stray spaces, newlines).
-const ruleSyntax = `^[A-Za-z_][A-Za-z0-9_.:-]*(\(.+\))?$`
+const ruleSyntax = `^[A-Za-z_][A-Za-z0-9_.:*-]*(\(.+\))?$`
 
 func tightenPolicy(s *jsonschema.Schema) {
 	for _, list := range []string{"allow", "ask", "deny"} {

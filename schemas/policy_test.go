@@ -24,7 +24,7 @@ func TestValidatePolicy(t *testing.T) {
 	}{
 		{name: "empty object", doc: `{}`},
 		{name: "every field", doc: `{"mode":"full","tier":"passive","allow":["Read"],"ask":["mcp__github__create_issue"],
-			"deny":["Bash(git add:*)"],"sensitive":["*.secret"],"trustedProjects":["/repo","~/src/x"],"askTimeoutMs":0,
+			"deny":["Bash(git add:*)","mcp__github__*"],"sensitive":["*.secret"],"trustedProjects":["/repo","~/src/x"],"askTimeoutMs":0,
 			"judge":{"endpoint":"https://api.example.com/v1","model":"m","maxTokens":64}}`},
 		{name: "unknown top-level key", doc: "{\n  \"mode\": \"ask\",\n  \"alow\": [\"Bash(ls)\"]\n}",
 			causes: []Cause{{Pointer: "/alow", Message: "unknown property (not allowed here)", Line: 3}}},
@@ -42,11 +42,11 @@ func TestValidatePolicy(t *testing.T) {
 			causes: []Cause{{Pointer: "/allow/0", Message: "expected string, but got number", Line: 1}}},
 		{name: "empty rule", doc: "{\"ask\": [\n  \"Bash(ls)\",\n  \"\"\n]}",
 			causes: []Cause{
-				{Pointer: "/ask/1", Message: "does not match pattern '^[A-Za-z_][A-Za-z0-9_.:-]*(\\\\(.+\\\\))?$'", Line: 3},
+				{Pointer: "/ask/1", Message: "does not match pattern '^[A-Za-z_][A-Za-z0-9_.:*-]*(\\\\(.+\\\\))?$'", Line: 3},
 				{Pointer: "/ask/1", Message: "length must be >= 1, but got 0", Line: 3},
 			}},
 		{name: "unbalanced rule", doc: `{"deny":["Bash(rm -rf *"]}`,
-			causes: []Cause{{Pointer: "/deny/0", Message: "does not match pattern '^[A-Za-z_][A-Za-z0-9_.:-]*(\\\\(.+\\\\))?$'", Line: 1}}},
+			causes: []Cause{{Pointer: "/deny/0", Message: "does not match pattern '^[A-Za-z_][A-Za-z0-9_.:*-]*(\\\\(.+\\\\))?$'", Line: 1}}},
 		{name: "empty sensitive glob", doc: `{"sensitive":[""]}`,
 			causes: []Cause{{Pointer: "/sensitive/0", Message: "length must be >= 1, but got 0", Line: 1}}},
 		{name: "relative trusted project", doc: `{"trustedProjects":["repo"]}`,
