@@ -100,13 +100,9 @@ func (e *transportError) Unwrap() error { return e.err }
 // error is retried exactly once; HTTP error statuses and malformed bodies
 // are not (the server answered; asking again would only add latency).
 func (j *Judge) complete(ctx context.Context, system, user string) (string, error) {
-	body, err := json.Marshal(chatRequest{
-		Model:     j.cfg.Model,
-		Messages:  []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: user}},
-		MaxTokens: j.cfg.MaxTokens,
-	})
+	body, err := j.encodeRequest(system, user)
 	if err != nil {
-		return "", fmt.Errorf("judge: encode request: %w", err)
+		return "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, j.cfg.Timeout)
 	defer cancel()
@@ -119,6 +115,19 @@ func (j *Judge) complete(ctx context.Context, system, user string) (string, erro
 		return "", fmt.Errorf("judge: model call to %s: %w", j.url, ctx.Err())
 	}
 	return content, err
+}
+
+// encodeRequest is the JSON body of one chat completion.
+func (j *Judge) encodeRequest(system, user string) ([]byte, error) {
+	body, err := json.Marshal(chatRequest{
+		Model:     j.cfg.Model,
+		Messages:  []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: user}},
+		MaxTokens: j.cfg.MaxTokens,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("judge: encode request: %w", err)
+	}
+	return body, nil
 }
 
 func (j *Judge) post(ctx context.Context, body []byte) (string, error) {

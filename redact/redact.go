@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -27,7 +28,12 @@ var secretKey = regexp.MustCompile(`^(?:` + secretName + `|(?i:(?:proxy-)?author
 type rule struct {
 	re    *regexp.Regexp
 	group int
+	// hints are lowercase substrings one of which any match contains: a
+	// cheap filter that spares the regexp on the common secret-free text.
+	hints []string
 }
+
+func h(s ...string) []string { return s }
 
 // value is a setting's value: quoted (also JSON-escaped quotes inside a JSON
 // string) or a bare word.
@@ -37,30 +43,30 @@ const value = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'\\,;&|)}]+)`
 // URLs, then well-known token formats, then name=value settings.
 var rules = []rule{
 	// PEM private key blocks, also a block cut off before its END line.
-	{regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`), 0},
+	{regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`), 0, h("private key")},
 	// Authorization / Proxy-Authorization headers with any scheme.
-	{regexp.MustCompile(`(?i)\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?\s*(?:(?:bearer|basic|token|digest|negotiate|apikey)\s+)?([^\s"'\\,;]+)`), 1},
-	{regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"'\\]+)`), 1},
-	{regexp.MustCompile(`(?i)\bx-api-key\s*:\s*([^\s"'\\,;]+)`), 1},
+	{regexp.MustCompile(`(?i)\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?\s*(?:(?:bearer|basic|token|digest|negotiate|apikey)\s+)?([^\s"'\\,;]+)`), 1, h("authorization")},
+	{regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"'\\]+)`), 1, h("cookie")},
+	{regexp.MustCompile(`(?i)\bx-api-key\s*:\s*([^\s"'\\,;]+)`), 1, h("x-api-key")},
 	// A bare Bearer/Basic credential anywhere else.
-	{regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
+	{regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1, h("bearer", "basic")},
 	// Credentials in URLs: scheme://user:password@host.
-	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']*:([^/\s@"']+)@`), 1},
+	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']*:([^/\s@"']+)@`), 1, h("://")},
 	// Well-known token formats. Their prefixes are distinctive enough to
 	// match inside a longer word, except sk- ("task-...") which needs a
 	// word boundary.
-	{regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})`), 0},
-	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), 0},
-	{regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
-	{regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`), 0},
-	{regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}`), 0},
-	{regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), 0},
-	{regexp.MustCompile(`npm_[A-Za-z0-9]{36}`), 0},
-	{regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
+	{regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})`), 0, h("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-")},
+	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), 0, h("sk-")},
+	{regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0, h("_live_", "_test_")},
+	{regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`), 0, h("xox")},
+	{regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}`), 0, h("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa")},
+	{regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), 0, h("aiza")},
+	{regexp.MustCompile(`npm_[A-Za-z0-9]{36}`), 0, h("npm_")},
+	{regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, h("eyj")},
 	// --password VALUE, --token=VALUE on command lines.
-	{regexp.MustCompile(`--` + secretName + `(?:=|\s+)` + value), 1},
+	{regexp.MustCompile(`--` + secretName + `(?:=|\s+)` + value), 1, h("--")},
 	// NAME=VALUE, NAME: VALUE, "NAME": "VALUE" and \"NAME\": \"VALUE\".
-	{regexp.MustCompile(`\b` + secretName + `(?:\\?["'])?\s*[:=]\s*` + value), 1},
+	{regexp.MustCompile(`\b` + secretName + `(?:\\?["'])?\s*[:=]\s*` + value), 1, h("pass", "secret", "token", "key", "credential")},
 }
 
 // mask keeps a value's quotes so JSON text inside a command
@@ -95,7 +101,11 @@ func String(s string) string {
 }
 
 func pass(s string) string {
+	lower := strings.ToLower(s)
 	for _, r := range rules {
+		if !slices.ContainsFunc(r.hints, func(h string) bool { return strings.Contains(lower, h) }) {
+			continue
+		}
 		idx := r.re.FindAllStringSubmatchIndex(s, -1)
 		if idx == nil {
 			continue
@@ -113,6 +123,7 @@ func pass(s string) string {
 		}
 		b.WriteString(s[last:])
 		s = b.String()
+		lower = strings.ToLower(s)
 	}
 	return s
 }
