@@ -16,7 +16,7 @@ const (
 // RejectFeedback is the feedback of a judge rejection (deny + critical),
 // quoting the judge's reason on one line.
 func RejectFeedback(reason string) string {
-	reason = strings.Join(strings.Fields(reason), " ")
+	reason = strings.TrimRight(strings.Join(strings.Fields(reason), " "), ".")
 	if len(reason) > 300 {
 		reason = reason[:cutHead(reason, 300)] + "…"
 	}

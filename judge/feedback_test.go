@@ -10,7 +10,7 @@ import (
 func TestRejectFeedback(t *testing.T) {
 	tests := []struct{ name, reason, want string }{
 		{"reason", "Deletes the home directory.",
-			"Rejected by perm-peer's automatic judge, not by the user: Deletes the home directory.. Do not retry this call or a variation of it; ask the user in the chat if it is needed."},
+			"Rejected by perm-peer's automatic judge, not by the user: Deletes the home directory. Do not retry this call or a variation of it; ask the user in the chat if it is needed."},
 		{"multiline reason", "  wipes\n\tdata ",
 			"Rejected by perm-peer's automatic judge, not by the user: wipes data. Do not retry this call or a variation of it; ask the user in the chat if it is needed."},
 		{"no reason", "",
