@@ -61,10 +61,28 @@ func plausibleBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationEr
 			keep = append(keep, branch)
 		}
 	}
-	if len(keep) == 0 {
-		return e.Causes
+	if len(keep) > 0 {
+		return keep
 	}
-	return keep
+	// Nothing fits: drop the "or null" branch of a nullable field, which
+	// only says what the writer evidently did not mean.
+	for _, branch := range e.Causes {
+		if !nullOnly(branch) {
+			keep = append(keep, branch)
+		}
+	}
+	if len(keep) > 0 {
+		return keep
+	}
+	return e.Causes
+}
+
+// nullOnly reports a branch that failed only because the value is not null.
+func nullOnly(e *jsonschema.ValidationError) bool {
+	for len(e.Causes) == 1 {
+		e = e.Causes[0]
+	}
+	return len(e.Causes) == 0 && lastToken(e.KeywordLocation) == "type" && strings.HasPrefix(e.Message, "expected null,")
 }
 
 func mismatched(e *jsonschema.ValidationError, depth int) bool {

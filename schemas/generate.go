@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/invopop/jsonschema"
 
@@ -140,9 +141,18 @@ func build(v any, kind fileKind, title string) *jsonschema.Schema {
 	default:
 		t := reflect.TypeOf(v)
 		s = newReflector().Reflect(v)
-		tighten(t.Name(), s)
+		if t == reflect.TypeFor[protocol.ACPSessionUpdateParams]() {
+			// The tool_call updates are checked as ACP ToolCallUpdates.
+			s.Definitions["ACPToolCallUpdate"] = newReflector().Reflect(protocol.ACPToolCallUpdate{})
+			s.Definitions["Location"] = newReflector().Reflect(protocol.Location{})
+			s.Definitions["ACPToolCallUpdate"].Definitions = nil
+			s.Definitions["Location"].Definitions = nil
+			s.Definitions["ACPToolCallUpdate"].Version = ""
+			s.Definitions["Location"].Version = ""
+		}
+		tighten(t.Name(), s, kind)
 		for name, d := range s.Definitions {
-			tighten(name, d)
+			tighten(name, d, kind)
 		}
 		closeObjects(t.Name(), s, kind)
 		for name, d := range s.Definitions {
@@ -243,8 +253,26 @@ func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
 // nonEmptyKeys are identifiers that mean nothing when empty.
 var nonEmptyKeys = []string{"sessionId", "toolCallId", "optionId"}
 
+// nullable lets the named optional properties also be null, as ACP's own
+// schema does for every optional field (encoding/json reads null as absent).
+func nullable(s *jsonschema.Schema, names ...string) {
+	for _, n := range names {
+		p := prop(s, n)
+		if p == nil || slices.Contains(s.Required, n) || isAnything(p) {
+			continue
+		}
+		s.Properties.Set(n, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{p, {Type: "null"}}})
+	}
+}
+
+// isAnything reports a schema without constraints (json.RawMessage).
+func isAnything(p *jsonschema.Schema) bool {
+	b, _ := json.Marshal(p)
+	return string(b) == "true" || string(b) == "{}"
+}
+
 // tighten adds the constraints Go types cannot express, per type name.
-func tighten(name string, s *jsonschema.Schema) {
+func tighten(name string, s *jsonschema.Schema, kind fileKind) {
 	for _, k := range nonEmptyKeys {
 		if p := prop(s, k); p != nil && p.Type == "string" {
 			p.MinLength = minLen(1)
@@ -263,6 +291,9 @@ func tighten(name string, s *jsonschema.Schema) {
 	case "Location":
 		prop(s, "path").MinLength = minLen(1)
 		prop(s, "line").Minimum = "0"
+		if kind == kindParams {
+			nullable(s, "line") // ACP's ToolCallLocation.line is integer|null
+		}
 	case "Project":
 		prop(s, "root").MinLength = minLen(1)
 	case "ToolCall":
@@ -278,14 +309,22 @@ func tighten(name string, s *jsonschema.Schema) {
 	case "GrantsRevokeParams":
 		prop(s, "id").MinLength = minLen(1)
 	case "ACPSessionUpdateParams":
-		// ACP discriminates every update on sessionUpdate; other update kinds
-		// pass through untouched.
+		// ACP discriminates every update on sessionUpdate; tool_call and
+		// tool_call_update must be ToolCallUpdates, other kinds pass through.
 		props := jsonschema.NewProperties()
 		props.Set("sessionUpdate", &jsonschema.Schema{Type: "string", MinLength: minLen(1)})
+		ifProps := jsonschema.NewProperties()
+		ifProps.Set("sessionUpdate", &jsonschema.Schema{Enum: []any{"tool_call", "tool_call_update"}})
 		u := prop(s, "update")
 		u.Type = "object"
 		u.Properties = props
 		u.Required = []string{"sessionUpdate"}
+		u.If = &jsonschema.Schema{Properties: ifProps}
+		u.Then = &jsonschema.Schema{Ref: "#/$defs/ACPToolCallUpdate"}
+	case "ACPToolCallUpdate":
+		nullable(s, "title", "kind", "status", "locations", "content", "_meta")
+	case "ACPRequestPermissionParams":
+		nullable(s, "_meta")
 	case "ACPOutcome":
 		prop(s, "outcome").Enum = []any{protocol.ACPOutcomeSelected, protocol.ACPOutcomeCancelled}
 		// A selected outcome must say which option.
