@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -95,3 +96,11 @@ func ResultSchema(method string) (string, bool) {
 	f, ok := resultFile[method]
 	return f, ok
 }
+
+// ParamsSchemas maps every method that has a params schema to its file name
+// (a copy, for the conformance runner and docs).
+func ParamsSchemas() map[string]string { return maps.Clone(paramsFile) }
+
+// ResultSchemas maps every request that has a result schema to its file
+// name (a copy).
+func ResultSchemas() map[string]string { return maps.Clone(resultFile) }

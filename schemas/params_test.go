@@ -189,6 +189,11 @@ func TestSchemaFileNames(t *testing.T) {
 			assert.Contains(t, files, r)
 		}
 	}
+	assert.Len(t, ParamsSchemas(), 16)
+	assert.Len(t, ResultSchemas(), 11)
+	ParamsSchemas()["initialize"] = "changed"
+	p, _ := ParamsSchema("initialize")
+	assert.Equal(t, "initialize.params.schema.json", p, "ParamsSchemas returns a copy")
 	assert.Contains(t, files, PermissionReplySchema)
 	assert.Contains(t, files, PolicySchema)
 	assert.Len(t, files, 29)
