@@ -117,9 +117,14 @@ func New(cfg Config) *Judge {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
 	j := &Judge{
-		cfg:      cfg,
-		url:      strings.TrimRight(cfg.Endpoint, "/") + "/chat/completions",
-		client:   &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		cfg: cfg,
+		url: strings.TrimRight(cfg.Endpoint, "/") + "/chat/completions",
+		client: &http.Client{
+			Transport: http.DefaultTransport.(*http.Transport).Clone(),
+			// A redirect is answered as an HTTP error: a POST turned into a
+			// GET, or a key sent to another host, is never what was configured.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
 		sessions: make(map[sessionKey]*sessionTurns),
 	}
 	if err := checkEndpoint(cfg.Endpoint); err != nil {

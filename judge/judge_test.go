@@ -160,6 +160,9 @@ func TestDecideHTTPFailuresEscalate(t *testing.T) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			_, _ = io.WriteString(w, `{"choices":[{"message":{"content":"{\"decision\":\"allow\",\"risk_level\":\"low\",\"reason\":\"x\"}"}}]}`)
 		}, "model HTTP 429"},
+		{"redirect", func(_ int, w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
+		}, "model HTTP 307"},
 		{"not json", func(_ int, w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "<html>hi</html>") }, "decode response"},
 		{"no choices", func(_ int, w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{"choices":[]}`) }, "no choices[0].message.content"},
 		{"null content", func(_ int, w http.ResponseWriter, _ *http.Request) {

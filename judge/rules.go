@@ -121,15 +121,24 @@ func Relativize(project string, rules []protocol.UserRule) []protocol.UserRule {
 	if project == "" || !filepath.IsAbs(project) {
 		return rules
 	}
-	root := filepath.Clean(project)
 	out := make([]protocol.UserRule, 0, len(rules))
 	for _, r := range rules {
-		res := make([]string, 0, len(r.Resources))
-		for _, p := range r.Resources {
-			res = append(res, relPath(root, p))
-		}
-		nr := newRule(r.Kind, r.Action, res, r.Note, r.AuditID, r.TS)
-		out = append(out, nr)
+		out = append(out, newRule(r.Kind, r.Action, RelPaths(project, r.Resources), r.Note, r.AuditID, r.TS))
+	}
+	return out
+}
+
+// RelPaths shows absolute paths inside project (an absolute root) relative
+// to it, "." for the root itself; other paths are kept. Use it for
+// Call.Paths and SessionContext.Cwd.
+func RelPaths(project string, paths []string) []string {
+	if project == "" || !filepath.IsAbs(project) || paths == nil {
+		return paths
+	}
+	root := filepath.Clean(project)
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = relPath(root, p)
 	}
 	return out
 }

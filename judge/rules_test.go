@@ -147,6 +147,23 @@ func TestRelativize(t *testing.T) {
 	assert.Equal(t, rules, Relativize("", rules), "no project: unchanged")
 }
 
+func TestRelPaths(t *testing.T) {
+	tests := []struct {
+		name, project string
+		in, want      []string
+	}{
+		{"inside and outside", "/repo", []string{"/repo", "/repo/a/b.go", "/repo/../etc/passwd", "/repository/x", "rel/x", "/"},
+			[]string{".", "a/b.go", "/repo/../etc/passwd", "/repository/x", "rel/x", "/"}},
+		{"relative project", "repo", []string{"/repo/a"}, []string{"/repo/a"}},
+		{"nil", "/repo", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, RelPaths(tc.project, tc.in))
+		})
+	}
+}
+
 func TestRenderRules(t *testing.T) {
 	t.Run("empty", func(t *testing.T) {
 		assert.Equal(t, "", RenderRules(nil))
