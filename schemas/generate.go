@@ -142,13 +142,10 @@ func build(v any, kind fileKind, title string) *jsonschema.Schema {
 		t := reflect.TypeOf(v)
 		s = newReflector().Reflect(v)
 		if t == reflect.TypeFor[protocol.ACPSessionUpdateParams]() {
-			// The tool_call updates are checked as ACP ToolCallUpdates.
-			s.Definitions["ACPToolCallUpdate"] = newReflector().Reflect(protocol.ACPToolCallUpdate{})
-			s.Definitions["Location"] = newReflector().Reflect(protocol.Location{})
-			s.Definitions["ACPToolCallUpdate"].Definitions = nil
-			s.Definitions["Location"].Definitions = nil
-			s.Definitions["ACPToolCallUpdate"].Version = ""
-			s.Definitions["Location"].Version = ""
+			// update is raw in Go; its tool_call kinds are checked as ACP
+			// ToolCallUpdates (see tighten).
+			addDef(s, "ACPToolCallUpdate", protocol.ACPToolCallUpdate{})
+			addDef(s, "Location", protocol.Location{})
 		}
 		tighten(t.Name(), s, kind)
 		for name, d := range s.Definitions {
@@ -173,6 +170,14 @@ func build(v any, kind fileKind, title string) *jsonschema.Schema {
 	return s
 }
 
+// addDef reflects v into s's $defs under name.
+func addDef(s *jsonschema.Schema, name string, v any) {
+	d := newReflector().Reflect(v)
+	d.Version = ""
+	d.Definitions = nil
+	s.Definitions[name] = d
+}
+
 // usesReply reports whether the file refers to the PermissionReply union.
 func usesReply(s *jsonschema.Schema) bool {
 	b, _ := json.Marshal(s)
@@ -187,11 +192,8 @@ func addReplyDefs(s *jsonschema.Schema, legacy bool) {
 	if s.Definitions == nil {
 		s.Definitions = jsonschema.Definitions{}
 	}
-	meta := newReflector().Reflect(protocol.ReplyMeta{})
-	meta.Version = ""
-	meta.Definitions = nil
-	meta.Description = "perm-peer's extension object (ACP _meta convention); readers ignore keys they do not know."
-	s.Definitions["ReplyMeta"] = meta
+	addDef(s, "ReplyMeta", protocol.ReplyMeta{})
+	s.Definitions["ReplyMeta"].Description = "perm-peer's extension object (ACP _meta convention); readers ignore keys they do not know."
 	union := &jsonschema.Schema{
 		Description: "The permission reply: once, always or reject, each with an optional free-text note.",
 	}
