@@ -15,16 +15,12 @@ import (
 
 // Feedback the agent reads on a rejection. Each names the real decider and
 // tells the agent not to work around it; the full reason is in _meta.reason
-// and the audit log.
+// and the audit log. The tiers' fixed texts live with the judge.
 const (
 	feedbackPolicy   = "blocked by policy; do not retry a variation; ask the user if it is needed"
 	feedbackJudge    = "rejected by the safety judge; do not retry a variation; ask the user if it is needed"
-	feedbackPassive  = "rejected automatically: this call needs a human review and none is configured (passive tier); do not retry a variation; ask the user if it is needed"
 	feedbackHeadless = "rejected: this call needs a human and none could be asked; do not retry a variation; ask the user if it is needed"
 	feedbackUser     = "rejected by the user"
-	// noteAggressive accompanies a call the aggressive tier let through
-	// after the judge escalated it.
-	noteAggressive = "approved without human review (aggressive tier) although the safety judge was unsure; stay strictly within the user's request"
 	// toolResultPrefix introduces a user's approval note in the tool result.
 	toolResultPrefix = "User approved this tool call with feedback: "
 )
@@ -172,9 +168,9 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	default:
 		switch tier {
 		case protocol.TierAggressive:
-			d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge escalated (aggressive tier): "+why, noteAggressive)
+			d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge escalated (aggressive tier): "+why, judge.AggressiveNote)
 		case protocol.TierPassive:
-			d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge escalated (passive tier): "+why, feedbackPassive)
+			d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge escalated (passive tier): "+why, judge.PassiveNote)
 		default:
 			d = s.escalate(ctx, rq, "the judge escalated: "+why)
 		}
