@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/store"
+)
+
+const auditUsage = `usage:
+  perm-peer audit [--db PATH] [--project DIR] [--session S] [--json]   list records, oldest first
+  perm-peer audit verify [--db PATH] [--project DIR]                    check the hash chain
+  perm-peer audit compact [--db PATH] [--project DIR]                   reclaim free space`
+
+// runAudit lists, verifies or compacts the project's audit log.
+func runAudit(args []string) int {
+	sub := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dbFlag := fs.String("db", "", "audit database path (default: the project's)")
+	project := fs.String("project", "", "project root (default: the working directory)")
+	session := fs.String("session", "", "only this session's records (list only)")
+	asJSON := fs.Bool("json", false, "one JSON object per line (list only)")
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Println(auditUsage)
+		return exitOK
+	}
+	if err != nil || len(pos) > 0 || (sub != "" && (*session != "" || *asJSON)) {
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer audit: %v\n", err)
+		}
+		fmt.Fprintln(os.Stderr, auditUsage)
+		return exitUsage
+	}
+	name := strings.TrimSpace("audit " + sub)
+	switch sub {
+	case "":
+		db, code := openExisting(name, *dbFlag, *project, true)
+		if db == nil {
+			return code
+		}
+		defer db.Close()
+		return listAudit(db, *session, *asJSON)
+	case "verify":
+		db, code := openExisting(name, *dbFlag, *project, false)
+		if db == nil {
+			return code
+		}
+		defer db.Close()
+		n, err := db.VerifyAudit()
+		var ce *store.ChainError
+		if errors.As(err, &ce) {
+			fmt.Fprintf(os.Stderr, "perm-peer audit verify: chain broken after %d good records: %v\n", n, ce)
+			return exitFailed
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer audit verify: %v\n", err)
+			return exitFailed
+		}
+		fmt.Printf("%d records, chain ok\n", n)
+		return exitOK
+	case "compact":
+		db, code := openExisting(name, *dbFlag, *project, false)
+		if db == nil {
+			return code
+		}
+		defer db.Close()
+		before := fileSize(db.Path())
+		if err := db.Compact(); err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer audit compact: %v\n", err)
+			return exitFailed
+		}
+		fmt.Printf("compacted %s: %d → %d bytes\n", db.Path(), before, fileSize(db.Path()))
+		return exitOK
+	}
+	fmt.Fprintf(os.Stderr, "perm-peer audit: unknown subcommand %q\n%s\n", sub, auditUsage)
+	return exitUsage
+}
+
+func listAudit(db *store.DB, session string, asJSON bool) int {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	q := store.AuditQuery{SessionID: session, Limit: store.MaxAuditLimit}
+	for {
+		recs, next, err := db.Audit(q)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer audit: %v\n", err)
+			return exitFailed
+		}
+		for _, r := range recs {
+			if asJSON {
+				err = enc.Encode(r)
+			} else {
+				_, err = fmt.Println(auditLine(r))
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "perm-peer audit: write: %v\n", err)
+				return exitFailed
+			}
+		}
+		if next == "" {
+			return exitOK
+		}
+		q.After = next
+	}
+}
+
+// auditLine renders one record for people:
+// ID  TIME  session/turn  decision by decider (source)  risk  action  [grant] [note]
+func auditLine(r protocol.AuditRecord) string {
+	ts := r.TS
+	if t, err := time.Parse(time.RFC3339Nano, r.TS); err == nil {
+		ts = t.Local().Format("2006-01-02 15:04:05")
+	}
+	action := r.Action
+	if action == "" {
+		action = r.ToolCall.Tool
+		if len(r.ToolCall.RawInput) > 0 {
+			action += " " + string(r.ToolCall.RawInput)
+		}
+	}
+	risk := string(r.Risk)
+	if risk == "" {
+		risk = "-"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-6s %s  %s/%d  %-6s by %s (%s)  %-8s %s", r.ID, ts, r.SessionID, r.Turn,
+		r.Decision, r.DecidedBy, r.Source, risk, clip(oneLine(action), 160))
+	if r.Grant != "" {
+		fmt.Fprintf(&b, "  grant=%q", r.Grant)
+	}
+	if r.Reply.Feedback != "" {
+		fmt.Fprintf(&b, "  note=%q", r.Reply.Feedback)
+	}
+	return b.String()
+}
+
+// openExisting opens the store named by --db/--project for a CLI command.
+// A missing file is not created: for a listing (emptyOK) it reads as empty
+// and returns exit 0, otherwise it is a startup error.
+func openExisting(cmd, dbFlag, projectFlag string, emptyOK bool) (*store.DB, int) {
+	root, err := projectRoot(projectFlag)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
+		return nil, exitStartup
+	}
+	path, err := dbPath(dbFlag, root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
+		return nil, exitStartup
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: no audit db at %s (no peer has run for project %s)\n", cmd, path, root)
+		if emptyOK {
+			return nil, exitOK
+		}
+		return nil, exitStartup
+	}
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
+		return nil, exitStartup
+	}
+	return db, exitOK
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments ("grants revoke 3 --db x") and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}

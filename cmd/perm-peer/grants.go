@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/store"
+)
+
+const grantsUsage = `usage:
+  perm-peer grants [list] [--db PATH] [--project DIR] [--json]   list the project's persistent grants
+  perm-peer grants revoke ID [--db PATH] [--project DIR]         delete one grant`
+
+// runGrants lists or revokes the project's persistent "always" grants.
+func runGrants(args []string) int {
+	sub := "list"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("grants", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dbFlag := fs.String("db", "", "audit database path (default: the project's)")
+	project := fs.String("project", "", "project root (default: the working directory)")
+	asJSON := fs.Bool("json", false, "one JSON object per line (list only)")
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Println(grantsUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants: %v\n%s\n", err, grantsUsage)
+		return exitUsage
+	}
+	switch {
+	case sub == "list" && len(pos) == 0:
+		db, code := openExisting("grants list", *dbFlag, *project, true)
+		if db == nil {
+			return code
+		}
+		defer db.Close()
+		return listGrants(db, *asJSON)
+	case sub == "revoke" && len(pos) == 1 && !*asJSON:
+		db, code := openExisting("grants revoke", *dbFlag, *project, false)
+		if db == nil {
+			return code
+		}
+		defer db.Close()
+		return revokeGrant(db, pos[0])
+	case sub != "list" && sub != "revoke":
+		fmt.Fprintf(os.Stderr, "perm-peer grants: unknown subcommand %q\n%s\n", sub, grantsUsage)
+	default:
+		fmt.Fprintln(os.Stderr, grantsUsage)
+	}
+	return exitUsage
+}
+
+func listGrants(db *store.DB, asJSON bool) int {
+	grants, err := db.Grants()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants list: %v\n", err)
+		return exitFailed
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetEscapeHTML(false)
+		for _, g := range grants {
+			if err := enc.Encode(g); err != nil {
+				fmt.Fprintf(os.Stderr, "perm-peer grants list: write: %v\n", err)
+				return exitFailed
+			}
+		}
+		return exitOK
+	}
+	if len(grants) == 0 {
+		fmt.Fprintln(os.Stderr, "no grants")
+		return exitOK
+	}
+	for _, g := range grants {
+		fmt.Println(grantLine(g))
+	}
+	return exitOK
+}
+
+// grantLine renders one grant for people: ID  PATTERN  covers  provenance.
+func grantLine(g protocol.Grant) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-4s %-32s", g.ID, g.Pattern)
+	if g.Covers != "" {
+		fmt.Fprintf(&b, "  covers %q", g.Covers)
+	}
+	fmt.Fprintf(&b, "  created %s", g.Created)
+	if g.SessionID != "" {
+		fmt.Fprintf(&b, " in session %s", g.SessionID)
+	}
+	if g.AuditID != "" {
+		fmt.Fprintf(&b, " (audit %s)", g.AuditID)
+	}
+	return b.String()
+}
+
+func revokeGrant(db *store.DB, id string) int {
+	grants, err := db.Grants()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: %v\n", err)
+		return exitFailed
+	}
+	pattern := ""
+	for _, g := range grants {
+		if g.ID == id {
+			pattern = g.Pattern
+		}
+	}
+	err = db.RevokeGrant(id)
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: no grant with id %q (see perm-peer grants list)\n", id)
+		return exitFailed
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: %v\n", err)
+		return exitFailed
+	}
+	fmt.Printf("revoked grant %s %s\n", id, pattern)
+	return exitOK
+}
