@@ -27,14 +27,17 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 	}
 	sess.mu.Lock()
 	merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
-	turn := sess.turn
+	turn, withdrawals := sess.turn, sess.withdrawals
 	sess.mu.Unlock()
 	reply, err := s.decide(ctx, w, sess, turn, acpToolCall(merged), s.canPrompt())
 	if err != nil {
 		return internalError(err)
 	}
+	sess.mu.Lock()
+	cancelled := sess.withdrawals != withdrawals && reply.Meta != nil && reply.Meta.DecidedBy == protocol.ByHeadless
+	sess.mu.Unlock()
 	out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
-	if id := pickOption(p.Options, reply.Reply); id != "" {
+	if id := pickOption(p.Options, reply.Reply); id != "" && !cancelled {
 		out.Outcome = protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}
 	}
 	return result{value: out}

@@ -249,7 +249,7 @@ func (s *Server) sessionContext(w *world, sess *session) judge.SessionContext {
 	defer sess.mu.Unlock()
 	cwd := "."
 	if sess.info.Cwd != "" {
-		cwd = relativeTo(w.project, sess.info.Cwd)
+		cwd = judge.RelPaths(w.project, []string{sess.info.Cwd})[0]
 	}
 	return judge.SessionContext{Agent: sess.info.Agent, Cwd: cwd, UserMessage: sess.userMessage}
 }
@@ -264,26 +264,10 @@ func (s *Server) userRules(w *world, sessionID string) []protocol.UserRule {
 	if err != nil {
 		slog.Warn("read grants", "err", err)
 	}
-	return judge.ExtractRules(recs, grants)
+	return judge.Relativize(w.project, judge.ExtractRules(recs, grants))
 }
 
 func judgeCall(w *world, call protocol.ToolCall, v gate.Verdict) judge.Call {
-	paths := make([]string, 0, len(v.Resources))
-	for _, r := range v.Resources {
-		paths = append(paths, relativeTo(w.project, r))
-	}
 	return judge.Call{Tool: call.Tool, Kind: string(call.Kind), Title: redact.String(call.Title),
-		Action: redact.String(v.Action), Input: redact.String(string(call.RawInput)), Paths: paths}
-}
-
-// relativeTo shows p relative to the project when it is inside it.
-func relativeTo(project, p string) string {
-	if !filepath.IsAbs(p) {
-		return p
-	}
-	rel, err := filepath.Rel(project, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return p
-	}
-	return rel
+		Action: redact.String(v.Action), Input: string(redact.JSON(call.RawInput)), Paths: judge.RelPaths(w.project, v.Resources)}
 }

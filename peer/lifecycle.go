@@ -119,6 +119,9 @@ func (s *Server) initialize(req *jsonrpc2.Request) result {
 		return failure(protocol.CodeInvalidRequest, "initialize was already sent")
 	}
 	project := s.cfg.Project
+	if p.Project != nil && p.Project.Root != "" && !filepath.IsAbs(p.Project.Root) {
+		return failure(protocol.CodeInvalidParams, fmt.Sprintf("invalid params: /project/root: %q is not an absolute path", p.Project.Root))
+	}
 	if p.Project != nil && p.Project.Root != "" {
 		project = filepath.Clean(p.Project.Root)
 	}

@@ -58,10 +58,9 @@ type Server struct {
 
 	// inputGone is cancelled when stdin ends: escalations can no longer be
 	// answered and resolve headless so in-flight requests finish.
-	inputGone     context.Context
-	cancelInput   context.CancelFunc
-	conn          *jsonrpc2.Conn
-	closeWorldErr error
+	inputGone   context.Context
+	cancelInput context.CancelFunc
+	conn        *jsonrpc2.Conn
 }
 
 // world is the project the connection decides for: policy, store, judge.
@@ -241,11 +240,13 @@ func decodeParams(method string, raw *json.RawMessage, v any) *jsonrpc2.Error {
 		params = *raw
 	}
 	if err := schemas.ValidateParams(method, params); err != nil {
-		e := &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 		var verr *schemas.Error
-		if errors.As(err, &verr) {
-			e.SetError(verr.Causes)
+		if !errors.As(err, &verr) {
+			// The validator itself failed: fail closed, change nothing.
+			return &jsonrpc2.Error{Code: protocol.CodeInternalError, Message: "validate params: " + err.Error()}
 		}
+		e := &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + err.Error()}
+		e.SetError(verr)
 		return e
 	}
 	if err := json.Unmarshal(params, v); err != nil {

@@ -27,6 +27,9 @@ type session struct {
 	history     []judge.HistoryEntry // this turn's calls, oldest first
 	acpCalls    map[string]protocol.ACPToolCallUpdate
 	asks        map[string]context.CancelFunc // pending escalations by ask id
+	// withdrawals counts withdrawAsks calls, so an ACP request can tell that
+	// its escalation ended because the agent cancelled the session's turn.
+	withdrawals int
 }
 
 // maxACPCalls bounds the remembered ACP tool calls of one session.
@@ -66,6 +69,7 @@ func (ss *session) useTurn(requested int) int {
 func (ss *session) withdrawAsks() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	ss.withdrawals++
 	for _, cancel := range ss.asks {
 		cancel()
 	}

@@ -56,7 +56,7 @@ func runRules(args []string) int {
 		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
 		return exitFailed
 	}
-	rules := judge.ExtractRules(recs, grants)
+	rules := judge.Relativize(root, judge.ExtractRules(recs, grants))
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		if err := enc.Encode(rules); err != nil {
