@@ -43,7 +43,7 @@ func (db *DB) Compact() (err error) {
 	if err := src.View(checkSchema); err != nil {
 		return fmt.Errorf("compact %s: %w", db.path, err)
 	}
-	tmp := db.path + ".compact"
+	tmp := db.path + compactSuffix
 	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("compact %s: remove stale %s: %w", db.path, tmp, err)
 	}

@@ -213,3 +213,7 @@ func TestMigrateUnversionedFile(t *testing.T) {
 	assert.Equal(t, "2", next.ID)
 	assert.Equal(t, "abc", next.Prev, "new records chain onto the migrated head")
 }
+
+func TestFiles(t *testing.T) {
+	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.compact"}, Files("/s/p.db"))
+}
