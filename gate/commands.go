@@ -56,6 +56,13 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
 	a.depth--
+	// a command that read a secret or dumped the environment taints what
+	// it feeds: a pipe, a substitution, a variable
+	for _, g := range a.facts[idx:] {
+		if g.human != nil && (g.human.Code == "human.sensitive-read" || g.human.Code == "human.env-dump") {
+			s.taint = true
+		}
+	}
 	if noSafe || f.pathExec || base != lb {
 		f.safe = nil
 	}

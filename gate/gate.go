@@ -70,6 +70,7 @@ type rfact struct {
 	listOnly bool // a listing (ls, find roots): names, not contents
 
 	floor, human, ask, safe *protocol.Reason
+	open                    *protocol.Reason // why it asks when nothing covers it
 	parent                  int // exec fact that owns this one (-1: none)
 
 	dec       protocol.Decision
@@ -344,6 +345,9 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 }
 
 func (f *rfact) reasonOpen() *protocol.Reason {
+	if f.open != nil {
+		return f.open
+	}
 	switch f.kind {
 	case protocol.FactWrite, protocol.FactDelete:
 		return reason("ask.write", "writes are never known-safe")
@@ -462,7 +466,7 @@ func (f *rfact) public() protocol.Fact {
 	} else if f.path.raw != "" {
 		out.Path = f.path.raw
 	}
-	if f.tool != "" && out.Detail == "" {
+	if f.kind == protocol.FactTool && out.Detail == "" {
 		out.Detail = "tool " + f.tool
 	}
 	return out

@@ -85,7 +85,14 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 		a.kindFacts(call, in)
 		return "tool: " + name
 	}
-	return a.classFacts(class, name, call, in, rawStr)
+	action := a.classFacts(class, name, call, in, rawStr)
+	// Tool(NAME) rules see every fact of a named tool
+	for _, f := range a.facts {
+		if f.tool == "" && name != "" {
+			f.tool = name
+		}
+	}
+	return action
 }
 
 // kindFacts adds the file effects an unknown tool declares through its ACP

@@ -302,11 +302,11 @@ func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
 	case !listOnly && a.sensitive(r):
 		f.human = reason("human.sensitive-read", "reads a sensitive file")
 	case !r.known:
-		f.ask = reason("ask.unknown-path", "a path only known at run time")
+		f.open = reason("ask.unknown-path", "a path only known at run time")
 	case a.inProject(r):
 		f.safe = reason("gate.read", "read inside the project")
 	default:
-		f.ask = reason("ask.outside-read", "read outside the project")
+		f.open = reason("ask.outside-read", "read outside the project")
 	}
 	return a.add(f)
 }
@@ -833,6 +833,13 @@ loop:
 		if discard {
 			human("human.history-rewrite", "git "+sub+" discards local changes")
 		}
+	case "rm":
+		if !hasFlag(rest, "--cached") {
+			strong := hasShort(rest, "rf") || hasFlag(rest, "--force")
+			for _, o := range operands(rest, nil) {
+				a.deleteWord(rest[o], gsc, gidx, strong)
+			}
+		}
 	case "filter-branch", "filter-repo", "replace":
 		human("human.history-rewrite", "git "+sub+" rewrites history")
 	case "reflog":
@@ -942,7 +949,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			ok = false
 			for _, r := range roots {
 				if findFiltered(args) {
-					a.add(a.checkWrite(&rfact{kind: protocol.FactDelete, path: a.pathWord(r, sc, true), parent: -1}, true))
+					a.add(a.checkWrite(&rfact{kind: protocol.FactDelete, path: a.pathWord(r, sc, true), parent: -1}, false))
 				} else {
 					a.deleteWord(r, sc, -1, true)
 				}
@@ -1000,7 +1007,10 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 // findFiltered reports a find expression that selects files by name, path,
 // age or size: -delete then removes a selection, not the whole tree.
 func findFiltered(args []word) bool {
-	for _, w := range args {
+	for i, w := range args {
+		if i+1 < len(args) && (args[i+1].val == "*" || args[i+1].val == "**" || args[i+1].val == "*/*") {
+			continue // -name '*' selects everything
+		}
 		switch w.val {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-empty",
 			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-perm", "-user", "-group", "-links", "-inum",
