@@ -71,7 +71,7 @@ type rfact struct {
 
 	floor, human, ask, safe *protocol.Reason
 	open                    *protocol.Reason // why it asks when nothing covers it
-	parent                  int // exec fact that owns this one (-1: none)
+	parent                  int              // exec fact that owns this one (-1: none)
 
 	dec       protocol.Decision
 	by        protocol.DecidedBy
