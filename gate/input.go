@@ -304,7 +304,7 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []strin
 			continue
 		}
 		seen[r] = true
-		out = append(out, a.resolvePath(r, a.env.Cwd, true))
+		out = append(out, a.resolve(r, a.env.Cwd, true, true))
 	}
 	return out
 }

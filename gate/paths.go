@@ -21,7 +21,12 @@ type pathRef struct {
 // when the file exists. forWrite also resolves the parent directory, so a new
 // file written through a symlinked directory lands where it really goes.
 func (a *analyzer) resolvePath(p, cwd string, forWrite bool) pathRef {
-	r := pathRef{raw: p, glob: hasGlob(p)}
+	return a.resolve(p, cwd, forWrite, false)
+}
+
+// resolve is resolvePath; literal paths (from file tools) have no globs.
+func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
+	r := pathRef{raw: p, glob: !literal && hasGlob(p)}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		if a.env.Home == "" {

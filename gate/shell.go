@@ -85,13 +85,13 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	}
 	var redirTaint bool
 	var s summary
-	for _, r := range st.Redirs {
-		rs := a.redirect(r, sc)
-		s.or(rs)
-		redirTaint = redirTaint || rs.taint
-	}
 	if st.Cmd != nil {
 		s.or(a.command(st.Cmd, sc))
+	}
+	for _, r := range st.Redirs {
+		rs := a.redirect(r, sc)
+		redirTaint = redirTaint || rs.taint
+		s.or(rs)
 	}
 	if redirTaint && s.net {
 		a.floorFact("floor.exfil", "a secret is fed to a network tool")
