@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -377,7 +378,7 @@ func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, er
 		sessions := []string{sessionID}
 		if s, err := getSession(tx, sessionID); err == nil && s.ParentID != "" && s.ParentID != sessionID {
 			sessions = append(sessions, s.ParentID)
-		} else if err != nil && err != ErrNotFound {
+		} else if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		var lists [][]uint64
