@@ -73,8 +73,8 @@ func TestPipelineSteps(t *testing.T) {
 
 func TestAlways(t *testing.T) {
 	cases := []struct {
-		name          string
-		call          protocol.ToolCall
+		name           string
+		call           protocol.ToolCall
 		pattern, cover string // "" when always must not be offered
 	}{
 		{"subcommand prefix", bash("go test ./..."), "Bash(go test *)", "bash: go test *  (this project)"},

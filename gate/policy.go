@@ -86,6 +86,32 @@ func readPolicy(file string) (protocol.Policy, error) {
 	if err != nil {
 		return pol, fmt.Errorf("read policy %s: %w", file, err)
 	}
+	var anyDoc any
+	if err := json.Unmarshal(data, &anyDoc); err != nil {
+		off := 0
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+		}
+		line, col := lineCol(data, off)
+		return pol, fmt.Errorf("policy %s:%d:%d: not valid JSON: %w", file, line, col, err)
+	}
+	// rule syntax first: its message is more precise than the schema's pattern
+	var lenient protocol.Policy
+	if json.Unmarshal(data, &lenient) == nil {
+		for _, list := range []struct {
+			name  string
+			rules []string
+		}{{"allow", lenient.Allow}, {"ask", lenient.Ask}, {"deny", lenient.Deny}} {
+			for i, s := range list.rules {
+				if _, err := parseRule(s); err != nil {
+					ptr := fmt.Sprintf("/%s/%d", list.name, i)
+					line, col := lineCol(data, pointerOffset(data, ptr))
+					return pol, fmt.Errorf("policy %s:%d:%d: %s: %w", file, line, col, ptr, err)
+				}
+			}
+		}
+	}
 	if err := schemas.ValidatePolicy(data); err != nil {
 		var se *schemas.Error
 		if errors.As(err, &se) && len(se.Causes) > 0 {
@@ -114,18 +140,6 @@ func readPolicy(file string) (protocol.Policy, error) {
 		ptr := strings.SplitN(err.Error(), ":", 2)[0]
 		line, col := lineCol(data, pointerOffset(data, ptr))
 		return pol, fmt.Errorf("policy %s:%d:%d: %w", file, line, col, err)
-	}
-	for _, list := range []struct {
-		name  string
-		rules []string
-	}{{"allow", pol.Allow}, {"ask", pol.Ask}, {"deny", pol.Deny}} {
-		for i, s := range list.rules {
-			if _, err := parseRule(s); err != nil {
-				ptr := fmt.Sprintf("/%s/%d", list.name, i)
-				line, col := lineCol(data, pointerOffset(data, ptr))
-				return pol, fmt.Errorf("policy %s:%d:%d: %s: %w", file, line, col, ptr, err)
-			}
-		}
 	}
 	return pol, nil
 }

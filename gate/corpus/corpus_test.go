@@ -73,7 +73,7 @@ func firstCode(r Result) string {
 func TestRead(t *testing.T) {
 	cases := []struct {
 		name, in, err string
-		n           int
+		n             int
 	}{
 		{"two rows and a blank line", `{"id":"a","toolCall":{},"expect":"ask"}` + "\n\n" + `{"id":"b","toolCall":{},"expect":"deny"}`, "", 2},
 		{"duplicate id", `{"id":"a","toolCall":{},"expect":"ask"}` + "\n" + `{"id":"a","toolCall":{},"expect":"ask"}`, `line 2: id "a" already used on line 1`, 0},
