@@ -149,7 +149,6 @@ func Load(fsys fs.FS) ([]Vector, error) {
 	if len(names) == 0 {
 		return nil, errors.New("no vectors (*.json) found")
 	}
-	sort.Strings(names)
 	out := make([]Vector, 0, len(names))
 	for _, name := range names {
 		b, err := fs.ReadFile(fsys, name)
@@ -163,6 +162,7 @@ func Load(fsys fs.FS) ([]Vector, error) {
 		v.Name = strings.TrimSuffix(path.Base(name), ".json")
 		out = append(out, v)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
