@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -216,4 +217,33 @@ func TestMigrateUnversionedFile(t *testing.T) {
 
 func TestFiles(t *testing.T) {
 	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.compact"}, Files("/s/p.db"))
+}
+
+func TestTruncatedFileFailsClosed(t *testing.T) {
+	db := openTemp(t)
+	recs := make([]protocol.AuditRecord, 3000)
+	for i := range recs {
+		recs[i] = record("s", protocol.SourceUser, strings.Repeat("x", 300))
+	}
+	require.NoError(t, db.update(func(tx *bolt.Tx) error { return appendRecords(tx, recs) }))
+	fi, err := os.Stat(db.Path())
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(db.Path(), fi.Size()/3))
+
+	// Reads open read-only: bbolt panics inside the transaction.
+	_, err = db.VerifyAudit()
+	assert.ErrorIs(t, err, ErrCorrupt)
+	_, _, err = db.Audit(AuditQuery{Limit: MaxAuditLimit})
+	assert.ErrorIs(t, err, ErrCorrupt)
+	// A write open panics inside bbolt.Open; afterwards every call on the
+	// file, from this store or a new one, fails at once with the same error.
+	start := time.Now()
+	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.Contains(t, err.Error(), "is corrupt: bbolt panicked")
+	_, err = db.Grants()
+	assert.ErrorIs(t, err, ErrCorrupt)
+	_, err = Open(db.Path(), Options{})
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.Less(t, time.Since(start), 5*time.Second, "no call waited for the lock the damaged open left behind")
 }
