@@ -247,3 +247,27 @@ func TestTruncatedFileFailsClosed(t *testing.T) {
 	assert.ErrorIs(t, err, ErrCorrupt)
 	assert.Less(t, time.Since(start), 5*time.Second, "no call waited for the lock the damaged open left behind")
 }
+
+func TestLockHeldElsewhereFailsClosedThenRecovers(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "p.db"), Options{LockTimeout: 100 * time.Millisecond})
+	require.NoError(t, err)
+	defer db.Close()
+	// Another peer mid-transaction (same lock file, its own descriptor).
+	held, err := lockFile(db.Path()+".lock", true, time.Second)
+	require.NoError(t, err)
+
+	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	assert.ErrorIs(t, err, ErrLocked, "a decision whose record cannot be written fails")
+	_, err = db.Session("s")
+	assert.ErrorIs(t, err, ErrLocked, "readers wait for writers too")
+
+	held.unlock()
+	// The abandoned waiters release the lock as soon as they get it, so the
+	// store works again.
+	r, err := db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	require.NoError(t, err)
+	assert.Equal(t, "1", r.ID)
+	n, err := db.VerifyAudit()
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+}
