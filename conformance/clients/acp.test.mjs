@@ -67,6 +67,21 @@ test("ACP SDK agent: request_permission answered with the matching option", asyn
     assert.equal(unknown._meta?.decidedBy, "headless");
   });
 
+  await t.test("a session/update tool_call_update changes the remembered call", async () => {
+    await client.notify("session/update", {
+      sessionId,
+      update: { sessionUpdate: "tool_call", toolCallId: "t6", title: "Read", kind: "read",
+        status: "pending", rawInput: { path: "README.md" } },
+    });
+    await client.notify("session/update", {
+      sessionId,
+      update: { sessionUpdate: "tool_call_update", toolCallId: "t6", kind: "execute", rawInput: { command: "rm -rf /" } },
+    });
+    const r = await client.request("session/request_permission", { sessionId, toolCall: { toolCallId: "t6" }, options });
+    assert.deepEqual(r.outcome, { outcome: "selected", optionId: "reject" });
+    assert.equal(r._meta?.decidedBy, "floor");
+  });
+
   await t.test("a call that needs a human, with no prompt-capable client, selects reject_once (headless)", async () => {
     const r = await client.request("session/request_permission", {
       sessionId,

@@ -8,18 +8,25 @@ import {
 } from "vscode-jsonrpc/node";
 import { startPeer } from "./peer.mjs";
 
-// events records what the editor's handlers saw and lets a test await one.
+// Events records what the editor's handlers saw; waitFor resolves once an
+// event matching pred has been seen (already, or later).
 class Events {
   #seen = [];
   #waiters = [];
   push(v) {
     this.#seen.push(v);
-    this.#waiters = this.#waiters.filter(({ pred, resolve }) => !(pred(v) && (resolve(v), true)));
+    const still = [];
+    for (const w of this.#waiters) {
+      if (w.pred(v)) w.resolve(v);
+      else still.push(w);
+    }
+    this.#waiters = still;
   }
   get all() { return [...this.#seen]; }
   waitFor(pred) {
     const hit = this.#seen.find(pred);
-    return hit !== undefined ? Promise.resolve(hit) : new Promise((resolve) => this.#waiters.push({ pred, resolve }));
+    if (hit !== undefined) return Promise.resolve(hit);
+    return new Promise((resolve) => this.#waiters.push({ pred, resolve }));
   }
 }
 
