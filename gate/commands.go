@@ -142,17 +142,19 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		f.wrapper = true
 		a.noAlways = true
 		parts := make([]string, len(args))
+		f.safe = reason("gate.wrapper", "eval of a literal string; the string is analysed")
 		for i, w := range args {
 			if w.dyn {
+				f.safe = nil
 				f.human = reason("human.eval-opaque", "eval of a string only known at run time")
 				if w.sub.downloader {
 					f.human = reason("human.download-exec", "evaluates the output of a download")
 				}
-				return s
 			}
 			parts[i] = w.val
 		}
-		f.safe = reason("gate.wrapper", "eval of a literal string; the string is analysed")
+		// the known part is analysed even when some of it is dynamic, so a
+		// floor next to an expansion is still seen
 		return a.reparse(strings.Join(parts, " "), sc, idx)
 	case lb == "source" || lb == ".":
 		a.noAlways = true
@@ -321,7 +323,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	var i int
 	switch lb {
 	case "command":
-		if hasFlag(args, "-v", "-V") {
+		if hasFlag(args[:skipOpts(args, "", nil)], "-v", "-V") {
 			f.wrapper = false
 			f.safe = reason("gate.safe", "command -v only looks a name up")
 			return summary{}
@@ -334,15 +336,15 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	case "nice":
 		i = skipOpts(args, "n", map[string]bool{"--adjustment": true})
 	case "ionice":
-		if hasFlag(args, "-p", "--pid", "-P", "--pgid", "-u", "--uid") {
-			return summary{}
-		}
 		i = skipOpts(args, "cn", map[string]bool{"--class": true, "--classdata": true})
+		if hasFlag(args[:i], "-p", "--pid", "-P", "--pgid", "-u", "--uid") {
+			return a.noInner(f, "ionice")
+		}
 	case "timeout":
 		i = skipOpts(args, "sk", map[string]bool{"--signal": true, "--kill-after": true})
 		i++ // the duration
 	case "time":
-		for j, w := range args {
+		for j, w := range args[:skipOpts(args, "fo", map[string]bool{"--format": true, "--output": true})] {
 			if (w.val == "-o" || w.val == "--output") && j+1 < len(args) {
 				a.writeFact(a.pathWord(args[j+1], sc, true), idx)
 			}
@@ -351,15 +353,17 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	case "stdbuf":
 		i = skipOpts(args, "ioe", map[string]bool{"--input": true, "--output": true, "--error": true})
 	case "chrt":
-		if hasFlag(args, "-p", "--pid") {
-			return summary{}
+		i = skipOpts(args, "TPD", nil)
+		if hasFlag(args[:i], "-p", "--pid") {
+			return a.noInner(f, "chrt")
 		}
-		i = skipOpts(args, "TPD", nil) + 1
+		i++ // the priority
 	case "taskset":
-		if hasShort(args, "p") || hasFlag(args, "--pid") {
-			return summary{}
+		i = skipOpts(args, "", nil)
+		if hasShort(args[:i], "p") || hasFlag(args[:i], "--pid") {
+			return a.noInner(f, "taskset")
 		}
-		i = skipOpts(args, "", nil) + 1
+		i++ // the mask
 	case "flock":
 		i = skipOpts(args, "Ew", map[string]bool{"--timeout": true, "--conflict-exit-code": true})
 		if i < len(args) {
@@ -382,7 +386,6 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 				if w.dyn {
 					f.safe = nil
 					f.human = reason("human.eval-opaque", "watch of a string only known at run time")
-					return summary{}
 				}
 				parts = append(parts, w.val)
 			}
@@ -400,6 +403,14 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		return summary{}
 	}
 	return a.inner(args[i:], sc, idx)
+}
+
+// noInner: the wrapper changes a running process instead of running a
+// command; not known-safe.
+func (a *analyzer) noInner(f *rfact, lb string) summary {
+	f.safe, f.wrapper = nil, false
+	f.ask = reason("ask.unknown-command", lb+" changes a running process")
+	return summary{}
 }
 
 // xargs runs its command with arguments read from stdin: unknown words.
@@ -464,7 +475,7 @@ func (a *analyzer) shellString(f *rfact, w word, sc *scope, idx int) summary {
 		if w.sub.downloader {
 			f.human = reason("human.download-exec", "runs the output of a download in a shell")
 		}
-		return summary{}
+		return a.reparse(w.val, sc, idx)
 	}
 	if f.ask == nil {
 		f.safe = reason("gate.wrapper", "runs a literal shell string; the string is analysed")

@@ -135,6 +135,12 @@ func Analyze(call protocol.ToolCall, env Env) (v Verdict) {
 				Reasons: []protocol.Reason{{Code: "ask.internal", Detail: fmt.Sprint("gate error: ", r)}}}
 		}
 	}()
+	return analyze(call, env)
+}
+
+// analyze is Analyze without the panic guard (the fuzz target calls it so a
+// panic is a failure, not a silent ask).
+func analyze(call protocol.ToolCall, env Env) Verdict {
 	env.Project = cleanAbs(env.Project)
 	env.Home = cleanAbs(env.Home)
 	env.Cwd = cleanAbs(env.Cwd)
