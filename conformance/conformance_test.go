@@ -167,6 +167,23 @@ func TestRunnerReportsFailures(t *testing.T) {
 	}
 }
 
+// TestRelativePeerPath: a relative program path is resolved against the
+// runner's directory, not the vector's temporary project.
+func TestRelativePeerPath(t *testing.T) {
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	rel, err := filepath.Rel(wd, binPath)
+	require.NoError(t, err)
+	require.False(t, filepath.IsAbs(rel))
+	rep, err := Run(context.Background(), []string{rel}, Options{Filter: "lifecycle-initialize", Framings: []Framing{LSP}})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Results)
+	for _, r := range rep.Results {
+		assert.True(t, r.Pass, "%s: %s", r.Vector, r.Failure)
+	}
+	assert.Equal(t, binPath, rep.Command[0])
+}
+
 func TestRunErrors(t *testing.T) {
 	_, err := Run(context.Background(), nil, Options{})
 	assert.ErrorContains(t, err, "no peer command")

@@ -69,6 +69,16 @@ func Run(ctx context.Context, cmd []string, opts Options) (Report, error) {
 	if len(cmd) == 0 || cmd[0] == "" {
 		return rep, errors.New("conformance: no peer command given")
 	}
+	// The peer runs in a temporary directory, where a relative program path
+	// would name nothing: resolve it against ours.
+	if strings.ContainsRune(cmd[0], filepath.Separator) && !filepath.IsAbs(cmd[0]) {
+		abs, err := filepath.Abs(cmd[0])
+		if err != nil {
+			return rep, fmt.Errorf("conformance: resolve %s: %w", cmd[0], err)
+		}
+		cmd = append([]string{abs}, cmd[1:]...)
+	}
+	rep.Command = cmd
 	fsys := opts.Vectors
 	if fsys == nil {
 		fsys = Vectors()
