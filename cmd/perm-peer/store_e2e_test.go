@@ -226,12 +226,17 @@ func newProject(t *testing.T) string {
 func TestPeerCrashKeepsRepliedRecords(t *testing.T) {
 	proj := newProject(t)
 	dbPath := filepath.Join(t.TempDir(), "audit.db")
-	const rounds, perRound = 10, 3000
-	deadline := time.Now().Add(90 * time.Second)
+	// Bounded in count and in time: up to 10 rounds, no new round after the
+	// budget is spent (a loaded machine runs fewer), at least 3.
+	const maxRounds, minRounds, perRound = 10, 3, 3000
+	budget := time.Now().Add(30 * time.Second)
 	var all []string
-	midStream := 0
-	for round := range rounds {
-		require.True(t, time.Now().Before(deadline), "crash test exceeded its time budget at round %d", round)
+	midStream, rounds := 0, 0
+	for round := range maxRounds {
+		if round >= minRounds && time.Now().After(budget) {
+			break
+		}
+		rounds++
 		p := startPeer(t, peerOpts{framing: "ndjson", project: proj, db: dbPath})
 		p.initialize(true)
 		session := fmt.Sprintf("crash-%d", round)
@@ -267,7 +272,7 @@ func TestPeerCrashKeepsRepliedRecords(t *testing.T) {
 		}
 		require.NoError(t, db.Close())
 	}
-	require.GreaterOrEqual(t, midStream, rounds/2, "most kills must land while requests are in flight")
+	require.GreaterOrEqual(t, midStream, (rounds+1)/2, "most kills must land while requests are in flight")
 	t.Logf("%d rounds (%d killed mid-stream), %d replied records all present", rounds, midStream, len(all))
 }
 
