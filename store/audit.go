@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -304,6 +305,9 @@ func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err
 		after, err := strconv.ParseUint(q.After, 10, 64)
 		if err != nil {
 			return nil, "", fmt.Errorf("read audit: after %q is not an audit id", q.After)
+		}
+		if after == math.MaxUint64 {
+			return nil, "", nil // nothing can follow it (and after+1 would wrap to the start)
 		}
 		start = after + 1
 	}
