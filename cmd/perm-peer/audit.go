@@ -117,12 +117,8 @@ func listAudit(db *store.DB, session string, asJSON bool) int {
 }
 
 // auditLine renders one record for people:
-// ID  TIME  session/turn  decision by decider (source)  risk  action  [grant] [note]
+// ID  TIME  session/turn  decision by decider (source)  risk  action  [grant] [note|feedback]
 func auditLine(r protocol.AuditRecord) string {
-	ts := r.TS
-	if t, err := time.Parse(time.RFC3339Nano, r.TS); err == nil {
-		ts = t.Local().Format("2006-01-02 15:04:05")
-	}
 	action := r.Action
 	if action == "" {
 		action = r.ToolCall.Tool
@@ -135,13 +131,18 @@ func auditLine(r protocol.AuditRecord) string {
 		risk = "-"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-6s %s  %s/%d  %-6s by %s (%s)  %-8s %s", r.ID, ts, r.SessionID, r.Turn,
+	fmt.Fprintf(&b, "%-6s %s  %s/%d  %-6s by %s (%s)  %-8s %s", r.ID, localTime(r.TS), r.SessionID, r.Turn,
 		r.Decision, r.DecidedBy, r.Source, risk, clip(oneLine(action), 160))
 	if r.Grant != "" {
 		fmt.Fprintf(&b, "  grant=%q", r.Grant)
 	}
 	if r.Reply.Feedback != "" {
-		fmt.Fprintf(&b, "  note=%q", r.Reply.Feedback)
+		// A user's feedback is their note; anyone else's is what the agent was told.
+		label := "feedback"
+		if r.Source == protocol.SourceUser {
+			label = "note"
+		}
+		fmt.Fprintf(&b, "  %s=%q", label, r.Reply.Feedback)
 	}
 	return b.String()
 }
@@ -189,6 +190,14 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// localTime shows an RFC 3339 timestamp to the second in local time.
+func localTime(ts string) string {
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		return t.Local().Format("2006-01-02 15:04:05")
+	}
+	return ts
 }
 
 func oneLine(s string) string {

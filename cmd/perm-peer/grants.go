@@ -94,7 +94,7 @@ func grantLine(g protocol.Grant) string {
 	if g.Covers != "" {
 		fmt.Fprintf(&b, "  covers %q", g.Covers)
 	}
-	fmt.Fprintf(&b, "  created %s", g.Created)
+	fmt.Fprintf(&b, "  created %s", localTime(g.Created))
 	if g.SessionID != "" {
 		fmt.Fprintf(&b, " in session %s", g.SessionID)
 	}
