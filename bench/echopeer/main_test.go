@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// frame is an LSP frame of body (input only: the expected replies are
+// spelled out by hand).
+func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+
+func TestServe(t *testing.T) {
+	req := `{"jsonrpc":"2.0","id":7,"method":"session/requestPermission","params":{"sessionId":"s","toolCall":{"tool":"bash"}}}`
+	cases := []struct {
+		name, in, want string
+	}{
+		{"ndjson request", req + "\n", `{"jsonrpc":"2.0","id":7,"result":{"reply":"once"}}` + "\n"},
+		{"ndjson string id, blank lines, notification skipped", "\n\n" + `{"jsonrpc":"2.0","method":"initialized"}` + "\n" +
+			`{"jsonrpc":"2.0","id":"a","method":"x"}` + "\n", `{"jsonrpc":"2.0","id":"a","result":{"reply":"once"}}` + "\n"},
+		{"ndjson garbage skipped", "{nope\n" + req + "\n", `{"jsonrpc":"2.0","id":7,"result":{"reply":"once"}}` + "\n"},
+		{"lsp request", frame(req),
+			"Content-Length: 50\r\n\r\n" + `{"jsonrpc":"2.0","id":7,"result":{"reply":"once"}}`},
+		{"lsp two frames, extra header", "Content-Length: 117\r\nContent-Type: x\r\n\r\n" + req + frame(req),
+			strings.Repeat("Content-Length: 50\r\n\r\n"+`{"jsonrpc":"2.0","id":7,"result":{"reply":"once"}}`, 2)},
+		{"empty input", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := serve(strings.NewReader(c.in), &out); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != c.want {
+				t.Fatalf("got %q, want %q", out.String(), c.want)
+			}
+		})
+	}
+}
+
+func TestServeBadContentLength(t *testing.T) {
+	var out bytes.Buffer
+	if err := serve(strings.NewReader("Content-Length: -1\r\n\r\n{}"), &out); err == nil {
+		t.Fatal("a negative Content-Length must end the floor with an error")
+	}
+}
