@@ -1,7 +1,8 @@
 package gate
 
 import (
-	"encoding/json"
+	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 
@@ -53,38 +54,426 @@ type Always struct {
 	Covers  string // human text, e.g. "bash: go test *  (this project)"
 }
 
-// Analyze decides one tool call. It never fails: anything it cannot
-// understand asks.
-//
-// STUB: walking-skeleton cut; the full gate replaces it.
-func Analyze(call protocol.ToolCall, env Env) Verdict {
-	var in map[string]any
-	_ = json.Unmarshal(call.RawInput, &in)
-	tool := strings.ToLower(call.Tool)
-	if cmd, ok := in["command"].(string); ok {
-		v := Verdict{Decision: protocol.DecisionAsk, Risk: protocol.RiskMedium, Action: tool + ": " + cmd}
-		f := strings.Fields(cmd)
-		if len(f) == 3 && f[0] == "rm" && f[2] == "/" {
-			v.Decision, v.Risk, v.DecidedBy = protocol.DecisionDeny, protocol.RiskCritical, protocol.ByFloor
-			v.Reasons = []protocol.Reason{{Code: "floor.rm-root", Detail: "recursive deletion of /"}}
-			return v
+// rfact is a fact under analysis: what it is, what the gate's own classes
+// say about it (floor, human-only, intrinsic ask, known-safe), and finally
+// the decision.
+type rfact struct {
+	kind     protocol.FactKind
+	argv     []string
+	static   int  // number of leading argv words that are not dynamic
+	pathExec bool // argv[0] is a path, not a bare name
+	wrapper  bool // allow rules need more than the wrapper's name
+	path     pathRef
+	host     string
+	tool     string
+	detail   string
+	listOnly bool // a listing (ls, find roots): names, not contents
+
+	floor, human, ask, safe *protocol.Reason
+	open                    *protocol.Reason // why it asks when nothing covers it
+	parent                  int              // exec fact that owns this one (-1: none)
+
+	dec       protocol.Decision
+	by        protocol.DecidedBy
+	reason    *protocol.Reason
+	risk      protocol.Risk
+	humanOnly bool
+}
+
+func reason(code, detail string) *protocol.Reason {
+	return &protocol.Reason{Code: code, Detail: detail}
+}
+
+// analyzer holds the state of one Analyze call.
+type analyzer struct {
+	env      *Env
+	pol      *Policy
+	facts    []*rfact
+	prot     []string
+	funcs    map[string]bool
+	taint    map[string]bool
+	depth    int
+	nodes    int
+	owner    int  // fact that owns commands parsed from a wrapper's string (-1: none)
+	simple   int  // simple commands seen
+	noAlways bool // an interpreter, shell, wrapper or function is involved
+}
+
+func (a *analyzer) add(f *rfact) int {
+	a.facts = append(a.facts, f)
+	return len(a.facts) - 1
+}
+
+// opaque records something the gate cannot see into; it always asks.
+func (a *analyzer) opaque(code, detail string, humanOnly bool) int {
+	a.noAlways = true
+	f := &rfact{kind: protocol.FactOpaque, detail: detail, parent: -1}
+	if humanOnly {
+		f.human = reason(code, detail)
+	} else {
+		f.ask = reason(code, detail)
+	}
+	return a.add(f)
+}
+
+func (a *analyzer) floorFact(code, detail string) {
+	a.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, floor: reason(code, detail)})
+}
+
+func (a *analyzer) humanFact(code, detail string) {
+	a.noAlways = true
+	a.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, human: reason(code, detail)})
+}
+
+// Analyze decides one tool call. It never fails and never panics: anything
+// it cannot understand asks.
+func Analyze(call protocol.ToolCall, env Env) (v Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("gate panic; failing closed", "panic", r)
+			v = Verdict{Decision: protocol.DecisionAsk, Risk: protocol.RiskHigh, Action: "unknown",
+				Reasons: []protocol.Reason{{Code: "ask.internal", Detail: fmt.Sprint("gate error: ", r)}}}
 		}
-		for _, g := range env.Grants {
-			if g.Pattern == "Bash("+cmd+")" {
-				v.Decision, v.DecidedBy = protocol.DecisionAllow, g.By
-				return v
+	}()
+	return analyze(call, env)
+}
+
+// analyze is Analyze without the panic guard (the fuzz target calls it so a
+// panic is a failure, not a silent ask).
+func analyze(call protocol.ToolCall, env Env) Verdict {
+	env.Project = cleanAbs(env.Project)
+	env.Home = cleanAbs(env.Home)
+	env.Cwd = cleanAbs(env.Cwd)
+	if env.Cwd == "" {
+		env.Cwd = env.Project
+	}
+	a := &analyzer{env: &env, pol: env.Policy, owner: -1}
+	action := a.input(call)
+	if len(a.facts) == 0 {
+		a.opaque("ask.empty", "the call has nothing the gate can check", false)
+	}
+	return a.verdict(call, action)
+}
+
+func cleanAbs(p string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+	}
+	return filepath.Clean(p)
+}
+
+// verdict decides every fact and aggregates (SPEC §4 steps 1–5).
+func (a *analyzer) verdict(call protocol.ToolCall, action string) Verdict {
+	grants := make([]*rule, 0, len(a.env.Grants))
+	for _, g := range a.env.Grants {
+		grants = append(grants, compileGrant(g.Pattern))
+	}
+	for _, f := range a.facts {
+		a.decide(f, grants)
+	}
+	v := Verdict{Action: action}
+	stage := 6
+	for _, f := range a.facts {
+		s := factStage(f)
+		if s < stage {
+			stage = s
+		}
+	}
+	allAllowed := true
+	for _, f := range a.facts {
+		if f.dec != protocol.DecisionAllow {
+			allAllowed = false
+		}
+		if riskRank(f.risk) > riskRank(v.Risk) {
+			v.Risk = f.risk
+		}
+	}
+	v.HumanOnly = stage == 3
+	switch {
+	case stage == 1:
+		v.Decision, v.DecidedBy, v.Risk = protocol.DecisionDeny, protocol.ByFloor, protocol.RiskCritical
+	case stage == 2:
+		v.Decision, v.DecidedBy = protocol.DecisionDeny, protocol.ByRule
+	case stage == 3:
+		v.Decision = protocol.DecisionAsk
+	case allAllowed:
+		v.Decision = protocol.DecisionAllow
+		v.DecidedBy = a.allowedBy()
+	default:
+		v.Decision = protocol.DecisionAsk
+	}
+	// reasons: the facts that decided, most severe first
+	for _, want := range []protocol.Decision{protocol.DecisionDeny, protocol.DecisionAsk, protocol.DecisionAllow} {
+		for _, f := range a.facts {
+			if f.dec == want && f.reason != nil && (want == v.Decision) && !hasReason(v.Reasons, f.reason) {
+				v.Reasons = append(v.Reasons, *f.reason)
 			}
 		}
-		v.Always = &Always{Pattern: "Bash(" + cmd + ")", Covers: "bash: " + cmd + "  (this project)"}
-		return v
 	}
-	if p, ok := in["path"].(string); ok && (tool == "read" || call.Kind == protocol.KindRead) {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(env.Project, p)
-		}
-		if strings.HasPrefix(filepath.Clean(p)+"/", env.Project+"/") {
-			return Verdict{Decision: protocol.DecisionAllow, Risk: protocol.RiskLow, DecidedBy: protocol.ByGate, Action: "read: " + p}
+	for _, f := range a.facts {
+		v.Facts = append(v.Facts, f.public())
+		if f.path.known && f.path.abs != "" {
+			v.Resources = appendUnique(v.Resources, f.path.abs)
+		} else if f.host != "" {
+			v.Resources = appendUnique(v.Resources, f.host)
 		}
 	}
-	return Verdict{Decision: protocol.DecisionAsk, Risk: protocol.RiskMedium, Action: tool}
+	if len(v.Resources) > 20 {
+		v.Resources = v.Resources[:20]
+	}
+	if v.Decision != protocol.DecisionDeny && !v.HumanOnly {
+		v.Always = a.always(call)
+	}
+	return v
+}
+
+func hasReason(rs []protocol.Reason, r *protocol.Reason) bool {
+	for _, x := range rs {
+		if x == *r {
+			return true
+		}
+	}
+	return false
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func factStage(f *rfact) int {
+	switch {
+	case f.dec == protocol.DecisionDeny && f.by == protocol.ByFloor:
+		return 1
+	case f.dec == protocol.DecisionDeny:
+		return 2
+	case f.humanOnly:
+		return 3
+	}
+	return 6
+}
+
+// allowedBy names the strongest decider among allowed facts: a grant or the
+// session cache when one was needed, else a user rule, else the gate.
+func (a *analyzer) allowedBy() protocol.DecidedBy {
+	best := protocol.ByGate
+	rank := map[protocol.DecidedBy]int{protocol.ByGate: 0, protocol.ByRule: 1, protocol.ByGrant: 2, protocol.BySession: 3}
+	for _, f := range a.facts {
+		if rank[f.by] > rank[best] {
+			best = f.by
+		}
+	}
+	return best
+}
+
+func riskRank(r protocol.Risk) int {
+	switch r {
+	case protocol.RiskLow:
+		return 1
+	case protocol.RiskMedium:
+		return 2
+	case protocol.RiskHigh:
+		return 3
+	case protocol.RiskCritical:
+		return 4
+	}
+	return 0
+}
+
+// decide settles one fact: floor, deny rule, ask rule / human-only, grant,
+// allow rule / known-safe / covered by its owner, else open.
+func (a *analyzer) decide(f *rfact, grants []*rule) {
+	set := func(d protocol.Decision, by protocol.DecidedBy, r *protocol.Reason, risk protocol.Risk) {
+		f.dec, f.by, f.reason, f.risk = d, by, r, risk
+	}
+	if f.floor != nil {
+		set(protocol.DecisionDeny, protocol.ByFloor, f.floor, protocol.RiskCritical)
+		return
+	}
+	if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.deny }), true); r != nil {
+		set(protocol.DecisionDeny, protocol.ByRule, &protocol.Reason{Code: "rule.deny", Detail: "denied by policy", Rule: r.src}, protocol.RiskHigh)
+		return
+	}
+	if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.ask }), true); r != nil {
+		set(protocol.DecisionAsk, "", &protocol.Reason{Code: "rule.ask", Detail: "the policy asks the user", Rule: r.src}, protocol.RiskMedium)
+		f.humanOnly = true
+		return
+	}
+	if f.human != nil {
+		set(protocol.DecisionAsk, "", f.human, protocol.RiskHigh)
+		f.humanOnly = true
+		return
+	}
+	if r := a.mayDeny(f); r != nil {
+		set(protocol.DecisionAsk, "", &protocol.Reason{Code: "ask.may-match-deny", Detail: "dynamic words could match a deny rule", Rule: r.src}, protocol.RiskHigh)
+		return
+	}
+	if f.ask != nil {
+		set(protocol.DecisionAsk, "", f.ask, protocol.RiskMedium)
+		return
+	}
+	for i, g := range grants {
+		if g != nil && a.matchOne(f, g, false) {
+			by := a.env.Grants[i].By
+			if by != protocol.BySession {
+				by = protocol.ByGrant
+			}
+			set(protocol.DecisionAllow, by, &protocol.Reason{Code: string(by), Detail: "covered by " + string(by), Rule: g.src}, protocol.RiskLow)
+			return
+		}
+	}
+	if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.allow }), false); r != nil {
+		set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
+		return
+	}
+	if f.parent >= 0 && f.parent < len(a.facts) {
+		if p := a.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate {
+			set(protocol.DecisionAllow, p.by, &protocol.Reason{Code: "covered", Detail: "part of a command the " + string(p.by) + " covers", Rule: p.reason.Rule}, protocol.RiskLow)
+			return
+		}
+	}
+	if f.safe != nil {
+		set(protocol.DecisionAllow, protocol.ByGate, f.safe, protocol.RiskLow)
+		return
+	}
+	r := f.reasonOpen()
+	risk := protocol.RiskMedium
+	set(protocol.DecisionAsk, "", r, risk)
+}
+
+func (f *rfact) reasonOpen() *protocol.Reason {
+	if f.open != nil {
+		return f.open
+	}
+	switch f.kind {
+	case protocol.FactWrite, protocol.FactDelete:
+		return reason("ask.write", "writes are never known-safe")
+	case protocol.FactNetwork:
+		return reason("ask.network", "network access")
+	case protocol.FactTool:
+		return reason("ask.tool", "a tool the gate does not know")
+	case protocol.FactRead:
+		return reason("ask.read", "read outside the known-safe set")
+	}
+	return reason("ask.unknown-command", "not in the known-safe set")
+}
+
+func (a *analyzer) polRules(get func(*Policy) []*rule) []*rule {
+	if a.pol == nil {
+		return nil
+	}
+	return get(a.pol)
+}
+
+// match returns the first rule of list that applies to f.
+func (a *analyzer) match(f *rfact, list []*rule, restrictive bool) *rule {
+	for _, r := range list {
+		if a.matchOne(f, r, restrictive) {
+			return r
+		}
+	}
+	return nil
+}
+
+// matchOne applies one rule to one fact. Restrictive (deny, ask) matching
+// also sees through path executables (/usr/bin/git is git) and ignores case
+// in paths; allowing matching does neither.
+func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
+	switch r.kind {
+	case ruleBash:
+		if f.kind != protocol.FactExec || len(f.argv) == 0 {
+			return false
+		}
+		if !restrictive {
+			if f.static == 0 {
+				return false // a dynamic command name is never allowed by name
+			}
+			if f.wrapper && len(r.lits) < 2 {
+				return false // a wrapper is never covered by a rule on its name alone
+			}
+		}
+		line := strings.Join(f.argv, " ")
+		if r.matchCmd(line, restrictive) {
+			return true
+		}
+		if restrictive && f.pathExec {
+			alt := append([]string{filepath.Base(f.argv[0])}, f.argv[1:]...)
+			return r.matchCmd(strings.Join(alt, " "), true)
+		}
+		return false
+	case ruleRead, ruleWrite:
+		want := protocol.FactRead
+		if r.kind == ruleWrite {
+			if f.kind != protocol.FactWrite && f.kind != protocol.FactDelete {
+				return false
+			}
+		} else if f.kind != want {
+			return false
+		}
+		if !f.path.known {
+			return false
+		}
+		forms := f.path.both()
+		for _, p := range forms {
+			m := r.matchPath(p, a.env.Project, a.env.Home, restrictive)
+			if restrictive && m {
+				return true
+			}
+			if !restrictive && !m {
+				return false // every form must be covered to allow
+			}
+		}
+		return !restrictive
+	case ruleFetch:
+		if f.kind != protocol.FactNetwork || f.host == "" {
+			return false
+		}
+		return globMatch(r.name, strings.ToLower(f.host))
+	case ruleTool:
+		return f.tool != "" && globMatch(r.name, strings.ToLower(f.tool))
+	}
+	return false
+}
+
+// mayDeny reports a deny rule that a command with dynamic words could match.
+func (a *analyzer) mayDeny(f *rfact) *rule {
+	if f.kind != protocol.FactExec || f.static >= len(f.argv) {
+		return nil
+	}
+	static := f.argv[:f.static]
+	if f.pathExec && len(static) > 0 {
+		static = append([]string{filepath.Base(static[0])}, static[1:]...)
+	}
+	for _, r := range a.polRules(func(p *Policy) []*rule { return p.deny }) {
+		if r.kind == ruleBash && r.mayMatch(static) {
+			return r
+		}
+	}
+	return nil
+}
+
+// public renders the fact for the wire.
+func (f *rfact) public() protocol.Fact {
+	out := protocol.Fact{Kind: f.kind, Host: f.host, Detail: f.detail, Decision: f.dec, Risk: f.risk, HumanOnly: f.humanOnly, Reason: f.reason}
+	if f.kind == protocol.FactExec {
+		out.Argv = f.argv
+	}
+	if f.path.abs != "" {
+		out.Path = f.path.abs
+	} else if f.path.raw != "" {
+		out.Path = f.path.raw
+	}
+	if f.kind == protocol.FactTool && out.Detail == "" {
+		out.Detail = "tool " + f.tool
+	}
+	return out
 }

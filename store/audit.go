@@ -7,7 +7,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -304,6 +306,9 @@ func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err
 		if err != nil {
 			return nil, "", fmt.Errorf("read audit: after %q is not an audit id", q.After)
 		}
+		if after == math.MaxUint64 {
+			return nil, "", nil // nothing can follow it (and after+1 would wrap to the start)
+		}
 		start = after + 1
 	}
 	err = db.view(func(tx *bolt.Tx) error {
@@ -377,7 +382,7 @@ func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, er
 		sessions := []string{sessionID}
 		if s, err := getSession(tx, sessionID); err == nil && s.ParentID != "" && s.ParentID != sessionID {
 			sessions = append(sessions, s.ParentID)
-		} else if err != nil && err != ErrNotFound {
+		} else if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		var lists [][]uint64

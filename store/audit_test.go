@@ -133,6 +133,7 @@ func TestAuditPagination(t *testing.T) {
 		{"session after", AuditQuery{SessionID: "s2", After: "2"}, []string{"4", "6"}, ""},
 		{"unknown session", AuditQuery{SessionID: "nope"}, []string{}, ""},
 		{"after the end", AuditQuery{After: "7"}, []string{}, ""},
+		{"after the largest id", AuditQuery{After: "18446744073709551615"}, []string{}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -29,6 +30,7 @@ func (db *DB) Compact() (err error) {
 		return db.classify(err)
 	}
 	defer lk.unlock()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("compact %s: audit db is %w: bbolt panicked: %v", db.path, ErrCorrupt, r)
@@ -43,7 +45,7 @@ func (db *DB) Compact() (err error) {
 	if err := src.View(checkSchema); err != nil {
 		return fmt.Errorf("compact %s: %w", db.path, err)
 	}
-	tmp := db.path + ".compact"
+	tmp := db.path + compactSuffix
 	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("compact %s: remove stale %s: %w", db.path, tmp, err)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -93,7 +94,7 @@ func (db *DB) RevokeGrant(id string) error {
 		}
 		return b.Delete(seqKey(seq))
 	})
-	if err == ErrNotFound {
+	if errors.Is(err, ErrNotFound) {
 		return ErrNotFound
 	}
 	if err != nil {

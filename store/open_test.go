@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,4 +213,61 @@ func TestMigrateUnversionedFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "2", next.ID)
 	assert.Equal(t, "abc", next.Prev, "new records chain onto the migrated head")
+}
+
+func TestFiles(t *testing.T) {
+	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.compact"}, Files("/s/p.db"))
+}
+
+func TestTruncatedFileFailsClosed(t *testing.T) {
+	db := openTemp(t)
+	recs := make([]protocol.AuditRecord, 3000)
+	for i := range recs {
+		recs[i] = record("s", protocol.SourceUser, strings.Repeat("x", 300))
+	}
+	require.NoError(t, db.update(func(tx *bolt.Tx) error { return appendRecords(tx, recs) }))
+	fi, err := os.Stat(db.Path())
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(db.Path(), fi.Size()/3))
+
+	// Reads open read-only: bbolt panics inside the transaction.
+	_, err = db.VerifyAudit()
+	assert.ErrorIs(t, err, ErrCorrupt)
+	_, _, err = db.Audit(AuditQuery{Limit: MaxAuditLimit})
+	assert.ErrorIs(t, err, ErrCorrupt)
+	// A write open panics inside bbolt.Open; afterwards every call on the
+	// file, from this store or a new one, fails at once with the same error.
+	start := time.Now()
+	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.Contains(t, err.Error(), "is corrupt: bbolt panicked")
+	_, err = db.Grants()
+	assert.ErrorIs(t, err, ErrCorrupt)
+	_, err = Open(db.Path(), Options{})
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.Less(t, time.Since(start), 5*time.Second, "no call waited for the lock the damaged open left behind")
+}
+
+func TestLockHeldElsewhereFailsClosedThenRecovers(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "p.db"), Options{LockTimeout: 100 * time.Millisecond})
+	require.NoError(t, err)
+	defer db.Close()
+	// Another peer mid-transaction (same lock file, its own descriptor).
+	held, err := lockFile(db.Path()+".lock", true, time.Second)
+	require.NoError(t, err)
+
+	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	assert.ErrorIs(t, err, ErrLocked, "a decision whose record cannot be written fails")
+	_, err = db.Session("s")
+	assert.ErrorIs(t, err, ErrLocked, "readers wait for writers too")
+
+	held.unlock()
+	// The abandoned waiters release the lock as soon as they get it, so the
+	// store works again.
+	r, err := db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	require.NoError(t, err)
+	assert.Equal(t, "1", r.ID)
+	n, err := db.VerifyAudit()
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
 }

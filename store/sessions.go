@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -57,7 +58,7 @@ func (db *DB) Session(id string) (protocol.Session, error) {
 		s, err = getSession(tx, id)
 		return err
 	})
-	if err == ErrNotFound {
+	if errors.Is(err, ErrNotFound) {
 		return protocol.Session{}, ErrNotFound
 	}
 	if err != nil {

@@ -82,6 +82,19 @@ func DefaultPath(projectRoot string) (string, error) {
 	return filepath.Join(state, "perm-peer", hex.EncodeToString(sum[:])[:16]+".db"), nil
 }
 
+// Files lists every file the store at path uses: the database, its lock
+// file and Compact's temporary copy. The gate's floor on writes to
+// perm-peer's own database should cover all of them.
+func Files(path string) []string {
+	return []string{path, path + lockSuffix, path + compactSuffix}
+}
+
+// Sibling file suffixes.
+const (
+	lockSuffix    = ".lock"
+	compactSuffix = ".compact"
+)
+
 // Open opens or creates the store at path, migrating an older schema. It
 // fails with one sentence (wrapping ErrLocked, ErrCorrupt, ErrUnwritable or
 // ErrNewerSchema) rather than ever starting on an empty store.
@@ -105,7 +118,7 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	db := &DB{
 		path:       abs,
-		lockPath:   abs + ".lock",
+		lockPath:   abs + lockSuffix,
 		opts:       opts,
 		reqs:       make(chan *appendReq, opts.MaxBatch),
 		writerDone: make(chan struct{}),

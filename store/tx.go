@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"runtime/debug"
+	"sync"
 	"syscall"
 
 	bolt "go.etcd.io/bbolt"
@@ -27,27 +30,62 @@ func (db *DB) view(fn func(*bolt.Tx) error) error {
 	return db.withBolt(false, func(b *bolt.DB) error { return b.View(fn) })
 }
 
+// damaged maps the path of a file whose bbolt Open panicked to that error,
+// for the life of the process (see withBolt).
+var damaged sync.Map
+
 // withBolt opens the bbolt file under the file lock, runs fn and closes it.
-// Panics from bbolt on a damaged file become ErrCorrupt: fail closed, never
-// crash the peer.
+// Panics from bbolt on a damaged file (bbolt panics on some bad pages, and
+// faults in its mmap are turned into panics here) become ErrCorrupt: fail
+// closed, never crash the peer.
 func (db *DB) withBolt(write bool, fn func(*bolt.DB) error) (err error) {
+	if v, ok := damaged.Load(db.path); ok {
+		return v.(error)
+	}
 	lk, err := lockFile(db.lockPath, write, db.opts.LockTimeout)
 	if err != nil {
 		return db.classify(err)
 	}
 	defer lk.unlock()
-	b, err := bolt.Open(db.path, 0o600, &bolt.Options{Timeout: db.opts.LockTimeout, ReadOnly: !write})
-	if err != nil {
-		return db.classify(err)
-	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var (
+		b    *bolt.DB
+		file *os.File // bbolt's descriptor, to release its flock if Open panics
+	)
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("audit db %s is %w: bbolt panicked: %v", db.path, ErrCorrupt, r)
+			err = fmt.Errorf("audit db %s is %w: bbolt panicked: %v; restart perm-peer after repairing or moving it", db.path, ErrCorrupt, r)
+			if b == nil {
+				// Open panicked after mapping the file: the mapping, and with
+				// it bbolt's flock, cannot be released. Answer every later
+				// transaction on this file with the same error at once
+				// instead of letting it wait for that lock.
+				damaged.Store(db.path, err)
+			}
 		}
-		if cerr := b.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("close audit db %s: %w", db.path, cerr)
+		switch {
+		case b != nil:
+			if cerr := b.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("close audit db %s: %w", db.path, cerr)
+			}
+		case file != nil:
+			file.Close()
 		}
 	}()
+	b, err = bolt.Open(db.path, 0o600, &bolt.Options{
+		Timeout:  db.opts.LockTimeout,
+		ReadOnly: !write,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		},
+	})
+	if err != nil {
+		// bbolt closed its descriptor itself.
+		b, file = nil, nil
+		return db.classify(err)
+	}
 	if err := fn(b); err != nil {
 		var ce *ChainError
 		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) {

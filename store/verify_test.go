@@ -154,9 +154,11 @@ func TestTruncatedTailStaysDetectedAfterNewAppends(t *testing.T) {
 }
 
 func TestVerifyAuditAcrossChunks(t *testing.T) {
+	defer func(old int) { verifyChunk = old }(verifyChunk)
+	verifyChunk = 50
 	db := openTemp(t)
-	// Three chunks' worth, written directly in a few large transactions.
-	const n = 2*verifyChunk + 17
+	// Parts of three chunks, written directly in one transaction.
+	n := 2*verifyChunk + 17
 	recs := make([]protocol.AuditRecord, n)
 	for i := range recs {
 		recs[i] = record("s", protocol.SourceAuto, fmt.Sprint(i))
@@ -167,7 +169,7 @@ func TestVerifyAuditAcrossChunks(t *testing.T) {
 	assert.Equal(t, n, got)
 
 	rawUpdate(t, db.Path(), func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketAudit).Delete(seqKey(verifyChunk + 1)) // first record of the second chunk
+		return tx.Bucket(bucketAudit).Delete(seqKey(uint64(verifyChunk) + 1)) // first record of the second chunk
 	})
 	got, err = db.VerifyAudit()
 	var ce *ChainError

@@ -1,5 +1,3 @@
 package main
 
 // STUB: replaced by the schemas/conformance issue (schemas.go, conformance.go).
-
-func runConformance(args []string) int { return exitUsage }

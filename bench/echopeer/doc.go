@@ -1,0 +1,7 @@
+// Command echopeer is the floor perm-peer is measured against: a bare
+// JSON-RPC 2.0 peer on stdio that reads frames in either framing (the first
+// non-blank byte picks it, as perm-peer's --framing auto does), decodes each
+// whole message and answers every request with {"reply":"once"} under the
+// same id and framing. It does no analysis, no validation and no I/O besides
+// stdio, so the difference between it and perm-peer is perm-peer's own work.
+package main

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+)
+
+// Targets from issue 7.
+const (
+	targetColdRatio    = 1.5
+	targetCommits      = 1.5 // sequential p50 ≤ echo p50 + 1.5 durable commits
+	targetThroughput64 = 1 / 1.3
+	targetRSSMB        = 30
+	targetGatePerSec   = 50_000
+	targetRuleBuild    = 2 * time.Millisecond
+)
+
+type config struct {
+	peerBin, echoBin string
+	dir              string
+	framings         []string
+	command          string
+	read             string
+	cold, seq, hook  int
+	pipe             map[int]int
+	commits          int
+	auditN           int
+}
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	var c config
+	var framings string
+	flag.StringVar(&c.peerBin, "peer", "", "perm-peer binary (default: go build ./cmd/perm-peer)")
+	flag.StringVar(&c.echoBin, "echo", "", "echopeer binary (default: go build ./bench/echopeer)")
+	flag.StringVar(&c.dir, "dir", ".", "directory for the temp DBs: must be on the disk being measured, not tmpfs")
+	flag.StringVar(&framings, "framings", "ndjson,lsp", "framings to measure")
+	flag.StringVar(&c.command, "command", "git status", "the known-safe shell command of the fast path")
+	flag.StringVar(&c.read, "read", "", "measure the fast path with a read of this project file instead of -command")
+	flag.IntVar(&c.cold, "cold", 15, "cold starts per peer")
+	flag.IntVar(&c.seq, "seq", 3000, "sequential decisions per peer and framing")
+	flag.IntVar(&c.hook, "hook", 30, "perm-peer check spawns")
+	flag.IntVar(&c.commits, "commits", 200, "durable commits timed")
+	flag.IntVar(&c.auditN, "audit", 100_000, "audit records seeded for the rule build")
+	p1 := flag.Int("pipe1", 1000, "decisions at 1 in flight")
+	p8 := flag.Int("pipe8", 3000, "decisions at 8 in flight")
+	p64 := flag.Int("pipe64", 6000, "decisions at 64 in flight")
+	flag.Parse()
+	c.framings = strings.Split(framings, ",")
+	c.pipe = map[int]int{1: *p1, 8: *p8, 64: *p64}
+	if err := run(c, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(c config, stdout io.Writer) error {
+	work, err := os.MkdirTemp(c.dir, "perm-peer-bench-")
+	if err != nil {
+		return fmt.Errorf("temp dir in %s: %w", c.dir, err)
+	}
+	work, _ = filepath.Abs(work)
+	defer os.RemoveAll(work)
+	for _, b := range []struct {
+		bin *string
+		pkg string
+	}{{&c.peerBin, "./cmd/perm-peer"}, {&c.echoBin, "./bench/echopeer"}} {
+		if *b.bin != "" {
+			continue
+		}
+		*b.bin = filepath.Join(work, filepath.Base(b.pkg))
+		slog.Info("build", "pkg", b.pkg)
+		if out, err := exec.Command("go", "build", "-o", *b.bin, b.pkg).CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %w\n%s", b.pkg, err, out)
+		}
+	}
+	project := filepath.Join(work, "project")
+	home := filepath.Join(work, "home")
+	for _, d := range []string{filepath.Join(project, "src"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(project, "README.md"), []byte("bench\n"), 0o644); err != nil {
+		return err
+	}
+	env := append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(work, "cfg"),
+		"XDG_STATE_HOME="+filepath.Join(work, "state"), "HOME="+home)
+	peer := side{name: "perm-peer", bin: c.peerBin, checkMe: true,
+		args: []string{"serve", "--project", project, "--policy", filepath.Join(work, "none.json"), "--home", home},
+		dbPath: func(tag string) []string {
+			return []string{"--db", filepath.Join(work, "peer-"+tag+".db")}
+		}}
+	echo := side{name: "echopeer", bin: c.echoBin, dbPath: func(string) []string { return nil }}
+
+	t := &table{}
+	t.header = machine(work)
+
+	call, callName := shellCall(c.command), fmt.Sprintf("bash %q", c.command)
+	if c.read != "" {
+		call, callName = readCall(c.read), fmt.Sprintf("read %q", c.read)
+	}
+	for fi, fr := range c.framings {
+		slog.Info("cold start", "framing", fr)
+		pc, err := coldStart(peer, env, fr, project, c.cold)
+		if err != nil {
+			return err
+		}
+		ec, err := coldStart(echo, env, fr, project, c.cold)
+		if err != nil {
+			return err
+		}
+		slog.Info("serve", "framing", fr)
+		ps, err := serveRun(peer, env, fr, project, call, c.seq, c.pipe)
+		if err != nil {
+			return err
+		}
+		es, err := serveRun(echo, env, fr, project, call, c.seq, c.pipe)
+		if err != nil {
+			return err
+		}
+		if fi == 0 {
+			slog.Info("durable commit")
+			commit, err := boltCommit(work, c.commits)
+			if err != nil {
+				return err
+			}
+			appendCost, err := storeAppend(work, c.commits)
+			if err != nil {
+				return err
+			}
+			t.commit = commit
+			t.row("durable bbolt commit (median)", dur(commit), "", "", "the unit of the latency target", "")
+			t.row("store.AppendAudit, 1 in flight (median)", dur(appendCost), "", ratio(float64(appendCost)/float64(commit))+" commit", "", "")
+		}
+		t.section(fmt.Sprintf("framing %s, fast-path call: %s", fr, callName))
+		pcm, ecm := median(pc), median(ec)
+		r := float64(pcm) / float64(ecm)
+		t.row(fmt.Sprintf("cold start, spawn → initialize reply (median of %d)", c.cold), dur(pcm), dur(ecm), ratio(r),
+			fmt.Sprintf("≤ %.1f× echo", targetColdRatio), verdict(r <= targetColdRatio))
+		budget := es.seqP50 + time.Duration(targetCommits*float64(t.commit))
+		t.row(fmt.Sprintf("sequential decision p50 (%d)", c.seq), dur(ps.seqP50), dur(es.seqP50),
+			ratio(float64(ps.seqP50)/float64(es.seqP50)), "≤ echo + 1.5 commits = "+dur(budget), verdict(ps.seqP50 <= budget))
+		t.row("sequential decision p99", dur(ps.seqP99), dur(es.seqP99), ratio(float64(ps.seqP99)/float64(es.seqP99)), "", "")
+		for _, n := range []int{1, 8, 64} {
+			r := ps.throughput[n] / es.throughput[n]
+			target, res := "", ""
+			if n == 64 {
+				target, res = fmt.Sprintf("≥ %.2f of echo", targetThroughput64), verdict(r >= targetThroughput64)
+			}
+			t.row(fmt.Sprintf("throughput, %d in flight (%d decisions)", n, c.pipe[n]), rate(ps.throughput[n]), rate(es.throughput[n]), fmt.Sprintf("%.2f", r), target, res)
+		}
+		rss := float64(ps.rssKB) / 1024
+		t.row(fmt.Sprintf("VmRSS after %d decisions", ps.decisions), mb(ps.rssKB), mb(es.rssKB), ratio(float64(ps.rssKB)/float64(es.rssKB)),
+			fmt.Sprintf("≤ %d MB", targetRSSMB), verdict(rss <= targetRSSMB))
+		t.row("VmHWM (peak RSS)", mb(ps.hwmKB), mb(es.hwmKB), ratio(float64(ps.hwmKB)/float64(es.hwmKB)), "", "")
+		if fi == 0 {
+			t.seqP50 = ps.seqP50
+		}
+	}
+
+	t.section("other ways and parts")
+	slog.Info("hook per call")
+	hd, code, err := hookPerCall(c.peerBin, project, env, c.command, c.hook)
+	if err != nil {
+		return err
+	}
+	hp50 := median(hd)
+	t.row(fmt.Sprintf("hook per call: perm-peer check -- %q, p50 (exit %d)", c.command, code), dur(hp50), "",
+		ratio(float64(hp50)/float64(t.seqP50))+" served p50", "", "")
+	slog.Info("gate rate")
+	gr, err := gateRate(project, home, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	t.row(fmt.Sprintf("gate.Analyze, %d typical commands, 1 core", len(typicalCommands)), rate(gr), "", "",
+		fmt.Sprintf("≥ %dk/s", targetGatePerSec/1000), verdict(gr >= targetGatePerSec))
+	slog.Info("rule build", "records", c.auditN)
+	rb, err := ruleBuild(work, c.auditN, 50)
+	if err != nil {
+		return err
+	}
+	t.row(fmt.Sprintf("per-turn rule build at %dk audit records (median)", c.auditN/1000), dur(rb), "", "",
+		"≤ "+dur(targetRuleBuild), verdict(rb <= targetRuleBuild))
+	t.print(stdout)
+	return nil
+}
+
+// table is the report: a header and aligned rows.
+type table struct {
+	header string
+	rows   [][]string
+	commit time.Duration
+	seqP50 time.Duration
+}
+
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *table) section(name string) { t.rows = append(t.rows, []string{"# " + name}) }
+
+func (t *table) print(w io.Writer) {
+	fmt.Fprintln(w, t.header)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tperm-peer\techo\tratio\ttarget\tresult")
+	for _, r := range t.rows {
+		if len(r) == 1 {
+			fmt.Fprintln(tw, r[0]+"\t\t\t\t\t")
+			continue
+		}
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "MISS"
+}
+
+func ratio(r float64) string { return fmt.Sprintf("%.2f×", r) }
+func rate(r float64) string  { return fmt.Sprintf("%.0f/s", r) }
+func mb(kb int) string       { return fmt.Sprintf("%.1f MB", float64(kb)/1024) }
+
+func dur(d time.Duration) string {
+	switch {
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond))
+	}
+}
+
+// machine describes the run: date, machine, and the disk the DBs are on.
+func machine(work string) string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	uname, _ := exec.Command("uname", "-srm").Output()
+	return fmt.Sprintf("perm-peer bench %s\nmachine: %s, %d CPUs, %s, %s\nDBs in: %s (%s)",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), strings.TrimSpace(string(uname)), runtime.NumCPU(), cpu,
+		runtime.Version(), work, fsInfo(work))
+}
+
+// fsInfo names the filesystem of dir and whether it is the repo's device.
+func fsInfo(dir string) string {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return "unknown filesystem"
+	}
+	names := map[int64]string{0xEF53: "ext4", 0x01021994: "tmpfs", 0x9123683E: "btrfs", 0x58465342: "xfs",
+		0x794C7630: "overlayfs", 0x2FC12FC1: "zfs", 0x6969: "nfs", 0x858458f6: "ramfs"}
+	fs, ok := names[int64(st.Type)]
+	if !ok {
+		fs = fmt.Sprintf("fs type 0x%x", st.Type)
+	}
+	same := "not the repo's device"
+	var a, b syscall.Stat_t
+	if syscall.Stat(dir, &a) == nil && syscall.Stat(".", &b) == nil && a.Dev == b.Dev {
+		same = "same device as the repo"
+	}
+	if slices.Contains([]string{"tmpfs", "ramfs"}, fs) {
+		same += "; WARNING: memory-backed, fsync costs nothing here"
+	}
+	return fs + ", " + same
+}

@@ -1,0 +1,639 @@
+package gate
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// exec analyses one simple command (argv already normalized), unwrapping
+// wrappers to a fixed point.
+func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
+	var s summary
+	if len(words) == 0 {
+		return s
+	}
+	if a.depth > maxDepth {
+		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
+		return s
+	}
+	a.simple++
+	argv := make([]string, len(words))
+	static := len(words)
+	noSafe := false
+	for i, w := range words {
+		argv[i] = w.val
+		if w.dyn && static == len(words) {
+			static = i
+		}
+		if w.ansiC {
+			noSafe = true
+		}
+	}
+	f := &rfact{kind: protocol.FactExec, argv: argv, static: static, parent: parent}
+	idx := a.add(f)
+	name := words[0]
+	if name.dyn {
+		a.noAlways = true
+		f.ask = reason("ask.dynamic-command", "the command name is only known at run time")
+		if name.sub.downloader {
+			f.human = reason("human.download-exec", "runs the output of a download")
+		}
+		return s
+	}
+	base := name.val
+	if strings.Contains(base, "/") {
+		f.pathExec = true
+		base = path.Base(base)
+	}
+	lb := strings.ToLower(base)
+	if a.funcs[base] && !f.pathExec {
+		f.safe = reason("gate.safe", "calls a function defined in this command")
+		return s
+	}
+	a.depth++
+	s = a.dispatch(f, idx, lb, words, sc)
+	a.depth--
+	// a command that read a secret or dumped the environment taints what
+	// it feeds: a pipe, a substitution, a variable
+	for _, g := range a.facts[idx:] {
+		if g.human != nil && (g.human.Code == "human.sensitive-read" || g.human.Code == "human.env-dump") {
+			s.taint = true
+		}
+	}
+	if noSafe || f.pathExec || base != lb {
+		f.safe = nil
+	}
+	return s
+}
+
+// inner analyses the command a wrapper runs, owned by the wrapper's fact.
+func (a *analyzer) inner(words []word, sc *scope, idx int) summary {
+	a.noAlways = true
+	return a.exec(words, sc, idx)
+}
+
+// reparse analyses a string the shell will parse again (sh -c, eval).
+func (a *analyzer) reparse(src string, sc *scope, idx int) summary {
+	a.noAlways = true
+	saved := a.owner
+	a.owner = idx
+	s := a.shell(src, sc.copy())
+	a.owner = saved
+	return s
+}
+
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true}
+
+var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
+	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
+	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true}
+
+func isInterpreter(lb string) bool {
+	return interpreters[lb] || strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy")
+}
+
+var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true, "lwp-request": true, "httpie": true}
+
+var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
+	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
+	"ftp": true, "dig": true, "nslookup": true, "host": true, "ping": true, "openssl": true, "gh": true, "aws": true, "gsutil": true,
+	"mail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true}
+
+var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
+
+func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
+	var s summary
+	args := words[1:]
+	switch {
+	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
+		f.wrapper = true
+		f.ask = reason("ask.privileged", lb+" runs the command with other privileges")
+		i := skipOpts(args, "ugCDhprtTUP", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true})
+		if lb == "chroot" && i < len(args) {
+			i++
+		}
+		if i < len(args) {
+			return a.inner(args[i:], sc, idx)
+		}
+		s.shellSink = true
+		return s
+	case lb == "su":
+		f.wrapper = true
+		f.ask = reason("ask.privileged", "su runs the command as another user")
+		for i := 0; i < len(args); i++ {
+			if (args[i].val == "-c" || args[i].val == "--command") && i+1 < len(args) {
+				return a.shellString(f, args[i+1], sc, idx)
+			}
+		}
+		s.shellSink = true
+		return s
+	case lb == "env":
+		return a.envCmd(f, idx, args, sc)
+	case lb == "command" || lb == "builtin" || lb == "exec" || lb == "nohup" || lb == "nice" || lb == "ionice" ||
+		lb == "timeout" || lb == "time" || lb == "stdbuf" || lb == "setsid" || lb == "chrt" || lb == "taskset" ||
+		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs":
+		return a.transparent(f, idx, lb, args, sc)
+	case shells[lb]:
+		return a.shellCmd(f, idx, args, sc)
+	case lb == "eval":
+		f.wrapper = true
+		a.noAlways = true
+		parts := make([]string, len(args))
+		f.safe = reason("gate.wrapper", "eval of a literal string; the string is analysed")
+		for i, w := range args {
+			if w.dyn {
+				f.safe = nil
+				f.human = reason("human.eval-opaque", "eval of a string only known at run time")
+				if w.sub.downloader {
+					f.human = reason("human.download-exec", "evaluates the output of a download")
+				}
+			}
+			parts[i] = w.val
+		}
+		// the known part is analysed even when some of it is dynamic, so a
+		// floor next to an expansion is still seen
+		return a.reparse(strings.Join(parts, " "), sc, idx)
+	case lb == "source" || lb == ".":
+		a.noAlways = true
+		f.ask = reason("ask.source", "runs the code of a file in this shell")
+		for _, w := range args {
+			if w.sub.downloader {
+				f.human = reason("human.download-exec", "sources the output of a download")
+			}
+		}
+		if len(args) > 0 {
+			a.readFact(a.pathWord(args[0], sc, false), idx, false)
+		}
+		return s
+	case isInterpreter(lb):
+		return a.interpreter(f, idx, lb, args, sc)
+	case lb == "npx" || lb == "bunx" || lb == "pnpx" || lb == "uvx" || lb == "pipx" && len(args) > 0 && args[0].val == "run":
+		return a.runner(f, idx, args, sc, 0)
+	case (lb == "npm" || lb == "pnpm" || lb == "yarn" || lb == "bun") && len(args) > 0 && (args[0].val == "exec" || args[0].val == "x" || args[0].val == "dlx"):
+		return a.runner(f, idx, args, sc, 1)
+	case (lb == "docker" || lb == "podman" || lb == "nerdctl") && len(args) > 0:
+		return a.container(f, idx, args, sc)
+	case (lb == "devbox" && len(args) > 0 && args[0].val == "run") || (lb == "mise" && len(args) > 0 && (args[0].val == "exec" || args[0].val == "x")):
+		return a.runner(f, idx, args, sc, 1)
+	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
+		return a.runner(f, idx, args, sc, 2)
+	case lb == "git":
+		return a.git(f, idx, args, sc)
+	case lb == "find":
+		return a.find(f, idx, args, sc)
+	}
+	return a.plain(f, idx, lb, args, sc)
+}
+
+// skipOpts returns the index of the first operand: short flags whose letter
+// is in withVal take the next word; long flags in longVal too.
+func skipOpts(args []word, withVal string, longVal map[string]bool) int {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			return i + 1
+		case strings.HasPrefix(v, "--"):
+			if longVal[v] {
+				i++
+			}
+		case len(v) > 1 && v[0] == '-':
+			last := v[len(v)-1]
+			if len(v) == 2 && strings.IndexByte(withVal, last) >= 0 {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return len(args)
+}
+
+// operands lists the non-flag words, skipping values of flags in valFlags.
+func operands(args []word, valFlags map[string]bool) []int {
+	var out []int
+	dd := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case dd:
+			out = append(out, i)
+		case v == "--":
+			dd = true
+		case len(v) > 1 && v[0] == '-' && !args[i].dyn:
+			if valFlags[v] {
+				i++
+			}
+		default:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func hasFlag(args []word, names ...string) bool {
+	for _, w := range args {
+		if w.val == "--" {
+			return false
+		}
+		for _, n := range names {
+			if w.val == n || (strings.HasPrefix(n, "--") && strings.HasPrefix(w.val, n+"=")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasShort reports a short flag letter, alone or combined (-rf has r).
+func hasShort(args []word, letters string) bool {
+	for _, w := range args {
+		v := w.val
+		if v == "--" {
+			return false
+		}
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
+	f.wrapper = true
+	ignore := false
+	cwd := sc.cwd
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "-i" || v == "--ignore-environment" || v == "-" || v == "-0" || v == "--null" || v == "-v" || v == "--debug":
+			ignore = ignore || v == "-i" || v == "-" || v == "--ignore-environment"
+		case v == "-u" || v == "--unset":
+			i++
+		case strings.HasPrefix(v, "--unset=") || (strings.HasPrefix(v, "-u") && len(v) > 2):
+		case v == "-C" || v == "--chdir":
+			if i+1 < len(args) {
+				cwd = a.pathWord(args[i+1], sc, false).abs
+			}
+			i++
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || (strings.HasPrefix(v, "-S") && len(v) > 2):
+			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
+			if v == "-S" || v == "--split-string" {
+				if i+1 >= len(args) {
+					return summary{}
+				}
+				i++
+				if args[i].dyn {
+					f.human = reason("human.eval-opaque", "env -S of a string only known at run time")
+					return summary{}
+				}
+				str = args[i].val
+			}
+			rest := str
+			for _, w := range args[i+1:] {
+				rest += " " + w.val
+			}
+			f.safe = reason("gate.wrapper", "env -S; the string is analysed")
+			return a.reparse(rest, &scope{cwd: cwd}, idx)
+		case strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !args[i].dyn:
+			n := v[:strings.IndexByte(v, '=')]
+			if dangerousEnv(n) {
+				a.add(&rfact{kind: protocol.FactEnv, detail: clip(v, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
+			}
+		default:
+			f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
+			return a.inner(args[i:], &scope{cwd: cwd}, idx)
+		}
+	}
+	if !ignore {
+		f.human = reason("human.env-dump", "env without a command prints the environment")
+		return summary{taint: true}
+	}
+	f.safe = reason("gate.safe", "env -i with no command")
+	return summary{}
+}
+
+// transparent wrappers change how a command runs, not what it can do.
+func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	f.wrapper = true
+	f.safe = reason("gate.wrapper", lb+" runs the inner command, which is analysed")
+	var i int
+	switch lb {
+	case "command":
+		if hasFlag(args[:skipOpts(args, "", nil)], "-v", "-V") {
+			f.wrapper = false
+			f.safe = reason("gate.safe", "command -v only looks a name up")
+			return summary{}
+		}
+		i = skipOpts(args, "", nil)
+	case "builtin", "nohup", "setsid", "busybox", "toybox":
+		i = skipOpts(args, "", nil)
+	case "exec":
+		i = skipOpts(args, "a", nil)
+	case "nice":
+		i = skipOpts(args, "n", map[string]bool{"--adjustment": true})
+	case "ionice":
+		i = skipOpts(args, "cn", map[string]bool{"--class": true, "--classdata": true})
+		if hasFlag(args[:i], "-p", "--pid", "-P", "--pgid", "-u", "--uid") {
+			return a.noInner(f, "ionice")
+		}
+	case "timeout":
+		i = skipOpts(args, "sk", map[string]bool{"--signal": true, "--kill-after": true})
+		i++ // the duration
+	case "time":
+		for j, w := range args[:skipOpts(args, "fo", map[string]bool{"--format": true, "--output": true})] {
+			if (w.val == "-o" || w.val == "--output") && j+1 < len(args) {
+				a.writeFact(a.pathWord(args[j+1], sc, true), idx)
+			}
+		}
+		i = skipOpts(args, "fo", map[string]bool{"--format": true, "--output": true})
+	case "stdbuf":
+		i = skipOpts(args, "ioe", map[string]bool{"--input": true, "--output": true, "--error": true})
+	case "chrt":
+		i = skipOpts(args, "TPD", nil)
+		if hasFlag(args[:i], "-p", "--pid") {
+			return a.noInner(f, "chrt")
+		}
+		i++ // the priority
+	case "taskset":
+		i = skipOpts(args, "", nil)
+		if hasShort(args[:i], "p") || hasFlag(args[:i], "--pid") {
+			return a.noInner(f, "taskset")
+		}
+		i++ // the mask
+	case "flock":
+		i = skipOpts(args, "Ew", map[string]bool{"--timeout": true, "--conflict-exit-code": true})
+		if i < len(args) {
+			a.writeFact(a.pathWord(args[i], sc, true), idx)
+			i++
+		}
+		for j := i; j < len(args); j++ {
+			if args[j].val == "-c" || args[j].val == "--command" {
+				if j+1 < len(args) {
+					return a.shellString(f, args[j+1], sc, idx)
+				}
+				return summary{}
+			}
+		}
+	case "watch":
+		i = skipOpts(args, "nq", map[string]bool{"--interval": true, "--equexit": true})
+		if i < len(args) && !hasFlag(args[:i], "-x", "--exec") {
+			parts := make([]string, 0, len(args)-i)
+			for _, w := range args[i:] {
+				if w.dyn {
+					f.safe = nil
+					f.human = reason("human.eval-opaque", "watch of a string only known at run time")
+				}
+				parts = append(parts, w.val)
+			}
+			return a.reparse(strings.Join(parts, " "), sc, idx)
+		}
+	case "xargs":
+		return a.xargs(f, idx, args, sc)
+	}
+	if i >= len(args) {
+		if lb == "exec" || lb == "command" || lb == "builtin" || lb == "time" {
+			return summary{}
+		}
+		f.safe = nil
+		f.ask = reason("ask.wrapper", lb+" without a command the gate can find")
+		return summary{}
+	}
+	return a.inner(args[i:], sc, idx)
+}
+
+// noInner: the wrapper changes a running process instead of running a
+// command; not known-safe.
+func (a *analyzer) noInner(f *rfact, lb string) summary {
+	f.safe, f.wrapper = nil, false
+	f.ask = reason("ask.unknown-command", lb+" changes a running process")
+	return summary{}
+}
+
+// xargs runs its command with arguments read from stdin: unknown words.
+func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
+	repl := ""
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		switch {
+		case v == "-I" || v == "--replace":
+			if i+1 < len(args) {
+				repl = args[i+1].val
+			}
+			i++
+		case strings.HasPrefix(v, "-I"):
+			repl = v[2:]
+		case strings.HasPrefix(v, "--replace="):
+			repl = strings.TrimPrefix(v, "--replace=")
+		case v == "-i":
+			repl = "{}"
+		case v == "-a" || v == "--arg-file":
+			if i+1 < len(args) {
+				a.readFact(a.pathWord(args[i+1], sc, false), idx, false)
+			}
+			i++
+		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
+			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines" || v == "--eof":
+			i++
+		}
+	}
+	inner := append([]word{}, args[i:]...)
+	if len(inner) == 0 {
+		inner = []word{{val: "echo"}}
+	}
+	stdinWord := word{val: "$XARGS", dyn: true}
+	if repl != "" {
+		for j := range inner {
+			if strings.Contains(inner[j].val, repl) {
+				inner[j].dyn = true
+			}
+		}
+	} else {
+		inner = append(inner, stdinWord)
+	}
+	return a.inner(inner, sc, idx)
+}
+
+// shellString analyses the string a shell -c (or su -c, flock -c) runs.
+func (a *analyzer) shellString(f *rfact, w word, sc *scope, idx int) summary {
+	a.noAlways = true
+	f.wrapper = true
+	if w.dyn {
+		f.safe = nil
+		f.human = reason("human.eval-opaque", "runs a shell string only known at run time")
+		if w.sub.downloader {
+			f.human = reason("human.download-exec", "runs the output of a download in a shell")
+		}
+		return a.reparse(w.val, sc, idx)
+	}
+	if f.ask == nil {
+		f.safe = reason("gate.wrapper", "runs a literal shell string; the string is analysed")
+	}
+	return a.reparse(w.val, sc, idx)
+}
+
+func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
+	a.noAlways = true
+	cmode, stdin := false, false
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" || v == "-" {
+			i++
+			stdin = v == "-"
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+			continue
+		}
+		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+			if v[0] == '-' && strings.ContainsRune(v, 'c') {
+				cmode = true
+			}
+			if strings.ContainsAny(v[1:], "si") {
+				stdin = true
+			}
+			if strings.HasSuffix(v, "o") || strings.HasSuffix(v, "O") {
+				i++
+			}
+			continue
+		}
+		break
+	}
+	for _, w := range args {
+		if w.sub.downloader {
+			f.human = reason("human.download-exec", "a shell runs the output of a download")
+		}
+	}
+	if cmode {
+		if i >= len(args) {
+			f.ask = reason("ask.interpreter", "shell -c without a string")
+			return summary{}
+		}
+		return a.shellString(f, args[i], sc, idx)
+	}
+	if i < len(args) && !stdin {
+		f.ask = reason("ask.interpreter", "runs a shell script")
+		a.readFact(a.pathWord(args[i], sc, false), idx, false)
+		return summary{}
+	}
+	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
+	return summary{shellSink: true}
+}
+
+var revShellRe = regexp.MustCompile(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)
+var revShellExecRe = regexp.MustCompile(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2)`)
+
+func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	a.noAlways = true
+	if len(args) == 1 && (args[0].val == "--version" || args[0].val == "-V" || args[0].val == "-v" || args[0].val == "version") {
+		f.safe = reason("gate.safe", "prints the interpreter version")
+		return summary{}
+	}
+	f.ask = reason("ask.interpreter", lb+" runs code the gate cannot analyse")
+	code := false
+	for i, w := range args {
+		if w.sub.downloader {
+			f.human = reason("human.download-exec", lb+" runs the output of a download")
+		}
+		switch w.val {
+		case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval":
+			code = true
+			if i+1 < len(args) {
+				c := args[i+1].val
+				if revShellRe.MatchString(c) && revShellExecRe.MatchString(c) {
+					f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
+				}
+			}
+		}
+	}
+	ops := operands(args, map[string]bool{"-m": true, "-W": true, "-X": true})
+	if !code && (len(ops) == 0 || args[ops[0]].val == "-") && !hasFlag(args, "-m") {
+		return summary{shellSink: true}
+	}
+	if !code && len(ops) > 0 && !hasFlag(args, "-m") {
+		a.readFact(a.pathWord(args[ops[0]], sc, false), idx, false)
+	}
+	return summary{}
+}
+
+// runner wrappers (npx, docker exec, devbox run, ...) run another program:
+// the runner asks, and the program is analysed too.
+func (a *analyzer) runner(f *rfact, idx int, args []word, sc *scope, skip int) summary {
+	a.noAlways = true
+	f.wrapper = true
+	f.ask = reason("ask.runner", "runs another program")
+	rest := args[skip:]
+	for j, w := range rest {
+		if w.val == "-c" || w.val == "--call" {
+			if j+1 < len(rest) {
+				return a.shellString(f, rest[j+1], sc, idx)
+			}
+			return summary{}
+		}
+	}
+	i := skipOpts(rest, "p", map[string]bool{"--package": true})
+	if i < len(rest) {
+		return a.inner(rest[i:], sc, idx)
+	}
+	return summary{}
+}
+
+var dockerVal = map[string]bool{"-e": true, "--env": true, "-u": true, "--user": true, "-w": true, "--workdir": true, "-v": true,
+	"--volume": true, "--name": true, "-p": true, "--publish": true, "--network": true, "--net": true, "--entrypoint": true, "-m": true,
+	"--memory": true, "--cpus": true, "--mount": true, "--label": true, "-l": true, "--env-file": true, "--platform": true,
+	"--pull": true, "--restart": true, "--hostname": true, "-h": true, "--add-host": true, "--device": true, "--cap-add": true,
+	"--cap-drop": true, "--security-opt": true, "--ulimit": true, "--tmpfs": true, "--log-driver": true, "--log-opt": true,
+	"--ipc": true, "--pid": true, "--gpus": true, "--shm-size": true, "--detach-keys": true, "-f": true, "--file": true,
+	"--project-name": true, "--profile": true, "--runtime": true, "--dns": true, "--expose": true, "--group-add": true}
+
+func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
+		if dockerVal[args[i].val] {
+			i++
+		}
+		i++
+	}
+	if i < len(args) && args[i].val == "compose" {
+		i++
+		for i < len(args) && strings.HasPrefix(args[i].val, "-") {
+			if dockerVal[args[i].val] {
+				i++
+			}
+			i++
+		}
+	}
+	if i >= len(args) || (args[i].val != "exec" && args[i].val != "run") {
+		return a.plain(f, idx, "docker", args, sc)
+	}
+	a.noAlways = true
+	f.wrapper = true
+	f.ask = reason("ask.runner", "runs a program in a container")
+	i++
+	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
+		if dockerVal[args[i].val] {
+			i++
+		}
+		i++
+	}
+	i++ // container, image or service
+	if i < len(args) {
+		return a.inner(args[i:], sc, idx)
+	}
+	return summary{}
+}

@@ -1,0 +1,229 @@
+package gate
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+func bash(cmd string) protocol.ToolCall {
+	raw, _ := json.Marshal(map[string]string{"command": cmd})
+	return protocol.ToolCall{Tool: "bash", Kind: protocol.KindExecute, RawInput: raw}
+}
+
+func tool(name string, in map[string]any) protocol.ToolCall {
+	raw, _ := json.Marshal(in)
+	return protocol.ToolCall{Tool: name, RawInput: raw}
+}
+
+func env(pol protocol.Policy, grants ...Grant) Env {
+	p, err := PolicyFrom(pol, protocol.Policy{}, "/repo")
+	if err != nil {
+		panic(err)
+	}
+	return Env{Project: "/repo", Home: "/home/u", Policy: p, Grants: grants}
+}
+
+func TestPipelineSteps(t *testing.T) {
+	cases := []struct {
+		name     string
+		call     protocol.ToolCall
+		env      Env
+		decision protocol.Decision
+		by       protocol.DecidedBy
+		human    bool
+		risk     protocol.Risk
+	}{
+		{"floor beats allow-all", bash("rm -rf /"), env(protocol.Policy{Allow: []string{"Bash(*)"}}), protocol.DecisionDeny, protocol.ByFloor, false, protocol.RiskCritical},
+		{"floor beats grant", bash("rm -rf ~"), env(protocol.Policy{}, Grant{Pattern: "Bash(rm *)", By: protocol.ByGrant}), protocol.DecisionDeny, protocol.ByFloor, false, protocol.RiskCritical},
+		{"deny rule", bash("git push"), env(protocol.Policy{Deny: []string{"Bash(git push *)"}}), protocol.DecisionDeny, protocol.ByRule, false, protocol.RiskHigh},
+		{"deny beats grant", bash("git push"), env(protocol.Policy{Deny: []string{"Bash(git push *)"}}, Grant{Pattern: "Bash(git push *)", By: protocol.ByGrant}), protocol.DecisionDeny, protocol.ByRule, false, protocol.RiskHigh},
+		{"ask rule is human-only", bash("git push"), env(protocol.Policy{Ask: []string{"Bash(git push *)"}}), protocol.DecisionAsk, "", true, protocol.RiskMedium},
+		{"human-only beats session", bash("git push --force"), env(protocol.Policy{}, Grant{Pattern: "Bash(git push *)", By: protocol.BySession}), protocol.DecisionAsk, "", true, protocol.RiskHigh},
+		{"persistent grant", bash("go test ./..."), env(protocol.Policy{}, Grant{Pattern: "Bash(go test *)", By: protocol.ByGrant, ID: "g1"}), protocol.DecisionAllow, protocol.ByGrant, false, protocol.RiskLow},
+		{"session cache", bash("go test ./..."), env(protocol.Policy{}, Grant{Pattern: "Bash(go test *)", By: protocol.BySession}), protocol.DecisionAllow, protocol.BySession, false, protocol.RiskLow},
+		{"grant must cover all facts", bash("go test ./... && make"), env(protocol.Policy{}, Grant{Pattern: "Bash(go test *)", By: protocol.ByGrant}), protocol.DecisionAsk, "", false, protocol.RiskMedium},
+		{"grant plus known-safe", bash("go test ./... && ls"), env(protocol.Policy{}, Grant{Pattern: "Bash(go test *)", By: protocol.ByGrant}), protocol.DecisionAllow, protocol.ByGrant, false, protocol.RiskLow},
+		{"allow rule", bash("go test ./..."), env(protocol.Policy{Allow: []string{"Bash(go test *)"}}), protocol.DecisionAllow, protocol.ByRule, false, protocol.RiskLow},
+		{"known-safe", bash("git status"), env(protocol.Policy{}), protocol.DecisionAllow, protocol.ByGate, false, protocol.RiskLow},
+		{"open", bash("make"), env(protocol.Policy{}), protocol.DecisionAsk, "", false, protocol.RiskMedium},
+		{"invalid grant pattern is ignored", bash("make"), env(protocol.Policy{}, Grant{Pattern: "Bogus(", By: protocol.ByGrant}), protocol.DecisionAsk, "", false, protocol.RiskMedium},
+		{"nil policy", bash("git status"), Env{Project: "/repo", Home: "/home/u"}, protocol.DecisionAllow, protocol.ByGate, false, protocol.RiskLow},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Analyze(c.call, c.env)
+			assert.Equal(t, c.decision, v.Decision)
+			assert.Equal(t, c.by, v.DecidedBy)
+			assert.Equal(t, c.human, v.HumanOnly)
+			assert.Equal(t, c.risk, v.Risk)
+			assert.NotEmpty(t, v.Facts)
+			for _, f := range v.Facts {
+				assert.NotEmpty(t, f.Decision, "every fact carries its decision")
+			}
+		})
+	}
+}
+
+func TestAlways(t *testing.T) {
+	cases := []struct {
+		name           string
+		call           protocol.ToolCall
+		pattern, cover string // "" when always must not be offered
+	}{
+		{"subcommand prefix", bash("go test ./..."), "Bash(go test *)", "bash: go test *  (this project)"},
+		{"cargo build, never cargo *", bash("cargo build --release"), "Bash(cargo build *)", "bash: cargo build *  (this project)"},
+		{"npm run script exact", bash("npm run lint"), "Bash(npm run lint)", "bash: npm run lint  (this project)"},
+		{"npm run script with args", bash("npm run test -- --watch"), "Bash(npm run test *)", "bash: npm run test *  (this project)"},
+		{"go run is exact", bash("go run ./cmd/x"), "Bash(go run ./cmd/x)", "bash: go run ./cmd/x  (this project)"},
+		{"plain command exact", bash("make"), "Bash(make)", "bash: make  (this project)"},
+		{"no subcommand tool exact", bash("pytest -q tests"), "Bash(pytest -q tests)", "bash: pytest -q tests  (this project)"},
+		{"compound", bash("go test ./... && go vet ./..."), "", ""},
+		{"interpreter", bash("python3 x.py"), "", ""},
+		{"shell", bash("bash -c 'go test'"), "", ""},
+		{"wrapper", bash("timeout 5 go test"), "", ""},
+		{"sudo", bash("sudo apt update"), "", ""},
+		{"dynamic word", bash("go test $PKG"), "", ""},
+		{"human-only", bash("git push --force"), "", ""},
+		{"deny", bash("rm -rf /"), "", ""},
+		{"redirect adds a write", bash("go test > out.txt"), "", ""},
+		{"file write glob", tool("write", map[string]any{"path": "/repo/src/a.go", "content": "x"}), "Write(src/a.go)", "write: src/a.go  (this project)"},
+		{"file write escapes globs", tool("write", map[string]any{"path": "/repo/src/[id].tsx", "content": "x"}), `Write(src/\[id\].tsx)`, `write: src/\[id\].tsx  (this project)`},
+		{"read outside", tool("read", map[string]any{"path": "/opt/x.md"}), "Read(/opt/x.md)", "read: /opt/x.md  (this project)"},
+		{"webfetch domain", tool("webfetch", map[string]any{"url": "https://pkg.go.dev/net"}), "WebFetch(domain:pkg.go.dev)", "webfetch: pkg.go.dev  (this project)"},
+		{"unknown tool", tool("frob", map[string]any{}), "", ""},
+		{"mcp tool", tool("mcp__gh__x", map[string]any{}), "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Analyze(c.call, env(protocol.Policy{}))
+			if c.pattern == "" {
+				assert.Nil(t, v.Always)
+				return
+			}
+			require.NotNil(t, v.Always)
+			assert.Equal(t, c.pattern, v.Always.Pattern)
+			assert.Equal(t, c.cover, v.Always.Covers)
+			// the grant it offers must cover the very call
+			g := Analyze(c.call, env(protocol.Policy{}, Grant{Pattern: v.Always.Pattern, By: protocol.ByGrant}))
+			assert.Equal(t, protocol.DecisionAllow, g.Decision)
+		})
+	}
+}
+
+func TestGrantsAreNarrow(t *testing.T) {
+	cases := []struct {
+		grant, cmd string
+		want       protocol.Decision
+	}{
+		{"Bash(cargo build *)", "cargo test", protocol.DecisionAsk},
+		{"Bash(npm run lint)", "npm run lint --fix", protocol.DecisionAsk},
+		{"Bash(go test *)", "go test ./... ; curl x.example", protocol.DecisionAsk},
+		{"Bash(go test *)", "go testx", protocol.DecisionAsk},
+		{"Bash(go test *)", "/tmp/go test", protocol.DecisionAsk},
+	}
+	for _, c := range cases {
+		t.Run(c.grant+" "+c.cmd, func(t *testing.T) {
+			v := Analyze(bash(c.cmd), env(protocol.Policy{}, Grant{Pattern: c.grant, By: protocol.ByGrant}))
+			assert.Equal(t, c.want, v.Decision)
+		})
+	}
+}
+
+func TestActionAndResources(t *testing.T) {
+	v := Analyze(bash("cat src/a.go > out.txt"), env(protocol.Policy{}))
+	assert.Equal(t, "bash: cat src/a.go > out.txt", v.Action)
+	assert.Equal(t, []string{"/repo/src/a.go", "/repo/out.txt"}, v.Resources)
+	w := Analyze(tool("Edit", map[string]any{"file_path": "src/b.go", "old_string": "a", "new_string": "b"}), env(protocol.Policy{}))
+	assert.Equal(t, "edit: /repo/src/b.go", w.Action)
+	assert.Equal(t, []string{"/repo/src/b.go"}, w.Resources)
+}
+
+func TestFactsExplain(t *testing.T) {
+	v := Analyze(bash("ls && rm -rf /"), env(protocol.Policy{Allow: []string{"Bash(ls *)"}}))
+	require.Equal(t, protocol.DecisionDeny, v.Decision)
+	var codes []string
+	for _, f := range v.Facts {
+		if f.Reason != nil {
+			codes = append(codes, f.Reason.Code)
+		}
+	}
+	assert.Contains(t, codes, "floor.rm-root")
+	assert.Contains(t, codes, "rule.allow")
+	require.NotEmpty(t, v.Reasons)
+	assert.Equal(t, "floor.rm-root", v.Reasons[0].Code)
+}
+
+func TestSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "repo")
+	home := filepath.Join(dir, "home")
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(proj, "notes.txt")))
+	require.NoError(t, os.Symlink(home, filepath.Join(proj, "h")))
+	e := Env{Project: proj, Home: home}
+	cases := []struct {
+		name     string
+		call     protocol.ToolCall
+		decision protocol.Decision
+		human    bool
+	}{
+		{"link to a key is sensitive", tool("read", map[string]any{"path": filepath.Join(proj, "notes.txt")}), protocol.DecisionAsk, true},
+		{"shell read through the link", bash("cat notes.txt"), protocol.DecisionAsk, true},
+		{"write through a linked directory lands outside", tool("write", map[string]any{"path": filepath.Join(proj, "h", "new.txt"), "content": "x"}), protocol.DecisionAsk, true},
+		{"read through a linked directory is outside", tool("read", map[string]any{"path": filepath.Join(proj, "h", "todo.md")}), protocol.DecisionAsk, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Analyze(c.call, e)
+			assert.Equal(t, c.decision, v.Decision)
+			assert.Equal(t, c.human, v.HumanOnly)
+		})
+	}
+}
+
+func TestProtected(t *testing.T) {
+	e := env(protocol.Policy{Allow: []string{"Write(**)", "Bash(*)"}})
+	e.Protected = []string{"/state/perm-peer/abc.db"}
+	for _, call := range []protocol.ToolCall{
+		tool("write", map[string]any{"path": "/state/perm-peer/abc.db", "content": "x"}),
+		bash("echo x > /state/perm-peer/abc.db"),
+		bash("rm -f /state/perm-peer/abc.db"),
+		bash("rm -rf /state/perm-peer"),
+		bash("cp x /repo/.perm-peer/grants.json"),
+	} {
+		v := Analyze(call, e)
+		assert.Equal(t, protocol.DecisionDeny, v.Decision, string(call.RawInput))
+		assert.Equal(t, protocol.ByFloor, v.DecidedBy)
+	}
+	// reading them is fine
+	v := Analyze(bash("cat .perm-peer/policy.json"), e)
+	assert.Equal(t, protocol.DecisionAllow, v.Decision)
+}
+
+func TestCwd(t *testing.T) {
+	e := env(protocol.Policy{})
+	e.Cwd = "/repo/src"
+	v := Analyze(bash("cat main.go"), e)
+	require.Equal(t, protocol.DecisionAllow, v.Decision)
+	assert.Equal(t, "/repo/src/main.go", v.Facts[1].Path)
+	v = Analyze(tool("bash", map[string]any{"command": "cat x", "cwd": "/opt"}), env(protocol.Policy{}))
+	assert.Equal(t, protocol.DecisionAsk, v.Decision, "a cwd outside the project reads outside")
+}
+
+func TestNeverPanics(t *testing.T) {
+	for _, raw := range []string{``, `null`, `[1,2]`, `{"command":null}`, `{"command":["ls",1]}`, `{"path":{}}`, `{{`} {
+		for _, name := range []string{"bash", "read", "write", "webfetch", "apply_patch", "", "mcp__x__y"} {
+			v := Analyze(protocol.ToolCall{Tool: name, RawInput: json.RawMessage(raw)}, Env{})
+			assert.NotEqual(t, protocol.DecisionAllow, v.Decision, "%s %s", name, raw)
+		}
+	}
+}

@@ -1,0 +1,487 @@
+package gate
+
+import (
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// toolClass is what a tool does, from its name or its ACP kind.
+type toolClass int
+
+const (
+	tUnknown toolClass = iota
+	tShell
+	tRead
+	tWrite
+	tDelete
+	tMove
+	tSearch
+	tList
+	tFetch
+	tWebSearch
+	tNoop
+	tPatch
+	tEditor
+	tMCP
+)
+
+var toolNames = map[string]toolClass{
+	"bash": tShell, "shell": tShell, "exec": tShell, "execute": tShell, "run_terminal_cmd": tShell, "terminal": tShell,
+	"run_shell_command": tShell, "run_command": tShell, "local_shell": tShell, "shell_command": tShell, "execute_command": tShell,
+	"read": tRead, "read_file": tRead, "view": tRead, "view_file": tRead, "open_file": tRead, "readfile": tRead, "cat": tRead, "notebookread": tRead,
+	"write": tWrite, "write_file": tWrite, "create": tWrite, "create_file": tWrite, "edit": tWrite, "multiedit": tWrite,
+	"str_replace": tWrite, "edit_file": tWrite, "replace": tWrite, "insert": tWrite, "notebookedit": tWrite, "writefile": tWrite,
+	"apply_patch": tPatch, "patch": tPatch, "str_replace_based_edit_tool": tEditor, "str_replace_editor": tEditor,
+	"delete": tDelete, "delete_file": tDelete, "remove": tDelete, "remove_file": tDelete,
+	"move": tMove, "rename": tMove, "move_file": tMove,
+	"grep": tSearch, "search": tSearch, "codebase_search": tSearch, "grep_search": tSearch, "search_files": tSearch, "ripgrep": tSearch,
+	"glob": tList, "ls": tList, "list": tList, "list_dir": tList, "list_directory": tList, "find": tList, "file_search": tList, "find_files": tList,
+	"webfetch": tFetch, "fetch": tFetch, "web_fetch": tFetch, "fetch_url": tFetch,
+	"websearch": tWebSearch, "web_search": tWebSearch, "search_web": tWebSearch,
+	"think": tNoop, "todowrite": tNoop, "todo_write": tNoop, "todoread": tNoop, "todo_read": tNoop, "update_plan": tNoop, "exit_plan_mode": tNoop,
+}
+
+var kindClass = map[protocol.ToolKind]toolClass{
+	protocol.KindRead: tRead, protocol.KindEdit: tWrite, protocol.KindDelete: tDelete, protocol.KindMove: tMove,
+	protocol.KindSearch: tSearch, protocol.KindExecute: tShell, protocol.KindFetch: tFetch, protocol.KindThink: tNoop,
+}
+
+var pathKeys = []string{"path", "file_path", "filePath", "file", "filename", "target_file", "notebook_path", "absolute_path",
+	"relative_path", "relative_workspace_path", "target_directory", "directory", "dir_path", "dir", "source", "old_path", "from"}
+var destKeys = []string{"destination", "new_path", "to", "target", "dest"}
+var contentKeys = []string{"content", "new_string", "new_str", "file_text", "newText", "new_text", "text", "code_edit", "insert_text"}
+
+// input turns the call into facts and returns the action text.
+func (a *analyzer) input(call protocol.ToolCall) string {
+	name := strings.ToLower(strings.TrimSpace(call.Tool))
+	var in map[string]any
+	var rawStr string
+	if len(call.RawInput) > 0 && string(call.RawInput) != "null" {
+		if err := json.Unmarshal(call.RawInput, &in); err != nil {
+			if err2 := json.Unmarshal(call.RawInput, &rawStr); err2 != nil {
+				a.opaque("ask.bad-input", "rawInput is not JSON the gate can read", false)
+				return name
+			}
+		}
+	}
+	class, known := toolNames[name]
+	switch {
+	case name == "":
+		class = kindClass[call.Kind]
+		if class == tUnknown {
+			a.add(&rfact{kind: protocol.FactTool, tool: string(call.Kind), parent: -1, ask: reason("ask.tool", "ACP kind "+string(call.Kind)+" needs a person")})
+			return "tool: " + string(call.Kind)
+		}
+	case strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_"):
+		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
+		a.kindFacts(call, in)
+		return "tool: " + name
+	case !known:
+		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
+		a.kindFacts(call, in)
+		return "tool: " + name
+	}
+	action := a.classFacts(class, name, call, in, rawStr)
+	// Tool(NAME) rules see every fact of a named tool
+	for _, f := range a.facts {
+		if f.tool == "" && name != "" {
+			f.tool = name
+		}
+	}
+	return action
+}
+
+// kindFacts adds the file effects an unknown tool declares through its ACP
+// kind, so floors and deny rules still see them.
+func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
+	switch kindClass[call.Kind] {
+	case tRead, tSearch:
+		for _, p := range a.paths(call, in, pathKeys) {
+			a.readFact(p, -1, false)
+		}
+	case tWrite, tDelete, tMove:
+		for _, p := range a.paths(call, in, append(append([]string{}, pathKeys...), destKeys...)) {
+			a.writeFact(p, -1)
+		}
+	}
+}
+
+func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCall, in map[string]any, rawStr string) string {
+	if name == "" {
+		name = string(call.Kind)
+	}
+	sc := &scope{cwd: a.env.Cwd}
+	if c := firstString(in, "cwd", "workdir", "working_directory", "workingDirectory"); c != "" {
+		sc.cwd = a.resolvePath(c, a.env.Cwd, false).abs
+	}
+	switch class {
+	case tShell:
+		cmd, ok := a.commandOf(in, rawStr)
+		if !ok {
+			a.opaque("ask.bad-input", "no command in the call", false)
+			return name
+		}
+		a.shell(cmd, sc)
+		return "bash: " + clip(strings.TrimSpace(cmd), 300)
+	case tRead, tSearch, tList:
+		ps := a.paths(call, in, pathKeys)
+		if len(ps) == 0 && class != tRead {
+			ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
+		}
+		if len(ps) == 0 {
+			a.opaque("ask.bad-input", "a read without a path", false)
+			return name
+		}
+		for _, p := range ps {
+			a.readFact(p, -1, class == tList)
+		}
+		return name + ": " + displayPaths(ps)
+	case tWrite, tEditor:
+		if class == tEditor {
+			if c, _ := in["command"].(string); c == "view" {
+				return a.classFacts(tRead, name, call, in, rawStr)
+			}
+		}
+		ps := a.paths(call, in, pathKeys)
+		if len(ps) == 0 {
+			a.opaque("ask.bad-input", "a write without a path", false)
+			return name
+		}
+		for _, p := range ps {
+			i := a.writeFact(p, -1)
+			if i >= 0 && strings.EqualFold(filepath.Base(p.abs), "package.json") && a.facts[i].floor == nil && a.facts[i].human == nil && touchesScripts(in) {
+				a.facts[i].human = reason("human.persistence-write", "changes package.json scripts")
+			}
+		}
+		return name + ": " + displayPaths(ps)
+	case tPatch:
+		ps := a.patchPaths(in, rawStr, sc)
+		if len(ps) == 0 {
+			a.opaque("ask.bad-input", "a patch whose files the gate cannot find", false)
+			return name
+		}
+		return name + ": " + displayPaths(ps)
+	case tDelete:
+		ps := a.paths(call, in, pathKeys)
+		if len(ps) == 0 {
+			a.opaque("ask.bad-input", "a delete without a path", false)
+			return name
+		}
+		for _, p := range ps {
+			a.deleteWord(word{val: p.raw}, sc, -1, true)
+		}
+		return name + ": " + displayPaths(ps)
+	case tMove:
+		src := a.paths(call, in, pathKeys)
+		dst := a.paths(protocol.ToolCall{}, in, destKeys)
+		for _, p := range src {
+			a.deleteWord(word{val: p.raw}, sc, -1, true)
+		}
+		for _, p := range dst {
+			a.writeFact(p, -1)
+		}
+		if len(src)+len(dst) == 0 {
+			a.opaque("ask.bad-input", "a move without paths", false)
+		}
+		return name + ": " + displayPaths(append(src, dst...))
+	case tFetch:
+		u := firstString(in, "url", "uri", "href")
+		if u == "" {
+			a.opaque("ask.bad-input", "a fetch without a URL", false)
+			return name
+		}
+		a.fetchFact(u, sc)
+		return name + ": " + clip(u, 300)
+	case tWebSearch:
+		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "web search sends only a query")})
+		return name + ": " + clip(firstString(in, "query", "q"), 200)
+	case tNoop:
+		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "no side effects")})
+		return name
+	}
+	a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
+	return name
+}
+
+func (a *analyzer) fetchFact(raw string, sc *scope) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		a.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL the gate cannot parse")})
+		return
+	}
+	if strings.EqualFold(u.Scheme, "file") {
+		a.readFact(a.resolvePath(u.Path, sc.cwd, false), -1, false)
+		return
+	}
+	if u.Hostname() == "" {
+		a.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL without a host")})
+		return
+	}
+	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+}
+
+// commandOf reads command/cmd as a string or an argv array.
+func (a *analyzer) commandOf(in map[string]any, rawStr string) (string, bool) {
+	if in == nil {
+		return rawStr, rawStr != ""
+	}
+	for _, k := range []string{"command", "cmd", "script"} {
+		switch v := in[k].(type) {
+		case string:
+			return v, true
+		case []any:
+			parts := make([]string, 0, len(v))
+			for _, x := range v {
+				s, ok := x.(string)
+				if !ok {
+					return "", false
+				}
+				parts = append(parts, shellQuote(s))
+			}
+			return strings.Join(parts, " "), len(parts) > 0
+		}
+	}
+	return "", false
+}
+
+// shellQuote quotes one argv word so the parser sees it as one literal.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func firstString(in map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := in[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// paths collects the files a tool call names: argument keys, a paths
+// array, multiedit edits and ACP locations.
+func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []string) []pathRef {
+	var raw []string
+	for _, k := range keys {
+		if s, ok := in[k].(string); ok && s != "" {
+			raw = append(raw, s)
+		}
+	}
+	if list, ok := in["paths"].([]any); ok {
+		for _, x := range list {
+			if s, ok := x.(string); ok && s != "" {
+				raw = append(raw, s)
+			}
+		}
+	}
+	if edits, ok := in["edits"].([]any); ok {
+		for _, e := range edits {
+			if m, ok := e.(map[string]any); ok {
+				if s := firstString(m, "path", "file_path", "filePath"); s != "" {
+					raw = append(raw, s)
+				}
+			}
+		}
+	}
+	for _, l := range call.Locations {
+		if l.Path != "" {
+			raw = append(raw, l.Path)
+		}
+	}
+	seen := map[string]bool{}
+	var out []pathRef
+	for _, r := range raw {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		out = append(out, a.resolve(r, a.env.Cwd, true, true))
+	}
+	return out
+}
+
+// patchPaths finds the files an apply_patch input touches.
+func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pathRef {
+	text := rawStr
+	if in != nil {
+		text = firstString(in, "input", "patch", "patchText", "patch_text", "diff", "content")
+	}
+	var out []pathRef
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		var p string
+		del := false
+		for _, pre := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ", "+++ ", "--- "} {
+			if strings.HasPrefix(line, pre) {
+				p = strings.TrimSpace(strings.TrimPrefix(line, pre))
+				del = pre == "*** Delete File: "
+			}
+		}
+		if p == "" || p == "/dev/null" {
+			continue
+		}
+		if strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") {
+			p = strings.TrimPrefix(strings.TrimPrefix(strings.Fields(p)[0], "a/"), "b/")
+		}
+		r := a.resolvePath(p, sc.cwd, true)
+		if del {
+			a.deleteWord(word{val: p}, sc, -1, true)
+		} else {
+			a.writeFact(r, -1)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// touchesScripts reports an edit whose new text mentions package.json
+// scripts or lifecycle hooks (or whose text is unknown).
+func touchesScripts(in map[string]any) bool {
+	var texts []string
+	for _, k := range contentKeys {
+		if s, ok := in[k].(string); ok {
+			texts = append(texts, s)
+		}
+	}
+	if edits, ok := in["edits"].([]any); ok {
+		for _, e := range edits {
+			if m, ok := e.(map[string]any); ok {
+				texts = append(texts, firstString(m, contentKeys...))
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return true
+	}
+	for _, t := range texts {
+		for _, k := range []string{`"scripts"`, "install", "prepare", "prepublish", "postpack", "prepack"} {
+			if strings.Contains(t, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func displayPaths(ps []pathRef) string {
+	var parts []string
+	for i, p := range ps {
+		if i == 5 {
+			parts = append(parts, "…")
+			break
+		}
+		if p.abs != "" {
+			parts = append(parts, p.abs)
+		} else {
+			parts = append(parts, p.raw)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// subcommandTools get a "TOOL SUB *" grant; everything else gets the exact
+// command.
+var subcommandTools = map[string]bool{"git": true, "go": true, "cargo": true, "npm": true, "pnpm": true, "yarn": true, "bun": true,
+	"make": true, "kubectl": true, "helm": true, "terraform": true, "pip": true, "pip3": true, "poetry": true, "uv": true,
+	"dotnet": true, "mvn": true, "gradle": true, "gh": true, "rustup": true, "composer": true, "bundle": true, "mix": true,
+	"swift": true, "zig": true, "docker": true, "podman": true, "brew": true, "apt": true, "just": true, "task": true, "nx": true, "turbo": true}
+
+// always computes what an "always" answer may grant (SPEC §5.7).
+func (a *analyzer) always(call protocol.ToolCall) *Always {
+	if a.noAlways {
+		return nil
+	}
+	var top []*rfact
+	for _, f := range a.facts {
+		if f.parent < 0 {
+			top = append(top, f)
+		}
+	}
+	if len(top) != 1 {
+		return nil
+	}
+	f := top[0]
+	rel := func(p string) string {
+		if a.env.Project != "" && within(p, a.env.Project) && p != a.env.Project {
+			return strings.TrimPrefix(p, a.env.Project+"/")
+		}
+		return p
+	}
+	switch f.kind {
+	case protocol.FactExec:
+		if a.simple != 1 || f.static != len(f.argv) || len(f.argv) == 0 {
+			return nil
+		}
+		base := strings.ToLower(filepath.Base(f.argv[0]))
+		if isInterpreter(base) || shells[base] {
+			return nil
+		}
+		for _, w := range f.argv {
+			if strings.ContainsAny(w, "*()") {
+				return nil
+			}
+		}
+		pat := strings.Join(f.argv, " ")
+		if subcommandTools[f.argv[0]] && len(f.argv) >= 2 && isPlainWord(f.argv[1]) {
+			sub := f.argv[1]
+			switch {
+			case sub == "run" && (base == "npm" || base == "pnpm" || base == "yarn" || base == "bun") && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
+				pat = strings.Join(f.argv[:3], " ")
+				if len(f.argv) > 3 {
+					pat += " *"
+				}
+			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx":
+				// runs arbitrary code: only the exact command
+			default:
+				pat = f.argv[0] + " " + sub + " *"
+			}
+		}
+		return &Always{Pattern: "Bash(" + pat + ")", Covers: "bash: " + pat + "  (this project)"}
+	case protocol.FactRead, protocol.FactWrite:
+		if !f.path.known || f.path.glob {
+			return nil
+		}
+		g := escapeGlob(rel(f.path.abs))
+		if f.kind == protocol.FactRead {
+			if f.listOnly {
+				g = strings.TrimSuffix(g, "/") + "/**"
+			}
+			return &Always{Pattern: "Read(" + g + ")", Covers: "read: " + g + "  (this project)"}
+		}
+		return &Always{Pattern: "Write(" + g + ")", Covers: "write: " + g + "  (this project)"}
+	case protocol.FactNetwork:
+		if f.host == "" || strings.ContainsAny(f.host, "/*") {
+			return nil
+		}
+		return &Always{Pattern: "WebFetch(domain:" + f.host + ")", Covers: "webfetch: " + f.host + "  (this project)"}
+	}
+	return nil
+}
+
+func isPlainWord(s string) bool {
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	return !strings.ContainsAny(s, "/=$*?[]{}'\"\\ :@")
+}
+
+// escapeGlob quotes glob characters so a path matches only itself.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]{}\\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

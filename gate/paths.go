@@ -1,0 +1,452 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// pathRef is one file a call touches, resolved against the call's cwd.
+type pathRef struct {
+	raw   string // as written
+	abs   string // cleaned absolute path; "" when unknown
+	real  string // abs with symlinks resolved when the file exists; else abs
+	glob  bool   // contains unexpanded glob characters
+	known bool   // false for dynamic words, unknown cwd, ~user
+}
+
+// resolvePath makes p absolute against cwd, cleans it and resolves symlinks
+// when the file exists. forWrite also resolves the parent directory, so a new
+// file written through a symlinked directory lands where it really goes.
+func (a *analyzer) resolvePath(p, cwd string, forWrite bool) pathRef {
+	return a.resolve(p, cwd, forWrite, false)
+}
+
+// resolve is resolvePath; literal paths (from file tools) have no globs.
+func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
+	r := pathRef{raw: p, glob: !literal && hasGlob(p)}
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if a.env.Home == "" {
+			return r
+		}
+		p = a.env.Home + p[1:]
+	case strings.HasPrefix(p, "~"):
+		return r // ~user: unknown home
+	}
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			return r
+		}
+		p = filepath.Join(cwd, p)
+	}
+	r.abs = filepath.Clean(p)
+	r.real = r.abs
+	r.known = true
+	if r.glob {
+		return r
+	}
+	// Lstat first: most paths an agent names in a plan do not exist yet, and
+	// one failed syscall is the cheapest way to learn that.
+	if _, err := os.Lstat(r.abs); err == nil {
+		if real, err := filepath.EvalSymlinks(r.abs); err == nil {
+			r.real = real
+		}
+	} else if forWrite {
+		dir := filepath.Dir(r.abs)
+		if _, err := os.Lstat(dir); err == nil {
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				r.real = filepath.Join(real, filepath.Base(r.abs))
+			}
+		}
+	}
+	return r
+}
+
+// both returns the lexical and the resolved path (one when they agree).
+func (r pathRef) both() []string {
+	if r.real != r.abs {
+		return []string{r.abs, r.real}
+	}
+	return []string{r.abs}
+}
+
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	if dir == "" || p == "" {
+		return false
+	}
+	if dir == "/" {
+		return true
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// inProject reports whether every form of the path lies inside the project.
+func (a *analyzer) inProject(r pathRef) bool {
+	if !r.known || a.env.Project == "" {
+		return false
+	}
+	for _, p := range r.both() {
+		if !within(p, a.env.Project) {
+			return false
+		}
+	}
+	return true
+}
+
+// sensitiveNames are base names (lower case) that hold secrets wherever they are.
+var sensitiveExact = map[string]bool{
+	".env": true, ".netrc": true, "_netrc": true, ".git-credentials": true, ".pgpass": true,
+	".pypirc": true, ".vault-token": true, ".htpasswd": true, "login data": true, "cookies": true,
+	"cookies.sqlite": true, "logins.json": true, "key3.db": true, "key4.db": true, "shadow": true,
+	"gshadow": true, ".npmrc": true, ".dockercfg": true,
+}
+
+var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true}
+
+var sensitiveSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".keychain", ".keychain-db", ".kdbx", ".ovpn"}
+
+var sensitivePrefixes = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"}
+
+// sensitiveHome are paths under the home directory (lower case, relative).
+var sensitiveHome = []string{
+	".ssh", ".aws/credentials", ".config/gcloud", ".gnupg", ".docker/config.json", ".kube/config",
+	".password-store", ".config/gh/hosts.yml", ".mozilla", ".config/google-chrome", ".config/chromium",
+	"library/keychains", "library/application support/google/chrome", "library/cookies",
+	".local/share/keyrings", ".azure", ".terraform.d/credentials.tfrc.json",
+}
+
+// isSensitiveName reports whether a base name (lower case) is a secret.
+func isSensitiveName(base string) bool {
+	if sensitiveExact[base] {
+		return true
+	}
+	if strings.HasPrefix(base, ".env.") && !envExamples[base] {
+		return true
+	}
+	for _, s := range sensitiveSuffixes {
+		if strings.HasSuffix(base, s) {
+			return true
+		}
+	}
+	for _, s := range sensitivePrefixes {
+		if strings.HasPrefix(base, s) {
+			return true
+		}
+	}
+	return strings.Contains(base, "credentials") && strings.HasSuffix(base, ".json")
+}
+
+// globCandidates are names a glob is tested against: if a pattern could match
+// one of them, it could match a secret.
+var globCandidates = []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "server.pem",
+	"server.key", "cert.p12", "cert.pfx", ".netrc", ".git-credentials", "credentials.json", ".npmrc", ".pgpass"}
+
+// sensitive reports whether any form of the path names a secret (SPEC §5.5).
+// Matching is path-aware and case-insensitive.
+func (a *analyzer) sensitive(r pathRef) bool {
+	if !r.known {
+		return r.raw != "" && sensitiveBase(strings.ToLower(filepath.Base(r.raw)))
+	}
+	home := strings.ToLower(a.env.Home)
+	for _, p := range r.both() {
+		lp := strings.ToLower(p)
+		if sensitiveBase(filepath.Base(lp)) {
+			return true
+		}
+		if home != "" && within(lp, home) && lp != home {
+			rel := lp[len(home)+1:]
+			for _, h := range sensitiveHome {
+				if rel == h || strings.HasPrefix(rel, h+"/") || (hasGlob(rel) && globMayMatch(rel, h)) {
+					return true
+				}
+			}
+		}
+		if strings.HasPrefix(lp, "/etc/shadow") || strings.HasPrefix(lp, "/etc/sudoers") || strings.HasPrefix(lp, "/etc/gshadow") {
+			return true
+		}
+		for _, g := range a.pol.sensitiveGlobs(a.env) {
+			if ok, _ := doublestar.Match(g, lp); ok {
+				return true
+			}
+			if ok, _ := doublestar.Match(g+"/**", lp); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sensitiveBase handles a base name that may itself be a glob.
+func sensitiveBase(base string) bool {
+	if !hasGlob(base) && !strings.Contains(base, "{") {
+		return isSensitiveName(base)
+	}
+	for _, alt := range braceExpand(base) {
+		if !hasGlob(alt) {
+			if isSensitiveName(alt) {
+				return true
+			}
+			continue
+		}
+		for _, c := range globCandidates {
+			// A leading * does not match dotfiles in the shell.
+			if c[0] == '.' && alt[0] != '.' {
+				continue
+			}
+			if ok, _ := filepath.Match(alt, c); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globMayMatch reports whether a glob path could name the literal path lit
+// or something under it.
+func globMayMatch(pattern, lit string) bool {
+	if ok, _ := doublestar.Match(pattern, lit); ok {
+		return true
+	}
+	// the pattern is a prefix of the literal: ~/.s*/x matches ~/.ssh/x
+	pp := strings.Split(pattern, "/")
+	lp := strings.Split(lit, "/")
+	for i := 0; i < len(pp) && i < len(lp); i++ {
+		if ok, _ := filepath.Match(pp[i], lp[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isEnvDumpPath reports /proc/*/environ.
+func isEnvDumpPath(p string) bool {
+	return strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ")
+}
+
+// protectedWrite reports whether writing (or deleting) the path touches
+// perm-peer's own policy, grants or database (a hard floor). Deleting an
+// ancestor of a protected file counts too.
+func (a *analyzer) protectedWrite(r pathRef, deleting bool) bool {
+	if !r.known {
+		return strings.Contains(strings.ToLower(r.raw), ".perm-peer")
+	}
+	for _, p := range r.both() {
+		lp := strings.ToLower(p)
+		for _, prot := range a.protected() {
+			lprot := strings.ToLower(prot)
+			if within(lp, lprot) || (deleting && within(lprot, lp)) {
+				return true
+			}
+			if r.glob && globMayMatch(lp, lprot) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// protected lists perm-peer's own files and directories.
+func (a *analyzer) protected() []string {
+	if a.prot != nil {
+		return a.prot
+	}
+	var out []string
+	if a.env.Project != "" {
+		out = append(out, filepath.Join(a.env.Project, ".perm-peer"))
+	}
+	if a.env.Home != "" {
+		out = append(out, filepath.Join(a.env.Home, ".config", "perm-peer"), filepath.Join(a.env.Home, ".local", "state", "perm-peer"))
+	}
+	if a.pol != nil {
+		for _, f := range []string{a.pol.userFile, a.pol.projectFile} {
+			if f != "" {
+				out = append(out, filepath.Clean(f))
+			}
+		}
+	}
+	for _, p := range a.env.Protected {
+		if p != "" {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	a.prot = out
+	return out
+}
+
+// persistence classifies a write that makes something run later or changes
+// how agents and tools behave (SPEC §5.4); "" when it is none of those.
+func (a *analyzer) persistence(r pathRef) string {
+	forms := r.both()
+	if !r.known {
+		forms = []string{"/" + strings.TrimPrefix(r.raw, "/")}
+	}
+	for _, p := range forms {
+		lp := strings.ToLower(p)
+		base := filepath.Base(lp)
+		switch {
+		case strings.Contains(lp, "/.git/hooks/") || strings.HasSuffix(lp, "/.git/hooks") || strings.Contains(lp, "/.husky/"):
+			return "git hook"
+		case strings.HasSuffix(lp, "/.git/config") || base == ".gitconfig" || strings.HasSuffix(lp, "/.config/git/config"):
+			return "git config"
+		case strings.Contains(lp, "/.github/workflows/") || strings.Contains(lp, "/.github/actions/") || strings.Contains(lp, "/.circleci/") ||
+			strings.Contains(lp, "/.buildkite/") || base == ".gitlab-ci.yml" || base == "jenkinsfile" || base == ".travis.yml" ||
+			base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".pre-commit-config.yaml" || strings.Contains(lp, "/.devcontainer/"):
+			return "CI configuration"
+		case strings.Contains(lp, "/.vscode/"):
+			return "editor task configuration"
+		case base == ".envrc":
+			return ".envrc"
+		case shellRC[base] || strings.Contains(lp, "/.config/fish/"):
+			return "shell startup file"
+		case base == "authorized_keys" || base == "authorized_keys2" || strings.Contains(lp, "/.ssh/"):
+			return "ssh configuration"
+		case strings.Contains(lp, "/cron") || base == "crontab" || strings.HasPrefix(lp, "/var/spool/cron"):
+			return "crontab"
+		case strings.Contains(lp, "/systemd/") || strings.Contains(lp, "/launchagents/") || strings.Contains(lp, "/launchdaemons/"):
+			return "service unit"
+		case base == ".npmrc" || base == ".yarnrc" || base == ".yarnrc.yml":
+			return "package manager configuration"
+		case strings.Contains(lp, "/.claude/") || strings.Contains(lp, "/.codex/") || strings.Contains(lp, "/.cursor/") ||
+			strings.Contains(lp, "/.gemini/") || strings.Contains(lp, "/.continue/") || strings.Contains(lp, "/.windsurf/") ||
+			base == ".mcp.json" || base == ".cursorrules" || base == ".clinerules" || base == ".aider.conf.yml":
+			return "agent configuration"
+		}
+	}
+	return ""
+}
+
+var shellRC = map[string]bool{
+	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
+	".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".zlogout": true, ".kshrc": true,
+	".cshrc": true, ".tcshrc": true, ".inputrc": true,
+}
+
+// diskDevice reports a raw disk or memory device: writing it destroys data.
+func diskDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	n := p[len("/dev/"):]
+	for _, d := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "mapper/", "md", "dm-", "loop", "mem", "kmem", "port"} {
+		if strings.HasPrefix(n, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// harmlessDevice is a write target that is not a file write.
+func harmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/")
+}
+
+// systemTop are top-level directories whose loss breaks the machine; their
+// direct children are floors too.
+var systemTop = map[string]bool{
+	"usr": true, "etc": true, "bin": true, "sbin": true, "lib": true, "lib32": true, "lib64": true, "boot": true,
+	"var": true, "opt": true, "system": true, "library": true, "applications": true, "private": true, "dev": true,
+	"proc": true, "sys": true, "root": true, "snap": true,
+}
+
+// floorTarget reports whether recursively deleting p is a hard floor: /,
+// top-level directories, system directories one level down, the home
+// directory, the project and every ancestor of either.
+func (a *analyzer) floorTarget(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == "/" {
+		return true
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if len(parts) == 1 {
+		return true
+	}
+	if len(parts) == 2 && systemTop[strings.ToLower(parts[0])] {
+		return true
+	}
+	for _, keep := range []string{a.env.Home, a.env.Project} {
+		if keep != "" && within(keep, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// floorGlob reports whether a glob deletion could remove a floor target:
+// /*, ~/*, /u*, project/*, /*/*.
+func (a *analyzer) floorGlob(p string) bool {
+	if dir := filepath.Dir(p); !hasGlob(dir) && a.floorTarget(dir) {
+		return true
+	}
+	if strings.Count(p, "/") == 1 {
+		return true
+	}
+	for _, keep := range []string{a.env.Home, a.env.Project} {
+		for k := keep; k != "" && k != "/"; k = filepath.Dir(k) {
+			if ok, _ := doublestar.Match(p, k); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// braceExpand expands bash brace alternatives {a,b} (up to 64 results).
+func braceExpand(s string) []string {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return []string{s}
+	}
+	depth, end := 0, -1
+	for i := open; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 || !strings.Contains(s[open:end], ",") {
+		return []string{s}
+	}
+	var alts []string
+	depth, start := 0, open+1
+	for i := open + 1; i < end; i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				alts = append(alts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	alts = append(alts, s[start:end])
+	var out []string
+	for _, alt := range alts {
+		for _, e := range braceExpand(s[:open] + alt + s[end+1:]) {
+			if len(out) >= 64 {
+				return out
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,1022 @@
+package gate
+
+import (
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// noOperand commands touch no files: their words are data, not paths.
+var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true,
+	"test": true, "[": true, "sleep": true, "seq": true, "expr": true, "basename": true, "dirname": true,
+	"realpath": true, "readlink": true, "whoami": true, "id": true, "uname": true, "nproc": true, "arch": true,
+	"uptime": true, "free": true, "which": true, "whereis": true, "type": true, "hash": true, "clear": true,
+	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
+	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
+	"logname": true, "users": true, "printf%": true, "yes": true, "shopt": false, "trap": true, "umask": false,
+	"jobs": true, "dirs": true, "cal": true, "bc": false, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
+
+// readers are read-only commands whose operands are files they read.
+var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": true, "file": true, "stat": true, "ls": true,
+	"tree": true, "du": true, "df": true, "diff": true, "cmp": true, "sort": true, "uniq": true, "cut": true, "tr": true,
+	"nl": true, "od": true, "hexdump": true, "xxd": true, "strings": true, "md5sum": true, "sha1sum": true,
+	"sha256sum": true, "sha512sum": true, "shasum": true, "cksum": true, "b2sum": true, "base64": true, "tac": true,
+	"rev": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "paste": true, "join": true, "comm": true,
+	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false}
+
+// listers show names and metadata, not contents.
+var listers = map[string]bool{"ls": true, "tree": true, "du": true, "df": true, "stat": true, "eza": true, "exa": true, "lsd": true}
+
+var readerVals = map[string]bool{"-n": true, "-c": true, "--lines": true, "--bytes": true, "-d": true, "-f": true, "-t": true,
+	"-k": true, "-s": true, "-w": true, "-L": true, "-I": true, "--ignore": true, "-P": true, "-B": true, "--block-size": true,
+	"--max-depth": true, "--sort": true, "--time-style": true, "--format": true, "--color": false}
+
+func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	var s summary
+	safe := func(why string) { f.safe = reason("gate.safe", why) }
+	switch {
+	case lb == "cd" || lb == "pushd" || lb == "chdir":
+		ops := operands(args, nil)
+		switch {
+		case len(ops) == 0 && lb == "cd":
+			sc.cwd = a.env.Home
+		case len(ops) == 0 || args[ops[0]].dyn || args[ops[0]].val == "-":
+			sc.cwd = ""
+		default:
+			sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
+		}
+		safe("changes directory")
+	case lb == "popd":
+		sc.cwd = ""
+		safe("changes directory")
+	case lb == "printenv":
+		f.human = reason("human.env-dump", "prints the environment")
+		s.taint = true
+	case lb == "set":
+		if len(args) == 0 {
+			f.human = reason("human.env-dump", "set without arguments prints every variable")
+			s.taint = true
+		} else {
+			safe("sets shell options")
+		}
+	case lb == "compgen" && hasFlag(args, "-v", "-e"):
+		f.human = reason("human.env-dump", "lists the environment")
+		s.taint = true
+	case noOperand[lb]:
+		switch {
+		case lb == "date" && hasFlag(args, "-s", "--set"):
+		case lb == "hostname" && len(operands(args, nil)) > 0:
+		default:
+			safe(lb + " is read-only")
+		}
+	case readers[lb]:
+		ok := true
+		switch lb {
+		case "sort":
+			ok = !hasFlag(args, "-o", "--output", "--compress-program")
+			for i, w := range args {
+				if (w.val == "-o" || w.val == "--output") && i+1 < len(args) {
+					a.writeFact(a.pathWord(args[i+1], sc, true), -1)
+				} else if strings.HasPrefix(w.val, "-o") && len(w.val) > 2 {
+					a.writeFact(a.resolvePath(w.val[2:], sc.cwd, true), -1)
+				} else if strings.HasPrefix(w.val, "--output=") {
+					a.writeFact(a.resolvePath(strings.TrimPrefix(w.val, "--output="), sc.cwd, true), -1)
+				}
+			}
+		case "tree":
+			ok = !hasFlag(args, "-o", "-R")
+		case "file":
+			ok = !hasFlag(args, "-C", "--compile")
+		case "bat":
+			ok = !hasFlag(args, "--pager")
+		}
+		ops := operands(args, readerVals)
+		if lb == "uniq" && len(ops) > 1 || lb == "xxd" && (len(ops) > 1 || hasShort(args, "r")) {
+			ok = false
+			a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
+			ops = ops[:len(ops)-1]
+		}
+		if lb != "tr" {
+			for _, i := range ops {
+				if args[i].val == "-" {
+					continue
+				}
+				a.readWord(args[i], sc, idx, listers[lb])
+			}
+		}
+		if ok {
+			safe(lb + " only reads")
+		} else {
+			f.ask = reason("ask.flag", lb+" with a flag that writes or runs something")
+		}
+	case lb == "grep" || lb == "egrep" || lb == "fgrep" || lb == "rg" || lb == "ag" || lb == "ack" || lb == "zgrep":
+		a.grep(f, idx, lb, args, sc)
+	case lb == "sed" || lb == "gsed":
+		a.sed(f, idx, args, sc)
+	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
+		a.awk(f, idx, args, sc)
+	case lb == "jq" || lb == "yq" || lb == "gojq":
+		ops := operands(args, map[string]bool{"--arg": true, "--argjson": true, "--indent": true, "-L": true, "--slurpfile": true, "--rawfile": true})
+		fromFile := hasFlag(args, "-f", "--from-file")
+		for n, i := range ops {
+			if n == 0 && !fromFile {
+				continue
+			}
+			a.readWord(args[i], sc, idx, false)
+		}
+		for i, w := range args {
+			if (w.val == "--slurpfile" || w.val == "--rawfile") && i+2 < len(args) {
+				a.readWord(args[i+2], sc, idx, false)
+			}
+		}
+		if lb == "yq" && hasShort(args, "i") || hasFlag(args, "--inplace", "--in-place") {
+			f.ask = reason("ask.flag", lb+" -i edits files in place")
+			for _, i := range ops[min(1, len(ops)):] {
+				a.writeFact(a.pathWord(args[i], sc, true), -1)
+			}
+		} else {
+			safe(lb + " only reads")
+		}
+	case lb == "fd" || lb == "fdfind":
+		if hasFlag(args, "-x", "--exec", "-X", "--exec-batch") {
+			f.ask = reason("ask.flag", "fd --exec runs a command")
+		} else {
+			safe("fd only lists")
+		}
+		ops := operands(args, map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true, "-E": true, "--exclude": true})
+		for n, i := range ops {
+			if n > 0 {
+				a.readWord(args[i], sc, idx, true)
+			}
+		}
+	case lb == "tee":
+		for _, i := range operands(args, nil) {
+			a.writeWord(args[i], sc, idx)
+		}
+		if len(operands(args, nil)) == 0 {
+			safe("tee without files")
+		}
+	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put":
+		strong := hasShort(args, "rRf") || hasFlag(args, "--recursive", "--force", "--no-preserve-root")
+		for _, i := range operands(args, nil) {
+			a.deleteWord(args[i], sc, idx, strong)
+		}
+	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "rsync" && !remoteArgs(args):
+		a.copyMove(f, idx, lb, args, sc)
+	case lb == "touch" || lb == "mkdir" || lb == "truncate" || lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "chattr" || lb == "setfacl":
+		a.metaWrite(f, idx, lb, args, sc)
+	case lb == "dd":
+		for _, w := range args {
+			if strings.HasPrefix(w.val, "of=") {
+				a.writeFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "of="), sc, true), idx)
+			}
+			if strings.HasPrefix(w.val, "if=") {
+				a.readFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "if="), sc, false), idx, false)
+			}
+		}
+	case strings.HasPrefix(lb, "mkfs") || lb == "mke2fs" || lb == "mkswap" || lb == "wipefs" || lb == "newfs":
+		f.floor = reason("floor.mkfs", lb+" formats a disk")
+	case lb == "ttyd" || lb == "gotty":
+		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
+	case lb == "crontab":
+		if hasFlag(args, "-l") && len(args) == 1 {
+			safe("crontab -l only lists")
+		} else {
+			f.human = reason("human.persistence-write", "changes the crontab")
+		}
+	case (lb == "systemctl" || lb == "launchctl") && len(operands(args, nil)) > 0:
+		switch args[operands(args, nil)[0]].val {
+		case "enable", "link", "edit", "load", "bootstrap", "set-property", "preset", "add-wants", "add-requires", "revert":
+			f.human = reason("human.persistence-write", "installs or changes a service")
+		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print", "list-timers":
+			safe(lb + " only inspects")
+		}
+	case lb == "npm" || lb == "pnpm" || lb == "yarn":
+		a.pkgManager(f, idx, args)
+	case lb == "terraform" || lb == "tofu" || lb == "pulumi" || lb == "cdk" || lb == "cdktf" || lb == "sst" || lb == "serverless" || lb == "sls":
+		if hasWord(args, "destroy") || hasWord(args, "remove") || hasFlag(args, "-destroy", "--destroy") {
+			f.human = reason("human.teardown", lb+" destroys infrastructure")
+		}
+	case lb == "kubectl" || lb == "helm" || lb == "oc":
+		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true})
+		if len(ops) > 1 && (args[ops[0]].val == "delete" && (strings.HasPrefix(args[ops[1]].val, "ns") || strings.HasPrefix(args[ops[1]].val, "namespace") || hasFlag(args, "--all")) ||
+			args[ops[0]].val == "uninstall" || lb == "helm" && args[ops[0]].val == "delete") {
+			f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
+		}
+	case lb == "dropdb" || lb == "dropuser":
+		f.human = reason("human.teardown", lb+" drops a database")
+	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
+		f.human = reason("human.teardown", "deletes cloud infrastructure")
+	case lb == "go":
+		a.goCmd(f, args)
+	case lb == "docker" || lb == "podman" || lb == "nerdctl":
+		if len(args) > 0 {
+			switch args[0].val {
+			case "ps", "images", "version", "info", "inspect", "logs":
+				safe(lb + " " + args[0].val + " only inspects")
+			}
+		}
+	case lb == "patch":
+		a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
+	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "bsdtar":
+		a.archive(f, idx, lb, args, sc)
+	}
+	if netTools[lb] {
+		s.or(a.network(f, idx, lb, args, sc))
+	}
+	for _, w := range args {
+		if w.taint && s.net {
+			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
+		}
+	}
+	return s
+}
+
+func hasWord(args []word, w string) bool {
+	for _, x := range args {
+		if x.val == w {
+			return true
+		}
+	}
+	return false
+}
+
+func remoteArgs(args []word) bool {
+	for _, w := range args {
+		if isRemote(w.val) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRemote reports scp/rsync host:path operands.
+func isRemote(v string) bool {
+	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~") {
+		return strings.Contains(v, "://")
+	}
+	c := strings.IndexByte(v, ':')
+	sl := strings.IndexByte(v, '/')
+	return c > 0 && (sl < 0 || c < sl) || strings.Contains(v, "://")
+}
+
+// resolveMaybe resolves a file name taken from part of a word.
+func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) pathRef {
+	if w.dyn {
+		return pathRef{raw: p}
+	}
+	return a.resolvePath(p, sc.cwd, forWrite)
+}
+
+// readWord records a read of every brace alternative of a word.
+func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
+	if w.dyn {
+		a.readFact(pathRef{raw: w.val}, parent, listOnly)
+		return
+	}
+	for _, alt := range braceExpand(w.val) {
+		a.readFact(a.resolvePath(alt, sc.cwd, false), parent, listOnly)
+	}
+}
+
+func (a *analyzer) writeWord(w word, sc *scope, parent int) {
+	if w.dyn {
+		a.writeFact(pathRef{raw: w.val}, parent)
+		return
+	}
+	for _, alt := range braceExpand(w.val) {
+		a.writeFact(a.resolvePath(alt, sc.cwd, true), parent)
+	}
+}
+
+// readFact decides a read on its own: env dumps and secrets are human-only,
+// the project is known-safe, anything else asks.
+func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
+	f := &rfact{kind: protocol.FactRead, path: r, parent: parent, listOnly: listOnly}
+	switch {
+	case r.known && (isEnvDumpPath(r.abs) || isEnvDumpPath(r.real)):
+		f.human = reason("human.env-dump", "reads a process environment")
+	case !listOnly && a.sensitive(r):
+		f.human = reason("human.sensitive-read", "reads a sensitive file")
+	case !r.known:
+		f.open = reason("ask.unknown-path", "a path only known at run time")
+	case a.inProject(r):
+		f.safe = reason("gate.read", "read inside the project")
+	default:
+		f.open = reason("ask.outside-read", "read outside the project")
+	}
+	return a.add(f)
+}
+
+// writeFact decides a write: perm-peer's own files and disks are floors;
+// persistence, system and outside-project writes are human-only; a write in
+// the project asks unless a rule or grant covers it.
+func (a *analyzer) writeFact(r pathRef, parent int) int {
+	if r.known && harmlessDevice(r.abs) || r.raw == "/dev/null" {
+		return -1
+	}
+	return a.add(a.checkWrite(&rfact{kind: protocol.FactWrite, path: r, parent: parent}, false))
+}
+
+func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
+	r := f.path
+	switch {
+	case r.known && (diskDevice(r.abs) || diskDevice(r.real)):
+		f.floor = reason("floor.disk-write", "writes a raw disk device")
+	case a.protectedWrite(r, deleting):
+		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
+	case a.persistence(r) != "":
+		f.human = reason("human.persistence-write", "writes a "+a.persistence(r))
+	case !r.known:
+		f.ask = reason("ask.unknown-path", "a path only known at run time")
+	case strings.HasPrefix(r.abs, "/etc/") || strings.HasPrefix(r.real, "/etc/") || r.abs == "/etc":
+		f.human = reason("human.system-write", "writes a system file")
+	case !a.inProject(r):
+		f.human = reason("human.outside-write", "writes outside the project")
+	}
+	return f
+}
+
+// deleteWord records the removal of a word's files; recursive deletion of
+// /, system directories, home, the project or its parents is a floor.
+func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
+	if w.dyn {
+		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
+		if emp := w.empty; emp != "" && strong {
+			r := a.resolvePath(emp, sc.cwd, false)
+			if r.known && (hasGlob(emp) && a.floorGlob(r.abs) || emp == "/*") {
+				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
+			}
+		}
+		if strong && f.floor == nil {
+			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
+		}
+		a.add(a.checkWrite(f, true))
+		return
+	}
+	for _, alt := range braceExpand(w.val) {
+		r := a.resolvePath(alt, sc.cwd, true)
+		f := &rfact{kind: protocol.FactDelete, path: r, parent: parent}
+		base := filepath.Base(alt)
+		switch {
+		case base == "." || base == ".." || alt == "." || alt == "..":
+			f.floor = reason("floor.rm-root", "deletes "+alt)
+		case r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real)):
+			f.floor = reason("floor.rm-root", "deletes "+r.abs)
+		case r.known && r.glob && a.floorGlob(r.abs):
+			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
+		case !r.known && strong && hasGlob(alt):
+			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
+		}
+		if f.floor == nil {
+			a.checkWrite(f, true)
+		}
+		if f.floor == nil && f.human == nil && f.ask == nil && !a.inProject(r) {
+			f.human = reason("human.outside-write", "deletes outside the project")
+		}
+		a.add(f)
+	}
+}
+
+func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope) {
+	ops := operands(args, map[string]bool{"-t": true, "--target-directory": true, "-S": true, "--suffix": true, "-m": true, "--mode": true, "-o": true, "-g": true, "-e": true})
+	target := -1
+	for i, w := range args {
+		if (w.val == "-t" || w.val == "--target-directory") && i+1 < len(args) {
+			target = i + 1
+		}
+	}
+	if target < 0 && len(ops) > 0 && !(lb == "ln" && len(ops) == 1) {
+		target = ops[len(ops)-1]
+		ops = ops[:len(ops)-1]
+	}
+	for _, i := range ops {
+		switch lb {
+		case "mv":
+			a.deleteWord(args[i], sc, idx, true)
+		case "ln":
+		default:
+			a.readWord(args[i], sc, idx, false)
+		}
+	}
+	if target >= 0 {
+		a.writeWord(args[target], sc, idx)
+	}
+}
+
+func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scope) {
+	ops := operands(args, map[string]bool{"-s": true, "--size": true, "-m": true, "--mode": true, "-r": true, "--reference": true, "-d": true, "-t": true})
+	recursive := hasShort(args, "R") || hasFlag(args, "--recursive")
+	if lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "setfacl" || lb == "chattr" {
+		if len(ops) > 0 {
+			ops = ops[1:] // the mode or owner
+		}
+	}
+	for _, i := range ops {
+		w := args[i]
+		if recursive && !w.dyn {
+			r := a.resolvePath(w.val, sc.cwd, false)
+			if r.known && (a.floorTarget(r.abs) || r.glob && a.floorGlob(r.abs)) {
+				f.floor = reason("floor.chmod-root", lb+" -R on "+r.abs)
+			}
+		}
+		a.writeWord(w, sc, idx)
+	}
+}
+
+func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
+	extract := lb == "unzip" || lb == "gunzip" || (lb == "tar" || lb == "bsdtar") && (hasShort(args, "x") || hasFlag(args, "--extract", "--get") || len(args) > 0 && strings.Contains(args[0].val, "x") && !strings.HasPrefix(args[0].val, "-"))
+	dir := sc.cwd
+	for i, w := range args {
+		if (w.val == "-C" || w.val == "--directory" || w.val == "-d") && i+1 < len(args) {
+			dir = a.pathWord(args[i+1], sc, true).abs
+		}
+	}
+	if extract {
+		a.writeFact(a.resolvePath(dir, "", true), idx)
+	}
+	for _, i := range operands(args, map[string]bool{"-C": true, "--directory": true, "-d": true, "-f": true, "--file": true, "-T": true, "-X": true}) {
+		a.readWord(args[i], sc, idx, false)
+	}
+	for i, w := range args {
+		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
+			if extract {
+				a.readWord(args[i+1], sc, idx, false)
+			} else {
+				a.writeWord(args[i+1], sc, idx)
+			}
+		}
+	}
+}
+
+func (a *analyzer) pkgManager(f *rfact, idx int, args []word) {
+	ops := operands(args, nil)
+	if len(ops) == 0 {
+		return
+	}
+	sub := args[ops[0]].val
+	switch {
+	case sub == "set-script" || sub == "pkg" && len(ops) > 2 && args[ops[1]].val == "set" && strings.HasPrefix(args[ops[2]].val, "scripts"):
+		f.human = reason("human.persistence-write", "changes package.json scripts")
+	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
+		f.human = reason("human.persistence-write", "changes the package manager configuration")
+	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
+		f.safe = reason("gate.safe", "package manager query")
+	}
+}
+
+func (a *analyzer) goCmd(f *rfact, args []word) {
+	if len(args) == 0 {
+		return
+	}
+	if hasFlag(args, "-toolexec", "-exec", "-w", "-u", "-overlay", "-modfile") {
+		return
+	}
+	switch args[0].val {
+	case "version", "env", "list", "doc", "help":
+		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
+	}
+}
+
+func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
+	patternGiven := hasFlag(args, "-e", "--regexp", "-f", "--file") || hasShort(args, "e")
+	vals := map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true, "-A": true, "-B": true, "-C": true,
+		"-m": true, "--max-count": true, "-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true,
+		"--include": false, "-d": true, "-D": true, "--color": false, "-M": true, "--max-columns": true, "-j": true, "--threads": true,
+		"--max-depth": true, "--iglob": true, "-E": lb == "rg", "--encoding": true, "--ignore-file": true, "-r": lb == "rg", "--replace": true}
+	ops := operands(args, vals)
+	for n, i := range ops {
+		if n == 0 && !patternGiven {
+			continue
+		}
+		a.readWord(args[i], sc, idx, false)
+	}
+	for i, w := range args {
+		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
+			a.readWord(args[i+1], sc, idx, false)
+		}
+	}
+	if len(ops) == 0 || len(ops) == 1 && !patternGiven {
+		// grep -r with no path searches the working directory
+		if hasShort(args, "rR") || hasFlag(args, "--recursive") || lb == "rg" || lb == "ag" || lb == "ack" {
+			a.readFact(a.resolvePath(".", sc.cwd, false), idx, true)
+		}
+	}
+	if hasFlag(args, "--pre", "--pre-glob", "--search-zip") || hasShort(args, "z") && lb == "rg" {
+		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
+		return
+	}
+	f.safe = reason("gate.safe", lb+" only reads")
+}
+
+var sedCmdRe = regexp.MustCompile(`^\s*(\d+|\$|/[^/]*/|\\.[^.]*\.)?(,\s*(\d+|\$|/[^/]*/))?\s*!?\s*([a-zA-Z=#{}:]?)`)
+
+// sedScriptSafe rejects sed scripts that write files (w, W, s///w) or run
+// commands (e, s///e), or read arbitrary files (r, R).
+func sedScriptSafe(script string) bool {
+	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+		m := sedCmdRe.FindStringSubmatch(cmd)
+		if m == nil {
+			return false
+		}
+		switch m[4] {
+		case "w", "W", "e", "r", "R":
+			return false
+		case "s", "y":
+			rest := strings.TrimSpace(cmd[len(m[0]):])
+			if rest == "" {
+				continue
+			}
+			d := rest[0]
+			parts := strings.Split(rest[1:], string(d))
+			if len(parts) >= 3 && m[4] == "s" && strings.ContainsAny(parts[len(parts)-1], "weWE") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
+	inPlace := hasFlag(args, "--in-place") || hasShortPrefix(args, 'i')
+	var scripts []string
+	scriptFlag := false
+	for i, w := range args {
+		if (w.val == "-e" || w.val == "--expression") && i+1 < len(args) {
+			scripts = append(scripts, args[i+1].val)
+			scriptFlag = true
+		}
+		if w.val == "-f" || w.val == "--file" {
+			scriptFlag = true
+			scripts = append(scripts, "w") // a script file: unseen, so not known-safe
+		}
+	}
+	ops := operands(args, map[string]bool{"-e": true, "--expression": true, "-f": true, "--file": true, "-l": true})
+	for n, i := range ops {
+		if n == 0 && !scriptFlag {
+			scripts = append(scripts, args[i].val)
+			if args[i].dyn {
+				scripts = append(scripts, "e")
+			}
+			continue
+		}
+		if inPlace {
+			a.writeWord(args[i], sc, -1)
+		} else {
+			a.readWord(args[i], sc, idx, false)
+		}
+	}
+	ok := !inPlace
+	for _, s := range scripts {
+		if !sedScriptSafe(s) {
+			ok = false
+		}
+	}
+	if ok {
+		f.safe = reason("gate.safe", "sed without -i, w or e only reads")
+	} else {
+		f.ask = reason("ask.flag", "sed that edits files or runs commands")
+	}
+}
+
+// hasShortPrefix reports a short flag cluster containing c (sed -i, -ni).
+func hasShortPrefix(args []word, c byte) bool {
+	for _, w := range args {
+		v := w.val
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
+	progFile := hasFlag(args, "-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec")
+	ops := operands(args, map[string]bool{"-v": true, "-F": true, "-f": true, "--file": true, "--assign": true, "--field-separator": true, "-i": true, "-l": true})
+	ok := !progFile
+	for n, i := range ops {
+		v := args[i].val
+		if n == 0 && !progFile {
+			if args[i].dyn || strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, ">") || strings.Contains(v, "getline") || strings.Contains(v, "close(") {
+				ok = false
+			}
+			continue
+		}
+		if strings.Contains(v, "=") && !strings.Contains(v, "/") {
+			continue // var=value operand
+		}
+		a.readWord(args[i], sc, idx, false)
+	}
+	if ok {
+		f.safe = reason("gate.safe", "awk without system, pipes or redirections only reads")
+	} else {
+		f.ask = reason("ask.flag", "awk that may run commands or write files")
+	}
+}
+
+// network records hosts, uploads and reverse shells of network tools.
+func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	s := summary{net: true, rawNet: rawNet[lb], downloader: downloaders[lb]}
+	if lb == "openssl" {
+		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
+		s.rawNet = s.net
+		for i, w := range args {
+			if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
+				a.readWord(args[i+1], sc, idx, false)
+			}
+		}
+		if !s.net {
+			return summary{}
+		}
+	}
+	sensitiveBefore := len(a.facts)
+	skipNext := false
+	for i, w := range args {
+		v := w.val
+		if skipNext {
+			skipNext = false
+			continue
+		}
+		switch {
+		case strings.Contains(v, "://"):
+			if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
+				a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
+			} else {
+				a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
+			}
+			continue
+		case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args):
+			a.writeWord(args[i+1], sc, idx)
+			skipNext = true
+			continue
+		case (v == "-i" || v == "-F" || v == "-e" || v == "-l" || v == "-p" || v == "-P" || v == "-J" || v == "-o") && (lb == "ssh" || lb == "scp" || lb == "sftp" || lb == "rsync"):
+			skipNext = true // identity, config, jump host, port
+			continue
+		case (v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" || strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=")) && rawNet[lb]:
+			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
+		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
+			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
+		}
+		for _, c := range uploadCandidates(lb, args, i) {
+			a.readFact(a.resolveMaybe(w, c, sc, false), idx, false)
+		}
+		if (lb == "scp" || lb == "rsync" || lb == "sftp") && !strings.HasPrefix(v, "-") {
+			if isRemote(v) {
+				host := v[:strings.IndexByte(v, ':')]
+				if at := strings.LastIndexByte(host, '@'); at >= 0 {
+					host = host[at+1:]
+				}
+				a.add(&rfact{kind: protocol.FactNetwork, host: host, parent: idx})
+			} else {
+				a.readWord(w, sc, idx, false)
+			}
+		}
+		if (lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || lb == "mail" || lb == "mutt") && !strings.HasPrefix(v, "-") && !strings.Contains(v, ":") && i > 0 {
+			if r := a.resolveMaybe(w, v, sc, false); a.sensitive(r) {
+				a.readFact(r, idx, false)
+			}
+		}
+	}
+	for _, g := range a.facts[sensitiveBefore:] {
+		if g.human != nil && g.human.Code == "human.sensitive-read" {
+			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
+		}
+	}
+	return s
+}
+
+// uploadCandidates lists files a network tool would send, from args[i].
+func uploadCandidates(lb string, args []word, i int) []string {
+	v := args[i].val
+	var out []string
+	switch lb {
+	case "curl", "http", "https", "xh", "httpie":
+		if strings.HasPrefix(v, "@") && len(v) > 1 && v != "@-" {
+			out = append(out, v[1:])
+		}
+		for _, sep := range []string{"=@", "=<", ":@"} {
+			if j := strings.Index(v, sep); j >= 0 && len(v) > j+2 && v[j+2:] != "-" {
+				out = append(out, v[j+2:])
+			}
+		}
+		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
+			out = append(out, args[i+1].val)
+		}
+	case "wget":
+		for _, p := range []string{"--post-file=", "--body-file=", "--input-file="} {
+			if strings.HasPrefix(v, p) {
+				out = append(out, strings.TrimPrefix(v, p))
+			}
+		}
+		if (v == "--post-file" || v == "--body-file") && i+1 < len(args) {
+			out = append(out, args[i+1].val)
+		}
+	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail":
+		if (v == "-a" || v == "--attach") && i+1 < len(args) {
+			out = append(out, args[i+1].val)
+		}
+		if lb == "socat" && strings.HasPrefix(strings.ToLower(v), "file:") {
+			out = append(out, strings.SplitN(v[5:], ",", 2)[0])
+		}
+	}
+	return out
+}
+
+// git polices git's global options and subcommands (SPEC §5.2, §5.4).
+func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
+	cwd := sc.cwd
+	unsafe := ""
+	i := 0
+	cwdChanged := false
+loop:
+	for i < len(args) {
+		v := args[i].val
+		switch {
+		case v == "-C":
+			if i+1 < len(args) {
+				if args[i+1].dyn {
+					cwd = ""
+				} else {
+					cwd = a.resolvePath(args[i+1].val, cwd, false).abs
+				}
+			}
+			cwdChanged = true
+			i += 2
+		case v == "-c" || v == "--config-env":
+			unsafe = "git " + v + " sets configuration that can run programs"
+			i += 2
+		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
+			unsafe = "git " + v
+			i++
+		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
+			i += 2
+		case strings.HasPrefix(v, "-"):
+			i++
+		default:
+			break loop
+		}
+	}
+	g := f
+	gidx := idx
+	if i > 0 && i < len(args) {
+		// analyse "git SUB ..." without the global options, so rules on
+		// git push also see git -C dir push
+		f.wrapper = true
+		f.safe = reason("gate.wrapper", "git global options; the subcommand is analysed")
+		if unsafe != "" {
+			f.safe, f.ask = nil, reason("ask.flag", unsafe)
+		}
+		argv := append([]string{"git"}, f.argv[i+1:]...)
+		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx}
+		gidx = a.add(g)
+		a.noAlways = a.noAlways || cwdChanged
+	}
+	gsc := &scope{cwd: cwd}
+	if i >= len(args) {
+		if unsafe == "" {
+			g.safe = reason("gate.safe", "git without a subcommand prints help")
+		}
+		return summary{}
+	}
+	sub := args[i].val
+	rest := args[i+1:]
+	human := func(code, why string) { g.human = reason(code, why) }
+	safe := func() {
+		if unsafe == "" {
+			g.safe = reason("gate.safe", "git "+sub+" only reads")
+		}
+	}
+	if hasFlag(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-O", "--open-files-in-pager") {
+		unsafe = "git " + sub + " with a flag that writes files or runs programs"
+	}
+	ops := operands(rest, map[string]bool{"-m": true, "-n": true, "--format": false, "-C": true})
+	opVals := func() []string {
+		out := make([]string, 0, len(ops))
+		for _, o := range ops {
+			out = append(out, rest[o].val)
+		}
+		return out
+	}
+	switch sub {
+	case "push":
+		force := hasFlag(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, "fd")
+		for _, o := range opVals() {
+			if strings.HasPrefix(o, "+") || strings.HasPrefix(o, ":") {
+				force = true
+			}
+		}
+		if force {
+			human("human.force-push", "force-push or remote deletion rewrites shared history")
+		}
+		s := summary{net: true}
+		return s
+	case "reset":
+		if hasFlag(rest, "--hard", "--merge", "--keep") {
+			human("human.history-rewrite", "git reset --hard discards work")
+		}
+	case "clean":
+		if hasShort(rest, "f") || hasFlag(rest, "--force") {
+			human("human.history-rewrite", "git clean -f deletes untracked files")
+		} else if hasShort(rest, "n") || hasFlag(rest, "--dry-run") {
+			safe()
+		}
+	case "checkout", "restore", "switch":
+		discard := hasFlag(rest, "--force", "--discard-changes") || hasShort(rest, "f") && sub != "restore"
+		for _, o := range opVals() {
+			if o == "." || o == ":/" || o == "*" {
+				discard = true
+			}
+		}
+		if discard {
+			human("human.history-rewrite", "git "+sub+" discards local changes")
+		}
+	case "rm":
+		if !hasFlag(rest, "--cached") {
+			strong := hasShort(rest, "rf") || hasFlag(rest, "--force")
+			for _, o := range operands(rest, nil) {
+				a.deleteWord(rest[o], gsc, gidx, strong)
+			}
+		}
+	case "filter-branch", "filter-repo", "replace":
+		human("human.history-rewrite", "git "+sub+" rewrites history")
+	case "reflog":
+		if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
+			human("human.history-rewrite", "git reflog "+rest[ops[0]].val+" destroys recovery points")
+		} else {
+			safe()
+		}
+	case "update-ref":
+		if hasFlag(rest, "-d") {
+			human("human.history-rewrite", "git update-ref -d deletes a ref")
+		}
+	case "branch":
+		if hasFlag(rest, "-D") || hasShort(rest, "D") || (hasFlag(rest, "-d", "--delete") && hasFlag(rest, "-f", "--force")) {
+			human("human.history-rewrite", "git branch -D deletes unmerged work")
+		} else if !hasFlag(rest, "-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force") &&
+			(len(ops) == 0 || hasFlag(rest, "--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")) {
+			safe()
+		}
+	case "stash":
+		if len(ops) > 0 && (rest[ops[0]].val == "list" || rest[ops[0]].val == "show") {
+			safe()
+		}
+	case "tag":
+		if len(ops) == 0 || hasFlag(rest, "-l", "--list") && !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
+			if !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m", "-F") {
+				safe()
+			}
+		}
+	case "remote":
+		if len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url" {
+			safe()
+		}
+	case "worktree":
+		if len(ops) > 0 && rest[ops[0]].val == "list" {
+			safe()
+		}
+	case "config":
+		write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
+		if write {
+			target := filepath.Join(cwd, ".git", "config")
+			switch {
+			case hasFlag(rest, "--global"):
+				target = filepath.Join(a.env.Home, ".gitconfig")
+			case hasFlag(rest, "--system"):
+				target = "/etc/gitconfig"
+			}
+			a.writeFact(a.resolvePath(target, "", true), gidx)
+		} else {
+			safe()
+		}
+	case "show", "cat-file":
+		for _, o := range opVals() {
+			if c := strings.IndexByte(o, ':'); c >= 0 && c+1 < len(o) {
+				a.readFact(a.resolvePath(o[c+1:], cwd, false), gidx, false)
+			}
+		}
+		safe()
+	case "diff":
+		if hasFlag(rest, "--no-index") {
+			for _, o := range ops {
+				a.readWord(rest[o], gsc, gidx, false)
+			}
+		}
+		safe()
+	case "status", "log", "rev-parse", "blame", "annotate", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
+		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "help", "version",
+		"whatchanged", "show-branch", "cherry", "range-diff", "grep", "ls-remote", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
+		safe()
+	}
+	if g.safe != nil && cwdChanged && (cwd == "" || !within(cwd, a.env.Project)) {
+		g.safe = nil
+		g.ask = reason("ask.outside-read", "git in a directory outside the project")
+	}
+	return summary{}
+}
+
+// find lists files; -delete, -exec and -fprint make it more than a reader.
+func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
+	var s summary
+	i := 0
+	for i < len(args) && (args[i].val == "-H" || args[i].val == "-L" || args[i].val == "-P" || strings.HasPrefix(args[i].val, "-O") || args[i].val == "-D") {
+		if args[i].val == "-D" {
+			i++
+		}
+		i++
+	}
+	var roots []word
+	for ; i < len(args); i++ {
+		v := args[i].val
+		if strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == "," {
+			break
+		}
+		roots = append(roots, args[i])
+	}
+	if len(roots) == 0 {
+		roots = []word{{val: "."}}
+	}
+	for _, r := range roots {
+		a.readWord(r, sc, idx, true)
+	}
+	ok := true
+	for ; i < len(args); i++ {
+		v := args[i].val
+		switch v {
+		case "-delete":
+			ok = false
+			for _, r := range roots {
+				if findFiltered(args) {
+					a.add(a.checkWrite(&rfact{kind: protocol.FactDelete, path: a.pathWord(r, sc, true), parent: -1}, false))
+				} else {
+					a.deleteWord(r, sc, -1, true)
+				}
+			}
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			ok = false
+			if i+1 < len(args) {
+				a.writeWord(args[i+1], sc, -1)
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			ok = false
+			j := i + 1
+			for j < len(args) && args[j].val != ";" && args[j].val != "+" {
+				j++
+			}
+			inner := append([]word{}, args[i+1:j]...)
+			for k := range inner {
+				if strings.Contains(inner[k].val, "{}") {
+					inner[k].dyn = true
+				}
+			}
+			if len(inner) > 0 {
+				base := strings.ToLower(filepath.Base(inner[0].val))
+				if (base == "rm" || base == "shred" || base == "unlink" || base == "rmdir") && !findFiltered(args) {
+					for _, r := range roots {
+						if p := a.pathWord(r, sc, false); p.known && a.floorTarget(p.abs) {
+							f.floor = reason("floor.rm-root", "find "+p.abs+" -exec "+base)
+						}
+					}
+				}
+				f.wrapper = true
+				s.or(a.inner(inner, sc, idx))
+			}
+			i = j
+		}
+	}
+	if ok {
+		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
+	} else if f.wrapper && f.floor == nil {
+		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")
+	}
+	for _, w := range args {
+		if w.val == "-delete" {
+			f.ask = reason("ask.flag", "find -delete removes files")
+			for _, r := range roots {
+				if p := a.pathWord(r, sc, false); p.known && a.floorTarget(p.abs) && !findFiltered(args) {
+					f.floor = reason("floor.rm-root", "find "+p.abs+" -delete")
+				}
+			}
+		}
+	}
+	return s
+}
+
+// findFiltered reports a find expression that selects files by name, path,
+// age or size: -delete then removes a selection, not the whole tree.
+func findFiltered(args []word) bool {
+	for i, w := range args {
+		if i+1 < len(args) && (args[i+1].val == "*" || args[i+1].val == "**" || args[i+1].val == "*/*") {
+			continue // -name '*' selects everything
+		}
+		switch w.val {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-empty",
+			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-perm", "-user", "-group", "-links", "-inum",
+			"-samefile", "-lname", "-ilname":
+			return true
+		}
+	}
+	return false
+}

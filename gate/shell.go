@@ -1,0 +1,442 @@
+package gate
+
+import (
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+const (
+	maxCommand = 10 * 1024 // bytes of shell the gate will read (SPEC §5.1)
+	maxDepth   = 8         // nested re-parses (sh -c, eval, wrappers)
+	maxNodes   = 4096      // statements per call
+)
+
+// scope is the shell state that flows between statements.
+type scope struct {
+	cwd string // "" when unknown (cd $X)
+}
+
+func (s *scope) copy() *scope { c := *s; return &c }
+
+// summary is what a statement tells the statements around it: a pipeline
+// stage that read a secret feeding a network tool is exfiltration; a
+// downloader feeding a shell is download-then-execute.
+type summary struct {
+	taint      bool // read a secret or dumped the environment
+	net        bool // a network tool
+	rawNet     bool // a raw socket tool (nc, socat, telnet, openssl)
+	downloader bool // curl, wget, ...
+	shellSink  bool // a shell or interpreter reading code from stdin
+}
+
+func (s *summary) or(o summary) {
+	s.taint = s.taint || o.taint
+	s.net = s.net || o.net
+	s.rawNet = s.rawNet || o.rawNet
+	s.downloader = s.downloader || o.downloader
+	s.shellSink = s.shellSink || o.shellSink
+}
+
+var parserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
+
+// shell analyses a command string, re-parsed at every wrapper level.
+func (a *analyzer) shell(src string, sc *scope) summary {
+	if len(src) > maxCommand {
+		a.opaque("ask.too-long", "command longer than 10 KB", false)
+		return summary{}
+	}
+	if a.depth > maxDepth {
+		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
+		return summary{}
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parserPool.Put(p)
+	if err != nil {
+		a.opaque("ask.parse-error", "shell parse error: "+err.Error(), false)
+		return summary{}
+	}
+	a.depth++
+	defer func() { a.depth-- }()
+	return a.stmts(f.Stmts, sc)
+}
+
+func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope) summary {
+	var s summary
+	for _, st := range list {
+		s.or(a.stmt(st, sc))
+	}
+	return s
+}
+
+func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
+	a.nodes++
+	if a.nodes > maxNodes {
+		if a.nodes == maxNodes+1 {
+			a.opaque("ask.too-long", "too many commands", false)
+		}
+		return summary{}
+	}
+	var redirTaint bool
+	var s summary
+	if st.Cmd != nil {
+		s.or(a.command(st.Cmd, sc))
+	}
+	for _, r := range st.Redirs {
+		rs := a.redirect(r, sc)
+		redirTaint = redirTaint || rs.taint
+		s.or(rs)
+	}
+	if redirTaint && s.net {
+		a.floorFact("floor.exfil", "a secret is fed to a network tool")
+	}
+	return s
+}
+
+// redirect turns a redirection into a read or write of its target.
+func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
+	var s summary
+	if r.Hdoc != nil {
+		s.or(a.walkSubst(r.Hdoc, sc))
+	}
+	if r.Word == nil {
+		return s
+	}
+	w := a.word(r.Word, sc)
+	s.or(w.sub)
+	if w.taint {
+		s.taint = true
+	}
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return s
+	case syntax.DplIn, syntax.DplOut:
+		if isFD(w.val) {
+			return s
+		}
+	}
+	if strings.HasPrefix(w.val, "/dev/tcp/") || strings.HasPrefix(w.val, "/dev/udp/") {
+		a.add(&rfact{kind: protocol.FactNetwork, host: w.val, parent: -1,
+			floor: reason("floor.reverse-shell", "redirection to a network socket "+w.val)})
+		s.rawNet = true
+		return s
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.DplIn:
+		i := a.readFact(a.pathWord(w, sc, false), -1, false)
+		if a.facts[i].human != nil && a.facts[i].human.Code == "human.sensitive-read" {
+			s.taint = true
+		}
+	case syntax.RdrInOut:
+		a.writeFact(a.pathWord(w, sc, true), -1)
+	default:
+		a.writeFact(a.pathWord(w, sc, true), -1)
+	}
+	return s
+}
+
+func isFD(s string) bool {
+	if s == "-" {
+		return true
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// pathWord resolves a word used as a file name.
+func (a *analyzer) pathWord(w word, sc *scope, forWrite bool) pathRef {
+	if w.dyn {
+		return pathRef{raw: w.val}
+	}
+	return a.resolvePath(w.val, sc.cwd, forWrite)
+}
+
+func (a *analyzer) command(c syntax.Command, sc *scope) summary {
+	switch c := c.(type) {
+	case *syntax.CallExpr:
+		return a.call(c, sc)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			return a.pipeline(c, sc)
+		case syntax.OrStmt:
+			before := sc.cwd
+			s := a.stmt(c.X, sc)
+			if sc.cwd != before {
+				sc.cwd = "" // the right side may run in either directory
+			}
+			s.or(a.stmt(c.Y, sc))
+			return s
+		default:
+			s := a.stmt(c.X, sc)
+			s.or(a.stmt(c.Y, sc))
+			return s
+		}
+	case *syntax.Subshell:
+		return a.stmts(c.Stmts, sc.copy())
+	case *syntax.Block:
+		return a.stmts(c.Stmts, sc)
+	case *syntax.IfClause:
+		return a.branch(sc, func(in *scope) summary {
+			var s summary
+			for cl := c; cl != nil; cl = cl.Else {
+				s.or(a.stmts(cl.Cond, in))
+				s.or(a.stmts(cl.Then, in))
+			}
+			return s
+		})
+	case *syntax.WhileClause:
+		return a.branch(sc, func(in *scope) summary {
+			s := a.stmts(c.Cond, in)
+			s.or(a.stmts(c.Do, in))
+			return s
+		})
+	case *syntax.ForClause:
+		return a.branch(sc, func(in *scope) summary {
+			s := a.walkSubst(c.Loop, in)
+			s.or(a.stmts(c.Do, in))
+			return s
+		})
+	case *syntax.CaseClause:
+		return a.branch(sc, func(in *scope) summary {
+			w := a.word(c.Word, in)
+			s := w.sub
+			for _, it := range c.Items {
+				for _, p := range it.Patterns {
+					s.or(a.walkSubst(p, in))
+				}
+				s.or(a.stmts(it.Stmts, in))
+			}
+			return s
+		})
+	case *syntax.FuncDecl:
+		return a.funcDecl(c, sc)
+	case *syntax.ArithmCmd:
+		return a.walkSubst(c.X, sc)
+	case *syntax.TestClause:
+		return a.walkSubst(c.X, sc)
+	case *syntax.LetClause:
+		var s summary
+		for _, x := range c.Exprs {
+			s.or(a.walkSubst(x, sc))
+		}
+		return s
+	case *syntax.DeclClause:
+		return a.decl(c, sc)
+	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			return summary{}
+		}
+		return a.stmt(c.Stmt, sc)
+	case *syntax.CoprocClause:
+		if c.Stmt == nil {
+			return summary{}
+		}
+		return a.stmt(c.Stmt, sc.copy())
+	}
+	a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
+	return summary{}
+}
+
+// branch runs a conditional body on a copy of the scope; if the body may
+// change directory, what follows runs in an unknown one.
+func (a *analyzer) branch(sc *scope, body func(*scope) summary) summary {
+	in := sc.copy()
+	s := body(in)
+	if in.cwd != sc.cwd {
+		sc.cwd = ""
+	}
+	return s
+}
+
+// pipeline analyses each stage and then the flow between them.
+func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
+	var stages []*syntax.Stmt
+	var flat func(st *syntax.Stmt)
+	flat = func(st *syntax.Stmt) {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(st.Redirs) == 0 {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		stages = append(stages, st)
+	}
+	flat(c.X)
+	flat(c.Y)
+	sums := make([]summary, len(stages))
+	var all summary
+	for i, st := range stages {
+		sums[i] = a.stmt(st, sc.copy())
+		all.or(sums[i])
+	}
+	var tainted, downloaded bool
+	for _, s := range sums {
+		if tainted && s.net {
+			a.floorFact("floor.exfil", "a secret or the environment is piped to a network tool")
+		}
+		if downloaded && s.shellSink {
+			a.humanFact("human.download-exec", "downloaded code is piped to a shell or interpreter")
+		}
+		tainted = tainted || s.taint
+		downloaded = downloaded || s.downloader
+	}
+	if all.shellSink && all.rawNet {
+		a.floorFact("floor.reverse-shell", "a shell is wired to a network socket")
+	}
+	return all
+}
+
+// funcDecl analyses a function body; a function that calls itself from its
+// own body is a fork bomb.
+func (a *analyzer) funcDecl(c *syntax.FuncDecl, sc *scope) summary {
+	name := c.Name.Value
+	if a.funcs == nil {
+		a.funcs = map[string]bool{}
+	}
+	a.funcs[name] = true
+	recursive := false
+	syntax.Walk(c.Body, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == name {
+			recursive = true
+		}
+		return !recursive
+	})
+	if recursive {
+		a.add(&rfact{kind: protocol.FactExec, argv: []string{name + "()"}, parent: -1,
+			floor: reason("floor.fork-bomb", "function "+name+" calls itself (fork bomb)")})
+	}
+	a.noAlways = true
+	return a.stmt(c.Body, sc.copy())
+}
+
+// decl handles export/declare/local/readonly/typeset.
+func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
+	var s summary
+	variant := c.Variant.Value
+	names := 0
+	var flags []string
+	for _, as := range c.Args {
+		if as.Name == nil {
+			if as.Value != nil {
+				w := a.word(as.Value, sc)
+				s.or(w.sub)
+				flags = append(flags, w.val)
+			}
+			continue
+		}
+		names++
+		s.or(a.assign(as, sc, true))
+	}
+	argv := append([]string{variant}, flags...)
+	if names == 0 && variant != "local" && variant != "readonly" && variant != "nameref" && !onlyFuncFlags(flags) {
+		i := a.add(&rfact{kind: protocol.FactExec, argv: argv, parent: -1,
+			human: reason("human.env-dump", variant+" without names prints the environment")})
+		_ = i
+		s.taint = true
+		return s
+	}
+	a.simple++
+	a.add(&rfact{kind: protocol.FactExec, argv: argv, parent: -1, safe: reason("gate.safe", "shell variable declaration")})
+	return s
+}
+
+func onlyFuncFlags(flags []string) bool {
+	for _, f := range flags {
+		if f == "-f" || f == "-F" {
+			return true
+		}
+	}
+	return false
+}
+
+// assign handles NAME=VALUE, as a prefix (persist=false) or a statement.
+func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
+	var s summary
+	taint := false
+	val := ""
+	if as.Value != nil {
+		w := a.word(as.Value, sc)
+		s.or(w.sub)
+		taint = w.taint
+		val = w.val
+	}
+	if as.Array != nil {
+		s.or(a.walkSubst(as.Array, sc))
+		taint = taint || s.taint
+	}
+	if as.Index != nil {
+		s.or(a.walkSubst(as.Index, sc))
+	}
+	name := ""
+	if as.Name != nil {
+		name = as.Name.Value
+	}
+	if persist && name != "" {
+		if a.taint == nil {
+			a.taint = map[string]bool{}
+		}
+		a.taint[name] = taint
+	}
+	if dangerousEnv(name) {
+		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
+			ask: reason("ask.env-prefix", name+" changes what the command runs")})
+	}
+	return s
+}
+
+// dangerousEnv lists variables that change what a command runs (SPEC §5.1).
+func dangerousEnv(n string) bool {
+	switch n {
+	case "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "BASH_ENV", "ENV", "PERL5OPT", "PERL5LIB",
+		"RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER",
+		"GIT_EDITOR", "EDITOR", "VISUAL", "GIT_ASKPASS", "SSH_ASKPASS", "GOFLAGS", "PATH", "PROMPT_COMMAND", "PS4",
+		"SHELLOPTS", "BASHOPTS", "IFS", "ZDOTDIR", "LESSOPEN", "GCONV_PATH", "MANPAGER", "GIT_DIR", "GIT_WORK_TREE":
+		return true
+	}
+	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// call handles a simple command.
+func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
+	var s summary
+	if len(c.Args) == 0 {
+		for _, as := range c.Assigns {
+			s.or(a.assign(as, sc, true))
+		}
+		a.simple++
+		a.add(&rfact{kind: protocol.FactExec, argv: []string{"(assignment)"}, parent: -1, safe: reason("gate.safe", "shell variable assignment")})
+		return s
+	}
+	for _, as := range c.Assigns {
+		s.or(a.assign(as, sc, false))
+	}
+	words := make([]word, len(c.Args))
+	for i, w := range c.Args {
+		words[i] = a.word(w, sc)
+		s.or(words[i].sub)
+	}
+	s.or(a.exec(words, sc, a.owner))
+	return s
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

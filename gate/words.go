@@ -1,0 +1,227 @@
+package gate
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// word is a shell word normalized to its value.
+type word struct {
+	val   string // quotes and escapes removed; expansions shown as $NAME or $(…)
+	empty string // the value when every expansion is empty ("$D"/* → /*)
+	dyn   bool   // has an expansion: the real value is unknown
+	ansiC bool   // has a $'…' string
+	glob  bool   // has an unquoted glob character
+	taint bool   // carries a secret (a substitution that read one, a tainted variable)
+	sub   summary
+}
+
+// word normalizes w, analysing every substitution nested in it.
+func (a *analyzer) word(w *syntax.Word, sc *scope) word {
+	var out word
+	var b, e strings.Builder
+	for i, part := range w.Parts {
+		a.wordPart(part, sc, &out, &b, &e, i == 0, false)
+	}
+	out.val, out.empty = b.String(), e.String()
+	return out
+}
+
+func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *strings.Builder, first, quoted bool) {
+	lit := func(s string) { b.WriteString(s); e.WriteString(s) }
+	switch p := part.(type) {
+	case *syntax.Lit:
+		v := p.Value
+		if quoted {
+			v = unescapeDouble(v)
+		} else {
+			if strings.ContainsAny(v, "*?[") {
+				out.glob = true
+			}
+			v = unescapeBare(v)
+			if first && (v == "~" || strings.HasPrefix(v, "~/")) && a.env.Home != "" {
+				v = a.env.Home + v[1:]
+			}
+		}
+		lit(v)
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			out.ansiC = true
+			lit(decodeANSIC(p.Value))
+		} else {
+			lit(p.Value)
+		}
+	case *syntax.DblQuoted:
+		for j, q := range p.Parts {
+			a.wordPart(q, sc, out, b, e, first && j == 0, true)
+		}
+	case *syntax.ParamExp:
+		name := ""
+		if p.Param != nil {
+			name = p.Param.Value
+		}
+		simple := !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Names == 0 && p.Exp == nil
+		switch {
+		case simple && name == "HOME" && a.env.Home != "":
+			lit(a.env.Home)
+			return
+		case simple && name == "PWD" && sc.cwd != "":
+			lit(sc.cwd)
+			return
+		}
+		if a.taint[name] {
+			out.taint = true
+		}
+		out.dyn = true
+		b.WriteString("$" + name)
+		out.sub.or(a.walkSubst(p, sc))
+		if out.sub.taint {
+			out.taint = true
+		}
+	case *syntax.CmdSubst:
+		out.dyn = true
+		b.WriteString("$(…)")
+		s := a.stmts(p.Stmts, sc.copy())
+		out.sub.or(s)
+		if s.taint {
+			out.taint = true
+		}
+	case *syntax.ProcSubst:
+		out.dyn = true
+		b.WriteString("/dev/fd/…")
+		s := a.stmts(p.Stmts, sc.copy())
+		out.sub.or(s)
+		if s.taint {
+			out.taint = true
+		}
+	case *syntax.ArithmExp:
+		out.dyn = true
+		b.WriteString("$((…))")
+		out.sub.or(a.walkSubst(p, sc))
+	case *syntax.ExtGlob:
+		out.glob = true
+		lit(p.Op.String() + p.Pattern.Value + ")")
+	default:
+		out.dyn = true
+		a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
+	}
+}
+
+// walkSubst analyses every command or process substitution inside node.
+func (a *analyzer) walkSubst(node syntax.Node, sc *scope) summary {
+	var s summary
+	if node == nil {
+		return s
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			s.or(a.stmts(n.Stmts, sc.copy()))
+			return false
+		case *syntax.ProcSubst:
+			s.or(a.stmts(n.Stmts, sc.copy()))
+			return false
+		}
+		return true
+	})
+	return s
+}
+
+// unescapeBare removes the backslashes of an unquoted literal: \rm → rm.
+func unescapeBare(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDouble removes the backslashes that are special inside "…".
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// decodeANSIC decodes the escapes of a $'…' string.
+func decodeANSIC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'v':
+			b.WriteByte(11)
+		case 'x', 'u', 'U':
+			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			j := i + 1
+			for j < len(s) && j < i+1+n && isHex(s[j]) {
+				j++
+			}
+			if v, err := strconv.ParseUint(s[i+1:j], 16, 32); err == nil && j > i+1 {
+				b.WriteRune(rune(v))
+				i = j - 1
+			} else {
+				b.WriteByte(s[i])
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
