@@ -51,11 +51,13 @@ func (s *Server) check(method string, raw *json.RawMessage) result {
 	if err != nil {
 		return internalError(err)
 	}
-	sess := newSession(protocol.Session{ID: p.SessionID})
-	if p.SessionID != "" {
-		if sess, err = s.session(p.SessionID); err != nil {
-			return internalError(err)
-		}
+	// A dry run creates nothing: a live session lends its cache and cwd,
+	// otherwise a throwaway one stands in.
+	s.mu.Lock()
+	sess := s.sessions[p.SessionID]
+	s.mu.Unlock()
+	if sess == nil {
+		sess = newSession(protocol.Session{ID: p.SessionID})
 	}
 	v := s.analyze(w, sess, p.ToolCall, true)
 	res := protocol.CheckResult{Decision: v.Decision, Risk: v.Risk, HumanOnly: v.HumanOnly,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -134,6 +135,14 @@ func demo(out io.Writer) error {
 		}
 		fmt.Fprintf(out, "  #%s %-7s by %-8s %s%s\n", r.ID, r.Decision, r.DecidedBy, r.Action, note)
 	}
+	var rules protocol.RulesResult
+	if err := conn.Call(ctx, protocol.MethodPermissionRules, protocol.RulesParams{SessionID: "demo-1"}, &rules); err != nil {
+		return fmt.Errorf("permission/rules: %w", err)
+	}
+	fmt.Fprint(out, "\npermission/rules → the note is now a user rule the judge reads from the next turn:\n")
+	for _, line := range strings.Split(strings.TrimRight(rules.Rendered, "\n"), "\n") {
+		fmt.Fprintf(out, "  %s\n", line)
+	}
 	if err := conn.Call(ctx, protocol.MethodShutdown, nil, nil); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -152,7 +161,10 @@ func demo(out io.Writer) error {
 		return fmt.Errorf("peer exited with code %d", code)
 	}
 	if len(audit.Records) != len(steps) {
-		return fmt.Errorf("expected 3 audit records, got %d", len(audit.Records))
+		return fmt.Errorf("expected %d audit records, got %d", len(steps), len(audit.Records))
+	}
+	if !strings.Contains(rules.Rendered, demoNote) {
+		return fmt.Errorf("the user's note did not become a rule")
 	}
 	return nil
 }

@@ -182,3 +182,17 @@ func TestOversizeFrame(t *testing.T) {
 		})
 	}
 }
+
+// TestDemo runs `perm-peer demo` as `make demo` does: it plays its scripted
+// session against its own binary and must end cleanly.
+func TestDemo(t *testing.T) {
+	out, err := runCLI("demo")
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	for _, want := range []string{`"decidedBy":"gate"`, `"decidedBy":"floor"`, "permission/ask", `"toolResultNote":"User approved this tool call with feedback: `, "User approved bash: make lint with note", "exited with code 0"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("demo transcript lacks %q:\n%s", want, out)
+		}
+	}
+}
