@@ -57,10 +57,17 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	s = a.dispatch(f, idx, lb, words, sc)
 	a.depth--
 	// a command that read a secret or dumped the environment taints what
-	// it feeds: a pipe, a substitution, a variable
+	// it feeds: a pipe, a substitution, a variable, a file it writes
 	for _, g := range a.facts[idx:] {
 		if g.human != nil && (g.human.Code == "human.sensitive-read" || g.human.Code == "human.env-dump") {
 			s.taint = true
+		}
+	}
+	if s.taint {
+		for _, g := range a.facts[idx:] {
+			if g.kind == protocol.FactWrite && g.path.known {
+				a.markTainted(g.path)
+			}
 		}
 	}
 	if noSafe || f.pathExec || base != lb {
@@ -269,6 +276,11 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
 		switch {
+		case v == "--":
+			if i+1 < len(args) {
+				f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
+				return a.inner(args[i+1:], &scope{cwd: cwd}, idx)
+			}
 		case v == "-i" || v == "--ignore-environment" || v == "-" || v == "-0" || v == "--null" || v == "-v" || v == "--debug":
 			ignore = ignore || v == "-i" || v == "-" || v == "--ignore-environment"
 		case v == "-u" || v == "--unset":

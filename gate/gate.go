@@ -91,7 +91,8 @@ type analyzer struct {
 	facts    []*rfact
 	prot     []string
 	funcs    map[string]bool
-	taint    map[string]bool
+	taint    map[string]bool // variables assigned from a secret
+	tainted  map[string]bool // files written from a secret
 	depth    int
 	nodes    int
 	owner    int  // fact that owns commands parsed from a wrapper's string (-1: none)

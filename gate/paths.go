@@ -34,7 +34,16 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 		}
 		p = a.env.Home + p[1:]
 	case strings.HasPrefix(p, "~"):
-		return r // ~user: unknown home
+		// ~user: the user's home, next to ours (root's is /root)
+		user, rest, _ := strings.Cut(p[1:], "/")
+		if a.env.Home == "" || strings.ContainsAny(user, "$`") {
+			return r
+		}
+		home := filepath.Join(filepath.Dir(a.env.Home), user)
+		if user == "root" {
+			home = "/root"
+		}
+		p = home + "/" + rest
 	}
 	if !filepath.IsAbs(p) {
 		if cwd == "" {
@@ -150,6 +159,11 @@ var globCandidates = []string{".env", ".env.local", ".env.production", "id_rsa",
 // sensitive reports whether any form of the path names a secret (SPEC §5.5).
 // Matching is path-aware and case-insensitive.
 func (a *analyzer) sensitive(r pathRef) bool {
+	for _, p := range r.both() {
+		if a.tainted[p] {
+			return true
+		}
+	}
 	if !r.known {
 		return r.raw != "" && sensitiveBase(strings.ToLower(filepath.Base(r.raw)))
 	}
@@ -449,4 +463,29 @@ func braceExpand(s string) []string {
 		}
 	}
 	return out
+}
+
+// markTainted records a file written from a secret in this call, so that
+// sending it on later in the same call is exfiltration too.
+func (a *analyzer) markTainted(r pathRef) {
+	if a.tainted == nil {
+		a.tainted = map[string]bool{}
+	}
+	for _, p := range r.both() {
+		a.tainted[p] = true
+	}
+}
+
+// holdsProtected reports a directory that contains one of perm-peer's own
+// files: a recursive copy or an extraction into it may overwrite them.
+func (a *analyzer) holdsProtected(r pathRef) bool {
+	if !r.known {
+		return false
+	}
+	for _, p := range a.protected() {
+		if within(p, r.abs) || within(p, r.real) {
+			return true
+		}
+	}
+	return false
 }

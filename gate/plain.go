@@ -13,11 +13,11 @@ import (
 var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true,
 	"test": true, "[": true, "sleep": true, "seq": true, "expr": true, "basename": true, "dirname": true,
 	"realpath": true, "readlink": true, "whoami": true, "id": true, "uname": true, "nproc": true, "arch": true,
-	"uptime": true, "free": true, "which": true, "whereis": true, "type": true, "hash": true, "clear": true,
+	"uptime": true, "free": true, "which": true, "whereis": true, "type": true, "clear": true,
 	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
 	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
-	"logname": true, "users": true, "printf%": true, "yes": true, "shopt": false, "trap": true, "umask": false,
-	"jobs": true, "dirs": true, "cal": true, "bc": false, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
+	"logname": true, "users": true, "yes": true,
+	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
 
 // readers are read-only commands whose operands are files they read.
 var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": true, "file": true, "stat": true, "ls": true,
@@ -65,9 +65,32 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "compgen" && hasFlag(args, "-v", "-e"):
 		f.human = reason("human.env-dump", "lists the environment")
 		s.taint = true
+	case lb == "trap":
+		// trap's first argument is code the shell runs later
+		ops := operands(args, nil)
+		if len(ops) > 0 && !hasFlag(args, "-p", "-l") {
+			w := args[ops[0]]
+			if w.dyn {
+				f.human = reason("human.eval-opaque", "trap of a string only known at run time")
+			} else {
+				f.safe = reason("gate.wrapper", "trap of a literal string; the string is analysed")
+			}
+			f.wrapper = true
+			s.or(a.reparse(w.val, sc, idx))
+		} else {
+			safe("lists traps")
+		}
 	case noOperand[lb]:
+		for i, w := range args {
+			if lb == "date" && (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
+				a.readWord(args[i+1], sc, idx, false) // error messages echo the file
+			}
+		}
 		switch {
 		case lb == "date" && hasFlag(args, "-s", "--set"):
+		case lb == "ps" && psShowsEnv(args):
+			f.human = reason("human.env-dump", "ps with e prints every process's environment")
+			s.taint = true
 		case lb == "hostname" && len(operands(args, nil)) > 0:
 		default:
 			safe(lb + " is read-only")
@@ -121,8 +144,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "jq" || lb == "yq" || lb == "gojq":
 		ops := operands(args, map[string]bool{"--arg": true, "--argjson": true, "--indent": true, "-L": true, "--slurpfile": true, "--rawfile": true})
 		fromFile := hasFlag(args, "-f", "--from-file")
+		reads := false
 		for n, i := range ops {
 			if n == 0 && !fromFile {
+				reads = args[i].dyn || jqEnvRe.MatchString(args[i].val)
 				continue
 			}
 			a.readWord(args[i], sc, idx, false)
@@ -132,7 +157,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.readWord(args[i+2], sc, idx, false)
 			}
 		}
-		if lb == "yq" && hasShort(args, "i") || hasFlag(args, "--inplace", "--in-place") {
+		if reads || fromFile {
+			f.ask = reason("ask.flag", lb+" filter reads the environment or files")
+		} else if lb == "yq" && hasShort(args, "i") || hasFlag(args, "--inplace", "--in-place") {
 			f.ask = reason("ask.flag", lb+" -i edits files in place")
 			for _, i := range ops[min(1, len(ops)):] {
 				a.writeFact(a.pathWord(args[i], sc, true), -1)
@@ -233,6 +260,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	}
 	return s
+}
+
+// psShowsEnv reports BSD-style ps options with e, which print every
+// process's environment.
+func psShowsEnv(args []word) bool {
+	for _, w := range args {
+		if !strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "e") {
+			return true
+		}
+	}
+	return false
 }
 
 func hasWord(args []word, w string) bool {
@@ -404,6 +442,12 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 	}
 	if target >= 0 {
 		a.writeWord(args[target], sc, idx)
+		recursive := hasShort(args, "rRa") || hasFlag(args, "--recursive", "--archive")
+		if w := args[target]; recursive && !w.dyn && lb != "ln" {
+			if r := a.resolvePath(w.val, sc.cwd, true); a.holdsProtected(r) {
+				f.human = reason("human.protected-overwrite", "a recursive copy into a directory holding perm-peer's own files")
+			}
+		}
 	}
 }
 
@@ -436,7 +480,11 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	if extract {
-		a.writeFact(a.resolvePath(dir, "", true), idx)
+		r := a.resolvePath(dir, "", true)
+		a.writeFact(r, idx)
+		if a.holdsProtected(r) {
+			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
+		}
 	}
 	for _, i := range operands(args, map[string]bool{"-C": true, "--directory": true, "-d": true, "-f": true, "--file": true, "-T": true, "-X": true}) {
 		a.readWord(args[i], sc, idx, false)
@@ -505,22 +553,45 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			a.readFact(a.resolvePath(".", sc.cwd, false), idx, true)
 		}
 	}
-	if hasFlag(args, "--pre", "--pre-glob", "--search-zip") || hasShort(args, "z") && lb == "rg" {
+	for i, w := range args {
+		for _, fl := range []string{"--include", "--glob", "--iglob", "-g"} {
+			var pat string
+			switch {
+			case w.val == fl && i+1 < len(args):
+				pat = args[i+1].val
+			case strings.HasPrefix(w.val, fl+"="):
+				pat = strings.TrimPrefix(w.val, fl+"=")
+			default:
+				continue
+			}
+			if sensitiveBase(strings.ToLower(filepath.Base(strings.TrimPrefix(pat, "!")))) && !strings.HasPrefix(pat, "!") {
+				g := &rfact{kind: protocol.FactRead, path: pathRef{raw: pat}, parent: idx, human: reason("human.sensitive-read", "searches inside sensitive files")}
+				a.add(g)
+			}
+		}
+	}
+	if hasFlag(args, "--pre", "--pre-glob", "--search-zip", "--hostname-bin") || hasShort(args, "z") && lb == "rg" {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
 		return
 	}
 	f.safe = reason("gate.safe", lb+" only reads")
 }
 
+// jqEnvRe finds jq/yq builtins that read the environment or files.
+var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|load|load_str|input_filename)\b|\$ENV`)
+
 var sedCmdRe = regexp.MustCompile(`^\s*(\d+|\$|/[^/]*/|\\.[^.]*\.)?(,\s*(\d+|\$|/[^/]*/))?\s*!?\s*([a-zA-Z=#{}:]?)`)
 
 // sedScriptSafe rejects sed scripts that write files (w, W, s///w) or run
 // commands (e, s///e), or read arbitrary files (r, R).
 func sedScriptSafe(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
+		if strings.TrimSpace(cmd) == "" {
+			continue
+		}
 		m := sedCmdRe.FindStringSubmatch(cmd)
-		if m == nil {
-			return false
+		if m == nil || m[4] == "" {
+			return false // not a command the gate recognises
 		}
 		switch m[4] {
 		case "w", "W", "e", "r", "R":
@@ -595,20 +666,35 @@ func hasShortPrefix(args []word, c byte) bool {
 
 func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 	progFile := hasFlag(args, "-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec")
-	ops := operands(args, map[string]bool{"-v": true, "-F": true, "-f": true, "--file": true, "--assign": true, "--field-separator": true, "-i": true, "-l": true})
+	var progs []word
+	for i, w := range args {
+		if (w.val == "-e" || w.val == "--source") && i+1 < len(args) {
+			progs = append(progs, args[i+1])
+		}
+	}
+	ops := operands(args, map[string]bool{"-v": true, "-F": true, "-f": true, "--file": true, "--assign": true, "--field-separator": true,
+		"-i": true, "-l": true, "-e": true, "--source": true})
 	ok := !progFile
 	for n, i := range ops {
 		v := args[i].val
-		if n == 0 && !progFile {
-			if args[i].dyn || strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, ">") || strings.Contains(v, "getline") || strings.Contains(v, "close(") {
-				ok = false
-			}
+		if n == 0 && !progFile && len(progs) == 0 {
+			progs = append(progs, args[i])
 			continue
 		}
 		if strings.Contains(v, "=") && !strings.Contains(v, "/") {
 			continue // var=value operand
 		}
 		a.readWord(args[i], sc, idx, false)
+	}
+	for _, p := range progs {
+		v := p.val
+		if p.dyn || strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, ">") ||
+			strings.Contains(v, "getline") || strings.Contains(v, "close(") || strings.Contains(v, "ENVIRON") || strings.Contains(v, "PROCINFO") {
+			ok = false
+		}
+		if strings.Contains(v, "/inet/") {
+			f.floor = reason("floor.reverse-shell", "awk opens a network socket")
+		}
 	}
 	if ok {
 		f.safe = reason("gate.safe", "awk without system, pipes or redirections only reads")
@@ -878,6 +964,13 @@ loop:
 			safe()
 		}
 	case "config":
+		for j, w := range rest {
+			if (w.val == "-f" || w.val == "--file" || w.val == "--blob") && j+1 < len(rest) {
+				a.readWord(rest[j+1], gsc, gidx, false)
+			} else if strings.HasPrefix(w.val, "--file=") {
+				a.readFact(a.resolvePath(strings.TrimPrefix(w.val, "--file="), cwd, false), gidx, false)
+			}
+		}
 		write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
 		if write {
 			target := filepath.Join(cwd, ".git", "config")
@@ -891,6 +984,13 @@ loop:
 		} else {
 			safe()
 		}
+	case "blame", "annotate":
+		for j, w := range rest {
+			if w.val == "--contents" && j+1 < len(rest) {
+				a.readWord(rest[j+1], gsc, gidx, false)
+			}
+		}
+		safe()
 	case "show", "cat-file":
 		for _, o := range opVals() {
 			if c := strings.IndexByte(o, ':'); c >= 0 && c+1 < len(o) {
@@ -905,7 +1005,7 @@ loop:
 			}
 		}
 		safe()
-	case "status", "log", "rev-parse", "blame", "annotate", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
+	case "status", "log", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
 		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "help", "version",
 		"whatchanged", "show-branch", "cherry", "range-diff", "grep", "ls-remote", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
 		safe()

@@ -83,19 +83,30 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		}
 		return summary{}
 	}
-	var redirTaint bool
-	var s summary
+	var redir, s summary
 	if st.Cmd != nil {
-		s.or(a.command(st.Cmd, sc))
+		s = a.command(st.Cmd, sc)
 	}
+	cmdTaint := s.taint
+	mid := len(a.facts)
 	for _, r := range st.Redirs {
-		rs := a.redirect(r, sc)
-		redirTaint = redirTaint || rs.taint
-		s.or(rs)
+		redir.or(a.redirect(r, sc))
 	}
-	if redirTaint && s.net {
+	if redir.taint && s.net {
 		a.floorFact("floor.exfil", "a secret is fed to a network tool")
 	}
+	if redir.downloader && s.shellSink {
+		a.humanFact("human.download-exec", "a shell reads a download")
+	}
+	if cmdTaint {
+		// a file written from a secret is a secret too
+		for _, f := range a.facts[mid:] {
+			if f.kind == protocol.FactWrite && f.path.known {
+				a.markTainted(f.path)
+			}
+		}
+	}
+	s.or(redir)
 	return s
 }
 
