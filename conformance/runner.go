@@ -146,8 +146,8 @@ type inMsg struct {
 	err error
 }
 
-// session is one running peer for one vector and framing.
-type session struct {
+// peerRun is one running peer for one vector and framing.
+type peerRun struct {
 	v       Vector
 	fr      Framing
 	timeout time.Duration
@@ -156,6 +156,7 @@ type session struct {
 	stdin    io.WriteCloser
 	closedIn bool
 	msgs     chan inMsg
+	gone     chan struct{} // closed when the runner stops reading
 	buffered []inMsg
 	exited   chan struct{}
 	stderr   *tail
@@ -169,7 +170,7 @@ type session struct {
 func runOne(ctx context.Context, cmd []string, v Vector, fr Framing, opts Options) Result {
 	start := time.Now()
 	res := Result{Vector: v.Name, Description: v.Description, Framing: fr}
-	s, cleanup, err := start1(ctx, cmd, v, fr, opts)
+	s, cleanup, err := startPeer(ctx, cmd, v, fr, opts)
 	if err == nil {
 		err = s.steps()
 		if err == nil {
@@ -178,6 +179,7 @@ func runOne(ctx context.Context, cmd []string, v Vector, fr Framing, opts Option
 	}
 	if s != nil {
 		s.kill()
+		close(s.gone)
 		if err != nil {
 			res.Stderr = s.stderr.String()
 		}
@@ -193,8 +195,8 @@ func runOne(ctx context.Context, cmd []string, v Vector, fr Framing, opts Option
 	return res
 }
 
-// start1 makes the vector's directories and starts the peer in them.
-func start1(ctx context.Context, cmd []string, v Vector, fr Framing, opts Options) (*session, func(), error) {
+// startPeer makes the vector's directories and starts the peer in them.
+func startPeer(ctx context.Context, cmd []string, v Vector, fr Framing, opts Options) (*peerRun, func(), error) {
 	root, err := os.MkdirTemp(opts.TempDir, "perm-peer-conformance-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("make temp dir: %w", err)
@@ -229,7 +231,7 @@ func start1(ctx context.Context, cmd []string, v Vector, fr Framing, opts Option
 	c.Env = append(cleanEnv(os.Environ()),
 		"HOME="+dirs["home"], "XDG_CONFIG_HOME="+dirs["config"], "XDG_STATE_HOME="+dirs["state"], "PWD="+dirs["project"])
 	c.WaitDelay = opts.Timeout
-	s := &session{v: v, fr: fr, timeout: opts.Timeout, cmd: c, msgs: make(chan inMsg, 64), exited: make(chan struct{}),
+	s := &peerRun{v: v, fr: fr, timeout: opts.Timeout, cmd: c, msgs: make(chan inMsg, 64), gone: make(chan struct{}), exited: make(chan struct{}),
 		stderr: &tail{max: 4 << 10}, vars: vars{}, sent: map[string]string{},
 		env: map[string]string{"project": dirs["project"], "home": dirs["home"]}}
 	c.Stderr = s.stderr
@@ -271,7 +273,7 @@ func cleanEnv(env []string) []string {
 	return out
 }
 
-func (s *session) kill() {
+func (s *peerRun) kill() {
 	select {
 	case <-s.exited:
 	default:
@@ -282,7 +284,7 @@ func (s *session) kill() {
 
 // read parses the peer's stdout in the vector's framing until it ends or
 // breaks the framing.
-func (s *session) read(r io.ReadCloser) {
+func (s *peerRun) read(r io.ReadCloser) {
 	defer close(s.msgs)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -292,21 +294,35 @@ func (s *session) read(r io.ReadCloser) {
 			return
 		}
 		if err != nil {
-			s.msgs <- inMsg{err: err}
+			s.deliver(inMsg{err: err})
 			return
 		}
 		m, err := decodeJSON(body)
 		obj, isObj := m.(map[string]any)
 		if err != nil || !isObj {
-			s.msgs <- inMsg{raw: body, err: fmt.Errorf("peer wrote a frame that is not a JSON object: %q", clip(string(body), 200))}
+			s.deliver(inMsg{raw: body, err: fmt.Errorf("peer wrote a frame that is not a JSON object: %q", clip(string(body), 200))})
 			return
 		}
-		s.msgs <- inMsg{raw: body, v: obj}
+		if !s.deliver(inMsg{raw: body, v: obj}) {
+			return
+		}
+	}
+}
+
+// deliver hands a message to the runner; false once the runner is gone.
+func (s *peerRun) deliver(m inMsg) bool {
+	select {
+	case s.msgs <- m:
+		return true
+	case <-s.gone:
+		return false
 	}
 }
 
 // readFrame reads one frame body. Anything else on stdout is an error:
-// stdout carries protocol bytes only (SPEC §3.1).
+// stdout carries protocol bytes only (SPEC §3.1). It is stricter than, and
+// deliberately independent of, peer.Stream: the runner judges a peer's
+// bytes, so it must not share the peer's parser.
 func readFrame(br *bufio.Reader, fr Framing) ([]byte, error) {
 	if fr == NDJSON {
 		line, err := br.ReadBytes('\n')
@@ -369,7 +385,7 @@ func frame(fr Framing, body []byte) []byte {
 	return append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
 }
 
-func (s *session) steps() error {
+func (s *peerRun) steps() error {
 	for i, st := range s.v.Steps {
 		if err := s.step(st); err != nil {
 			return fmt.Errorf("step %d (%s): %w", i+1, st.action(), err)
@@ -378,7 +394,7 @@ func (s *session) steps() error {
 	return nil
 }
 
-func (s *session) step(st Step) error {
+func (s *peerRun) step(st Step) error {
 	switch st.action() {
 	case "send":
 		return s.send(st.Send)
@@ -427,14 +443,14 @@ func (s *session) step(st Step) error {
 
 // closeInputOnExit keeps stdin open until the peer exits by itself; it is
 // closed afterwards so nothing leaks.
-func (s *session) closeInputOnExit() {
+func (s *peerRun) closeInputOnExit() {
 	go func() {
 		<-s.exited
 		_ = s.stdin.Close()
 	}()
 }
 
-func (s *session) write(b []byte) error {
+func (s *peerRun) write(b []byte) error {
 	if s.closedIn {
 		return errors.New("stdin is already closed")
 	}
@@ -446,7 +462,7 @@ func (s *session) write(b []byte) error {
 
 // send writes one JSON message, remembering the method of a request id so
 // the response can be checked against the method's result schema.
-func (s *session) send(raw json.RawMessage) error {
+func (s *peerRun) send(raw json.RawMessage) error {
 	v, err := decodeJSON(raw)
 	if err != nil {
 		return fmt.Errorf("vector message: %w", err)
@@ -476,7 +492,7 @@ func idKey(id any) string {
 
 // waitFor returns the first message (buffered or new) that sel accepts;
 // others stay buffered, since replies may come out of order.
-func (s *session) waitFor(what string, sel func(map[string]any) bool) (map[string]any, error) {
+func (s *peerRun) waitFor(what string, sel func(map[string]any) bool) (map[string]any, error) {
 	for i, m := range s.buffered {
 		if sel(m.v) {
 			s.buffered = append(s.buffered[:i], s.buffered[i+1:]...)
@@ -507,7 +523,7 @@ func (s *session) waitFor(what string, sel func(map[string]any) bool) (map[strin
 	}
 }
 
-func (s *session) exitNote() string {
+func (s *peerRun) exitNote() string {
 	select {
 	case <-s.exited:
 		return fmt.Sprintf(" (peer exited with status %d)", s.cmd.ProcessState.ExitCode())
@@ -516,7 +532,7 @@ func (s *session) exitNote() string {
 	}
 }
 
-func (s *session) pendingNote() string {
+func (s *peerRun) pendingNote() string {
 	if len(s.buffered) == 0 {
 		return ""
 	}
@@ -557,7 +573,7 @@ func checkEnvelope(m map[string]any) error {
 	return nil
 }
 
-func (s *session) expectResponse(e *ExpectResponse) error {
+func (s *peerRun) expectResponse(e *ExpectResponse) error {
 	want, err := decodeJSON(e.ID)
 	if err != nil {
 		return fmt.Errorf("vector id: %w", err)
@@ -621,7 +637,7 @@ func validateAgainst(lookup func(string) (string, bool), method, what string, v 
 	return nil
 }
 
-func (s *session) expectRequest(e *ExpectMessage, answer json.RawMessage) error {
+func (s *peerRun) expectRequest(e *ExpectMessage, answer json.RawMessage) error {
 	m, err := s.waitFor("request "+e.Method, func(m map[string]any) bool {
 		_, hasID := m["id"]
 		return hasID && m["method"] == e.Method
@@ -660,7 +676,7 @@ func (s *session) expectRequest(e *ExpectMessage, answer json.RawMessage) error 
 
 // matchMessage matches a request's or notification's id and params, and
 // validates the params against the method's schema.
-func (s *session) matchMessage(e *ExpectMessage, m map[string]any) error {
+func (s *peerRun) matchMessage(e *ExpectMessage, m map[string]any) error {
 	if len(e.ID) > 0 {
 		matcher, err := decodeJSON(e.ID)
 		if err != nil {
@@ -686,7 +702,7 @@ func (s *session) matchMessage(e *ExpectMessage, m map[string]any) error {
 	return validateAgainst(schemas.ParamsSchema, e.Method, "params", params)
 }
 
-func (s *session) waitExit() (int, error) {
+func (s *peerRun) waitExit() (int, error) {
 	select {
 	case <-s.exited:
 		return s.cmd.ProcessState.ExitCode(), nil
@@ -697,7 +713,7 @@ func (s *session) waitExit() (int, error) {
 
 // finish ends the input, waits for the peer to exit and fails on any message
 // the vector did not expect.
-func (s *session) finish() error {
+func (s *peerRun) finish() error {
 	if !s.closedIn && !s.exitOK {
 		s.closedIn = true
 		_ = s.stdin.Close()
