@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
@@ -94,5 +96,35 @@ func BenchmarkSessionRead(b *testing.B) {
 		if _, err := db.Session("s1"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkAppendAuditTwoProcesses is BenchmarkAppendAudit split over two
+// OS processes sharing the file (two editor windows), each with half the
+// requests in flight. Process start-up is inside the timing.
+func BenchmarkAppendAuditTwoProcesses(b *testing.B) {
+	for _, inflight := range []int{8, 64} {
+		b.Run(fmt.Sprintf("inflight=%d", inflight), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "p.db")
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			half := max(1, b.N/2)
+			b.ResetTimer()
+			children := []*child{
+				startChild(b, ctx, path, "proc-a", half, inflight/2),
+				startChild(b, ctx, path, "proc-b", half, inflight/2),
+			}
+			for _, c := range children {
+				c.start(b)
+			}
+			n := 0
+			for _, c := range children {
+				n += len(c.readIDs(0))
+				require.NoError(b, c.cmd.Wait())
+			}
+			b.StopTimer()
+			require.Equal(b, 2*half, n)
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "decisions/s")
+		})
 	}
 }

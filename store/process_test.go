@@ -97,7 +97,7 @@ type child struct {
 	out   *bufio.Reader
 }
 
-func startChild(t *testing.T, ctx context.Context, db, session string, count, workers int) *child {
+func startChild(t testing.TB, ctx context.Context, db, session string, count, workers int) *child {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -114,7 +114,7 @@ func startChild(t *testing.T, ctx context.Context, db, session string, count, wo
 	return &child{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}
 }
 
-func (c *child) start(t *testing.T) {
+func (c *child) start(t testing.TB) {
 	t.Helper()
 	_, err := io.WriteString(c.stdin, "go\n")
 	require.NoError(t, err)
