@@ -366,3 +366,45 @@ func TestWriteJSON(t *testing.T) {
 }
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+// TestCLI drives `perm-peer conformance` as a user would and checks its exit
+// status and output.
+func TestCLI(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{"all pass", []string{"--run", "lifecycle-initialize", "--", binPath}, 0, "VECTOR", ""},
+		{"one framing", []string{"--run", "frame-batch", "--framing", "ndjson", "--", binPath}, 0, "frame-batch  -    PASS", ""},
+		{"failure exits 1", []string{"--vectors", "testdata/bad", "--run", "wrong-reply", "--timeout", "5s", "--", binPath}, 1,
+			"FAIL wrong-reply [lsp]", ""},
+		{"json", []string{"--json", "--run", "session-unopened", "--", binPath}, 0, `"passed": 2`, ""},
+		{"no command", []string{"--run", "x"}, 2, "", "no peer command"},
+		{"bad framing", []string{"--framing", "tcp", "--", binPath}, 2, "", `unknown framing "tcp"`},
+		{"vectors not a directory", []string{"--vectors", "no/such/dir", "--", binPath}, 2, "", "is not a directory"},
+		{"no vector matches", []string{"--run", "no-such-vector", "--", binPath}, 3, "", `no vector matches "no-such-vector"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(binPath, append([]string{"conformance"}, tt.args...)...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tt.wantCode, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			assert.Contains(t, stdout.String(), tt.wantStdout)
+			assert.Contains(t, stderr.String(), tt.wantStderr)
+			if tt.wantStdout == "" {
+				assert.Empty(t, stdout.String())
+			}
+		})
+	}
+}
