@@ -36,6 +36,7 @@ type config struct {
 	pipe             map[int]int
 	commits          int
 	auditN           int
+	ruleRecords      int
 }
 
 func main() {
@@ -53,6 +54,7 @@ func main() {
 	flag.IntVar(&c.hook, "hook", 30, "perm-peer check spawns")
 	flag.IntVar(&c.commits, "commits", 200, "durable commits timed")
 	flag.IntVar(&c.auditN, "audit", 100_000, "audit records seeded for the rule build")
+	flag.IntVar(&c.ruleRecords, "rule-records", 500, "user replies read per rule build (peer's maxRuleRecords)")
 	p1 := flag.Int("pipe1", 1000, "decisions at 1 in flight")
 	p8 := flag.Int("pipe8", 3000, "decisions at 8 in flight")
 	p64 := flag.Int("pipe64", 6000, "decisions at 64 in flight")
@@ -187,11 +189,11 @@ func run(c config, stdout io.Writer) error {
 	t.row(fmt.Sprintf("gate.Analyze, %d typical commands, 1 core", len(typicalCommands)), rate(gr), "", "",
 		fmt.Sprintf("≥ %dk/s", targetGatePerSec/1000), verdict(gr >= targetGatePerSec))
 	slog.Info("rule build", "records", c.auditN)
-	rb, err := ruleBuild(work, c.auditN, 50)
+	rb, err := ruleBuild(work, c.auditN, c.ruleRecords, 50)
 	if err != nil {
 		return err
 	}
-	t.row(fmt.Sprintf("per-turn rule build at %dk audit records (median)", c.auditN/1000), dur(rb), "", "",
+	t.row(fmt.Sprintf("per-turn rule build at %dk audit records, %d replies read (median)", c.auditN/1000, c.ruleRecords), dur(rb), "", "",
 		"≤ "+dur(targetRuleBuild), verdict(rb <= targetRuleBuild))
 	t.print(stdout)
 	return nil

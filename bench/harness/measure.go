@@ -367,7 +367,7 @@ func gateRate(project, home string, dur time.Duration) (float64, error) {
 // over ten sessions, s1 a subagent of s0) and returns the median time of the
 // per-turn user-rule build the peer does on a judge cache miss: the user
 // replies of the session and its parent, the grants, extraction, rendering.
-func ruleBuild(dir string, n, runs int) (time.Duration, error) {
+func ruleBuild(dir string, n, replies, runs int) (time.Duration, error) {
 	db, err := store.Open(filepath.Join(dir, "rules.db"), store.Options{})
 	if err != nil {
 		return 0, err
@@ -400,7 +400,7 @@ func ruleBuild(dir string, n, runs int) (time.Duration, error) {
 	ds := make([]time.Duration, 0, runs)
 	for range runs {
 		t0 := time.Now()
-		recs, err := db.UserReplies("s1", 500)
+		recs, err := db.UserReplies("s1", replies)
 		if err != nil {
 			return 0, err
 		}
