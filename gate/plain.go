@@ -30,10 +30,6 @@ var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": tru
 // listers show names and metadata, not contents.
 var listers = map[string]bool{"ls": true, "tree": true, "du": true, "df": true, "stat": true, "eza": true, "exa": true, "lsd": true}
 
-var readerVals = map[string]bool{"-n": true, "-c": true, "--lines": true, "--bytes": true, "-d": true, "-f": true, "-t": true,
-	"-k": true, "-s": true, "-w": true, "-L": true, "-I": true, "--ignore": true, "-P": true, "-B": true, "--block-size": true,
-	"--max-depth": true, "--sort": true, "--time-style": true, "--format": true, "--color": false}
-
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	var s summary
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
@@ -116,7 +112,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		case "bat":
 			ok = !hasFlag(args, "--pager")
 		}
-		ops := operands(args, readerVals)
+		// no flag takes a value here: a flag value read as a file only makes
+		// the answer stricter, while a file read as a flag value would hide it
+		ops := operands(args, nil)
 		if lb == "uniq" && len(ops) > 1 || lb == "xxd" && (len(ops) > 1 || hasShort(args, "r")) {
 			ok = false
 			a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
@@ -452,10 +450,25 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 }
 
 func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scope) {
-	ops := operands(args, map[string]bool{"-s": true, "--size": true, "-m": true, "--mode": true, "-r": true, "--reference": true, "-d": true, "-t": true})
+	vals := map[string]bool{"--reference": true}
+	switch lb {
+	case "touch":
+		vals = map[string]bool{"-r": true, "--reference": true, "-d": true, "--date": true, "-t": true}
+	case "truncate":
+		vals = map[string]bool{"-s": true, "--size": true, "-r": true, "--reference": true}
+	case "mkdir":
+		vals = map[string]bool{"-m": true, "--mode": true}
+	case "chown", "chgrp":
+		vals = map[string]bool{"--reference": true, "--from": true}
+	}
+	ops := operands(args, vals)
 	recursive := hasShort(args, "R") || hasFlag(args, "--recursive")
 	if lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "setfacl" || lb == "chattr" {
-		if len(ops) > 0 {
+		modeIsFlag := false // chmod -w file: the mode looks like a flag
+		for _, w := range args {
+			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode.MatchString(w.val)
+		}
+		if len(ops) > 0 && !modeIsFlag {
 			ops = ops[1:] // the mode or owner
 		}
 	}
@@ -576,6 +589,8 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	}
 	f.safe = reason("gate.safe", lb+" only reads")
 }
+
+var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
 
 // jqEnvRe finds jq/yq builtins that read the environment or files.
 var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|load|load_str|input_filename)\b|\$ENV`)
@@ -990,24 +1005,29 @@ loop:
 				a.readWord(rest[j+1], gsc, gidx, false)
 			}
 		}
-		safe()
-	case "show", "cat-file":
-		for _, o := range opVals() {
-			if c := strings.IndexByte(o, ':'); c >= 0 && c+1 < len(o) {
-				a.readFact(a.resolvePath(o[c+1:], cwd, false), gidx, false)
-			}
+		for _, o := range ops {
+			a.readWord(rest[o], gsc, gidx, false)
 		}
 		safe()
-	case "diff":
-		if hasFlag(rest, "--no-index") {
-			for _, o := range ops {
+	case "show", "cat-file":
+		for _, o := range ops {
+			v := rest[o].val
+			if c := strings.IndexByte(v, ':'); c >= 0 && c+1 < len(v) {
+				a.readFact(a.resolvePath(v[c+1:], cwd, false), gidx, false)
+			} else {
 				a.readWord(rest[o], gsc, gidx, false)
 			}
 		}
 		safe()
-	case "status", "log", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
+	case "diff", "log", "whatchanged", "show-branch":
+		// operands may be paths: git diff .env shows the secret's changes
+		for _, o := range ops {
+			a.readWord(rest[o], gsc, gidx, false)
+		}
+		safe()
+	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
 		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "help", "version",
-		"whatchanged", "show-branch", "cherry", "range-diff", "grep", "ls-remote", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
+		"cherry", "range-diff", "grep", "ls-remote", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
 		safe()
 	}
 	if g.safe != nil && cwdChanged && (cwd == "" || !within(cwd, a.env.Project)) {
