@@ -418,7 +418,14 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 }
 
 func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope) {
-	ops := operands(args, map[string]bool{"-t": true, "--target-directory": true, "-S": true, "--suffix": true, "-m": true, "--mode": true, "-o": true, "-g": true, "-e": true})
+	vals := map[string]bool{"-t": true, "--target-directory": true, "-S": true, "--suffix": true}
+	switch lb {
+	case "install":
+		vals["-m"], vals["--mode"], vals["-o"], vals["--owner"], vals["-g"], vals["--group"] = true, true, true, true, true, true
+	case "rsync":
+		vals = map[string]bool{"-e": true, "--rsh": true}
+	}
+	ops := operands(args, vals)
 	target := -1
 	for i, w := range args {
 		if (w.val == "-t" || w.val == "--target-directory") && i+1 < len(args) {
@@ -544,11 +551,9 @@ func (a *analyzer) goCmd(f *rfact, args []word) {
 
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	patternGiven := hasFlag(args, "-e", "--regexp", "-f", "--file") || hasShort(args, "e")
-	vals := map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true, "-A": true, "-B": true, "-C": true,
-		"-m": true, "--max-count": true, "-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true,
-		"--include": false, "-d": true, "-D": true, "--color": false, "-M": true, "--max-columns": true, "-j": true, "--threads": true,
-		"--max-depth": true, "--iglob": true, "-E": lb == "rg", "--encoding": true, "--ignore-file": true, "-r": lb == "rg", "--replace": true}
-	ops := operands(args, vals)
+	// flag values are not skipped: a value taken for a file only makes the
+	// answer stricter (grep -T is a flag, rg -T takes a value)
+	ops := operands(args, map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true})
 	for n, i := range ops {
 		if n == 0 && !patternGiven {
 			continue
@@ -638,6 +643,9 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 		if w.val == "-f" || w.val == "--file" {
 			scriptFlag = true
 			scripts = append(scripts, "w") // a script file: unseen, so not known-safe
+			if i+1 < len(args) {
+				a.readWord(args[i+1], sc, idx, false)
+			}
 		}
 	}
 	ops := operands(args, map[string]bool{"-e": true, "--expression": true, "-f": true, "--file": true, "-l": true})
@@ -685,6 +693,9 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 	for i, w := range args {
 		if (w.val == "-e" || w.val == "--source") && i+1 < len(args) {
 			progs = append(progs, args[i+1])
+		}
+		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
+			a.readWord(args[i+1], sc, idx, false)
 		}
 	}
 	ops := operands(args, map[string]bool{"-v": true, "-F": true, "-f": true, "--file": true, "--assign": true, "--field-separator": true,
@@ -753,8 +764,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			a.writeWord(args[i+1], sc, idx)
 			skipNext = true
 			continue
-		case (v == "-i" || v == "-F" || v == "-e" || v == "-l" || v == "-p" || v == "-P" || v == "-J" || v == "-o") && (lb == "ssh" || lb == "scp" || lb == "sftp" || lb == "rsync"):
-			skipNext = true // identity, config, jump host, port
+		case sshVals[lb][v]:
+			skipNext = true // identity, config, jump host, port: not uploads
 			continue
 		case (v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" || strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=")) && rawNet[lb]:
 			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
@@ -787,6 +798,14 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// sshVals are the flags of ssh-family tools that take a value.
+var sshVals = map[string]map[string]bool{
+	"ssh":   {"-i": true, "-F": true, "-J": true, "-l": true, "-p": true, "-o": true, "-E": true, "-b": true, "-c": true, "-D": true, "-L": true, "-R": true, "-W": true, "-w": true, "-S": true, "-m": true, "-O": true, "-Q": true, "-B": true, "-e": true},
+	"scp":   {"-i": true, "-F": true, "-J": true, "-l": true, "-P": true, "-o": true, "-S": true, "-c": true, "-D": true, "-X": true},
+	"sftp":  {"-i": true, "-F": true, "-J": true, "-l": true, "-P": true, "-o": true, "-S": true, "-b": true, "-c": true, "-D": true, "-R": true, "-s": true, "-B": true, "-X": true},
+	"rsync": {"-e": true, "--rsh": true},
 }
 
 // uploadCandidates lists files a network tool would send, from args[i].
@@ -893,7 +912,7 @@ loop:
 	if hasFlag(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-O", "--open-files-in-pager") {
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
 	}
-	ops := operands(rest, map[string]bool{"-m": true, "-n": true, "--format": false, "-C": true})
+	ops := operands(rest, nil)
 	opVals := func() []string {
 		out := make([]string, 0, len(ops))
 		for _, o := range ops {
