@@ -64,7 +64,7 @@ func (s *Server) openWorld(project string) (*world, error) {
 		home:       homeDir(s.cfg),
 		policy:     policy,
 		db:         db,
-		protected:  []string{dbPath, projectPolicy},
+		protected:  append(store.Files(dbPath), projectPolicy),
 		askTimeout: policy.AskTimeout(),
 	}
 	if s.cfg.UserPolicyFile != "" {
