@@ -117,7 +117,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	switch {
 	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
 		f.wrapper = true
-		f.ask = reason("ask.privileged", lb+" runs the command with other privileges")
+		f.open = reason("ask.privileged", lb+" runs the command with other privileges")
 		i := skipOpts(args, "ugCDhprtTUP", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true})
 		if lb == "chroot" && i < len(args) {
 			i++
@@ -129,7 +129,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return s
 	case lb == "su":
 		f.wrapper = true
-		f.ask = reason("ask.privileged", "su runs the command as another user")
+		f.open = reason("ask.privileged", "su runs the command as another user")
 		for i := 0; i < len(args); i++ {
 			if (args[i].val == "-c" || args[i].val == "--command") && i+1 < len(args) {
 				return a.shellString(f, args[i+1], sc, idx)
@@ -489,7 +489,7 @@ func (a *analyzer) shellString(f *rfact, w word, sc *scope, idx int) summary {
 		}
 		return a.reparse(w.val, sc, idx)
 	}
-	if f.ask == nil {
+	if f.ask == nil && f.open == nil {
 		f.safe = reason("gate.wrapper", "runs a literal shell string; the string is analysed")
 	}
 	return a.reparse(w.val, sc, idx)
@@ -584,11 +584,12 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 }
 
 // runner wrappers (npx, docker exec, devbox run, ...) run another program:
-// the runner asks, and the program is analysed too.
+// the runner asks unless a rule names more than the runner, and the program
+// is analysed too.
 func (a *analyzer) runner(f *rfact, idx int, args []word, sc *scope, skip int) summary {
 	a.noAlways = true
 	f.wrapper = true
-	f.ask = reason("ask.runner", "runs another program")
+	f.open = reason("ask.runner", "runs another program")
 	rest := args[skip:]
 	for j, w := range rest {
 		if w.val == "-c" || w.val == "--call" {
@@ -635,7 +636,7 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 	}
 	a.noAlways = true
 	f.wrapper = true
-	f.ask = reason("ask.runner", "runs a program in a container")
+	f.open = reason("ask.runner", "runs a program in a container")
 	i++
 	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
 		if dockerVal[args[i].val] {

@@ -67,7 +67,8 @@ type rfact struct {
 	host     string
 	tool     string
 	detail   string
-	listOnly bool // a listing (ls, find roots): names, not contents
+	listOnly bool   // a listing (ls, find roots): names, not contents
+	line     string // argv joined, for Bash rules (computed once)
 
 	floor, human, ask, safe *protocol.Reason
 	open                    *protocol.Reason // why it asks when nothing covers it
@@ -227,8 +228,8 @@ func (a *analyzer) verdict(call protocol.ToolCall, action string) Verdict {
 	if len(v.Resources) > 20 {
 		v.Resources = v.Resources[:20]
 	}
-	if v.Decision != protocol.DecisionDeny && !v.HumanOnly {
-		v.Always = a.always(call)
+	if v.Decision == protocol.DecisionAsk && !v.HumanOnly {
+		v.Always = a.always(call) // only an ask can be answered "always"
 	}
 	return v
 }
@@ -402,7 +403,10 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 				return false // a wrapper is never covered by a rule on its name alone
 			}
 		}
-		line := strings.Join(f.argv, " ")
+		if f.line == "" {
+			f.line = strings.Join(f.argv, " ")
+		}
+		line := f.line
 		if r.matchCmd(line, restrictive) {
 			return true
 		}

@@ -227,3 +227,12 @@ func TestNeverPanics(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutHomeOrProject(t *testing.T) {
+	for _, cmd := range []string{"rm -rf ~", "rm -rf ~/", "rm -rf ~/*", "rm -rf .", "rm -rf /"} {
+		v := Analyze(bash(cmd), Env{})
+		assert.Equal(t, protocol.DecisionDeny, v.Decision, cmd)
+	}
+	v := Analyze(bash("cat x"), Env{})
+	assert.Equal(t, protocol.DecisionAsk, v.Decision, "no project: nothing is inside it")
+}

@@ -139,6 +139,14 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		for _, p := range ps {
 			a.readFact(p, -1, class == tList)
 		}
+		if class == tSearch {
+			// a search restricted to secrets reads them: grep with glob ".env"
+			for _, k := range []string{"glob", "include", "includes", "file_pattern", "filePattern", "includePattern", "type"} {
+				if g, ok := in[k].(string); ok && sensitiveBase(strings.ToLower(filepath.Base(g))) {
+					a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: -1, human: reason("human.sensitive-read", "searches inside sensitive files")})
+				}
+			}
+		}
 		return name + ": " + displayPaths(ps)
 	case tWrite, tEditor:
 		if class == tEditor {
@@ -232,6 +240,16 @@ func (a *analyzer) commandOf(in map[string]any, rawStr string) (string, bool) {
 	for _, k := range []string{"command", "cmd", "script"} {
 		switch v := in[k].(type) {
 		case string:
+			// {"command":"git","args":["push","-f"]} runs the args too
+			if args, ok := in["args"].([]any); ok {
+				for _, x := range args {
+					s, ok := x.(string)
+					if !ok {
+						return "", false
+					}
+					v += " " + shellQuote(s)
+				}
+			}
 			return v, true
 		case []any:
 			parts := make([]string, 0, len(v))

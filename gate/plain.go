@@ -251,6 +251,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	}
 	if netTools[lb] {
 		s.or(a.network(f, idx, lb, args, sc))
+	} else {
+		a.flagValueSecrets(args, sc, idx)
 	}
 	for _, w := range args {
 		if w.taint && s.net {
@@ -398,7 +400,7 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 		f := &rfact{kind: protocol.FactDelete, path: r, parent: parent}
 		base := filepath.Base(alt)
 		switch {
-		case base == "." || base == ".." || alt == "." || alt == "..":
+		case base == "." || base == ".." || alt == "." || alt == ".." || alt == "~" || alt == "~/" || strings.HasPrefix(alt, "~/*"):
 			f.floor = reason("floor.rm-root", "deletes "+alt)
 		case r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real)):
 			f.floor = reason("floor.rm-root", "deletes "+r.abs)
@@ -1158,4 +1160,21 @@ func findFiltered(args []word) bool {
 		}
 	}
 	return false
+}
+
+// flagValueSecrets records --flag=FILE values that name a secret
+// (diff --from-file=.env, grep --file=.env): they are reads of it.
+func (a *analyzer) flagValueSecrets(args []word, sc *scope, idx int) {
+	for _, w := range args {
+		if !strings.HasPrefix(w.val, "-") {
+			continue
+		}
+		_, v, ok := strings.Cut(w.val, "=")
+		if !ok || v == "" {
+			continue
+		}
+		if r := a.resolveMaybe(w, v, sc, false); a.sensitive(r) {
+			a.readFact(r, idx, false)
+		}
+	}
 }

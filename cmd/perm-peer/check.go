@@ -129,7 +129,10 @@ func buildCall(tool, kind, command, path, url, input string) (protocol.ToolCall,
 
 func printVerdict(w io.Writer, v gate.Verdict) {
 	by := string(v.DecidedBy)
-	if by == "" {
+	switch {
+	case by == "" && v.HumanOnly:
+		by = "open, human-only (only a person, or full mode, may approve)"
+	case by == "":
 		by = "open (the mode decides)"
 	}
 	fmt.Fprintf(w, "decision:  %s\nrisk:      %s\nhumanOnly: %t\ndecidedBy: %s\naction:    %s\n", v.Decision, v.Risk, v.HumanOnly, by, v.Action)

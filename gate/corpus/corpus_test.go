@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,4 +147,41 @@ func TestEvalBinary(t *testing.T) {
 	out, _ = cmd.Output()
 	assert.Equal(t, 1, cmd.ProcessState.ExitCode())
 	assert.Contains(t, string(out), "0 passed, 1 failed")
+
+	checkCLI(t, bin)
+}
+
+// checkCLI runs "perm-peer check" as a user would.
+func checkCLI(t *testing.T, bin string) {
+	proj, home := t.TempDir(), t.TempDir()
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(bin, append([]string{"check", "--project", proj, "--home", home, "--policy", filepath.Join(home, "policy.json")}, args...)...)
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	out, code := run("--json", "--", "ls && rm -rf ~")
+	require.Equal(t, 0, code, out)
+	var res protocol.CheckResult
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	assert.Equal(t, protocol.DecisionDeny, res.Decision)
+	assert.Equal(t, protocol.RiskCritical, res.Risk)
+	assert.Equal(t, "floor.rm-root", res.Reasons[0].Code)
+
+	out, code = run("--tool", "Read", "--path", ".env")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "decision:  ask")
+	assert.Contains(t, out, "humanOnly: true")
+	assert.Contains(t, out, "human.sensitive-read")
+
+	out, code = run("--", "go test ./...")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "always:    Bash(go test *)")
+
+	_, code = run()
+	assert.Equal(t, 2, code, "usage error")
+
+	require.NoError(t, os.WriteFile(filepath.Join(home, "policy.json"), []byte("{\n  \"deny\": [\"Nope(x)\"]\n}"), 0o600))
+	out, code = run("--", "ls")
+	assert.Equal(t, 3, code, "startup error")
+	assert.Contains(t, out, "policy.json:2:12: /deny/0")
 }
