@@ -124,6 +124,9 @@ func (s *Server) initialize(req *jsonrpc2.Request) result {
 	}
 	if p.Project != nil && p.Project.Root != "" {
 		project = filepath.Clean(p.Project.Root)
+		if st, err := os.Stat(project); err != nil || !st.IsDir() {
+			return failure(protocol.CodeInvalidParams, fmt.Sprintf("invalid params: /project/root: %q is not an existing directory", p.Project.Root))
+		}
 	}
 	s.mu.Lock()
 	current := s.w
