@@ -1,9 +1,9 @@
 # perm-peer — the two commands a new user runs are `make demo` and `make test`.
 GO      ?= go
 BIN     := bin/perm-peer
-FUZZTIME ?= 10s
+FUZZTIME ?= 2m
 
-.PHONY: build test demo lint bench fuzz schemas clients deps
+.PHONY: build test demo lint bench fuzz schemas clients conformance deps
 
 build:
 	$(GO) build -o $(BIN) ./cmd/perm-peer
@@ -14,16 +14,34 @@ deps:
 demo: build
 	./$(BIN) demo
 
-# test: vet, the race-enabled unit/e2e tests, the gate corpus, short fuzz runs.
+# test: vet, the race-enabled unit/e2e tests, the conformance vectors, the real
+# editor clients, the gate corpus, short fuzz runs.
 test: deps build
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory conformance
+	$(MAKE) --no-print-directory clients
 	./$(BIN) eval testdata/corpus/sample.jsonl > /dev/null
 	./$(BIN) eval testdata/corpus/gate.jsonl
-	$(MAKE) fuzz FUZZTIME=5s
+	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
+
+# Every fuzz target, one after the other (go test -fuzz takes one target per run).
+FUZZ_TARGETS := peer:FuzzStream peer:FuzzParams gate:FuzzAnalyze schemas:FuzzValidateParams schemas:FuzzValidatePolicy
 
 fuzz:
-	$(GO) test -run='^$$' -fuzz='^FuzzStream$$' -fuzztime=$(FUZZTIME) ./peer/
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
+		$(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) ./$$pkg/ ; \
+	done
+
+# conformance: the wire vectors against our binary, over both framings.
+conformance: build
+	./$(BIN) conformance -- $(abspath $(BIN))
+
+# clients: real editor clients (vscode-jsonrpc, @agentclientprotocol/sdk) against the binary; Node 20+.
+clients: build
+	cd conformance/clients && npm ci --no-audit --no-fund && PERM_PEER_BIN=$(abspath $(BIN)) npm test
 
 lint:
 	gofmt -l . | (! grep .)

@@ -64,7 +64,7 @@ func (s *Server) openWorld(project string) (*world, error) {
 		home:       homeDir(s.cfg),
 		policy:     policy,
 		db:         db,
-		protected:  []string{dbPath, projectPolicy},
+		protected:  append(store.Files(dbPath), projectPolicy),
 		askTimeout: policy.AskTimeout(),
 	}
 	if s.cfg.UserPolicyFile != "" {
@@ -124,6 +124,9 @@ func (s *Server) initialize(req *jsonrpc2.Request) result {
 	}
 	if p.Project != nil && p.Project.Root != "" {
 		project = filepath.Clean(p.Project.Root)
+		if st, err := os.Stat(project); err != nil || !st.IsDir() {
+			return failure(protocol.CodeInvalidParams, fmt.Sprintf("invalid params: /project/root: %q is not an existing directory", p.Project.Root))
+		}
 	}
 	s.mu.Lock()
 	current := s.w

@@ -196,3 +196,18 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestInitializeRejectsBadProjectRoot: a relative or missing project root is
+// invalid params, and the peer stays uninitialized.
+func TestInitializeRejectsBadProjectRoot(t *testing.T) {
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	for _, root := range []string{"relative/dir", "/does/not/exist"} {
+		m := p.call("initialize", map[string]any{"protocolVersion": 1, "project": map[string]any{"root": root}}, nil)
+		if m.errCode() != -32602 || !strings.Contains(fmt.Sprint(m["error"]), "/project/root") {
+			t.Fatalf("root %q: %v", root, m)
+		}
+	}
+	if m := p.call("permission/check", map[string]any{"toolCall": bashCall("x", "ls")}, nil); m.errCode() != -32002 {
+		t.Fatalf("after a failed initialize: %v", m)
+	}
+}
