@@ -154,7 +154,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	if len(a.facts) == 0 {
 		a.opaque("ask.empty", "the call has nothing the gate can check", false)
 	}
-	return a.verdict(call, action)
+	return a.verdict(action)
 }
 
 func cleanAbs(p string) string {
@@ -170,7 +170,7 @@ func cleanAbs(p string) string {
 }
 
 // verdict decides every fact and aggregates (SPEC §4 steps 1–5).
-func (a *analyzer) verdict(call protocol.ToolCall, action string) Verdict {
+func (a *analyzer) verdict(action string) Verdict {
 	grants := make([]*rule, 0, len(a.env.Grants))
 	for _, g := range a.env.Grants {
 		grants = append(grants, compileGrant(g.Pattern))
@@ -229,7 +229,7 @@ func (a *analyzer) verdict(call protocol.ToolCall, action string) Verdict {
 		v.Resources = v.Resources[:20]
 	}
 	if v.Decision == protocol.DecisionAsk && !v.HumanOnly {
-		v.Always = a.always(call) // only an ask can be answered "always"
+		v.Always = a.always() // only an ask can be answered "always"
 	}
 	return v
 }

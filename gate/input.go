@@ -414,7 +414,7 @@ var subcommandTools = map[string]bool{"git": true, "go": true, "cargo": true, "n
 	"swift": true, "zig": true, "docker": true, "podman": true, "brew": true, "apt": true, "just": true, "task": true, "nx": true, "turbo": true}
 
 // always computes what an "always" answer may grant (SPEC §5.7).
-func (a *analyzer) always(call protocol.ToolCall) *Always {
+func (a *analyzer) always() *Always {
 	if a.noAlways {
 		return nil
 	}

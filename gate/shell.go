@@ -350,9 +350,8 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 	}
 	argv := append([]string{variant}, flags...)
 	if names == 0 && variant != "local" && variant != "readonly" && variant != "nameref" && !onlyFuncFlags(flags) {
-		i := a.add(&rfact{kind: protocol.FactExec, argv: argv, parent: -1,
+		a.add(&rfact{kind: protocol.FactExec, argv: argv, parent: -1,
 			human: reason("human.env-dump", variant+" without names prints the environment")})
-		_ = i
 		s.taint = true
 		return s
 	}

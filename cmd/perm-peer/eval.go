@@ -74,7 +74,7 @@ func runEval(args []string) int {
 			}
 		}
 	} else {
-		printEval(os.Stdout, rows, results, st)
+		printEval(os.Stdout, results, st)
 	}
 	if st.Failed > 0 {
 		return exitFailed
@@ -82,15 +82,14 @@ func runEval(args []string) int {
 	return exitOK
 }
 
-func printEval(w io.Writer, rows []corpus.Row, results []corpus.Result, st corpus.Stats) {
-	for i, r := range results {
+func printEval(w io.Writer, results []corpus.Result, st corpus.Stats) {
+	for _, r := range results {
 		switch {
 		case !r.Pass:
 			fmt.Fprintf(w, "FAIL  %-24s %s  (%s)\n", r.ID, r.Why, firstReason(r))
 		case r.OverStrict:
 			fmt.Fprintf(w, "over  %-24s deny on an ask row (%s)\n", r.ID, firstReason(r))
 		}
-		_ = rows[i]
 	}
 	fmt.Fprintln(w, "by category (passed/total):")
 	for _, c := range st.Cats() {
