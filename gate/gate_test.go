@@ -236,3 +236,22 @@ func TestWithoutHomeOrProject(t *testing.T) {
 	v := Analyze(bash("cat x"), Env{})
 	assert.Equal(t, protocol.DecisionAsk, v.Decision, "no project: nothing is inside it")
 }
+
+func TestNpmrc(t *testing.T) {
+	dir := t.TempDir()
+	plain := writeFile(t, dir, "a/.npmrc", "registry=https://registry.npmjs.org/\n")
+	token := writeFile(t, dir, "b/.npmrc", "//registry.npmjs.org/:_authToken=npm_abc\n")
+	e := Env{Project: dir, Home: "/home/u"}
+	cases := []struct {
+		path  string
+		human bool
+	}{
+		{plain, false},
+		{token, true},
+		{filepath.Join(dir, "c", ".npmrc"), true}, // unknown content: assume a token
+	}
+	for _, c := range cases {
+		v := Analyze(tool("read", map[string]any{"path": c.path}), e)
+		assert.Equal(t, c.human, v.HumanOnly, c.path)
+	}
+}

@@ -170,7 +170,7 @@ func (a *analyzer) sensitive(r pathRef) bool {
 	home := strings.ToLower(a.env.Home)
 	for _, p := range r.both() {
 		lp := strings.ToLower(p)
-		if sensitiveBase(filepath.Base(lp)) {
+		if base := filepath.Base(lp); sensitiveBase(base) && (base != ".npmrc" || npmrcHasToken(p)) {
 			return true
 		}
 		if home != "" && within(lp, home) && lp != home {
@@ -191,6 +191,25 @@ func (a *analyzer) sensitive(r pathRef) bool {
 			if ok, _ := doublestar.Match(g+"/**", lp); ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// npmrcHasToken reports an .npmrc that holds credentials. A file that does
+// not exist (or cannot be read) counts as holding them.
+func npmrcHasToken(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	buf := make([]byte, 64*1024)
+	n, _ := f.Read(buf)
+	text := strings.ToLower(string(buf[:n]))
+	for _, k := range []string{"_authtoken", "_auth", "_password", "password", "token"} {
+		if strings.Contains(text, k) {
+			return true
 		}
 	}
 	return false
