@@ -11,36 +11,29 @@ import (
 // acpRequestPermission answers ACP's session/request_permission with the
 // option whose kind matches the pipeline's decision (SPEC §3.6).
 func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *json.RawMessage) result {
-	var p protocol.ACPRequestPermissionParams
-	if err := decodeParams(method, raw, &p); err != nil {
-		return result{err: err}
-	}
-	if p.SessionID == "" {
-		return result{err: missing("/sessionId")}
-	}
-	if p.ToolCall.ToolCallID == "" {
-		return result{err: missing("/toolCall/toolCallId")}
-	}
-	w, sess, res := s.worldAndSession(p.SessionID)
-	if sess == nil {
-		return res
-	}
-	sess.mu.Lock()
-	merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
-	turn, withdrawals := sess.turn, sess.withdrawals
-	sess.mu.Unlock()
-	reply, err := s.decide(ctx, w, sess, turn, acpToolCall(merged), s.canPrompt())
-	if err != nil {
-		return internalError(err)
-	}
-	sess.mu.Lock()
-	cancelled := sess.withdrawals != withdrawals && reply.Meta != nil && reply.Meta.DecidedBy == protocol.ByHeadless
-	sess.mu.Unlock()
-	out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
-	if id := pickOption(p.Options, reply.Reply); id != "" && !cancelled {
-		out.Outcome = protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}
-	}
-	return result{value: out}
+	return withSession(s, method, raw, func(p protocol.ACPRequestPermissionParams) string { return p.SessionID },
+		func(w *world, sess *session, p protocol.ACPRequestPermissionParams) result {
+			if p.ToolCall.ToolCallID == "" {
+				return result{err: missing("/toolCall/toolCallId")}
+			}
+			sess.mu.Lock()
+			merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
+			turn, withdrawals := sess.turn, sess.withdrawals
+			sess.mu.Unlock()
+			reply, err := s.decide(ctx, w, sess, turn, acpToolCall(merged), s.canPrompt())
+			if err != nil {
+				return internalError(err)
+			}
+			// A headless answer caused by session/cancel is ACP's "cancelled".
+			sess.mu.Lock()
+			cancelled := sess.withdrawals != withdrawals && reply.Meta != nil && reply.Meta.DecidedBy == protocol.ByHeadless
+			sess.mu.Unlock()
+			out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
+			if id := pickOption(p.Options, reply.Reply); id != "" && !cancelled {
+				out.Outcome = protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}
+			}
+			return result{value: out}
+		})
 }
 
 // pickOption chooses the offered option for a reply: the exact kind, else

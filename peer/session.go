@@ -110,35 +110,29 @@ func (s *Server) session(id string) (*session, error) {
 }
 
 func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
-	var p protocol.SessionOpenParams
-	if err := decodeParams(method, raw, &p); err != nil {
-		return result{err: err}
-	}
-	if p.SessionID == "" {
-		return result{err: missing("/sessionId")}
-	}
-	if p.ParentSessionID == p.SessionID {
-		return failure(protocol.CodeInvalidParams, "invalid params: /parentSessionId: a session cannot be its own parent")
-	}
-	w, err := s.world()
-	if err != nil {
-		return internalError(err)
-	}
-	info := protocol.Session{ID: p.SessionID, ParentID: p.ParentSessionID, Cwd: p.Cwd, Mode: p.Mode, Tier: p.Tier,
-		Agent: p.Agent, Created: time.Now().UTC().Format(time.RFC3339Nano)}
-	if err := w.db.PutSession(info); err != nil {
-		return internalError(fmt.Errorf("persist session %s: %w", p.SessionID, err))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ss := s.sessions[p.SessionID]; ss != nil {
-		ss.mu.Lock()
-		ss.info = info
-		ss.mu.Unlock()
-	} else {
-		s.sessions[p.SessionID] = newSession(info)
-	}
-	return result{value: protocol.SessionOpenResult{}}
+	return withWorld(s, method, raw, func(w *world, p protocol.SessionOpenParams) result {
+		if p.SessionID == "" {
+			return result{err: missing("/sessionId")}
+		}
+		if p.ParentSessionID == p.SessionID {
+			return failure(protocol.CodeInvalidParams, "invalid params: /parentSessionId: a session cannot be its own parent")
+		}
+		info := protocol.Session{ID: p.SessionID, ParentID: p.ParentSessionID, Cwd: p.Cwd, Mode: p.Mode, Tier: p.Tier,
+			Agent: p.Agent, Created: time.Now().UTC().Format(time.RFC3339Nano)}
+		if err := w.db.PutSession(info); err != nil {
+			return internalError(fmt.Errorf("persist session %s: %w", p.SessionID, err))
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if ss := s.sessions[p.SessionID]; ss != nil {
+			ss.mu.Lock()
+			ss.info = info
+			ss.mu.Unlock()
+		} else {
+			s.sessions[p.SessionID] = newSession(info)
+		}
+		return result{value: protocol.SessionOpenResult{}}
+	})
 }
 
 // modeOf resolves a session's mode and tier: session/open, else initialize

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,4 +56,49 @@ func userPolicyPath(flagValue string) string {
 // projectPolicyPath is <root>/.perm-peer/policy.json.
 func projectPolicyPath(project string) string {
 	return filepath.Join(project, ".perm-peer", "policy.json")
+}
+
+// openExisting opens the store named by --db/--project for a CLI command.
+// A missing file is not created: for a listing (emptyOK) it reads as empty
+// and returns exit 0, otherwise it is a startup error.
+func openExisting(cmd, dbFlag, projectFlag string, emptyOK bool) (*store.DB, int) {
+	root, err := projectRoot(projectFlag)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
+		return nil, exitStartup
+	}
+	path, err := dbPath(dbFlag, root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
+		return nil, exitStartup
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: no audit db at %s (no peer has run for project %s)\n", cmd, path, root)
+		if emptyOK {
+			return nil, exitOK
+		}
+		return nil, exitStartup
+	}
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
+		return nil, exitStartup
+	}
+	return db, exitOK
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments ("grants revoke 3 --db x") and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }

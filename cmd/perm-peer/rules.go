@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/perm-peer/perm-peer/judge"
-	"github.com/perm-peer/perm-peer/store"
 )
 
 // maxRuleRecords matches the peer's bound on records read for user rules.
@@ -35,15 +34,9 @@ func runRules(args []string) int {
 		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
 		return exitStartup
 	}
-	path, err := dbPath(*db, root)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
-		return exitStartup
-	}
-	d, err := store.Open(path, store.Options{})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
-		return exitStartup
+	d, code := openExisting("rules", *db, root, true)
+	if d == nil {
+		return code
 	}
 	defer d.Close()
 	recs, err := d.UserReplies(*session, maxRuleRecords)
