@@ -311,6 +311,9 @@ func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) path
 
 // readWord records a read of every brace alternative of a word.
 func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
+	if w.proc {
+		return // reads the output of a command analysed on its own
+	}
 	if w.dyn {
 		a.readFact(pathRef{raw: w.val}, parent, listOnly)
 		return
@@ -321,6 +324,9 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 }
 
 func (a *analyzer) writeWord(w word, sc *scope, parent int) {
+	if w.proc {
+		return // feeds a command analysed on its own
+	}
 	if w.dyn {
 		a.writeFact(pathRef{raw: w.val}, parent)
 		return
@@ -602,32 +608,129 @@ var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
 // jqEnvRe finds jq/yq builtins that read the environment or files.
 var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|load|load_str|input_filename)\b|\$ENV`)
 
-var sedCmdRe = regexp.MustCompile(`^\s*(\d+|\$|/[^/]*/|\\.[^.]*\.)?(,\s*(\d+|\$|/[^/]*/))?\s*!?\s*([a-zA-Z=#{}:]?)`)
-
-// sedScriptSafe rejects sed scripts that write files (w, W, s///w) or run
-// commands (e, s///e), or read arbitrary files (r, R).
+// sedScriptSafe scans a sed script and rejects commands that write files
+// (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
+// cannot parse is unsafe.
 func sedScriptSafe(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
-		if strings.TrimSpace(cmd) == "" {
-			continue
+	s := script
+	i := 0
+	skipSpace := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
 		}
-		m := sedCmdRe.FindStringSubmatch(cmd)
-		if m == nil || m[4] == "" {
-			return false // not a command the gate recognises
-		}
-		switch m[4] {
-		case "w", "W", "e", "r", "R":
-			return false
-		case "s", "y":
-			rest := strings.TrimSpace(cmd[len(m[0]):])
-			if rest == "" {
+	}
+	// delimited reads a /regex/-style operand after its opening delimiter.
+	delimited := func(d byte) bool {
+		for i < len(s) {
+			switch s[i] {
+			case '\\':
+				i += 2
 				continue
-			}
-			d := rest[0]
-			parts := strings.Split(rest[1:], string(d))
-			if len(parts) >= 3 && m[4] == "s" && strings.ContainsAny(parts[len(parts)-1], "weWE") {
+			case '\n':
 				return false
 			}
+			if s[i] == d {
+				i++
+				return true
+			}
+			i++
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < len(s) && s[i] >= '0' && s[i] <= '9':
+			for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+				i++
+			}
+		case i < len(s) && s[i] == '$':
+			i++
+		case i < len(s) && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+		case i+1 < len(s) && s[i] == '\\':
+			d := s[i+1]
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+		default:
+			return true
+		}
+		for i < len(s) && (s[i] == 'I' || s[i] == 'M') {
+			i++
+		}
+		return true
+	}
+	for i < len(s) {
+		skipSpace()
+		if i >= len(s) {
+			break
+		}
+		if c := s[i]; c == ';' || c == '\n' || c == '}' || c == '{' {
+			i++
+			continue
+		}
+		if !address() {
+			return false
+		}
+		skipSpace()
+		if i < len(s) && s[i] == ',' {
+			i++
+			skipSpace()
+			if i < len(s) && s[i] == '+' {
+				i++
+			}
+			if !address() {
+				return false
+			}
+		}
+		skipSpace()
+		for i < len(s) && s[i] == '!' {
+			i++
+			skipSpace()
+		}
+		if i >= len(s) {
+			return false
+		}
+		cmd := s[i]
+		i++
+		switch cmd {
+		case 'w', 'W', 'e', 'r', 'R':
+			return false
+		case '{', '}', ';', '\n':
+		case 's', 'y':
+			if i >= len(s) {
+				return false
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return false
+			}
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				if cmd == 's' && strings.IndexByte("eEwW", s[i]) >= 0 {
+					return false
+				}
+				i++
+			}
+		case 'a', 'i', 'c':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case ':', 'b', 't', 'T', 'q', 'Q', 'l', 'L':
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				i++
+			}
+		case 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=', 'z', 'F':
+		case '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		default:
+			return false
 		}
 	}
 	return true
@@ -716,8 +819,7 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 	}
 	for _, p := range progs {
 		v := p.val
-		if p.dyn || strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, ">") ||
-			strings.Contains(v, "getline") || strings.Contains(v, "close(") || strings.Contains(v, "ENVIRON") || strings.Contains(v, "PROCINFO") {
+		if p.dyn || !awkProgramSafe(v) {
 			ok = false
 		}
 		if strings.Contains(v, "/inet/") {
@@ -1177,4 +1279,58 @@ func (a *analyzer) flagValueSecrets(args []word, sc *scope, idx int) {
 			a.readFact(r, idx, false)
 		}
 	}
+}
+
+// awkProgramSafe rejects awk programs that run commands (system, pipes,
+// getline from a command), write files (print > file) or read the
+// environment. Comparisons (NR > 5) and logical or (||) are fine.
+func awkProgramSafe(prog string) bool {
+	// drop string literals: "a > b" is text
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(prog); i++ {
+		c := prog[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+			b.WriteByte('"')
+		case !in:
+			b.WriteByte(c)
+		}
+	}
+	code := b.String()
+	if strings.Contains(prog, "/inet/") {
+		return false // gawk network special files, usually inside a string
+	}
+	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@load"} {
+		if strings.Contains(code, bad) {
+			return false
+		}
+	}
+	if strings.Contains(strings.ReplaceAll(code, "||", ""), "|") {
+		return false
+	}
+	// print > file: a > after print or printf, outside parentheses
+	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
+		k := strings.Index(stmt, "print")
+		if k < 0 {
+			continue
+		}
+		depth := 0
+		for _, c := range stmt[k:] {
+			switch c {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			case '>':
+				if depth <= 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

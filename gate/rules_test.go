@@ -113,3 +113,56 @@ func TestMatchPath(t *testing.T) {
 		assert.Equal(t, c.want, r.matchPath(c.path, "/repo", "/home/u", c.restrictive), "%s ~ %s", c.rule, c.path)
 	}
 }
+
+func TestSedScriptSafe(t *testing.T) {
+	cases := []struct {
+		script string
+		safe   bool
+	}{
+		{"1,20p", true},
+		{"s/foo/bar/g", true},
+		{"/func main/,/^}/p", true},
+		{"$!N;s/\\n/ /", true},
+		{"s|a|b|2", true},
+		{"/x/{p;q}", true},
+		{"s/a\\/b/c/", true},
+		{"y/abc/xyz/", true},
+		{"10q", true},
+		{"w out.txt", false},
+		{"/x/{w out.txt", false},
+		{"s/a/b/w out", false},
+		{"s/a/b/e", false},
+		{"1e id", false},
+		{"r /etc/passwd", false},
+		{"\\%x%w out", false},
+		{"s/a/b", false},
+		{"k", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.safe, sedScriptSafe(c.script), c.script)
+	}
+}
+
+func TestAwkProgramSafe(t *testing.T) {
+	cases := []struct {
+		prog string
+		safe bool
+	}{
+		{"{print $1}", true},
+		{"NR>=10 && NR<=20", true},
+		{"$1 == \"a\" || $2 > 3 {print}", true},
+		{"{if ($3 > 5) print $1}", true},
+		{"{print \"a > b | c\"}", true},
+		{"{sum+=$3} END {print sum}", true},
+		{"{print > \"out.txt\"}", false},
+		{"{print $1 >> \"log\"}", false},
+		{"{print | \"sh\"}", false},
+		{"BEGIN{system(\"id\")}", false},
+		{"{\"date\" | getline d}", false},
+		{"BEGIN{for(k in ENVIRON) print k}", false},
+		{"BEGIN{s=\"/inet/tcp/0/h/1\"}", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.safe, awkProgramSafe(c.prog), c.prog)
+	}
+}

@@ -16,6 +16,7 @@ type word struct {
 	glob  bool   // has an unquoted glob character
 	taint bool   // carries a secret (a substitution that read one, a tainted variable)
 	sub   summary
+	proc  bool // the whole word is one <(…) or >(…): a pipe, not a file
 }
 
 // word normalizes w, analysing every substitution nested in it.
@@ -26,6 +27,9 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 		a.wordPart(part, sc, &out, &b, &e, i == 0, false)
 	}
 	out.val, out.empty = b.String(), e.String()
+	if len(w.Parts) == 1 {
+		_, out.proc = w.Parts[0].(*syntax.ProcSubst)
+	}
 	return out
 }
 
