@@ -459,6 +459,11 @@ func (a *analyzer) always() *Always {
 				}
 			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx":
 				// runs arbitrary code: only the exact command
+			case nestedSub(base, sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
+				// gh pr create *, docker compose up *, git stash list *
+				pat = strings.Join(f.argv[:3], " ") + " *"
+			case nestedSub(base, sub):
+				pat = strings.Join(f.argv, " ")
 			default:
 				pat = f.argv[0] + " " + sub + " *"
 			}
@@ -483,6 +488,24 @@ func (a *analyzer) always() *Always {
 		return &Always{Pattern: "WebFetch(domain:" + f.host + ")", Covers: "webfetch: " + f.host + "  (this project)"}
 	}
 	return nil
+}
+
+// nestedSub reports tool subcommands whose next word is the real action, so
+// a grant must name it too (gh pr *, would cover gh pr merge).
+func nestedSub(tool, sub string) bool {
+	switch tool {
+	case "gh", "aws", "gcloud", "az":
+		return true
+	case "docker", "podman":
+		return sub == "compose" || sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system"
+	case "git":
+		return sub == "stash" || sub == "remote" || sub == "worktree" || sub == "submodule" || sub == "notes" || sub == "lfs" || sub == "bisect" || sub == "reflog"
+	case "npm", "pnpm", "yarn":
+		return sub == "pkg" || sub == "config" || sub == "cache"
+	case "go":
+		return sub == "mod" || sub == "work"
+	}
+	return false
 }
 
 func isPlainWord(s string) bool {
