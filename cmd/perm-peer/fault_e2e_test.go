@@ -564,3 +564,61 @@ func TestFaultMalformedFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultEditorClosesStdout: the editor closes its end of the peer's
+// stdout (it crashed, or quit without closing stdin) while a decision is in
+// flight. The reply cannot be delivered; what matters is that its record is
+// durable and the chain intact. (Today the peer then dies of SIGPIPE, exit
+// status 141, rather than draining and exiting 0: see docs/FAULTS.md.)
+func TestFaultEditorClosesStdout(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "audit.db")
+	project := filepath.Join(dir, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binPath, "serve", "--project", project, "--db", db, "--policy", filepath.Join(dir, "none.json"))
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "cfg"), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "HOME="+filepath.Join(dir, "home"))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	fmt.Fprintf(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"project":{"root":%q}}}`+"\n", project)
+	buf := make([]byte, 1)
+	if _, err := out.Read(buf); err != nil { // the initialize reply has started: the peer is up
+		t.Fatalf("no initialize reply: %v", err)
+	}
+	out.Close()
+	fmt.Fprint(in, `{"jsonrpc":"2.0","id":2,"method":"session/requestPermission","params":{"sessionId":"gone","turn":1,"toolCall":{"tool":"bash","rawInput":{"command":"git status"}}}}`+"\n")
+	in.Close() // the editor is gone entirely: the peer must drain and stop
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var werr error
+	select {
+	case werr = <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the peer did not exit after the editor closed both pipes")
+	}
+	t.Logf("peer exit after its stdout closed: %v", werr)
+	d, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.VerifyAudit(); err != nil {
+		t.Fatalf("chain after the editor vanished: %v", err)
+	}
+	recs, _, err := d.Audit(store.AuditQuery{SessionID: "gone"})
+	if err != nil || len(recs) != 1 || recs[0].Decision != "once" {
+		t.Fatalf("want the undeliverable decision audited once, got %d records (%v)", len(recs), err)
+	}
+}
