@@ -19,6 +19,14 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
 		return s
 	}
+	// a wrapper's NAME=VALUE words set the environment (sudo X=1 cmd)
+	for parent >= 0 && len(words) > 1 && !words[0].dyn && isAssignWord(words[0].val) {
+		n := words[0].val[:strings.IndexByte(words[0].val, '=')]
+		if dangerousEnv(n) {
+			a.add(&rfact{kind: protocol.FactEnv, detail: clip(words[0].val, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
+		}
+		words = words[1:]
+	}
 	a.simple++
 	argv := make([]string, len(words))
 	static := len(words)
@@ -49,13 +57,15 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		base = path.Base(base)
 	}
 	lb := strings.ToLower(base)
-	if a.funcs[base] && !f.pathExec {
-		f.safe = reason("gate.safe", "calls a function defined in this command")
-		return s
-	}
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
 	a.depth--
+	// a call of a function defined in this command runs its body, which is
+	// analysed where it is defined; the name is still analysed as a command,
+	// because the definition may not run (if false; then rm() { :; }; fi)
+	if a.funcs[base] && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
+		f.safe = reason("gate.safe", "calls a function defined in this command")
+	}
 	// a command that read a secret or dumped the environment taints what
 	// it feeds: a pipe, a substitution, a variable, a file it writes
 	for _, g := range a.facts[idx:] {
@@ -649,4 +659,18 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 		return a.inner(args[i:], sc, idx)
 	}
 	return summary{}
+}
+
+// isAssignWord reports NAME=VALUE.
+func isAssignWord(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i, r := range s[:eq] {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
