@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,18 +39,6 @@ func stillServes(t *testing.T, p *peerProc, callID string) {
 	if k, _, meta := reply(r); k != "once" || meta["decidedBy"] != "gate" || meta["auditId"] == "" {
 		t.Fatalf("the peer no longer serves the fast path: %v", r)
 	}
-}
-
-// closedURL is an endpoint nothing listens on.
-func closedURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1"
 }
 
 // TestFaultJudge: a judge that is down, slow or talks garbage never turns
