@@ -258,3 +258,11 @@ func TestNpmrc(t *testing.T) {
 		assert.Equal(t, c.human, v.HumanOnly, c.path)
 	}
 }
+
+func TestDuplicateKeysAsk(t *testing.T) {
+	call := protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls","command":"ls -la"}`)}
+	v := Analyze(call, env(protocol.Policy{}))
+	assert.Equal(t, protocol.DecisionAsk, v.Decision)
+	assert.Equal(t, "ask.bad-input", v.Reasons[0].Code)
+	assert.Empty(t, duplicateKey(json.RawMessage(`{"a":{"b":1,"b":2},"c":[1,2]}`)), "only top-level keys")
+}

@@ -68,6 +68,9 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 			}
 		}
 	}
+	if dup := duplicateKey(call.RawInput); dup != "" {
+		a.opaque("ask.bad-input", "rawInput repeats the key "+dup, false)
+	}
 	class, known := toolNames[name]
 	switch {
 	case name == "":
@@ -120,13 +123,15 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 	}
 	switch class {
 	case tShell:
-		cmd, ok := a.commandOf(in, rawStr)
+		cmds, ok := a.commandsOf(in, rawStr)
 		if !ok {
-			a.opaque("ask.bad-input", "no command in the call", false)
+			a.opaque("ask.bad-input", "no command the gate can read in the call", false)
 			return name
 		}
-		a.shell(cmd, sc)
-		return "bash: " + clip(strings.TrimSpace(cmd), 300)
+		for _, c := range cmds {
+			a.shell(c, sc.copy())
+		}
+		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
 	case tRead, tSearch, tList:
 		ps := a.paths(call, in, pathKeys)
 		if len(ps) == 0 && class != tRead {
@@ -197,13 +202,18 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return name + ": " + displayPaths(append(src, dst...))
 	case tFetch:
-		u := firstString(in, "url", "uri", "href")
-		if u == "" {
+		var urls []string
+		for _, k := range []string{"url", "uri", "href"} {
+			if u, ok := in[k].(string); ok && u != "" {
+				urls = append(urls, u)
+				a.fetchFact(u, sc)
+			}
+		}
+		if len(urls) == 0 {
 			a.opaque("ask.bad-input", "a fetch without a URL", false)
 			return name
 		}
-		a.fetchFact(u, sc)
-		return name + ": " + clip(u, 300)
+		return name + ": " + clip(strings.Join(urls, ", "), 300)
 	case tWebSearch:
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "web search sends only a query")})
 		return name + ": " + clip(firstString(in, "query", "q"), 200)
@@ -232,38 +242,50 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
 }
 
-// commandOf reads command/cmd as a string or an argv array.
-func (a *analyzer) commandOf(in map[string]any, rawStr string) (string, bool) {
+// commandsOf reads command/cmd/script as a string or an argv array. Every
+// key present is returned: a host that runs "cmd" must not be judged on a
+// harmless "command" next to it. ok is false when a value is unreadable.
+func (a *analyzer) commandsOf(in map[string]any, rawStr string) ([]string, bool) {
 	if in == nil {
-		return rawStr, rawStr != ""
+		return []string{rawStr}, rawStr != ""
 	}
+	var out []string
 	for _, k := range []string{"command", "cmd", "script"} {
-		switch v := in[k].(type) {
+		raw, present := in[k]
+		if !present {
+			continue
+		}
+		switch v := raw.(type) {
 		case string:
 			// {"command":"git","args":["push","-f"]} runs the args too
 			if args, ok := in["args"].([]any); ok {
 				for _, x := range args {
 					s, ok := x.(string)
 					if !ok {
-						return "", false
+						return nil, false
 					}
 					v += " " + shellQuote(s)
 				}
 			}
-			return v, true
+			out = append(out, v)
 		case []any:
 			parts := make([]string, 0, len(v))
 			for _, x := range v {
 				s, ok := x.(string)
 				if !ok {
-					return "", false
+					return nil, false
 				}
 				parts = append(parts, shellQuote(s))
 			}
-			return strings.Join(parts, " "), len(parts) > 0
+			if len(parts) == 0 {
+				return nil, false
+			}
+			out = append(out, strings.Join(parts, " "))
+		default:
+			return nil, false
 		}
 	}
-	return "", false
+	return out, len(out) > 0
 }
 
 // shellQuote quotes one argv word so the parser sees it as one literal.
@@ -525,4 +547,34 @@ func escapeGlob(p string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// duplicateKey returns a top-level key that appears twice in a JSON object
+// ("" when none): parsers disagree on which copy wins, so the gate must not
+// guess which one the host will use.
+func duplicateKey(raw json.RawMessage) string {
+	if len(raw) == 0 || raw[0] != '{' && !strings.HasPrefix(strings.TrimSpace(string(raw)), "{") {
+		return ""
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	return ""
 }
