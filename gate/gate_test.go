@@ -264,5 +264,11 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	v := Analyze(call, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
 	assert.Equal(t, "ask.bad-input", v.Reasons[0].Code)
-	assert.Empty(t, duplicateKey(json.RawMessage(`{"a":{"b":1,"b":2},"c":[1,2]}`)), "only top-level keys")
+	m, dup := decodeObject(json.RawMessage(`{"a":{"b":1,"b":2},"c":[1,2]}`))
+	assert.Empty(t, dup, "only top-level keys")
+	assert.Len(t, m, 2)
+	m, _ = decodeObject(json.RawMessage(`{"a":1} {"a":2}`))
+	assert.Nil(t, m, "trailing data is not one object")
+	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls"} {"command":"rm -rf build"}`)}, env(protocol.Policy{}))
+	assert.Equal(t, protocol.DecisionAsk, v.Decision)
 }

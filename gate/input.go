@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -61,15 +63,17 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 	var in map[string]any
 	var rawStr string
 	if len(call.RawInput) > 0 && string(call.RawInput) != "null" {
-		if err := json.Unmarshal(call.RawInput, &in); err != nil {
-			if err2 := json.Unmarshal(call.RawInput, &rawStr); err2 != nil {
+		var dup string
+		in, dup = decodeObject(call.RawInput)
+		switch {
+		case dup != "":
+			a.opaque("ask.bad-input", "rawInput repeats the key "+dup, false)
+		case in == nil:
+			if err := json.Unmarshal(call.RawInput, &rawStr); err != nil {
 				a.opaque("ask.bad-input", "rawInput is not JSON the gate can read", false)
 				return name
 			}
 		}
-	}
-	if dup := duplicateKey(call.RawInput); dup != "" {
-		a.opaque("ask.bad-input", "rawInput repeats the key "+dup, false)
 	}
 	class, known := toolNames[name]
 	switch {
@@ -549,32 +553,37 @@ func escapeGlob(p string) string {
 	return b.String()
 }
 
-// duplicateKey returns a top-level key that appears twice in a JSON object
-// ("" when none): parsers disagree on which copy wins, so the gate must not
-// guess which one the host will use.
-func duplicateKey(raw json.RawMessage) string {
-	if len(raw) == 0 || raw[0] != '{' && !strings.HasPrefix(strings.TrimSpace(string(raw)), "{") {
-		return ""
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+// decodeObject decodes a JSON object and reports a top-level key that
+// appears twice: parsers disagree on which copy wins, so the gate must not
+// guess which one the host will use. It returns nil for anything but an
+// object.
+func decodeObject(raw json.RawMessage) (map[string]any, string) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return ""
+		return nil, ""
 	}
-	seen := map[string]bool{}
+	out := map[string]any{}
+	dup := ""
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return ""
+			return nil, ""
 		}
 		k, _ := t.(string)
-		if seen[k] {
-			return k
+		if _, seen := out[k]; seen && dup == "" {
+			dup = k
 		}
-		seen[k] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return ""
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, ""
 		}
+		out[k] = v
 	}
-	return ""
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, ""
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, "" // trailing data: not one JSON object
+	}
+	return out, dup
 }
