@@ -209,10 +209,14 @@ func (a *analyzer) verdict(action string) Verdict {
 	default:
 		v.Decision = protocol.DecisionAsk
 	}
-	// reasons: the facts that decided, most severe first
-	for _, want := range []protocol.Decision{protocol.DecisionDeny, protocol.DecisionAsk, protocol.DecisionAllow} {
+	// reasons: the facts that decided the call, floors and human-only
+	// classes before the rest
+	for _, pass := range []func(*rfact) bool{
+		func(f *rfact) bool { return f.by == protocol.ByFloor || f.humanOnly },
+		func(f *rfact) bool { return f.by != protocol.ByFloor && !f.humanOnly },
+	} {
 		for _, f := range a.facts {
-			if f.dec == want && f.reason != nil && (want == v.Decision) && !hasReason(v.Reasons, f.reason) {
+			if f.dec == v.Decision && f.reason != nil && pass(f) && !hasReason(v.Reasons, f.reason) {
 				v.Reasons = append(v.Reasons, *f.reason)
 			}
 		}

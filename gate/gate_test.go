@@ -272,3 +272,11 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls"} {"command":"rm -rf build"}`)}, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
 }
+
+func TestReasonsOrder(t *testing.T) {
+	v := Analyze(bash("make && git push --force"), env(protocol.Policy{}))
+	require.Equal(t, protocol.DecisionAsk, v.Decision)
+	require.True(t, v.HumanOnly)
+	assert.Equal(t, "human.force-push", v.Reasons[0].Code, "the human-only reason comes first")
+	assert.Equal(t, "ask.unknown-command", v.Reasons[1].Code)
+}
