@@ -1,6 +1,3 @@
-// Package corpus scores the gate against a labelled corpus of tool calls
-// (SPEC §9): each row is decided in a fresh world (no grants, judge off,
-// mode ask) and passes when the decision is the expected one.
 package corpus
 
 import (
