@@ -50,8 +50,8 @@ func FuzzAnalyze(f *testing.F) {
 		_ = analyze(bash(cmd), fuzzEnv) // must not panic
 		floor := floorCmds[int(fl)%len(floorCmds)]
 		composite := wrap(int(w1), wrap(int(w2), floor))
-		if strings.Contains(wrapTemplates[int(w2)%len(wrapTemplates)], "'") && strings.Contains(wrapTemplates[int(w1)%len(wrapTemplates)], "'") {
-			composite = wrap(int(w1), floor) // nested single quotes would end the string
+		if strings.ContainsAny(wrapTemplates[int(w2)%len(wrapTemplates)], "'`") && strings.ContainsAny(wrapTemplates[int(w1)%len(wrapTemplates)], "'`") {
+			composite = wrap(int(w1), floor) // nested quotes or backticks would end the string early
 		}
 		line := "echo " + shellQuote(cmd) + glues[int(gl)%len(glues)] + composite
 		v := analyze(bash(line), fuzzEnv)
