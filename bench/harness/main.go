@@ -108,6 +108,7 @@ func run(c config, stdout io.Writer) error {
 
 	t := &table{}
 	t.header = machine(work)
+	loadBefore := loadAvg()
 
 	call, callName := shellCall(c.command), fmt.Sprintf("bash %q", c.command)
 	if c.read != "" {
@@ -195,13 +196,34 @@ func run(c config, stdout io.Writer) error {
 	}
 	t.row(fmt.Sprintf("per-turn rule build at %dk audit records, %d replies read (median)", c.auditN/1000, c.ruleRecords), dur(rb), "", "",
 		"≤ "+dur(targetRuleBuild), verdict(rb <= targetRuleBuild))
+	// The run is only as good as the machine was quiet: measure the commit
+	// again and say so when the disk or the load changed under us.
+	commitAfter, err := boltCommit(filepath.Join(work, "project"), c.commits)
+	if err != nil {
+		return err
+	}
+	t.footer = fmt.Sprintf("noise: durable commit %s at the start, %s at the end; load average %s → %s",
+		dur(t.commit), dur(commitAfter), loadBefore, loadAvg())
+	if r := float64(commitAfter) / float64(t.commit); r > 2 || r < 0.5 {
+		t.footer += "\nWARNING: the disk's fsync cost changed more than 2× during the run; latency and throughput rows are unreliable, run again on a quiet machine"
+	}
 	t.print(stdout)
 	return nil
+}
+
+// loadAvg is the 1-minute load average, or "?".
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // table is the report: a header and aligned rows.
 type table struct {
 	header string
+	footer string
 	rows   [][]string
 	commit time.Duration
 	seqP50 time.Duration
@@ -222,6 +244,9 @@ func (t *table) print(w io.Writer) {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	tw.Flush()
+	if t.footer != "" {
+		fmt.Fprintln(w, t.footer)
+	}
 }
 
 func verdict(ok bool) string {
