@@ -79,6 +79,12 @@ func run(c config, stdout io.Writer) error {
 		pkg string
 	}{{&c.peerBin, "./cmd/perm-peer"}, {&c.echoBin, "./bench/echopeer"}} {
 		if *b.bin != "" {
+			// Absolute: some spawns run in the project directory.
+			abs, err := filepath.Abs(*b.bin)
+			if err != nil {
+				return fmt.Errorf("binary %s: %w", *b.bin, err)
+			}
+			*b.bin = abs
 			continue
 		}
 		*b.bin = filepath.Join(work, filepath.Base(b.pkg))
