@@ -474,6 +474,30 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 	if len(inner) == 0 {
 		inner = []word{{val: "echo"}}
 	}
+	if in := a.stdin; in != nil && in.known {
+		// echo / | xargs rm -rf: the arguments are known
+		a.stdin = nil
+		items := strings.Fields(in.text)
+		if len(items) <= maxAlts {
+			if repl == "" {
+				for _, it := range items {
+					inner = append(inner, word{val: it, glob: hasGlob(it)})
+				}
+				return a.inner(inner, sc, idx)
+			}
+			var s summary
+			for _, line := range strings.Split(strings.TrimSpace(in.text), "\n") {
+				one := append([]word{}, inner...)
+				for j := range one {
+					if !one[j].dyn {
+						one[j] = word{val: strings.ReplaceAll(one[j].val, repl, line)}
+					}
+				}
+				s.or(a.inner(one, sc, idx))
+			}
+			return s
+		}
+	}
 	stdinWord := word{val: "$XARGS", dyn: true}
 	if repl != "" {
 		for j := range inner {
@@ -552,6 +576,24 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		f.ask = reason("ask.interpreter", "runs a shell script")
 		a.readFact(a.pathWord(args[i], sc, false), idx, false)
 		return summary{}
+	}
+	if in := a.stdin; in != nil {
+		// a here-doc, here-string or pipe is the script: analyse its known
+		// part, like sh -c
+		a.stdin = nil
+		if !in.known {
+			f.human = reason("human.eval-opaque", "a shell runs commands only known at run time")
+			if f.human != nil && strings.TrimSpace(in.text) == "$_" {
+				a.noAlways = true
+				return summary{shellSink: true}
+			}
+		} else if f.ask == nil && f.open == nil {
+			f.safe = reason("gate.wrapper", "a shell reading a literal script; the script is analysed")
+		}
+		f.wrapper = true
+		s := a.reparse(in.text, sc, idx)
+		s.shellSink = !in.known
+		return s
 	}
 	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
 	return summary{shellSink: true}

@@ -93,6 +93,12 @@ type analyzer struct {
 	prot     []string
 	funcs    map[string]bool
 	taint    map[string]bool // variables assigned from a secret
+	vals     map[string]*varVals
+	aliases  map[string]string // alias NAME=VALUE defined in this call
+	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
+	// a here-string, the previous pipeline stage); stdin is that of the
+	// command being analysed, read by shells and xargs.
+	pendingStdin, stdin *stdinSrc
 	tainted  map[string]bool // files written from a secret
 	depth    int
 	nodes    int

@@ -82,6 +82,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.readWord(args[i+1], sc, idx, false) // error messages echo the file
 			}
 		}
+		if lb == "echo" || lb == "printf" {
+			s.out = printedText(lb, args)
+		}
 		switch {
 		case lb == "date" && hasFlag(args, "-s", "--set"):
 		case lb == "ps" && psShowsEnv(args):
@@ -119,6 +122,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			ok = false
 			a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
 			ops = ops[:len(ops)-1]
+		}
+		if lb == "cat" && len(ops) == 0 && len(args) == 0 {
+			s.out = a.stdin
 		}
 		if lb != "tr" {
 			for _, i := range ops {
@@ -262,6 +268,31 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	return s
 }
 
+// printedText is what echo or printf prints, when the gate can tell.
+func printedText(lb string, args []word) *stdinSrc {
+	var b strings.Builder
+	known := true
+	for i, w := range args {
+		if i == 0 && lb == "echo" && strings.HasPrefix(w.val, "-") {
+			known = false // -e, -n: escapes the gate does not decode
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w.dyn {
+			known = false
+			b.WriteString("$_")
+			continue
+		}
+		b.WriteString(w.val)
+	}
+	t := b.String()
+	if lb == "printf" && (len(args) != 1 || strings.ContainsAny(t, "%\\")) {
+		known = false
+	}
+	return &stdinSrc{text: t + "\n", known: known}
+}
+
 // psShowsEnv reports BSD-style ps options with e, which print every
 // process's environment.
 func psShowsEnv(args []word) bool {
@@ -315,7 +346,14 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 		return // reads the output of a command analysed on its own
 	}
 	if w.dyn {
-		a.readFact(pathRef{raw: w.val}, parent, listOnly)
+		// the values the call gave the variables: exact ones replace the
+		// unknown read, others only add stricter facts
+		for _, alt := range w.alts {
+			a.readWord(word{val: alt}, sc, parent, listOnly)
+		}
+		if !w.exact || len(w.alts) == 0 {
+			a.readFact(pathRef{raw: w.val}, parent, listOnly)
+		}
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
@@ -328,7 +366,12 @@ func (a *analyzer) writeWord(w word, sc *scope, parent int) {
 		return // feeds a command analysed on its own
 	}
 	if w.dyn {
-		a.writeFact(pathRef{raw: w.val}, parent)
+		for _, alt := range w.alts {
+			a.writeWord(word{val: alt}, sc, parent)
+		}
+		if !w.exact || len(w.alts) == 0 {
+			a.writeFact(pathRef{raw: w.val}, parent)
+		}
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
@@ -388,6 +431,9 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 // /, system directories, home, the project or its parents is a floor.
 func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 	if w.dyn {
+		for _, alt := range w.alts {
+			a.deleteWord(word{val: alt}, sc, parent, strong)
+		}
 		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
 		if emp := w.empty; emp != "" && strong {
 			r := a.resolvePath(emp, sc.cwd, false)

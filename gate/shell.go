@@ -31,6 +31,15 @@ type summary struct {
 	rawNet     bool // a raw socket tool (nc, socat, telnet, openssl)
 	downloader bool // curl, wget, ...
 	shellSink  bool // a shell or interpreter reading code from stdin
+	// out is the literal text the command prints (echo, printf), for a
+	// shell or xargs reading it from a pipe; not merged by or.
+	out *stdinSrc
+}
+
+// stdinSrc is what a command reads on stdin.
+type stdinSrc struct {
+	text  string // the known text; expansions appear as $_
+	known bool   // the whole text is known
 }
 
 func (s *summary) or(o summary) {
@@ -84,9 +93,24 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		return summary{}
 	}
 	var redir, s summary
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				t, ok := litText(r.Hdoc)
+				a.pendingStdin = &stdinSrc{text: t, known: ok}
+			}
+		case syntax.WordHdoc:
+			t, ok := litText(r.Word)
+			a.pendingStdin = &stdinSrc{text: t + "\n", known: ok}
+		case syntax.RdrIn:
+			a.pendingStdin = nil // a file: a script, not a string
+		}
+	}
 	if st.Cmd != nil {
 		s = a.command(st.Cmd, sc)
 	}
+	a.pendingStdin = nil
 	cmdTaint := s.taint
 	mid := len(a.facts)
 	for _, r := range st.Redirs {
@@ -140,16 +164,50 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.DplIn:
-		i := a.readFact(a.pathWord(w, sc, false), -1, false)
-		if a.facts[i].human != nil && a.facts[i].human.Code == "human.sensitive-read" {
-			s.taint = true
+		mid := len(a.facts)
+		a.readWord(w, sc, -1, false)
+		for _, f := range a.facts[mid:] {
+			if f.human != nil && f.human.Code == "human.sensitive-read" {
+				s.taint = true
+			}
 		}
-	case syntax.RdrInOut:
-		a.writeFact(a.pathWord(w, sc, true), -1)
 	default:
-		a.writeFact(a.pathWord(w, sc, true), -1)
+		a.writeWord(w, sc, -1)
 	}
 	return s
+}
+
+// litText is the text of a word without analysing it: quotes removed,
+// expansions shown as $_; ok is false when it has any expansion.
+func litText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	ok := true
+	var walk func(parts []syntax.WordPart, quoted bool)
+	walk = func(parts []syntax.WordPart, quoted bool) {
+		for _, part := range parts {
+			switch p := part.(type) {
+			case *syntax.Lit:
+				if quoted {
+					b.WriteString(unescapeDouble(p.Value))
+				} else {
+					b.WriteString(unescapeBare(p.Value))
+				}
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					b.WriteString(decodeANSIC(p.Value))
+				} else {
+					b.WriteString(p.Value)
+				}
+			case *syntax.DblQuoted:
+				walk(p.Parts, true)
+			default:
+				ok = false
+				b.WriteString("$_")
+			}
+		}
+	}
+	walk(w.Parts, false)
+	return b.String(), ok
 }
 
 func isFD(s string) bool {
@@ -214,9 +272,13 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		})
 	case *syntax.ForClause:
 		return a.branch(sc, func(in *scope) summary {
-			s := a.walkSubst(c.Loop, in)
-			s.or(a.stmts(c.Do, in))
-			return s
+			wi, ok := c.Loop.(*syntax.WordIter)
+			if !ok {
+				s := a.walkSubst(c.Loop, in)
+				s.or(a.stmts(c.Do, in))
+				return s
+			}
+			return a.forWords(wi, c.Do, in)
 		})
 	case *syntax.CaseClause:
 		return a.branch(sc, func(in *scope) summary {
@@ -259,6 +321,72 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 	return summary{}
 }
 
+// forWords analyses for NAME in WORDS; do BODY: the variable takes the
+// values of the words, exactly so when the body cannot reassign it.
+func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope) summary {
+	var s summary
+	name := wi.Name.Value
+	vals := &varVals{exact: len(wi.Items) > 0 && !a.mayAssign(body, name)}
+	for _, it := range wi.Items {
+		w := a.word(it, sc)
+		s.or(w.sub)
+		switch {
+		case !w.dyn:
+			for _, alt := range appendBraced(nil, w) {
+				vals.vals = append(vals.vals, alt.val)
+			}
+		case w.alts != nil:
+			vals.vals = append(vals.vals, w.alts...)
+			vals.exact = vals.exact && w.exact
+		default:
+			vals = nil
+		}
+		if vals == nil || len(vals.vals) > maxAlts {
+			vals = nil
+			break
+		}
+	}
+	if len(wi.Items) == 0 {
+		vals = nil // for x; do: the positional parameters
+	}
+	a.setVals(name, vals)
+	s.or(a.stmts(body, sc))
+	if vals != nil {
+		vals.exact = false // after the loop: the last value, or the old one
+	}
+	return s
+}
+
+// mayAssign reports whether body may change variable name (or anything,
+// through eval, source, read, a function call or a dynamic command).
+func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
+	may := false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Assign:
+				may = may || n.Name != nil && n.Name.Value == name
+			case *syntax.DeclClause, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause, *syntax.FuncDecl:
+				may = true
+			case *syntax.ParamExp:
+				may = may || n.Exp != nil && n.Param != nil && n.Param.Value == name
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch cmd := n.Args[0].Lit(); cmd {
+					case "", "read", "mapfile", "readarray", "printf", "source", ".", "eval", "getopts", "unset",
+						"command", "builtin", "trap", "export", "declare", "typeset", "local", "readonly", "alias":
+						may = true
+					default:
+						may = may || a.funcs[cmd] || a.aliases[cmd] != ""
+					}
+				}
+			}
+			return !may
+		})
+	}
+	return may
+}
+
 // branch runs a conditional body on a copy of the scope; if the body may
 // change directory, what follows runs in an unknown one.
 func (a *analyzer) branch(sc *scope, body func(*scope) summary) summary {
@@ -287,6 +415,12 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 	sums := make([]summary, len(stages))
 	var all summary
 	for i, st := range stages {
+		if i > 0 {
+			a.pendingStdin = sums[i-1].out
+			if a.pendingStdin == nil {
+				a.pendingStdin = &stdinSrc{text: "$_", known: false}
+			}
+		}
 		sums[i] = a.stmt(st, sc.copy())
 		all.or(sums[i])
 	}
@@ -374,11 +508,23 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	var s summary
 	taint := false
 	val := ""
+	var known *varVals
 	if as.Value != nil {
 		w := a.word(as.Value, sc)
 		s.or(w.sub)
 		taint = w.taint
 		val = w.val
+		switch {
+		case !w.dyn:
+			known = &varVals{vals: []string{w.val}}
+		case w.alts != nil:
+			known = &varVals{vals: w.alts}
+		}
+	} else if as.Array == nil && as.Index == nil && !as.Naked {
+		known = &varVals{vals: []string{""}}
+	}
+	if as.Append || as.Array != nil || as.Index != nil {
+		known = nil
 	}
 	if as.Array != nil {
 		s.or(a.walkSubst(as.Array, sc))
@@ -396,12 +542,28 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 			a.taint = map[string]bool{}
 		}
 		a.taint[name] = taint
+		a.setVals(name, known)
 	}
 	if dangerousEnv(name) {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
 	}
 	return s
+}
+
+// setVals records the values the call gave a variable (nil: unknown). They
+// only make answers stricter unless exact.
+func (a *analyzer) setVals(name string, v *varVals) {
+	if v == nil {
+		if a.vals != nil {
+			delete(a.vals, name)
+		}
+		return
+	}
+	if a.vals == nil {
+		a.vals = map[string]*varVals{}
+	}
+	a.vals[name] = v
 }
 
 // dangerousEnv lists variables that change what a command runs (SPEC §5.1).
@@ -432,16 +594,43 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 		a.add(&rfact{kind: protocol.FactExec, argv: []string{"(assignment)"}, parent: -1, safe: reason("gate.safe", "shell variable assignment")})
 		return s
 	}
+	in := a.pendingStdin
+	a.pendingStdin = nil
 	for _, as := range c.Assigns {
 		s.or(a.assign(as, sc, false))
 	}
-	words := make([]word, len(c.Args))
-	for i, w := range c.Args {
-		words[i] = a.word(w, sc)
-		s.or(words[i].sub)
+	words := make([]word, 0, len(c.Args))
+	for _, w := range c.Args {
+		nw := a.word(w, sc)
+		s.or(nw.sub)
+		words = appendBraced(words, nw)
 	}
-	s.or(a.exec(words, sc, a.owner))
+	a.stdin = in
+	e := a.exec(words, sc, a.owner)
+	s.or(e)
+	s.out = e.out
 	return s
+}
+
+// appendBraced appends w, brace-expanded as bash does before anything else:
+// {rm,-rf,/} is three words.
+func appendBraced(words []word, w word) []word {
+	if !w.brace || !strings.Contains(w.val, ",") && !strings.Contains(w.val, "..") {
+		return append(words, w)
+	}
+	alts := braceExpand(w.val)
+	if len(alts) < 2 {
+		return append(words, w)
+	}
+	for _, alt := range alts {
+		nw := word{val: alt, ansiC: w.ansiC, glob: hasGlob(alt), taint: w.taint}
+		if w.dyn {
+			// the expansions are still there, written as $NAME or $(…)
+			nw.dyn = strings.Contains(alt, "$") || strings.Contains(alt, "/dev/fd/")
+		}
+		words = append(words, nw)
+	}
+	return words
 }
 
 func clip(s string, n int) string {

@@ -17,12 +17,29 @@ type word struct {
 	taint bool   // carries a secret (a substitution that read one, a tainted variable)
 	sub   summary
 	proc  bool // the whole word is one <(…) or >(…): a pipe, not a file
+	brace bool // has an unquoted { that bash may brace-expand
+	// alts are the values a dynamic word can take when every expansion in
+	// it is a variable the call itself set (d=~; rm -rf "$d"); nil when
+	// unknown. exact: the word can take no other value (a for-loop variable
+	// whose body cannot reassign it), so alts may relax as well as tighten.
+	alts  []string
+	exact bool
+}
+
+// maxAlts bounds the values tracked for one word.
+const maxAlts = 64
+
+// varVals are the values the call itself gave a variable.
+type varVals struct {
+	vals  []string
+	exact bool
 }
 
 // word normalizes w, analysing every substitution nested in it.
 func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	var out word
 	var b, e strings.Builder
+	out.alts, out.exact = []string{""}, true
 	for i, part := range w.Parts {
 		a.wordPart(part, sc, &out, &b, &e, i == 0, false)
 	}
@@ -30,11 +47,41 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	if len(w.Parts) == 1 {
 		_, out.proc = w.Parts[0].(*syntax.ProcSubst)
 	}
+	if !out.dyn {
+		out.alts, out.exact = nil, false
+	}
 	return out
 }
 
+// addAlt appends literal text to every tracked value of the word.
+func (out *word) addAlt(s string) {
+	for i := range out.alts {
+		out.alts[i] += s
+	}
+}
+
+// mulAlt multiplies the tracked values by a variable's values; an unknown
+// variable drops the tracking.
+func (out *word) mulAlt(v *varVals) {
+	if out.alts == nil {
+		return
+	}
+	if v == nil || len(out.alts)*len(v.vals) > maxAlts {
+		out.alts, out.exact = nil, false
+		return
+	}
+	next := make([]string, 0, len(out.alts)*len(v.vals))
+	for _, p := range out.alts {
+		for _, x := range v.vals {
+			next = append(next, p+x)
+		}
+	}
+	out.alts = next
+	out.exact = out.exact && v.exact
+}
+
 func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *strings.Builder, first, quoted bool) {
-	lit := func(s string) { b.WriteString(s); e.WriteString(s) }
+	lit := func(s string) { b.WriteString(s); e.WriteString(s); out.addAlt(s) }
 	switch p := part.(type) {
 	case *syntax.Lit:
 		v := p.Value
@@ -43,6 +90,9 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		} else {
 			if strings.ContainsAny(v, "*?[") {
 				out.glob = true
+			}
+			if strings.IndexByte(v, '{') >= 0 {
+				out.brace = true
 			}
 			v = unescapeBare(v)
 			if first && (v == "~" || strings.HasPrefix(v, "~/")) && a.env.Home != "" {
@@ -79,13 +129,23 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			out.taint = true
 		}
 		out.dyn = true
+		if simple {
+			out.mulAlt(a.vals[name])
+		} else {
+			out.alts, out.exact = nil, false
+		}
 		b.WriteString("$" + name)
 		out.sub.or(a.walkSubst(p, sc))
 		if out.sub.taint {
 			out.taint = true
 		}
 	case *syntax.CmdSubst:
+		if sc.cwd != "" && isPwdSubst(p) {
+			lit(sc.cwd) // $(pwd) is the working directory, like $PWD
+			return
+		}
 		out.dyn = true
+		out.alts, out.exact = nil, false
 		b.WriteString("$(…)")
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
@@ -94,6 +154,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		}
 	case *syntax.ProcSubst:
 		out.dyn = true
+		out.alts, out.exact = nil, false
 		b.WriteString("/dev/fd/…")
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
@@ -102,6 +163,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		}
 	case *syntax.ArithmExp:
 		out.dyn = true
+		out.alts, out.exact = nil, false
 		b.WriteString("$((…))")
 		out.sub.or(a.walkSubst(p, sc))
 	case *syntax.ExtGlob:
@@ -109,8 +171,20 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		lit(p.Op.String() + p.Pattern.Value + ")")
 	default:
 		out.dyn = true
+		out.alts, out.exact = nil, false
 		a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	}
+}
+
+// isPwdSubst reports $(pwd) or `pwd` with nothing else in it.
+func isPwdSubst(p *syntax.CmdSubst) bool {
+	if len(p.Stmts) != 1 {
+		return false
+	}
+	st := p.Stmts[0]
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(st.Redirs) == 0 && !st.Background && !st.Negated && len(c.Assigns) == 0 &&
+		len(c.Args) == 1 && c.Args[0].Lit() == "pwd"
 }
 
 // walkSubst analyses every command or process substitution inside node.
