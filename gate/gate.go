@@ -87,24 +87,24 @@ func reason(code, detail string) *protocol.Reason {
 
 // analyzer holds the state of one Analyze call.
 type analyzer struct {
-	env      *Env
-	pol      *Policy
-	facts    []*rfact
-	prot     []string
-	funcs    map[string]bool
-	taint    map[string]bool // variables assigned from a secret
-	vals     map[string]*varVals
-	aliases  map[string]string // alias NAME=VALUE defined in this call
+	env     *Env
+	pol     *Policy
+	facts   []*rfact
+	prot    []string
+	funcs   map[string]bool
+	taint   map[string]bool // variables assigned from a secret
+	vals    map[string]*varVals
+	aliases map[string]string // alias NAME=VALUE defined in this call
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.
 	pendingStdin, stdin *stdinSrc
-	tainted  map[string]bool // files written from a secret
-	depth    int
-	nodes    int
-	owner    int  // fact that owns commands parsed from a wrapper's string (-1: none)
-	simple   int  // simple commands seen
-	noAlways bool // an interpreter, shell, wrapper or function is involved
+	tainted             map[string]bool // files written from a secret
+	depth               int
+	nodes               int
+	owner               int  // fact that owns commands parsed from a wrapper's string (-1: none)
+	simple              int  // simple commands seen
+	noAlways            bool // an interpreter, shell, wrapper or function is involved
 }
 
 func (a *analyzer) add(f *rfact) int {
