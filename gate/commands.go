@@ -56,6 +56,12 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		f.pathExec = true
 		base = path.Base(base)
 	}
+	if name.glob && isGlobName(base) {
+		return a.globCommand(f, idx, base, words, sc)
+	}
+	if v, ok := a.aliases[base]; ok && !f.pathExec {
+		return a.aliasCall(f, idx, v, words, sc)
+	}
 	lb := strings.ToLower(base)
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
@@ -83,6 +89,60 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	if noSafe || f.pathExec || base != lb {
 		f.safe = nil
 	}
+	return s
+}
+
+// globNames are commands a glob in a command name (/bin/r?) is checked
+// against: it runs whichever one the glob matches.
+var globNames = []string{"rm", "rmdir", "shred", "unlink", "mv", "cp", "dd", "chmod", "chown", "sh", "bash", "zsh", "dash",
+	"eval", "curl", "wget", "nc", "ncat", "socat", "python", "python3", "perl", "ruby", "node", "git", "find", "xargs",
+	"env", "sudo", "su", "tee", "truncate", "mkfs", "wipefs", "crontab", "scp", "rsync", "ssh"}
+
+// isGlobName reports a command name bash would glob-expand: * or ?, or a
+// closed [...] class ([ itself is the test command).
+func isGlobName(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	o := strings.IndexByte(s, '[')
+	return o >= 0 && strings.IndexByte(s[o+1:], ']') > 0
+}
+
+// globCommand analyses a command whose name is a glob as every dangerous
+// command it could match; it is never known-safe.
+func (a *analyzer) globCommand(f *rfact, idx int, base string, words []word, sc *scope) summary {
+	a.noAlways = true
+	f.ask = reason("ask.dynamic-command", "the command name is a glob")
+	var s summary
+	for _, n := range globNames {
+		if ok, _ := path.Match(base, n); ok {
+			alt := append([]word{{val: n}}, words[1:]...)
+			s.or(a.inner(alt, sc, idx))
+		}
+	}
+	return s
+}
+
+// aliasCall analyses a call of an alias defined earlier in the command as
+// its value followed by the arguments.
+func (a *analyzer) aliasCall(f *rfact, idx int, value string, words []word, sc *scope) summary {
+	a.noAlways = true
+	f.wrapper = true
+	f.safe = reason("gate.wrapper", "calls an alias; its value is analysed")
+	var b strings.Builder
+	b.WriteString(value)
+	for _, w := range words[1:] {
+		b.WriteByte(' ')
+		if w.dyn {
+			b.WriteString("$_") // stays unknown when re-parsed
+		} else {
+			b.WriteString(shellQuote(w.val))
+		}
+	}
+	saved := a.aliases
+	a.aliases = nil // bash does not expand an alias inside its own value
+	s := a.reparse(b.String(), sc, idx)
+	a.aliases = saved
 	return s
 }
 

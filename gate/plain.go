@@ -45,6 +45,28 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
 		}
 		safe("changes directory")
+	case lb == "alias":
+		// alias NAME=VALUE: the value runs wherever NAME is called later
+		for _, w := range args {
+			n, v, ok := strings.Cut(w.val, "=")
+			if !ok || w.dyn {
+				if w.dyn {
+					f.human = reason("human.eval-opaque", "an alias only known at run time")
+				}
+				continue
+			}
+			if a.aliases == nil {
+				a.aliases = map[string]string{}
+			}
+			a.aliases[n] = v
+			s.or(a.reparse(v, sc, idx))
+		}
+		f.wrapper = true
+		if f.human == nil {
+			f.safe = reason("gate.wrapper", "defines aliases; their values are analysed")
+		}
+	case lb == "unalias":
+		safe("removes aliases")
 	case lb == "popd":
 		sc.cwd = ""
 		safe("changes directory")
@@ -98,14 +120,41 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		ok := true
 		switch lb {
 		case "sort":
-			ok = !hasFlag(args, "-o", "--output", "--compress-program")
-			for i, w := range args {
-				if (w.val == "-o" || w.val == "--output") && i+1 < len(args) {
-					a.writeFact(a.pathWord(args[i+1], sc, true), -1)
-				} else if strings.HasPrefix(w.val, "-o") && len(w.val) > 2 {
-					a.writeFact(a.resolvePath(w.val[2:], sc.cwd, true), -1)
-				} else if strings.HasPrefix(w.val, "--output=") {
-					a.writeFact(a.resolvePath(strings.TrimPrefix(w.val, "--output="), sc.cwd, true), -1)
+			ok = !hasLongAbbrev(args, "--output", "--compress-program")
+			for i := 0; i < len(args); i++ {
+				v := args[i].val
+				if v == "--" {
+					break
+				}
+				out := ""
+				switch {
+				case strings.HasPrefix(v, "--"):
+					if n, val, eq := strings.Cut(v[2:], "="); n != "" && strings.HasPrefix("output", n) {
+						if !eq && i+1 < len(args) {
+							i++
+							val = args[i].val
+						}
+						out = val
+					}
+				case len(v) > 1 && v[0] == '-':
+					// -uo FILE, -ofile; -t, -k, -S, -T take the rest as a value
+					for j := 1; j < len(v); j++ {
+						if strings.IndexByte("ktST", v[j]) >= 0 {
+							break
+						}
+						if v[j] == 'o' {
+							ok = false
+							out = v[j+1:]
+							if out == "" && i+1 < len(args) {
+								i++
+								out = args[i].val
+							}
+							break
+						}
+					}
+				}
+				if out != "" {
+					a.writeFact(a.resolveMaybe(args[i], out, sc, true), -1)
 				}
 			}
 		case "tree":
@@ -242,7 +291,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
 	case lb == "go":
-		a.goCmd(f, args)
+		a.goCmd(f, idx, args, sc)
+	case lb == "make" || lb == "gmake":
+		a.makeCmd(f, idx, args, sc)
 	case lb == "docker" || lb == "podman" || lb == "nerdctl":
 		if len(args) > 0 {
 			switch args[0].val {
@@ -590,16 +641,87 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word) {
 	}
 }
 
-func (a *analyzer) goCmd(f *rfact, args []word) {
+func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 	if len(args) == 0 {
 		return
 	}
-	if hasFlag(args, "-toolexec", "-exec", "-w", "-u", "-overlay", "-modfile") {
+	policed := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !strings.HasPrefix(w.val, "-") || w.val == "--" {
+			continue
+		}
+		// go flags take one or two dashes and =value or the next word
+		n, val, eq := strings.Cut(strings.TrimLeft(w.val, "-"), "=")
+		takeVal := func() word {
+			if eq {
+				return word{val: val, dyn: w.dyn}
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return word{}
+		}
+		switch n {
+		case "exec", "toolexec", "vettool":
+			// the value is a program (with arguments) go runs: analysed, and
+			// the call asks whatever rule covers go test
+			v := takeVal()
+			policed = true
+			f.ask = reason("ask.flag", "go -"+n+" runs another program")
+			if v.val != "" {
+				a.reparse(v.val, sc, idx)
+			}
+		case "o":
+			v := takeVal()
+			if v.val != "" {
+				a.writeWord(v, sc, idx)
+			}
+		case "w", "u", "overlay", "modfile", "pgo", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
+			policed = true
+		}
+	}
+	if policed {
 		return
 	}
 	switch args[0].val {
 	case "version", "env", "list", "doc", "help":
 		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
+	}
+}
+
+// makeCmd polices make: injected recipes, another shell, or a makefile or
+// directory outside the project are more than "make TARGET".
+func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		n, val, eq := strings.Cut(v, "=")
+		switch {
+		case v == "-E" || strings.HasPrefix(v, "--eval") || strings.HasPrefix(v, "--ev"):
+			f.ask = reason("ask.flag", "make --eval injects a recipe")
+		case !strings.HasPrefix(v, "-") && eq && (n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || strings.HasSuffix(n, "SHELL")):
+			f.ask = reason("ask.flag", "make with "+n+" set runs another program")
+		case v == "-f" || v == "-C" || v == "--file" || v == "--makefile" || v == "--directory" || v == "-I" || v == "--include-dir" ||
+			(len(v) > 2 && (v[:2] == "-f" || v[:2] == "-C" || v[:2] == "-I")) ||
+			eq && (n == "--file" || n == "--makefile" || n == "--directory" || n == "--include-dir"):
+			p := val
+			if !eq {
+				if len(v) > 2 && v[1] != '-' {
+					p = v[2:]
+				} else if i+1 < len(args) {
+					i++
+					p = args[i].val
+				}
+			}
+			if p == "" || args[i].dyn {
+				f.ask = reason("ask.flag", "make reads a makefile only known at run time")
+				continue
+			}
+			if r := a.resolvePath(p, sc.cwd, false); !a.inProject(r) {
+				f.ask = reason("ask.flag", "make runs a makefile from outside the project")
+			}
+		}
 	}
 }
 
@@ -783,29 +905,87 @@ func sedScriptSafe(script string) bool {
 }
 
 func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
-	inPlace := hasFlag(args, "--in-place") || hasShortPrefix(args, 'i')
+	inPlace, ok := false, true
 	var scripts []string
 	scriptFlag := false
-	for i, w := range args {
-		if (w.val == "-e" || w.val == "--expression") && i+1 < len(args) {
-			scripts = append(scripts, args[i+1].val)
-			scriptFlag = true
+	var ops []int
+	script := func(w word) {
+		scripts = append(scripts, w.val)
+		if w.dyn {
+			ok = false
 		}
-		if w.val == "-f" || w.val == "--file" {
-			scriptFlag = true
-			scripts = append(scripts, "w") // a script file: unseen, so not known-safe
-			if i+1 < len(args) {
-				a.readWord(args[i+1], sc, idx, false)
+	}
+	dd := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case dd || v == "-" || len(v) < 2 || v[0] != '-' || args[i].dyn:
+			ops = append(ops, i)
+		case v == "--":
+			dd = true
+		case strings.HasPrefix(v, "--"):
+			// GNU sed takes any unambiguous abbreviation (--expr, --in-pl)
+			name, val, eq := strings.Cut(v[2:], "=")
+			switch longOpt(name, sedLong) {
+			case "expression":
+				scriptFlag = true
+				if eq {
+					script(word{val: val})
+				} else if i+1 < len(args) {
+					i++
+					script(args[i])
+				}
+			case "file":
+				scriptFlag, ok = true, false // a script file the gate does not read
+				if !eq && i+1 < len(args) {
+					i++
+					a.readWord(args[i], sc, idx, false)
+				}
+			case "in-place":
+				inPlace = true
+			case "line-length":
+				if !eq {
+					i++
+				}
+			case "quiet", "silent", "regexp-extended", "separate", "unbuffered", "posix", "debug", "sandbox",
+				"null-data", "zero-terminated", "follow-symlinks", "binary", "help", "version":
+			default:
+				ok = false
+			}
+		default:
+		cluster:
+			for j := 1; j < len(v); j++ {
+				switch v[j] {
+				case 'n', 'r', 'E', 's', 'u', 'z':
+				case 'e', 'f', 'l':
+					rest := v[j+1:]
+					if rest == "" && i+1 < len(args) {
+						i++
+						rest = args[i].val
+						if v[j] == 'e' {
+							script(args[i])
+						}
+					} else if v[j] == 'e' {
+						script(word{val: rest})
+					}
+					if v[j] == 'f' {
+						ok = false
+						a.readWord(word{val: rest}, sc, idx, false)
+					}
+					scriptFlag = scriptFlag || v[j] != 'l'
+					break cluster
+				case 'i':
+					inPlace = true // the rest is a backup suffix
+					break cluster
+				default:
+					ok = false
+				}
 			}
 		}
 	}
-	ops := operands(args, map[string]bool{"-e": true, "--expression": true, "-f": true, "--file": true, "-l": true})
 	for n, i := range ops {
 		if n == 0 && !scriptFlag {
-			scripts = append(scripts, args[i].val)
-			if args[i].dyn {
-				scripts = append(scripts, "e")
-			}
+			script(args[i])
 			continue
 		}
 		if inPlace {
@@ -814,7 +994,7 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 			a.readWord(args[i], sc, idx, false)
 		}
 	}
-	ok := !inPlace
+	ok = ok && !inPlace
 	for _, s := range scripts {
 		if !sedScriptSafe(s) {
 			ok = false
@@ -825,6 +1005,62 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 	} else {
 		f.ask = reason("ask.flag", "sed that edits files or runs commands")
 	}
+}
+
+var sedLong = []string{"expression", "file", "in-place", "line-length", "quiet", "silent", "regexp-extended", "separate",
+	"unbuffered", "posix", "debug", "sandbox", "null-data", "zero-terminated", "follow-symlinks", "binary", "help", "version"}
+
+// longOpt resolves a GNU long option name that may be abbreviated; "" when
+// it is unknown or ambiguous.
+func longOpt(name string, opts []string) string {
+	found := ""
+	for _, o := range opts {
+		if o == name {
+			return o
+		}
+		if name != "" && strings.HasPrefix(o, name) {
+			if found != "" {
+				return ""
+			}
+			found = o
+		}
+	}
+	return found
+}
+
+// hasLongAbbrev reports a long flag that is name or a GNU/git abbreviation
+// of it (--outp for --output), alone or with =value.
+func hasLongAbbrev(args []word, names ...string) bool {
+	for _, w := range args {
+		v := w.val
+		if v == "--" {
+			return false
+		}
+		if !strings.HasPrefix(v, "--") || len(v) < 3 {
+			continue
+		}
+		n, _, _ := strings.Cut(v[2:], "=")
+		for _, name := range names {
+			if strings.HasPrefix(strings.TrimPrefix(name, "--"), n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasShortPrefix2 reports a flag that is p or p with an attached value
+// (git grep -Ovim).
+func hasShortPrefix2(args []word, p string) bool {
+	for _, w := range args {
+		if w.val == "--" {
+			return false
+		}
+		if strings.HasPrefix(w.val, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasShortPrefix reports a short flag cluster containing c (sed -i, -ni).
@@ -1059,7 +1295,8 @@ loop:
 			g.safe = reason("gate.safe", "git "+sub+" only reads")
 		}
 	}
-	if hasFlag(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "-O", "--open-files-in-pager") {
+	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
+	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix2(rest, "-O") {
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
 	}
 	ops := operands(rest, nil)
@@ -1350,7 +1587,8 @@ func awkProgramSafe(prog string) bool {
 	if strings.Contains(prog, "/inet/") {
 		return false // gawk network special files, usually inside a string
 	}
-	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@load"} {
+	// @f(...) is a gawk indirect call: f may name system
+	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@"} {
 		if strings.Contains(code, bad) {
 			return false
 		}
