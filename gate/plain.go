@@ -27,6 +27,45 @@ var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": tru
 	"rev": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "paste": true, "join": true, "comm": true,
 	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false}
 
+// pagers and editors open the files they are given.
+var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": true, "view": true, "vi": true, "vim": true,
+	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
+	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zcat": true, "zmore": true, "bzcat": true, "xzcat": true, "zstdcat": true}
+
+// blockTools partition, discard or erase block devices.
+var blockTools = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true,
+	"blkdiscard": true, "hdparm": true, "badblocks": true, "cryptsetup": true, "pvcreate": true, "vgcreate": true, "mdadm": true, "zpool": true}
+
+// blockWrites reports block-device tool invocations that change the disk
+// (listing and querying do not).
+func blockWrites(lb string, args []word) bool {
+	has := func(p ...string) bool {
+		for _, w := range args {
+			for _, x := range p {
+				if w.val == x || strings.HasPrefix(x, "--") && strings.HasPrefix(w.val, x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch lb {
+	case "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted":
+		return !has("-l", "--list", "-p", "--print", "print", "-s", "--show-size", "-d", "--dump", "--json", "-J", "-v", "--version", "-V")
+	case "hdparm":
+		return has("--security-erase", "--security-erase-enhanced", "--write-sector", "--trim-sector-ranges", "--dco-restore", "--make-bad-sector", "--fwdownload")
+	case "badblocks":
+		return hasShort(args, "wn")
+	case "cryptsetup":
+		return has("luksFormat", "erase", "luksErase", "reencrypt", "format")
+	case "mdadm":
+		return has("--create", "-C", "--zero-superblock", "--build")
+	case "zpool":
+		return has("create", "labelclear")
+	}
+	return true
+}
+
 // listers show names and metadata, not contents.
 var listers = map[string]bool{"ls": true, "tree": true, "du": true, "df": true, "stat": true, "eza": true, "exa": true, "lsd": true}
 
@@ -106,6 +145,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 		if lb == "echo" || lb == "printf" {
 			s.out = printedText(lb, args)
+			for _, w := range args {
+				if w.secretVar {
+					f.human = reason("human.env-dump", lb+" prints a variable that holds a secret")
+					s.taint = true
+				}
+			}
 		}
 		switch {
 		case lb == "date" && hasFlag(args, "-s", "--set"):
@@ -188,6 +233,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		} else {
 			f.ask = reason("ask.flag", lb+" with a flag that writes or runs something")
 		}
+	case pagers[lb]:
+		// pagers and editors show or open their files: reads, never known-safe
+		for _, i := range operands(args, nil) {
+			if !strings.HasPrefix(args[i].val, "+") {
+				a.readWord(args[i], sc, idx, false)
+			}
+		}
+	case blockTools[lb] && blockWrites(lb, args):
+		for _, w := range args {
+			if r := a.resolveMaybe(w, w.val, sc, true); r.known && (diskDevice(r.abs) || diskDevice(r.real)) {
+				f.floor = reason("floor.disk-write", lb+" rewrites a disk device")
+			}
+		}
 	case lb == "grep" || lb == "egrep" || lb == "fgrep" || lb == "rg" || lb == "ag" || lb == "ack" || lb == "zgrep":
 		a.grep(f, idx, lb, args, sc)
 	case lb == "sed" || lb == "gsed":
@@ -239,8 +297,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if len(operands(args, nil)) == 0 {
 			safe("tee without files")
 		}
-	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put":
-		strong := hasShort(args, "rRf") || hasFlag(args, "--recursive", "--force", "--no-preserve-root")
+	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put" || lb == "rimraf" || lb == "del-cli":
+		strong := hasShort(args, "rRf") || hasFlag(args, "--recursive", "--force", "--no-preserve-root") || lb == "rimraf" || lb == "del-cli"
 		for _, i := range operands(args, nil) {
 			a.deleteWord(args[i], sc, idx, strong)
 		}
@@ -435,7 +493,7 @@ func (a *analyzer) writeWord(w word, sc *scope, parent int) {
 func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
 	f := &rfact{kind: protocol.FactRead, path: r, parent: parent, listOnly: listOnly}
 	switch {
-	case r.known && (isEnvDumpPath(r.abs) || isEnvDumpPath(r.real)):
+	case r.known && (isEnvDumpPath(r.abs) || isEnvDumpPath(r.real)) || !r.known && isEnvDumpPath(r.raw):
 		f.human = reason("human.env-dump", "reads a process environment")
 	case !listOnly && a.sensitive(r):
 		f.human = reason("human.sensitive-read", "reads a sensitive file")
@@ -596,7 +654,40 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 	}
 }
 
+// tarCommands are tar options whose value is a command tar runs.
+var tarCommands = []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command", "rmt-command"}
+
 func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
+	if lb == "tar" || lb == "bsdtar" {
+		for i := 0; i < len(args); i++ {
+			v := args[i].val
+			cmd, found := "", false
+			switch {
+			case v == "-I" || v == "-F":
+				found = i+1 < len(args)
+				if found {
+					i++
+					cmd = args[i].val
+				}
+			case strings.HasPrefix(v, "--") && len(v) > 4:
+				n, val, eq := strings.Cut(v[2:], "=")
+				for _, c := range tarCommands {
+					if strings.HasPrefix(c, n) && len(n) >= 2 {
+						found = true
+						if !eq && i+1 < len(args) {
+							i++
+							val = args[i].val
+						}
+						cmd = strings.TrimPrefix(val, "exec=")
+					}
+				}
+			}
+			if found {
+				f.ask = reason("ask.flag", "tar runs a command")
+				a.reparse(cmd, sc, idx)
+			}
+		}
+	}
 	extract := lb == "unzip" || lb == "gunzip" || (lb == "tar" || lb == "bsdtar") && (hasShort(args, "x") || hasFlag(args, "--extract", "--get") || len(args) > 0 && strings.Contains(args[0].val, "x") && !strings.HasPrefix(args[0].val, "-"))
 	dir := sc.cwd
 	for i, w := range args {
@@ -770,6 +861,9 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	}
 	f.safe = reason("gate.safe", lb+" only reads")
 }
+
+// gitSecretKey matches git config keys whose values are credentials.
+var gitSecretKey = regexp.MustCompile(`(?i)(extraheader|token|passw|secret|smtppass|oauth|apikey|api-key|authorization)`)
 
 var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
 
@@ -1347,6 +1441,11 @@ loop:
 				a.deleteWord(rest[o], gsc, gidx, strong)
 			}
 		}
+	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager", "credential-wincred":
+		// git credential fill prints the stored password
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git " + sub}, parent: gidx,
+			human: reason("human.sensitive-read", "reads stored git credentials")})
+		return summary{taint: true}
 	case "filter-branch", "filter-repo", "replace":
 		human("human.history-rewrite", "git "+sub+" rewrites history")
 	case "reflog":
@@ -1393,6 +1492,21 @@ loop:
 			}
 		}
 		write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
+		secretKey := false
+		for _, o := range ops {
+			secretKey = secretKey || gitSecretKey.MatchString(rest[o].val)
+		}
+		switch {
+		case write:
+		case secretKey:
+			// http.extraHeader, credential.*, *.token, *password: the value is a secret
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git config " + opVals()[0]}, parent: gidx,
+				human: reason("human.sensitive-read", "reads a credential from git config")})
+			return summary{taint: true}
+		case hasFlag(rest, "-l", "--list", "--get-regexp", "--get-urlmatch") || hasShort(rest, "l"):
+			g.ask = reason("ask.config-dump", "lists git config, which may hold credentials (http.extraHeader, tokens in URLs)")
+			return summary{}
+		}
 		if write {
 			target := filepath.Join(cwd, ".git", "config")
 			switch {

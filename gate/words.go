@@ -24,6 +24,8 @@ type word struct {
 	// whose body cannot reassign it), so alts may relax as well as tighten.
 	alts  []string
 	exact bool
+	// secretVar: expands a variable whose name says it holds a secret
+	secretVar bool
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -128,6 +130,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		if a.taint[name] {
 			out.taint = true
 		}
+		out.secretVar = out.secretVar || secretVarName(name)
 		out.dyn = true
 		if simple {
 			out.mulAlt(a.vals[name])
@@ -174,6 +177,18 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		out.alts, out.exact = nil, false
 		a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	}
+}
+
+// secretVarName reports variable names that say they hold a secret
+// (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY).
+func secretVarName(n string) bool {
+	u := strings.ToUpper(n)
+	for _, k := range []string{"SECRET", "TOKEN", "PASSW", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL"} {
+		if strings.Contains(u, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // isPwdSubst reports $(pwd) or `pwd` with nothing else in it.
