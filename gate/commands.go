@@ -62,6 +62,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	if v, ok := a.aliases[base]; ok && !f.pathExec {
 		return a.aliasCall(f, idx, v, words, sc)
 	}
+	if f.pathExec {
+		a.runsFetched(f, name, sc)
+	}
 	lb := strings.ToLower(base)
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
@@ -243,6 +246,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		}
 		if len(args) > 0 {
 			a.readFact(a.pathWord(args[0], sc, false), idx, false)
+			a.runsFetched(f, args[0], sc)
 		}
 		return s
 	case isInterpreter(lb):
@@ -635,6 +639,7 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	if i < len(args) && !stdin {
 		f.ask = reason("ask.interpreter", "runs a shell script")
 		a.readFact(a.pathWord(args[i], sc, false), idx, false)
+		a.runsFetched(f, args[i], sc)
 		return summary{}
 	}
 	if in := a.stdin; in != nil {
@@ -643,6 +648,9 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		a.stdin = nil
 		if !in.known {
 			f.human = reason("human.eval-opaque", "a shell runs commands only known at run time")
+			if in.download {
+				f.human = reason("human.download-exec", "a shell runs downloaded code")
+			}
 			if f.human != nil && strings.TrimSpace(in.text) == "$_" {
 				a.noAlways = true
 				return summary{shellSink: true}
@@ -691,6 +699,7 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	}
 	if !code && len(ops) > 0 && !hasFlag(args, "-m") {
 		a.readFact(a.pathWord(args[ops[0]], sc, false), idx, false)
+		a.runsFetched(f, args[ops[0]], sc)
 	}
 	return summary{}
 }

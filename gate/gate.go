@@ -100,6 +100,7 @@ type analyzer struct {
 	// command being analysed, read by shells and xargs.
 	pendingStdin, stdin *stdinSrc
 	tainted             map[string]bool // files written from a secret
+	fetched             map[string]bool // files written by a downloader in this call
 	depth               int
 	nodes               int
 	owner               int  // fact that owns commands parsed from a wrapper's string (-1: none)

@@ -495,6 +495,34 @@ func (a *analyzer) markTainted(r pathRef) {
 	}
 }
 
+// markFetched records a file a downloader wrote: running it later in the
+// same call is download-then-execute.
+func (a *analyzer) markFetched(r pathRef) {
+	if !r.known {
+		return
+	}
+	if a.fetched == nil {
+		a.fetched = map[string]bool{}
+	}
+	for _, p := range r.both() {
+		a.fetched[p] = true
+	}
+}
+
+// runsFetched reports a script or program path written by a downloader
+// earlier in the call; it makes f human-only.
+func (a *analyzer) runsFetched(f *rfact, w word, sc *scope) {
+	if a.fetched == nil || w.dyn {
+		return
+	}
+	r := a.resolvePath(w.val, sc.cwd, false)
+	for _, p := range r.both() {
+		if a.fetched[p] {
+			f.human = reason("human.download-exec", "runs a file downloaded in the same command")
+		}
+	}
+}
+
 // holdsProtected reports a directory that contains one of perm-peer's own
 // files: a recursive copy or an extraction into it may overwrite them.
 func (a *analyzer) holdsProtected(r pathRef) bool {

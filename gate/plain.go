@@ -1240,9 +1240,38 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
 			}
 			continue
-		case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args):
+		case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && sshVals[lb] == nil:
+			mid := len(a.facts)
 			a.writeWord(args[i+1], sc, idx)
+			for _, g := range a.facts[mid:] {
+				a.markFetched(g.path)
+			}
 			skipNext = true
+			continue
+		case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
+			cmd := strings.TrimPrefix(v, "--rsh=")
+			if (v == "-e" || v == "--rsh") && i+1 < len(args) {
+				cmd = args[i+1].val
+				skipNext = true
+			}
+			f.ask = reason("ask.flag", "rsync -e runs a command as its transport")
+			a.reparse(cmd, sc, idx)
+			continue
+		case (v == "-o" || strings.HasPrefix(v, "-o")) && (lb == "ssh" || lb == "scp" || lb == "sftp"):
+			// -o ProxyCommand=… / LocalCommand=… run a local command
+			opt := strings.TrimPrefix(v, "-o")
+			if opt == "" && i+1 < len(args) {
+				opt = args[i+1].val
+				skipNext = true
+			}
+			k, val, ok := strings.Cut(opt, "=")
+			if !ok {
+				k, val, _ = strings.Cut(strings.TrimSpace(opt), " ")
+			}
+			if k = strings.ToLower(strings.TrimSpace(k)); k == "proxycommand" || k == "localcommand" || k == "knownhostscommand" {
+				f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
+				a.reparse(val, sc, idx)
+			}
 			continue
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads

@@ -40,6 +40,8 @@ type summary struct {
 type stdinSrc struct {
 	text  string // the known text; expansions appear as $_
 	known bool   // the whole text is known
+	// download: an earlier pipeline stage downloads (curl … | sh)
+	download bool
 }
 
 func (s *summary) or(o summary) {
@@ -121,6 +123,14 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	}
 	if redir.downloader && s.shellSink {
 		a.humanFact("human.download-exec", "a shell reads a download")
+	}
+	if s.downloader {
+		// curl URL > x.sh: running x.sh later in the call runs the download
+		for _, f := range a.facts[mid:] {
+			if f.kind == protocol.FactWrite {
+				a.markFetched(f.path)
+			}
+		}
 	}
 	if cmdTaint {
 		// a file written from a secret is a secret too
@@ -418,7 +428,11 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 		if i > 0 {
 			a.pendingStdin = sums[i-1].out
 			if a.pendingStdin == nil {
-				a.pendingStdin = &stdinSrc{text: "$_", known: false}
+				dl := false
+				for _, p := range sums[:i] {
+					dl = dl || p.downloader
+				}
+				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl}
 			}
 		}
 		sums[i] = a.stmt(st, sc.copy())
