@@ -235,6 +235,11 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		}
 		// the known part is analysed even when some of it is dynamic, so a
 		// floor next to an expansion is still seen
+		if len(args) == 1 && args[0].dyn {
+			for _, alt := range args[0].alts {
+				a.reparse(alt, sc, idx) // x='rm -rf ~'; eval "$x"
+			}
+		}
 		return a.reparse(strings.Join(parts, " "), sc, idx)
 	case lb == "source" || lb == ".":
 		a.noAlways = true
@@ -584,6 +589,9 @@ func (a *analyzer) shellString(f *rfact, w word, sc *scope, idx int) summary {
 		f.human = reason("human.eval-opaque", "runs a shell string only known at run time")
 		if w.sub.downloader {
 			f.human = reason("human.download-exec", "runs the output of a download in a shell")
+		}
+		for _, alt := range w.alts {
+			a.reparse(alt, sc, idx)
 		}
 		return a.reparse(w.val, sc, idx)
 	}

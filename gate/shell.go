@@ -56,6 +56,40 @@ var parserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
 }}
 
+var commentParserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+}}
+
+// bashComments makes every comment end at its newline, as bash does: the
+// parser joins a comment that ends in a backslash with the next line, which
+// would hide that line (ls # \⏎rm -rf src) from the gate.
+func bashComments(src string) string {
+	for round := 0; round < 8; round++ {
+		p := commentParserPool.Get().(*syntax.Parser)
+		f, err := p.Parse(strings.NewReader(src), "")
+		commentParserPool.Put(p)
+		if err != nil {
+			return src
+		}
+		cut := -1
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Comment); ok && cut < 0 {
+				// the text keeps the backslash-newline the parser swallowed
+				end := int(c.Hash.Offset()) + 1 + len(c.Text)
+				if strings.HasSuffix(c.Text, "\\\n") && end <= len(src) && src[end-2] == '\\' {
+					cut = end - 2
+				}
+			}
+			return cut < 0
+		})
+		if cut < 0 {
+			return src
+		}
+		src = src[:cut] + src[cut+1:]
+	}
+	return src
+}
+
 // shell analyses a command string, re-parsed at every wrapper level.
 func (a *analyzer) shell(src string, sc *scope) summary {
 	if len(src) > maxCommand {
@@ -65,6 +99,9 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 	if a.depth > maxDepth {
 		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
 		return summary{}
+	}
+	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
+		src = bashComments(src)
 	}
 	p := parserPool.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(src), "")
@@ -305,12 +342,15 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 	case *syntax.FuncDecl:
 		return a.funcDecl(c, sc)
 	case *syntax.ArithmCmd:
+		a.arith(c.X, sc)
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
+		a.arith(c.X, sc) // -eq and friends evaluate their operands
 		return a.walkSubst(c.X, sc)
 	case *syntax.LetClause:
 		var s summary
 		for _, x := range c.Exprs {
+			a.arith(x, sc)
 			s.or(a.walkSubst(x, sc))
 		}
 		return s

@@ -130,6 +130,13 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		if a.taint[name] {
 			out.taint = true
 		}
+		if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P") {
+			// ${x@P} expands x as a prompt: command substitutions in it run
+			a.promptExpand(name, sc)
+		}
+		if p.Index != nil || p.Slice != nil {
+			a.arith(p, sc) // subscripts and offsets are arithmetic
+		}
 		out.secretVar = out.secretVar || secretVarName(name)
 		out.dyn = true
 		if simple {
@@ -165,6 +172,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			out.taint = true
 		}
 	case *syntax.ArithmExp:
+		a.arith(p, sc)
 		out.dyn = true
 		out.alts, out.exact = nil, false
 		b.WriteString("$((…))")
@@ -189,6 +197,54 @@ func secretVarName(n string) bool {
 		}
 	}
 	return false
+}
+
+// risky reports a value that runs commands when bash evaluates it again
+// (as a prompt, or as arithmetic: a[$(cmd)]).
+func risky(v string) bool {
+	return strings.Contains(v, "$(") || strings.Contains(v, "`")
+}
+
+// arith analyses the variables an arithmetic context evaluates: bash
+// evaluates their values as expressions, so x='a[$(rm -rf ~)]'; ((x)) runs
+// the substitution.
+func (a *analyzer) arith(node syntax.Node, sc *scope) {
+	if len(a.vals) == 0 {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		name := ""
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Param != nil {
+				name = n.Param.Value
+			}
+		case *syntax.Word:
+			name = n.Lit()
+		}
+		if v := a.vals[name]; v != nil {
+			for _, x := range v.vals {
+				if risky(x) {
+					a.reparse("echo "+x, sc, -1)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// promptExpand analyses ${name@P}: the value's substitutions run.
+func (a *analyzer) promptExpand(name string, sc *scope) {
+	v := a.vals[name]
+	if v == nil {
+		a.humanFact("human.eval-opaque", "${"+name+"@P} runs the substitutions of a value only known at run time")
+		return
+	}
+	for _, x := range v.vals {
+		if risky(x) {
+			a.reparse("echo "+x, sc, -1)
+		}
+	}
 }
 
 // isPwdSubst reports $(pwd) or `pwd` with nothing else in it.
