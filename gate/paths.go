@@ -33,6 +33,14 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 			return r
 		}
 		p = a.env.Home + p[1:]
+	case p == "~+" || strings.HasPrefix(p, "~+/"):
+		// ~+ is $PWD; ~- is $OLDPWD, which the gate does not know
+		if cwd == "" {
+			return r
+		}
+		p = cwd + p[2:]
+	case p == "~-" || strings.HasPrefix(p, "~-/"):
+		return r
 	case strings.HasPrefix(p, "~"):
 		// ~user: the user's home, next to ours (root's is /root)
 		user, rest, _ := strings.Cut(p[1:], "/")

@@ -113,11 +113,29 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.env-dump", "prints the environment")
 		s.taint = true
 	case lb == "set":
-		if len(args) == 0 {
+		switch {
+		case len(args) == 0:
 			f.human = reason("human.env-dump", "set without arguments prints every variable")
 			s.taint = true
-		} else {
+		case hasWord(args, "keyword") || hasShort(args, "k"):
+			// set -k: NAME=VALUE anywhere in a command line sets its environment
+			f.ask = reason("ask.flag", "set -k turns arguments into environment variables")
+		default:
 			safe("sets shell options")
+		}
+	case lb == "hash":
+		// hash -p PATH NAME: NAME now runs PATH
+		for i, w := range args {
+			if strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "p") && i+2 < len(args) {
+				if a.aliases == nil {
+					a.aliases = map[string]string{}
+				}
+				a.aliases[args[i+2].val] = shellQuote(args[i+1].val)
+				f.ask = reason("ask.flag", "hash -p makes a name run another program")
+			}
+		}
+		if f.ask == nil {
+			safe("lists or clears the command hash table")
 		}
 	case lb == "compgen" && hasFlag(args, "-v", "-e"):
 		f.human = reason("human.env-dump", "lists the environment")
@@ -569,6 +587,8 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
+		case !r.known && strong:
+			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
 		}
 		if f.floor == nil {
 			a.checkWrite(f, true)
