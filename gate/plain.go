@@ -2,6 +2,7 @@ package gate
 
 import (
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -484,7 +485,37 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
-		a.readFact(a.resolvePath(alt, sc.cwd, false), parent, listOnly)
+		r := a.resolvePath(alt, sc.cwd, false)
+		a.readFact(r, parent, listOnly)
+		if r.glob && r.known && !listOnly {
+			a.globLinks(r.abs, parent)
+		}
+	}
+}
+
+// globLinks reads the symlinks a glob matches as the files they point to:
+// cat src/*.txt must not read a link to .env or to a file outside the
+// project without saying so.
+func (a *analyzer) globLinks(pattern string, parent int) {
+	dir, base := filepath.Dir(pattern), filepath.Base(pattern)
+	if hasGlob(dir) {
+		return // only the last element is matched here
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	n := 0
+	for _, e := range ents {
+		if e.Type()&os.ModeSymlink == 0 || strings.HasPrefix(e.Name(), ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if ok, _ := filepath.Match(base, e.Name()); ok {
+			a.readFact(a.resolvePath(filepath.Join(dir, e.Name()), "", false), parent, false)
+			if n++; n >= maxAlts {
+				return
+			}
+		}
 	}
 }
 
