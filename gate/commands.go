@@ -567,7 +567,7 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 			return s
 		}
 	}
-	stdinWord := word{val: "$XARGS", dyn: true}
+	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList}
 	if repl != "" {
 		for j := range inner {
 			if strings.Contains(inner[j].val, repl) {

@@ -17,7 +17,7 @@ var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true
 	"uptime": true, "free": true, "which": true, "whereis": true, "type": true, "clear": true,
 	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
 	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
-	"logname": true, "users": true, "yes": true,
+	"logname": true, "users": true, "yes": true, "pgrep": true, "lsof": true,
 	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
 
 // readers are read-only commands whose operands are files they read.
@@ -69,6 +69,10 @@ func blockWrites(lb string, args []word) bool {
 
 // listers show names and metadata, not contents.
 var listers = map[string]bool{"ls": true, "tree": true, "du": true, "df": true, "stat": true, "eza": true, "exa": true, "lsd": true}
+
+// counters show counts or types, not contents: a dynamic path they get from
+// a project listing is harmless.
+var counters = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true, "file": true}
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	var s summary
@@ -244,6 +248,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if args[i].val == "-" {
 					continue
 				}
+				if args[i].projPaths && counters[lb] {
+					a.readWord(args[i], sc, idx, true)
+					continue
+				}
 				a.readWord(args[i], sc, idx, listers[lb])
 			}
 		}
@@ -383,6 +391,22 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
 	}
+	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && versionTools[lb] && len(args) == 1 &&
+		(args[0].val == "--version" || args[0].val == "-V" || args[0].val == "version" || args[0].val == "-version") {
+		safe(lb + " prints its version")
+	}
+	switch {
+	case (lb == "rg" || lb == "grep" || lb == "fd" || lb == "fdfind") && f.safe != nil &&
+		(lb == "fd" || lb == "fdfind" || hasShort(args, "l") || hasFlag(args, "--files", "--files-with-matches")):
+		// file names found under the project
+		s.projList = a.readsInProject(idx)
+	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
+		// head, sort, grep PATTERN … keep a subset of the lines they read
+		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
+		if lb != "grep" && lb != "rg" && len(operands(args, nil)) > 0 && lb != "head" && lb != "tail" {
+			s.projList = false
+		}
+	}
 	if netTools[lb] {
 		s.or(a.network(f, idx, lb, args, sc))
 	} else {
@@ -419,6 +443,27 @@ func printedText(lb string, args []word) *stdinSrc {
 		known = false
 	}
 	return &stdinSrc{text: t + "\n", known: known}
+}
+
+// versionTools are toolchains whose --version only prints it.
+var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true, "gcc": true, "g++": true, "clang": true,
+	"cc": true, "make": true, "cmake": true, "javac": true, "mvn": true, "gradle": true, "dotnet": true, "swift": true,
+	"zig": true, "gem": true, "pip": true, "pip3": true, "poetry": true, "uv": true, "docker": true, "kubectl": true,
+	"helm": true, "terraform": true, "gh": true, "git": true, "npm": true, "yarn": true, "pnpm": true, "tsc": true,
+	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true}
+
+// lineFilters print a subset of the lines on their stdin.
+var lineFilters = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "grep": true, "rg": true}
+
+// readsInProject reports that every read fact of command idx is a known
+// path inside the project.
+func (a *analyzer) readsInProject(idx int) bool {
+	for _, g := range a.facts[idx+1:] {
+		if g.kind == protocol.FactRead && g.parent == idx && !a.inProject(g.path) {
+			return false
+		}
+	}
+	return true
 }
 
 // psShowsEnv reports BSD-style ps options with e, which print every
@@ -472,6 +517,13 @@ func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) path
 func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 	if w.proc {
 		return // reads the output of a command analysed on its own
+	}
+	if w.dyn && w.projPaths && listOnly {
+		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
+		// and a count or listing shows nothing of their contents
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: true,
+			safe: reason("gate.read", "lists or counts files a project listing names")})
+		return
 	}
 	if w.dyn {
 		// the values the call gave the variables: exact ones replace the
@@ -1634,7 +1686,9 @@ loop:
 		g.safe = nil
 		g.ask = reason("ask.outside-read", "git in a directory outside the project")
 	}
-	return summary{}
+	// git ls-files and --name-only print paths of the repository
+	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
+	return summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
 }
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.
@@ -1708,6 +1762,12 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
+		s.projList = true
+		for _, r := range roots {
+			if p := a.pathWord(r, sc, false); !p.known || !a.inProject(p) {
+				s.projList = false
+			}
+		}
 	} else if f.wrapper && f.floor == nil {
 		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")
 	}

@@ -34,6 +34,9 @@ type summary struct {
 	// out is the literal text the command prints (echo, printf), for a
 	// shell or xargs reading it from a pipe; not merged by or.
 	out *stdinSrc
+	// projList: it prints only names of files in the project (git
+	// ls-files, find ., rg -l); not merged by or.
+	projList bool
 }
 
 // stdinSrc is what a command reads on stdin.
@@ -42,6 +45,8 @@ type stdinSrc struct {
 	known bool   // the whole text is known
 	// download: an earlier pipeline stage downloads (curl … | sh)
 	download bool
+	// projList: the text is a list of project file names
+	projList bool
 }
 
 func (s *summary) or(o summary) {
@@ -118,7 +123,9 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope) summary {
 	var s summary
 	for _, st := range list {
-		s.or(a.stmt(st, sc))
+		one := a.stmt(st, sc)
+		s.or(one)
+		s.projList = len(list) == 1 && one.projList
 	}
 	return s
 }
@@ -472,12 +479,13 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 				for _, p := range sums[:i] {
 					dl = dl || p.downloader
 				}
-				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl}
+				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList}
 			}
 		}
 		sums[i] = a.stmt(st, sc.copy())
 		all.or(sums[i])
 	}
+	all.projList = sums[len(sums)-1].projList
 	var tainted, downloaded bool
 	for _, s := range sums {
 		if tainted && s.net {
@@ -663,7 +671,7 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 	a.stdin = in
 	e := a.exec(words, sc, a.owner)
 	s.or(e)
-	s.out = e.out
+	s.out, s.projList = e.out, e.projList
 	return s
 }
 

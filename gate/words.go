@@ -26,6 +26,9 @@ type word struct {
 	exact bool
 	// secretVar: expands a variable whose name says it holds a secret
 	secretVar bool
+	// projPaths: the word is the output of a listing of project files
+	// ($(git ls-files), xargs after find .)
+	projPaths bool
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -48,6 +51,8 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	out.val, out.empty = b.String(), e.String()
 	if len(w.Parts) == 1 {
 		_, out.proc = w.Parts[0].(*syntax.ProcSubst)
+		_, cs := w.Parts[0].(*syntax.CmdSubst)
+		out.projPaths = cs && out.sub.projList
 	}
 	if !out.dyn {
 		out.alts, out.exact = nil, false
@@ -159,6 +164,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		b.WriteString("$(…)")
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
+		out.sub.projList = len(p.Stmts) == 1 && s.projList
 		if s.taint {
 			out.taint = true
 		}
