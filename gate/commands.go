@@ -266,6 +266,12 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, 1)
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
+	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
+		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
+		lb == "op" && len(args) > 0 && args[0].val == "run":
+		return a.prefixRunner(f, idx, lb, args, sc)
+	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch":
+		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
 		return a.git(f, idx, args, sc)
 	case lb == "find":
@@ -708,6 +714,109 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	if !code && len(ops) > 0 && !hasFlag(args, "-m") {
 		a.readFact(a.pathWord(args[ops[0]], sc, false), idx, false)
 		a.runsFetched(f, args[ops[0]], sc)
+	}
+	return summary{}
+}
+
+// prefixRunners run the command that follows their own flags (strace -f
+// CMD, fakeroot CMD, ssh-agent CMD, dotenv -- CMD).
+var prefixRunners = map[string]bool{"strace": true, "ltrace": true, "valgrind": true, "unbuffer": true, "faketime": true,
+	"proxychains": true, "proxychains4": true, "torsocks": true, "torify": true, "firejail": true, "bwrap": true, "unshare": true,
+	"nsenter": true, "systemd-run": true, "setpriv": true, "caffeinate": true, "chronic": true, "ssh-agent": true, "xvfb-run": true,
+	"dbus-launch": true, "dbus-run-session": true, "fakeroot": true, "eatmydata": true, "nocache": true, "numactl": true, "prlimit": true,
+	"catchsegv": true, "sg": true, "screen": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true}
+
+// prefixRunner analyses every command the runner could start: its flags'
+// values are unknown, so each later word that is not a flag is tried as the
+// start of the inner command (the runner itself always asks).
+func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	a.noAlways = true
+	f.wrapper = true
+	f.open = reason("ask.runner", lb+" runs another program")
+	start := 0
+	switch lb {
+	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op":
+		start = 1
+	case "aws-vault":
+		start = 2
+	}
+	var s summary
+	tried := 0
+	for i := start; i < len(args) && tried < 3; i++ {
+		v := args[i].val
+		if v == "--" {
+			s.or(a.inner(args[i+1:], sc, idx))
+			return s
+		}
+		if strings.HasPrefix(v, "-") || args[i].dyn || isAssignWord(v) {
+			continue
+		}
+		tried++
+		s.or(a.inner(args[i:], sc, idx))
+	}
+	return s
+}
+
+// stringRunner handles tools that run a shell string or their stdin:
+// script -c, nix-shell --run, runuser -c, tmux new 'CMD', parallel CMD :::
+// ARGS, at/batch (which also schedule it: persistence).
+func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	a.noAlways = true
+	f.wrapper = true
+	f.open = reason("ask.runner", lb+" runs another program")
+	switch lb {
+	case "at", "batch":
+		f.human = reason("human.persistence-write", lb+" schedules commands")
+		if in := a.stdin; in != nil {
+			a.stdin = nil
+			return a.reparse(in.text, sc, idx)
+		}
+		return summary{}
+	case "parallel":
+		cmd := args
+		var vals []word
+		for i, w := range args {
+			if w.val == ":::" || w.val == "::::" {
+				cmd, vals = args[:i], args[i+1:]
+				break
+			}
+		}
+		i := skipOpts(cmd, "jSIE", nil)
+		if i >= len(cmd) {
+			return summary{}
+		}
+		var s summary
+		for n, v := range vals {
+			if n >= 8 {
+				break
+			}
+			one := append(append([]word{}, cmd[i:]...), v)
+			s.or(a.inner(one, sc, idx))
+		}
+		if len(vals) == 0 {
+			s.or(a.inner(append(append([]word{}, cmd[i:]...), word{val: "$_", dyn: true}), sc, idx))
+		}
+		return s
+	case "tmux":
+		// the shell command is the last word of new/neww/split/respawn/run
+		for i, w := range args {
+			switch w.val {
+			case "new", "new-session", "neww", "new-window", "splitw", "split-window", "respawn-pane", "respawnp", "run", "run-shell", "send", "send-keys":
+				if last := len(args) - 1; last > i && !strings.HasPrefix(args[last].val, "-") {
+					return a.shellString(f, args[last], sc, idx)
+				}
+			}
+		}
+		return summary{}
+	}
+	for i, w := range args {
+		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx)
+		}
+		if strings.HasPrefix(w.val, "--command=") || strings.HasPrefix(w.val, "--run=") {
+			_, v, _ := strings.Cut(w.val, "=")
+			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
+		}
 	}
 	return summary{}
 }
