@@ -513,6 +513,7 @@ func (a *analyzer) noInner(f *rfact, lb string) summary {
 // xargs runs its command with arguments read from stdin: unknown words.
 func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 	repl := ""
+	argTaint := false
 	i := 0
 	for ; i < len(args); i++ {
 		v := args[i].val
@@ -537,7 +538,9 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 			repl = "{}"
 		case v == "-a" || v == "--arg-file":
 			if i+1 < len(args) {
-				a.readFact(a.pathWord(args[i+1], sc, false), idx, false)
+				j := a.readFact(a.pathWord(args[i+1], sc, false), idx, false)
+				// the arguments are the file's contents
+				argTaint = argTaint || a.facts[j].human != nil && a.facts[j].human.Code == "human.sensitive-read"
 			}
 			i++
 		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
@@ -573,11 +576,12 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 			return s
 		}
 	}
-	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList}
+	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList, taint: argTaint}
 	if repl != "" {
 		for j := range inner {
 			if strings.Contains(inner[j].val, repl) {
 				inner[j].dyn = true
+				inner[j].taint = inner[j].taint || argTaint
 			}
 		}
 	} else {

@@ -1534,6 +1534,21 @@ loop:
 		return out
 	}
 	switch sub {
+	case "push", "fetch", "pull", "clone", "ls-remote", "submodule", "send-email", "request-pull", "archive":
+		for _, w := range args {
+			if w.taint {
+				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
+			}
+		}
+	}
+	switch sub {
+	case "add", "stage":
+		// staging a secret is the first step to publishing it
+		for _, o := range ops {
+			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, false); a.sensitive(r) {
+				a.readFact(r, gidx, false)
+			}
+		}
 	case "push":
 		force := hasFlag(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, "fd")
 		for _, o := range opVals() {

@@ -165,6 +165,20 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	if redir.taint && s.net {
 		a.floorFact("floor.exfil", "a secret is fed to a network tool")
 	}
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && redir.taint && len(c.Args) > 1 {
+		// read K < .env: K holds the secret
+		switch c.Args[0].Lit() {
+		case "read", "mapfile", "readarray":
+			for _, w := range c.Args[1:] {
+				if n := w.Lit(); n != "" && !strings.HasPrefix(n, "-") {
+					if a.taint == nil {
+						a.taint = map[string]bool{}
+					}
+					a.taint[n] = true
+				}
+			}
+		}
+	}
 	if redir.downloader && s.shellSink {
 		a.humanFact("human.download-exec", "a shell reads a download")
 	}
