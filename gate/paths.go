@@ -371,8 +371,10 @@ func (a *analyzer) persistence(r pathRef) string {
 			strings.Contains(lp, "/.buildkite/") || base == ".gitlab-ci.yml" || base == "jenkinsfile" || base == ".travis.yml" ||
 			base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".pre-commit-config.yaml" || strings.Contains(lp, "/.devcontainer/"):
 			return "CI configuration"
-		case strings.Contains(lp, "/.vscode/"):
+		case strings.Contains(lp, "/.vscode/") || strings.Contains(lp, "/.idea/") && (base == "workspace.xml" || strings.Contains(lp, "/runconfigurations/")):
 			return "editor task configuration"
+		case strings.Contains(lp, "/.config/autostart/") || strings.Contains(lp, "/.local/bin/"):
+			return "program started or found first on the PATH"
 		case base == ".envrc":
 			return ".envrc"
 		case shellRC[base] || strings.Contains(lp, "/.config/fish/"):
@@ -387,7 +389,8 @@ func (a *analyzer) persistence(r pathRef) string {
 			return "package manager configuration"
 		case strings.Contains(lp, "/.claude/") || strings.Contains(lp, "/.codex/") || strings.Contains(lp, "/.cursor/") ||
 			strings.Contains(lp, "/.gemini/") || strings.Contains(lp, "/.continue/") || strings.Contains(lp, "/.windsurf/") ||
-			base == ".mcp.json" || base == ".cursorrules" || base == ".clinerules" || base == ".aider.conf.yml":
+			base == ".mcp.json" || base == ".cursorrules" || base == ".clinerules" || base == ".aider.conf.yml" ||
+			base == ".windsurfrules" || strings.HasSuffix(lp, "/.github/copilot-instructions.md") || strings.Contains(lp, "/.clinerules/"):
 			return "agent configuration"
 		}
 	}

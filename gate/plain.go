@@ -111,6 +111,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "unalias":
 		safe("removes aliases")
+	case lb == "direnv" && len(args) > 0 && (args[0].val == "allow" || args[0].val == "permit" || args[0].val == "grant"):
+		f.human = reason("human.persistence-write", "direnv allow lets .envrc run in every new shell")
+	case lb == "pre-commit" && len(args) > 0 && (args[0].val == "install" || args[0].val == "install-hooks") ||
+		lb == "husky" || lb == "lefthook" && len(args) > 0 && args[0].val == "install":
+		f.human = reason("human.persistence-write", lb+" installs git hooks")
+	case lb == "ssh-keygen":
+		for i, w := range args {
+			if w.val == "-f" && i+1 < len(args) {
+				a.writeWord(args[i+1], sc, idx)
+			}
+		}
 	case lb == "popd":
 		sc.cwd = ""
 		safe("changes directory")
@@ -1587,6 +1598,10 @@ loop:
 			for _, o := range operands(rest, nil) {
 				a.deleteWord(rest[o], gsc, gidx, strong)
 			}
+		}
+	case "lfs":
+		if len(ops) > 0 && (rest[ops[0]].val == "install" || rest[ops[0]].val == "update") {
+			human("human.persistence-write", "git lfs install writes git hooks")
 		}
 	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager", "credential-wincred":
 		// git credential fill prints the stored password
