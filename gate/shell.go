@@ -12,7 +12,7 @@ import (
 const (
 	maxCommand = 10 * 1024 // bytes of shell the gate will read (SPEC §5.1)
 	maxDepth   = 8         // nested re-parses (sh -c, eval, wrappers)
-	maxNodes   = 4096      // statements per call
+	maxNodes   = 8192      // statements per call: more than 10 KB can hold (:;), so no floor hides past it
 )
 
 // scope is the shell state that flows between statements.
