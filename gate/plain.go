@@ -1535,6 +1535,16 @@ loop:
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix2(rest, "-O") {
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
+		// flag-policed: asks whatever rule covers git SUB
+		g.ask = reason("ask.flag", unsafe)
+		for j, w := range rest {
+			if n, v, eq := strings.Cut(strings.TrimPrefix(w.val, "--"), "="); strings.HasPrefix(w.val, "--") && n != "" && strings.HasPrefix("output", n) {
+				if !eq && j+1 < len(rest) {
+					v = rest[j+1].val
+				}
+				a.writeFact(a.resolveMaybe(w, v, gsc, true), -1)
+			}
+		}
 	}
 	ops := operands(rest, nil)
 	opVals := func() []string {
