@@ -49,6 +49,15 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		if name.sub.downloader {
 			f.human = reason("human.download-exec", "runs the output of a download")
 		}
+		if name.lookup != "" {
+			// $(which rm) -rf ~ runs rm
+			alt := append([]word{{val: name.lookup}}, words[1:]...)
+			return a.inner(alt, sc, idx)
+		}
+		if len(words) > 2 && words[1].val == "-c" && !words[1].dyn {
+			// "$SHELL" -c 'rm -rf ~': the string is analysed as shell code
+			return a.reparse(words[2].val, sc, idx)
+		}
 		return s
 	}
 	base := name.val

@@ -29,6 +29,8 @@ type word struct {
 	// projPaths: the word is the output of a listing of project files
 	// ($(git ls-files), xargs after find .)
 	projPaths bool
+	// lookup: the word is $(which X) or $(command -v X): the path of X
+	lookup string
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -161,6 +163,9 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		}
 		out.dyn = true
 		out.alts, out.exact = nil, false
+		if first {
+			out.lookup = lookupSubst(p)
+		}
 		b.WriteString("$(…)")
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
@@ -251,6 +256,28 @@ func (a *analyzer) promptExpand(name string, sc *scope) {
 			a.reparse("echo "+x, sc, -1)
 		}
 	}
+}
+
+// lookupSubst returns X for $(which X), $(command -v X), $(type -P X).
+func lookupSubst(p *syntax.CmdSubst) string {
+	if len(p.Stmts) != 1 {
+		return ""
+	}
+	c, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return ""
+	}
+	var words []string
+	for _, w := range c.Args {
+		words = append(words, w.Lit())
+	}
+	last := words[len(words)-1]
+	switch {
+	case words[0] == "which" && len(words) == 2, words[0] == "command" && len(words) == 3 && (words[1] == "-v" || words[1] == "-V"),
+		words[0] == "type" && len(words) == 3 && (words[1] == "-p" || words[1] == "-P"), words[0] == "whereis" && len(words) == 2:
+		return last
+	}
+	return ""
 }
 
 // isPwdSubst reports $(pwd) or `pwd` with nothing else in it.
