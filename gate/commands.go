@@ -24,6 +24,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		n := words[0].val[:strings.IndexByte(words[0].val, '=')]
 		if dangerousEnv(n) {
 			a.add(&rfact{kind: protocol.FactEnv, detail: clip(words[0].val, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
+			a.envCommand(n, words[0].val[len(n)+1:], sc)
 		}
 		words = words[1:]
 	}
@@ -408,6 +409,7 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 			n := v[:strings.IndexByte(v, '=')]
 			if dangerousEnv(n) {
 				a.add(&rfact{kind: protocol.FactEnv, detail: clip(v, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
+				a.envCommand(n, v[len(n)+1:], sc)
 			}
 		default:
 			f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")

@@ -623,8 +623,22 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	if dangerousEnv(name) {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
+		a.envCommand(name, val, sc)
 	}
 	return s
+}
+
+// commandEnv are variables whose value is a command line some program runs.
+var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "PAGER": true,
+	"GIT_EDITOR": true, "EDITOR": true, "VISUAL": true, "LESSOPEN": true, "LESSCLOSE": true, "PROMPT_COMMAND": true,
+	"SSH_ASKPASS": true, "GIT_ASKPASS": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "GIT_SEQUENCE_EDITOR": true}
+
+// envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
+// so a floor hidden in it is still seen.
+func (a *analyzer) envCommand(name, val string, sc *scope) {
+	if commandEnv[name] && val != "" {
+		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
+	}
 }
 
 // setVals records the values the call gave a variable (nil: unknown). They
@@ -648,6 +662,7 @@ func dangerousEnv(n string) bool {
 	case "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "BASH_ENV", "ENV", "PERL5OPT", "PERL5LIB",
 		"RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER",
 		"GIT_EDITOR", "EDITOR", "VISUAL", "GIT_ASKPASS", "SSH_ASKPASS", "GOFLAGS", "PATH", "PROMPT_COMMAND", "PS4",
+		"GIT_SEQUENCE_EDITOR", "MAKEFLAGS", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
 		"SHELLOPTS", "BASHOPTS", "IFS", "ZDOTDIR", "LESSOPEN", "GCONV_PATH", "MANPAGER", "GIT_DIR", "GIT_WORK_TREE",
 		"CDPATH", "BASH_CMDS", "BASH_ALIASES", "GLOBIGNORE", "BASH_LOADABLES_PATH", "LESSCLOSE", "SYSTEMD_PAGER":
 		return true
