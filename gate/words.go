@@ -46,7 +46,10 @@ type varVals struct {
 func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	var out word
 	var b, e strings.Builder
-	out.alts, out.exact = []string{""}, true
+	if len(a.vals) > 0 {
+		// values are tracked only once the call has set a variable
+		out.alts, out.exact = []string{""}, true
+	}
 	for i, part := range w.Parts {
 		a.wordPart(part, sc, &out, &b, &e, i == 0, false)
 	}
