@@ -254,6 +254,14 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if lb == "cat" && len(ops) == 0 && len(args) == 0 {
 			s.out = a.stdin
 		}
+		if listers[lb] && lb != "df" && len(ops) == 0 {
+			// ls, tree, du with no operand list the working directory
+			if sc.cwd == "" {
+				a.readFact(pathRef{raw: "."}, idx, true)
+			} else if sc.cwd != a.env.Project {
+				a.readFact(a.resolvePath(sc.cwd, "", false), idx, true)
+			}
+		}
 		if lb != "tr" {
 			for _, i := range ops {
 				if args[i].val == "-" {
@@ -1473,7 +1481,7 @@ func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	cwd := sc.cwd
 	unsafe := ""
 	i := 0
-	cwdChanged := false
+	cwdChanged, otherRepo := false, false
 loop:
 	for i < len(args) {
 		v := args[i].val
@@ -1494,7 +1502,18 @@ loop:
 		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
 			unsafe = "git " + v
 			i++
-		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
+		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			// another repository or work tree: like git -C for reads
+			p, eq := "", false
+			if _, p, eq = strings.Cut(v, "="); !eq && i+1 < len(args) {
+				p = args[i+1].val
+				i++
+			}
+			if r := a.resolvePath(p, cwd, false); p == "" || args[i].dyn || !a.inProject(r) {
+				otherRepo = true
+			}
+			i++
+		case v == "--namespace" || v == "--super-prefix":
 			i += 2
 		case strings.HasPrefix(v, "-"):
 			i++
@@ -1722,7 +1741,7 @@ loop:
 		"cherry", "range-diff", "grep", "ls-remote", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
 		safe()
 	}
-	if g.safe != nil && cwdChanged && (cwd == "" || !within(cwd, a.env.Project)) {
+	if g.safe != nil && (otherRepo || cwd == "" || !within(cwd, a.env.Project)) {
 		g.safe = nil
 		g.ask = reason("ask.outside-read", "git in a directory outside the project")
 	}
