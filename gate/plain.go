@@ -721,17 +721,35 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 		target = ops[len(ops)-1]
 		ops = ops[:len(ops)-1]
 	}
+	secret := false
 	for _, i := range ops {
 		switch lb {
-		case "mv":
-			a.deleteWord(args[i], sc, idx, true)
-		case "ln":
+		case "mv", "ln":
+			if lb == "mv" {
+				a.deleteWord(args[i], sc, idx, true)
+			}
+			// moving or linking a secret to another name reads it there
+			if r := a.resolveMaybe(args[i], args[i].val, sc, false); a.sensitive(r) {
+				secret = true
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.sensitive-read", lb+" gives a sensitive file another name")})
+			}
 		default:
+			mid := len(a.facts)
 			a.readWord(args[i], sc, idx, false)
+			for _, g := range a.facts[mid:] {
+				secret = secret || g.human != nil && g.human.Code == "human.sensitive-read"
+			}
 		}
 	}
 	if target >= 0 {
+		mid := len(a.facts)
 		a.writeWord(args[target], sc, idx)
+		if secret {
+			for _, g := range a.facts[mid:] {
+				a.markTainted(g.path) // cat of the new name is a secret read
+			}
+		}
 		recursive := hasShort(args, "rRa") || hasFlag(args, "--recursive", "--archive")
 		if w := args[target]; recursive && !w.dyn && lb != "ln" {
 			if r := a.resolvePath(w.val, sc.cwd, true); a.holdsProtected(r) {
