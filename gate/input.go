@@ -149,6 +149,18 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		for _, p := range ps {
 			a.readFact(p, -1, class == tList)
 		}
+		// a glob pattern can leave the search path: /home/u/.ssh/*, ../../**
+		base := a.env.Cwd
+		if len(ps) > 0 && ps[0].known {
+			base = ps[0].abs
+		}
+		for _, k := range []string{"pattern", "glob", "include", "includes", "file_pattern", "filePattern", "includePattern"} {
+			if g, ok := in[k].(string); ok && (class == tList || k != "pattern") {
+				if d := globDir(g); d != "" {
+					a.readFact(a.resolvePath(d, base, false), -1, class == tList)
+				}
+			}
+		}
 		if class == tSearch {
 			// a search restricted to secrets reads them: grep with glob ".env"
 			for _, k := range []string{"glob", "include", "includes", "file_pattern", "filePattern", "includePattern", "type"} {
@@ -415,6 +427,28 @@ func touchesScripts(in map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// globDir is the directory part of a glob pattern before its first glob
+// element, when the pattern is absolute, starts at home or climbs with ..;
+// "" for patterns that stay below the search path.
+func globDir(g string) string {
+	if !(strings.HasPrefix(g, "/") || strings.HasPrefix(g, "~") || strings.Contains(g, "..")) {
+		return ""
+	}
+	parts := strings.Split(g, "/")
+	var keep []string
+	for _, p := range parts {
+		if hasGlob(p) || strings.ContainsAny(p, "{}") {
+			break
+		}
+		keep = append(keep, p)
+	}
+	d := strings.Join(keep, "/")
+	if d == "" && strings.HasPrefix(g, "/") {
+		d = "/"
+	}
+	return d
 }
 
 // editsScripts reports an edit whose old text lies inside the "scripts"

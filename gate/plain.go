@@ -1446,6 +1446,15 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
 		}
 	}
+	// curl file:///… reads a local file (and prints it): a read, not an upload
+	for _, w := range args {
+		if u, err := url.Parse(w.val); err == nil && strings.EqualFold(u.Scheme, "file") && !w.dyn {
+			i := a.readFact(a.resolvePath(u.Path, sc.cwd, false), idx, false)
+			if h := a.facts[i].human; h != nil && h.Code == "human.sensitive-read" {
+				s.taint = true
+			}
+		}
+	}
 	return s
 }
 
