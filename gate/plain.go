@@ -1645,6 +1645,9 @@ loop:
 				discard = true
 			}
 		}
+		if sub == "restore" && (hasFlag(rest, "--staged") || hasShort(rest, "S")) && !hasFlag(rest, "--worktree") && !hasShort(rest, "W") {
+			discard = false // only unstages
+		}
 		if discard {
 			human("human.history-rewrite", "git "+sub+" discards local changes")
 		}
@@ -1686,6 +1689,9 @@ loop:
 	case "stash":
 		if len(ops) > 0 && (rest[ops[0]].val == "list" || rest[ops[0]].val == "show") {
 			safe()
+		}
+		if len(ops) > 0 && (rest[ops[0]].val == "drop" || rest[ops[0]].val == "clear") {
+			human("human.history-rewrite", "git stash "+rest[ops[0]].val+" destroys stashed work")
 		}
 	case "tag":
 		if len(ops) == 0 || hasFlag(rest, "-l", "--list") && !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
