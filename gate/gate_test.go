@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -96,6 +97,8 @@ func TestAlways(t *testing.T) {
 		{"human-only", bash("git push --force"), "", ""},
 		{"deny", bash("rm -rf /"), "", ""},
 		{"redirect adds a write", bash("go test > out.txt"), "", ""},
+		{"flag-policed asks whatever grant", bash("make --eval=x t"), "", ""},
+		{"go test -exec", bash("go test -exec /tmp/x ./..."), "", ""},
 		{"file write glob", tool("write", map[string]any{"path": "/repo/src/a.go", "content": "x"}), "Write(src/a.go)", "write: src/a.go  (this project)"},
 		{"file write escapes globs", tool("write", map[string]any{"path": "/repo/src/[id].tsx", "content": "x"}), `Write(src/\[id\].tsx)`, `write: src/\[id\].tsx  (this project)`},
 		{"read outside", tool("read", map[string]any{"path": "/opt/x.md"}), "Read(/opt/x.md)", "read: /opt/x.md  (this project)"},
@@ -294,4 +297,38 @@ func TestReasonsOrder(t *testing.T) {
 	require.True(t, v.HumanOnly)
 	assert.Equal(t, "human.force-push", v.Reasons[0].Code, "the human-only reason comes first")
 	assert.Equal(t, "ask.unknown-command", v.Reasons[1].Code)
+}
+
+// TestAlwaysCoversItself checks, over the whole corpus, that every "always"
+// the gate offers would allow the very call it was offered for: a grant
+// that never applies trains the user to click in vain.
+func TestAlwaysCoversItself(t *testing.T) {
+	data, err := os.ReadFile("../testdata/corpus/gate.jsonl")
+	require.NoError(t, err)
+	n := 0
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var row struct {
+			ID       string            `json:"id"`
+			ToolCall protocol.ToolCall `json:"toolCall"`
+			Policy   protocol.Policy   `json:"policy"`
+			Cwd      string            `json:"cwd"`
+			Home     string            `json:"home"`
+			Project  string            `json:"project"`
+		}
+		require.NoError(t, json.Unmarshal(line, &row))
+		pol, err := PolicyFrom(row.Policy, protocol.Policy{}, row.Project)
+		require.NoError(t, err, row.ID)
+		e := Env{Project: row.Project, Cwd: row.Cwd, Home: row.Home, Policy: pol}
+		v := Analyze(row.ToolCall, e)
+		if v.Always == nil {
+			continue
+		}
+		n++
+		e.Grants = []Grant{{Pattern: v.Always.Pattern, By: protocol.ByGrant}}
+		assert.Equal(t, protocol.DecisionAllow, Analyze(row.ToolCall, e).Decision, "%s: always %s", row.ID, v.Always.Pattern)
+	}
+	assert.Positive(t, n)
 }

@@ -561,6 +561,9 @@ func (a *analyzer) always() *Always {
 		return nil
 	}
 	f := top[0]
+	if f.ask != nil {
+		return nil // asks whatever rule or grant covers it (flag-policed): a grant would never apply
+	}
 	rel := func(p string) string {
 		if a.env.Project != "" && within(p, a.env.Project) && p != a.env.Project {
 			return strings.TrimPrefix(p, a.env.Project+"/")

@@ -909,7 +909,13 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 			if v.val != "" {
 				a.writeWord(v, sc, idx)
 			}
-		case "w", "u", "overlay", "modfile", "pgo", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
+		case "w", "u":
+			policed = true
+			if args[0].val == "env" {
+				// go env -w GOFLAGS=-toolexec=… runs in every later build
+				f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
+			}
+		case "overlay", "modfile", "pgo", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
 			policed = true
 		}
 	}
@@ -1561,7 +1567,7 @@ loop:
 		argv := append([]string{"git"}, f.argv[i+1:]...)
 		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx}
 		gidx = a.add(g)
-		a.noAlways = a.noAlways || cwdChanged
+		a.noAlways = a.noAlways || cwdChanged || otherRepo
 	}
 	gsc := &scope{cwd: cwd}
 	if i >= len(args) {
@@ -1769,9 +1775,14 @@ loop:
 			a.readWord(rest[o], gsc, gidx, false)
 		}
 		safe()
+	case "ls-remote":
+		// a configured remote only: a URL sends whatever it spells to any host
+		if len(ops) == 0 || len(ops) >= 1 && !strings.ContainsAny(rest[ops[0]].val, ":/") && !rest[ops[0]].dyn {
+			safe()
+		}
 	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
 		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "help", "version",
-		"cherry", "range-diff", "grep", "ls-remote", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
+		"cherry", "range-diff", "grep", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
 		safe()
 	}
 	if g.safe != nil && (otherRepo || cwd == "" || !within(cwd, a.env.Project)) {
