@@ -26,7 +26,7 @@ const (
 )
 
 // maxRuleRecords bounds the user-sourced records read to build user rules.
-const maxRuleRecords = 500
+const maxRuleRecords = 100
 
 // decision is one finished decision: the reply for the requester and the
 // record to audit.
