@@ -25,8 +25,10 @@ const (
 	toolResultPrefix = "User approved this tool call with feedback: "
 )
 
-// maxRuleRecords bounds the user-sourced records read to build user rules.
-const maxRuleRecords = 100
+// MaxRuleRecords bounds the user-sourced records read to build the user
+// rules of a session: the judge keeps at most judge.MaxRules rules, and each
+// record read costs a decode, so reading more only costs time.
+const MaxRuleRecords = 100
 
 // decision is one finished decision: the reply for the requester and the
 // record to audit.
@@ -256,7 +258,7 @@ func (s *Server) sessionContext(w *world, sess *session) judge.SessionContext {
 
 // userRules are the session's user rules as the judge reads them.
 func (s *Server) userRules(w *world, sessionID string) []protocol.UserRule {
-	recs, err := w.db.UserReplies(sessionID, maxRuleRecords)
+	recs, err := w.db.UserReplies(sessionID, MaxRuleRecords)
 	if err != nil {
 		slog.Warn("read user replies", "session", sessionID, "err", err)
 	}

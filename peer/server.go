@@ -77,6 +77,9 @@ type world struct {
 
 // New returns a server for cfg.
 func New(cfg Config) *Server {
+	if cfg.Framing == "" {
+		cfg.Framing = FramingAuto
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
 		cfg:         cfg,
