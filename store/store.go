@@ -65,6 +65,8 @@ type DB struct {
 	reqs       chan *appendReq
 	writerDone chan struct{}
 
+	linger lingering // the write handle kept open between close writes (tx.go); under rw
+
 	// batches counts committed group commits (observability and tests).
 	batches atomic.Int64
 }
@@ -169,6 +171,7 @@ func (db *DB) Close() error {
 	close(db.reqs)
 	db.closeMu.Unlock()
 	<-db.writerDone
+	db.closeIdle()
 	return nil
 }
 

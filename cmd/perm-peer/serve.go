@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -79,6 +80,15 @@ func runServe(args []string) int {
 	// An editor that closes our stdout must not kill us mid-commit: writes
 	// then fail with EPIPE, and the peer drains and exits on EOF.
 	signal.Ignore(syscall.SIGPIPE)
+	if prefix := os.Getenv("PERM_PEER_CPUPROFILE"); prefix != "" {
+		// For profiling under a real editor or the bench harness: one file per process.
+		stopProfile, err := startCPUProfile(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer: cannot start: %v\n", err)
+			return exitStartup
+		}
+		defer stopProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return srv.Serve(ctx, os.Stdin, os.Stdout)
@@ -89,4 +99,20 @@ func runServe(args []string) int {
 func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
+}
+
+// startCPUProfile writes a CPU profile to path until the returned func runs.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
