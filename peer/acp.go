@@ -18,15 +18,17 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 			}
 			sess.mu.Lock()
 			merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
-			turn, withdrawals := sess.turn, sess.withdrawals
+			withdrawals := sess.withdrawals
 			sess.mu.Unlock()
-			reply, err := s.decide(ctx, w, sess, turn, acpToolCall(merged), s.canPrompt())
+			reply, err := s.decide(ctx, w, sess, 0, acpToolCall(merged), s.canPrompt())
 			if err != nil {
 				return internalError(err)
 			}
-			// A headless answer caused by session/cancel is ACP's "cancelled".
+			// A session/cancel while the call was being decided makes the
+			// answer ACP's "cancelled", whoever decided: the agent stopped the
+			// turn, so nothing from it may run.
 			sess.mu.Lock()
-			cancelled := sess.withdrawals != withdrawals && reply.Meta != nil && reply.Meta.DecidedBy == protocol.ByHeadless
+			cancelled := sess.withdrawals != withdrawals
 			sess.mu.Unlock()
 			out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
 			if id := pickOption(p.Options, reply.Reply); id != "" && !cancelled {

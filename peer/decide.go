@@ -25,8 +25,10 @@ const (
 	toolResultPrefix = "User approved this tool call with feedback: "
 )
 
-// maxRuleRecords bounds the user-sourced records read to build user rules.
-const maxRuleRecords = 500
+// MaxRuleRecords bounds the user-sourced records read to build the user
+// rules of a session: the judge keeps at most judge.MaxRules rules, and each
+// record read costs a decode, so reading more only costs time.
+const MaxRuleRecords = 100
 
 // decision is one finished decision: the reply for the requester and the
 // record to audit.
@@ -38,19 +40,20 @@ type decision struct {
 
 // request is one permission request on its way through the pipeline.
 type request struct {
-	w       *world
-	sess    *session
-	turn    int
-	call    protocol.ToolCall
-	canAsk  bool
-	verdict gate.Verdict
+	snapshot // the session as the request found it
+	w        *world
+	sess     *session
+	call     protocol.ToolCall
+	canAsk   bool
+	verdict  gate.Verdict
 }
 
 // decide runs SPEC §4's pipeline for one call and returns the reply after its
-// audit record is durable. An error means nothing was allowed.
+// audit record is durable. An error means nothing was allowed. turn is the
+// request's own turn number (0: the session's current turn).
 func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk bool) (protocol.PermissionReply, error) {
-	rq := &request{w: w, sess: sess, turn: turn, call: call, canAsk: canAsk}
-	rq.verdict = s.analyze(w, sess, call, true)
+	rq := &request{snapshot: sess.begin(turn), w: w, sess: sess, call: call, canAsk: canAsk}
+	rq.verdict = s.analyze(w, sess, call)
 	d := s.pipeline(ctx, rq)
 	if ctx.Err() != nil {
 		// Cancelled: the requester gets -32800, but the attempt is audited.
@@ -65,39 +68,46 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		s.applyGrant(w, sess, rq.verdict, rec)
 	}
 	sess.mu.Lock()
-	if sess.turn == turn {
+	if sess.epoch == rq.epoch {
 		sess.history = append(sess.history, judge.HistoryEntry{Action: rq.verdict.Action, Outcome: string(d.reply.Reply), Note: d.note})
 	}
 	sess.mu.Unlock()
 	return d.reply, nil
 }
 
-// analyze runs the gate with the session's cache and, when withGrants and
-// the call is still open, the project's persistent grants. Grants are read
-// only when they could change the answer, so the fast path does not read
-// them.
-func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall, withGrants bool) gate.Verdict {
+// analyze runs the gate with the session's "always" cache, then, only when
+// they could change the answer, with the project's persistent grants: the
+// fast path does not read them. A session-cache hit is confirmed against the
+// grants, because the cache mirrors them and a grant revoked anywhere
+// (another peer process, the CLI) must stop covering calls here too.
+func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall) gate.Verdict {
 	sess.mu.Lock()
-	env := gate.Env{Project: w.project, Cwd: sess.info.Cwd, Home: w.home, Policy: w.policy,
-		Grants: append([]gate.Grant(nil), sess.cache...), Protected: w.protected}
+	env := gate.Env{Project: w.project, Cwd: sess.info.Cwd, Home: w.home, Policy: w.policy, Protected: w.protected}
 	sess.mu.Unlock()
 	if env.Cwd == "" {
 		env.Cwd = w.project
 	} else if !filepath.IsAbs(env.Cwd) {
 		env.Cwd = filepath.Join(w.project, env.Cwd)
 	}
+	env.Grants = sess.cached()
 	v := gate.Analyze(call, env)
-	if !withGrants || v.Decision != protocol.DecisionAsk || v.HumanOnly || v.DecidedBy != "" {
+	open := v.Decision == protocol.DecisionAsk && !v.HumanOnly && v.DecidedBy == ""
+	if v.DecidedBy != protocol.BySession && !open {
 		return v
 	}
 	grants, err := w.db.Grants()
 	if err != nil {
-		slog.Warn("read grants", "err", err) // fail closed: the call stays open
+		slog.Warn("read grants", "err", err)
+		if v.DecidedBy == protocol.BySession { // cannot confirm the cache: fail closed
+			env.Grants = nil
+			return gate.Analyze(call, env)
+		}
 		return v
 	}
-	if len(grants) == 0 {
+	if v.DecidedBy == protocol.BySession && !sess.pruneRevoked(grants) {
 		return v
 	}
+	env.Grants = sess.cached()
 	for _, g := range grants {
 		env.Grants = append(env.Grants, gate.Grant{Pattern: g.Pattern, By: protocol.ByGrant, ID: g.ID})
 	}
@@ -107,7 +117,7 @@ func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall, withGr
 // pipeline decides; it does not audit.
 func (s *Server) pipeline(ctx context.Context, rq *request) decision {
 	v := rq.verdict
-	mode, tier := s.modeOf(rq.w, rq.sess)
+	mode, tier := s.modeOf(rq.w, rq.info)
 	reason := reasonText(v)
 	switch {
 	case v.Decision == protocol.DecisionDeny:
@@ -143,7 +153,7 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	if j == nil {
 		return s.escalate(ctx, rq, gateReason+" (AI mode, but no judge is configured)")
 	}
-	key := judge.TurnKey{Project: rq.w.project, Session: rq.sess.info.ID, Turn: rq.turn}
+	key := judge.TurnKey{Project: rq.w.project, Session: rq.info.ID, Turn: rq.epoch}
 	if j.Tripped(key) {
 		return s.escalate(ctx, rq, gateReason+fmt.Sprintf(" (the judge rejected %d calls this turn; the rest of the turn goes to you)", judge.BreakerLimit))
 	}
@@ -151,7 +161,7 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	history := append([]judge.HistoryEntry(nil), rq.sess.history...)
 	rq.sess.mu.Unlock()
 	prefix := j.Prefix(key, func() (judge.SessionContext, []protocol.UserRule) {
-		return s.sessionContext(rq.w, rq.sess), s.userRules(rq.w, rq.sess.info.ID)
+		return s.sessionContext(rq.w, rq.sess), s.userRules(rq.w, rq.info.ID)
 	})
 	jd := j.DecideTurn(ctx, key, prefix, history, judgeCall(rq.w, rq.call, rq.verdict))
 	details := jd.Details
@@ -166,10 +176,16 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	case judge.Reject:
 		d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge: "+why, feedbackJudge)
 	default:
-		switch tier {
-		case protocol.TierAggressive:
+		// The tiers act on the model's own doubt only. An escalation that
+		// is really a failure (timeout, HTTP error, unparsable reply, the
+		// breaker opening under a concurrent call) or that the model rated
+		// critical goes to the human under the aggressive tier: a judge
+		// failure never becomes an approval.
+		doubt := details.Error == "" && details.Risk != protocol.RiskCritical && !j.Tripped(key)
+		switch {
+		case tier == protocol.TierAggressive && doubt:
 			d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge escalated (aggressive tier): "+why, judge.AggressiveNote)
-		case protocol.TierPassive:
+		case tier == protocol.TierPassive:
 			d = rq.finish(protocol.ReplyReject, protocol.ByJudge, protocol.SourceJudge, "judge escalated (passive tier): "+why, judge.PassiveNote)
 		default:
 			d = s.escalate(ctx, rq, "the judge escalated: "+why)
@@ -194,8 +210,8 @@ func (rq *request) record(reply protocol.PermissionReply, by protocol.DecidedBy,
 	verbatim := reply
 	verbatim.Meta = nil
 	return protocol.AuditRecord{
-		SessionID:       rq.sess.info.ID,
-		ParentSessionID: rq.sess.info.ParentID,
+		SessionID:       rq.info.ID,
+		ParentSessionID: rq.info.ParentID,
 		Turn:            rq.turn,
 		ToolCall:        redact.ToolCall(rq.call),
 		Action:          redact.String(v.Action),
@@ -238,7 +254,7 @@ func (s *Server) applyGrant(w *world, sess *session, v gate.Verdict, rec protoco
 	if v.Always != nil {
 		covers = v.Always.Covers
 	}
-	if _, err := w.db.AddGrant(protocol.Grant{Pattern: rec.Grant, Covers: covers, SessionID: sess.info.ID, AuditID: rec.ID}); err != nil {
+	if _, err := w.db.AddGrant(protocol.Grant{Pattern: rec.Grant, Covers: covers, SessionID: rec.SessionID, AuditID: rec.ID}); err != nil {
 		slog.Warn("persist grant", "pattern", rec.Grant, "err", err)
 	}
 }
@@ -254,9 +270,10 @@ func (s *Server) sessionContext(w *world, sess *session) judge.SessionContext {
 	return judge.SessionContext{Agent: sess.info.Agent, Cwd: cwd, UserMessage: sess.userMessage}
 }
 
-// userRules are the session's user rules as the judge reads them.
+// userRules are the session's user rules as the judge reads them. An
+// "always" whose grant has since been revoked is no longer a rule.
 func (s *Server) userRules(w *world, sessionID string) []protocol.UserRule {
-	recs, err := w.db.UserReplies(sessionID, maxRuleRecords)
+	recs, err := w.db.UserReplies(sessionID, MaxRuleRecords)
 	if err != nil {
 		slog.Warn("read user replies", "session", sessionID, "err", err)
 	}
@@ -264,7 +281,17 @@ func (s *Server) userRules(w *world, sessionID string) []protocol.UserRule {
 	if err != nil {
 		slog.Warn("read grants", "err", err)
 	}
-	return judge.Relativize(w.project, judge.ExtractRules(recs, grants))
+	live := make(map[string]bool, len(grants))
+	for _, g := range grants {
+		live[g.Pattern] = true
+	}
+	kept := recs[:0]
+	for _, r := range recs {
+		if r.Grant == "" || live[r.Grant] {
+			kept = append(kept, r)
+		}
+	}
+	return judge.Relativize(w.project, judge.ExtractRules(kept, grants))
 }
 
 func judgeCall(w *world, call protocol.ToolCall, v gate.Verdict) judge.Call {

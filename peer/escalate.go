@@ -2,6 +2,7 @@ package peer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -19,11 +20,11 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "needs a human, and the client cannot prompt: "+reason, feedbackHeadless)
 	}
 	s.mu.Lock()
-	conn := s.conn
+	conn, stream := s.conn, s.stream
 	s.mu.Unlock()
 	v := rq.verdict
 	params := protocol.AskParams{
-		SessionID:  rq.sess.info.ID,
+		SessionID:  rq.info.ID,
 		ToolCallID: rq.call.ToolCallID,
 		ToolCall:   rq.call,
 		Risk:       v.Risk,
@@ -50,8 +51,16 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	defer stop()
 	askID := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
 	rq.sess.mu.Lock()
-	rq.sess.asks[askID] = cancel
+	withdrawn := rq.sess.withdrawals != rq.withdrawals
+	if !withdrawn {
+		rq.sess.asks[askID] = cancel
+	}
 	rq.sess.mu.Unlock()
+	if withdrawn {
+		// session/cancel or session/close came while this call was being
+		// decided: the question is withdrawn before it is asked.
+		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "the session's pending calls were cancelled; "+reason, feedbackHeadless)
+	}
 	defer func() {
 		rq.sess.mu.Lock()
 		delete(rq.sess.asks, askID)
@@ -59,17 +68,10 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	}()
 
 	var user protocol.PermissionReply
-	err := errors.New("no connection to the editor")
-	if conn != nil {
-		var waiter jsonrpc2.Waiter
-		waiter, err = conn.DispatchCall(askCtx, protocol.MethodPermissionAsk, params, jsonrpc2.PickID(jsonrpc2.ID{Str: askID, IsString: true}))
-		if err == nil {
-			err = waiter.Wait(askCtx, &user)
-		}
-		if askCtx.Err() != nil && s.inputGone.Err() == nil {
-			// Withdraw the question from the editor's UI.
-			_ = conn.Notify(context.Background(), protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
-		}
+	err := s.ask(askCtx, stream, askID, params, &user)
+	if askCtx.Err() != nil && s.inputGone.Err() == nil && conn != nil {
+		// Withdraw the question from the editor's UI.
+		_ = conn.Notify(context.Background(), protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
 	}
 	if err != nil {
 		why := err.Error()
@@ -82,6 +84,37 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, why+"; "+reason, feedbackHeadless)
 	}
 	return rq.fromUser(user, offerAlways, reason)
+}
+
+// ask sends permission/ask with id and waits for the editor's reply.
+func (s *Server) ask(ctx context.Context, stream *Stream, id string, params protocol.AskParams, reply *protocol.PermissionReply) error {
+	if stream == nil {
+		return errors.New("no connection to the editor")
+	}
+	ch := s.asks.add(id)
+	defer s.asks.remove(id)
+	req := &jsonrpc2.Request{Method: protocol.MethodPermissionAsk, ID: jsonrpc2.ID{Str: id, IsString: true}}
+	if err := req.SetParams(params); err != nil {
+		return fmt.Errorf("encode permission/ask: %w", err)
+	}
+	if err := stream.WriteObject(req); err != nil {
+		return fmt.Errorf("send permission/ask: %w", err)
+	}
+	select {
+	case resp := <-ch:
+		if resp.Error != nil {
+			return fmt.Errorf("the editor answered permission/ask with error %d: %s", resp.Error.Code, resp.Error.Message)
+		}
+		if resp.Result == nil {
+			return errors.New("the editor's permission/ask reply has no result")
+		}
+		if err := json.Unmarshal(*resp.Result, reply); err != nil {
+			return fmt.Errorf("the editor's permission/ask reply: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // fromUser turns the editor's permission reply into the decision: the

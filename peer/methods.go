@@ -42,7 +42,7 @@ func withSession[P any](s *Server, method string, raw *json.RawMessage, id func(
 func (s *Server) requestPermission(ctx context.Context, method string, raw *json.RawMessage) result {
 	return withSession(s, method, raw, func(p protocol.RequestPermissionParams) string { return p.SessionID },
 		func(w *world, sess *session, p protocol.RequestPermissionParams) result {
-			reply, err := s.decide(ctx, w, sess, sess.useTurn(p.Turn), p.ToolCall, s.canPrompt())
+			reply, err := s.decide(ctx, w, sess, p.Turn, p.ToolCall, s.canPrompt())
 			if err != nil {
 				return internalError(err)
 			}
@@ -60,7 +60,7 @@ func (s *Server) check(method string, raw *json.RawMessage) result {
 		if sess == nil {
 			sess = newSession(protocol.Session{ID: p.SessionID})
 		}
-		v := s.analyze(w, sess, p.ToolCall, true)
+		v := s.analyze(w, sess, p.ToolCall)
 		res := protocol.CheckResult{Decision: v.Decision, Risk: v.Risk, HumanOnly: v.HumanOnly,
 			Reasons: v.Reasons, Facts: v.Facts}
 		if res.Reasons == nil {
@@ -117,40 +117,14 @@ func (s *Server) grantsRevoke(method string, raw *json.RawMessage) result {
 		if p.ID == "" {
 			return result{err: missing("/id")}
 		}
-		grants, err := w.db.Grants()
-		if err != nil {
-			return internalError(err)
-		}
-		pattern := ""
-		for _, g := range grants {
-			if g.ID == p.ID {
-				pattern = g.Pattern
-			}
-		}
 		if err := w.db.RevokeGrant(p.ID); errors.Is(err, store.ErrNotFound) {
 			return failure(protocol.CodeInvalidParams, "invalid params: /id: no grant "+p.ID)
 		} else if err != nil {
 			return internalError(err)
 		}
-		s.dropCached(pattern)
+		// Live session caches confirm against the grants on every hit
+		// (Server.analyze), so the revocation takes effect at once, here
+		// and in every other peer process.
 		return result{value: protocol.Empty{}}
 	})
-}
-
-// dropCached removes a revoked grant's pattern from every live session's
-// cache, so the revocation takes effect at once.
-func (s *Server) dropCached(pattern string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, sess := range s.sessions {
-		sess.mu.Lock()
-		kept := sess.cache[:0]
-		for _, g := range sess.cache {
-			if g.Pattern != pattern {
-				kept = append(kept, g)
-			}
-		}
-		sess.cache = kept
-		sess.mu.Unlock()
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,9 @@ type Server struct {
 	inputGone   context.Context
 	cancelInput context.CancelFunc
 	conn        *jsonrpc2.Conn
+	stream      *Stream
+	stopping    bool // set by drain: no new requests
+	asks        askTable
 }
 
 // world is the project the connection decides for: policy, store, judge.
@@ -77,6 +81,9 @@ type world struct {
 
 // New returns a server for cfg.
 func New(cfg Config) *Server {
+	if cfg.Framing == "" {
+		cfg.Framing = FramingAuto
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
 		cfg:         cfg,
@@ -89,36 +96,42 @@ func New(cfg Config) *Server {
 	}
 }
 
-// Serve answers requests from r on w until the input ends or the editor
-// sends exit, and returns the process exit code: 0 after EOF or after
-// shutdown+exit, 1 after an exit without shutdown.
+// Serve answers requests from r on w until the input ends, the editor sends
+// exit or ctx ends (SIGTERM), and returns the process exit code: 0 after EOF
+// or after shutdown+exit, 1 after an exit without shutdown. In-flight
+// requests finish and write their replies before it returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) int {
 	stream := NewStream(r, w, nil, s.cfg.Framing, s.cfg.MaxFrame)
 	stream.OnEOF = s.drain
-	conn := jsonrpc2.NewConn(ctx, stream, s, jsonrpc2.SetLogger(slogLogger{}))
+	// The connection outlives ctx: a SIGTERM must still let in-flight
+	// requests write their replies, so it is closed only after drain.
+	conn := jsonrpc2.NewConn(context.Background(), stream, s, jsonrpc2.SetLogger(slogLogger{}),
+		jsonrpc2.OnRecv(s.asks.deliver))
 	s.mu.Lock()
-	s.conn = conn
+	s.conn, s.stream = conn, stream
 	s.mu.Unlock()
 	select {
 	case <-conn.DisconnectNotify():
 	case <-s.exited:
-	case <-ctx.Done(): // SIGTERM: finish what is in flight, then stop
+	case <-ctx.Done():
 	}
 	s.drain()
 	_ = conn.Close()
+	if err := s.Close(); err != nil {
+		slog.Error("close audit db", "err", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.w != nil && s.w.db != nil {
-		if err := s.w.db.Close(); err != nil {
-			slog.Error("close audit db", "err", err)
-		}
-	}
 	return s.exitCode
 }
 
-// drain withdraws pending escalations and waits for in-flight requests to
-// reply. It runs when the input ends, before the connection closes.
+// drain stops taking requests, withdraws pending escalations and waits for
+// in-flight requests to reply. It runs when the input ends or the server
+// stops, before the connection closes.
 func (s *Server) drain() {
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
 	s.cancelInput()
 	s.inflight.Wait()
 }
@@ -143,21 +156,30 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return
 	}
 	s.mu.Lock()
-	initialized, shuttingDown := s.initialized, s.shutdown
+	initialized, shuttingDown, stopping := s.initialized, s.shutdown, s.stopping
+	_, duplicate := s.pending[req.ID]
+	var cancel context.CancelFunc
+	var rctx context.Context
+	if initialized || acpMethod(req.Method) {
+		if !shuttingDown && !stopping && !duplicate {
+			// Registered under s.mu so drain's Wait never races an Add.
+			rctx, cancel = context.WithCancel(context.Background())
+			s.pending[req.ID] = cancel
+			s.inflight.Add(1)
+		}
+	}
 	s.mu.Unlock()
-	if !initialized && !acpMethod(req.Method) {
+	switch {
+	case !initialized && !acpMethod(req.Method):
 		s.reply(conn, req.ID, failure(protocol.CodeNotInitialized, "server not initialized: send initialize first"))
 		return
-	}
-	if shuttingDown {
+	case shuttingDown || stopping:
 		s.reply(conn, req.ID, failure(protocol.CodeInvalidRequest, "server is shutting down"))
 		return
+	case duplicate:
+		s.reply(conn, req.ID, failure(protocol.CodeInvalidRequest, "invalid request: id "+req.ID.String()+" is already in flight"))
+		return
 	}
-	rctx, cancel := context.WithCancel(context.Background())
-	s.mu.Lock()
-	s.pending[req.ID] = cancel
-	s.mu.Unlock()
-	s.inflight.Add(1)
 	go func() {
 		defer s.inflight.Done()
 		defer func() {
@@ -166,12 +188,24 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			s.mu.Unlock()
 			cancel()
 		}()
-		res := s.dispatch(rctx, req)
+		res := s.dispatchSafely(rctx, req)
 		if rctx.Err() != nil {
 			res = failure(protocol.CodeCancelled, "request cancelled")
 		}
 		s.reply(conn, req.ID, res)
 	}()
+}
+
+// dispatchSafely turns a panic in a method into -32603: a bug must not kill
+// the connection (and never becomes an allow).
+func (s *Server) dispatchSafely(ctx context.Context, req *jsonrpc2.Request) (res result) {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("panic in method", "method", req.Method, "panic", r, "stack", string(debug.Stack()))
+			res = failure(protocol.CodeInternalError, fmt.Sprintf("internal error in %s", req.Method))
+		}
+	}()
+	return s.dispatch(ctx, req)
 }
 
 func acpMethod(m string) bool {

@@ -21,7 +21,8 @@ type session struct {
 	info protocol.Session
 
 	mu          sync.Mutex
-	turn        int
+	turn        int // the host's turn number, as audited
+	epoch       int // ours: +1 whenever the turn changes, even backwards; keys the judge's per-turn state
 	userMessage string
 	cache       []gate.Grant         // "always" answers given in this session
 	history     []judge.HistoryEntry // this turn's calls, oldest first
@@ -39,7 +40,9 @@ func newSession(info protocol.Session) *session {
 	return &session{info: info, acpCalls: map[string]protocol.ACPToolCallUpdate{}, asks: map[string]context.CancelFunc{}}
 }
 
-// beginTurn starts dialog turn n: the turn's history and breaker reset.
+// beginTurn starts dialog turn n: the turn's history resets, and a new epoch
+// gives the judge a fresh prefix and breaker. A host that restarts its
+// counter (n lower than before) still gets a new epoch, never an old one.
 func (ss *session) beginTurn(n int, userMessage string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -50,19 +53,54 @@ func (ss *session) beginTurn(n int, userMessage string) {
 func (ss *session) startTurnLocked(n int) {
 	if n != ss.turn {
 		ss.turn = n
+		ss.epoch++
 		ss.history = nil
 	}
 }
 
-// useTurn returns the turn a request belongs to: the request's own turn when
-// it names one (a newer turn starts it), else the session's current turn.
-func (ss *session) useTurn(requested int) int {
+// snapshot is what a request reads from its session when it starts.
+type snapshot struct {
+	info        protocol.Session
+	turn, epoch int
+	withdrawals int
+}
+
+// begin snapshots the session for a request; a request naming a newer turn
+// than the session's starts that turn.
+func (ss *session) begin(requestedTurn int) snapshot {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if requested > ss.turn {
-		ss.startTurnLocked(requested)
+	if requestedTurn > ss.turn {
+		ss.startTurnLocked(requestedTurn)
 	}
-	return ss.turn
+	return snapshot{info: ss.info, turn: ss.turn, epoch: ss.epoch, withdrawals: ss.withdrawals}
+}
+
+// cached returns a copy of the session's "always" cache.
+func (ss *session) cached() []gate.Grant {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return append([]gate.Grant(nil), ss.cache...)
+}
+
+// pruneRevoked drops cache entries whose pattern is no longer a persistent
+// grant and reports whether it dropped any.
+func (ss *session) pruneRevoked(grants []protocol.Grant) bool {
+	live := make(map[string]bool, len(grants))
+	for _, g := range grants {
+		live[g.Pattern] = true
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	kept := ss.cache[:0]
+	for _, g := range ss.cache {
+		if live[g.Pattern] {
+			kept = append(kept, g)
+		}
+	}
+	dropped := len(kept) != len(ss.cache)
+	ss.cache = kept
+	return dropped
 }
 
 // withdrawAsks cancels every pending escalation of the session.
@@ -92,6 +130,10 @@ func (s *Server) session(id string) (*session, error) {
 		return nil, err
 	}
 	info, err := w.db.Session(id)
+	// The stored row gives parent, cwd and agent. Its mode and tier are not
+	// honoured: another connection (or an earlier run) chose them, and they
+	// must not loosen this connection's own settings.
+	info.Mode, info.Tier = "", ""
 	if errors.Is(err, store.ErrNotFound) {
 		info = protocol.Session{ID: id, Created: time.Now().UTC().Format(time.RFC3339Nano)}
 		err = w.db.PutSession(info)
@@ -135,12 +177,11 @@ func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
 	})
 }
 
-// modeOf resolves a session's mode and tier: session/open, else initialize
-// settings, else the user policy, else ask/standard.
-func (s *Server) modeOf(w *world, ss *session) (protocol.Mode, protocol.Tier) {
-	ss.mu.Lock()
-	mode, tier := ss.info.Mode, ss.info.Tier
-	ss.mu.Unlock()
+// modeOf resolves a session's mode and tier: session/open on this
+// connection, else initialize settings, else the user policy, else
+// ask/standard.
+func (s *Server) modeOf(w *world, info protocol.Session) (protocol.Mode, protocol.Tier) {
+	mode, tier := info.Mode, info.Tier
 	dm, dt := s.defaultSettings()
 	if mode == "" {
 		mode = dm

@@ -191,7 +191,7 @@ func (s *Stream) readLine() ([]byte, error) {
 func (s *Stream) readContentLength() ([]byte, error) {
 	length, sawHeader, inGarbage := -1, false, false
 	for {
-		line, err := s.r.ReadString('\n')
+		line, err := s.readHeaderLine()
 		if err != nil {
 			if err == io.EOF && sawHeader {
 				return nil, io.ErrUnexpectedEOF
@@ -206,7 +206,7 @@ func (s *Stream) readContentLength() ([]byte, error) {
 			break
 		}
 		name, value, isHeader := strings.Cut(line, ":")
-		isHeader = isHeader && len(line) < 8<<10 && headerName(name)
+		isHeader = isHeader && len(line) <= maxHeaderLine && headerName(name)
 		if isHeader && strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
 			isHeader = err == nil && n >= 0
@@ -240,6 +240,33 @@ func (s *Stream) readContentLength() ([]byte, error) {
 		return nil, err
 	}
 	return body, nil
+}
+
+// maxHeaderLine bounds one LSP header line; a longer line is garbage.
+const maxHeaderLine = 8 << 10
+
+// readHeaderLine reads one line holding at most maxHeaderLine+1 bytes of it
+// in memory: the rest of a longer line is discarded (the line is then too
+// long to be a header, which is all the caller needs to know).
+func (s *Stream) readHeaderLine() (string, error) {
+	var line []byte
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		if room := maxHeaderLine + 1 - len(line); room > 0 {
+			line = append(line, chunk[:min(len(chunk), room)]...)
+		}
+		switch err {
+		case nil:
+			return string(line), nil
+		case bufio.ErrBufferFull:
+			continue
+		default:
+			if err == io.EOF && len(line) > 0 {
+				return string(line), io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+	}
 }
 
 // headerName reports whether s is an HTTP-style header token.

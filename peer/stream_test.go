@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,4 +202,40 @@ func FuzzStream(f *testing.F) {
 			}
 		}
 	})
+}
+
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n <= 0 {
+		return 0, io.EOF
+	}
+	k := int64(len(p))
+	if k > e.n {
+		k = e.n
+	}
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	e.n -= k
+	return int(k), nil
+}
+
+// An LSP header line is bounded: a 256 MiB line without a newline is not
+// held in memory.
+func TestLSPHeaderLineBounded(t *testing.T) {
+	const size = 256 << 20
+	r := io.MultiReader(strings.NewReader("Content-Length: 2\r\n\r\n{}"), &endless{n: size})
+	var out bytes.Buffer
+	s := NewStream(r, &out, nil, FramingLSP, 0)
+	var m json.RawMessage
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	err := s.ReadObject(&m) // answers the {} frame, then reads the huge line
+	runtime.ReadMemStats(&after)
+	t.Logf("err=%v TotalAlloc grew by %d MiB; out=%q", err, (after.TotalAlloc-before.TotalAlloc)>>20, clip(out.String(), 300))
+	if after.TotalAlloc-before.TotalAlloc > 3*DefaultMaxFrame {
+		t.Fatalf("reading one newline-less header line allocated %d MiB (limit is %d MiB per frame)", (after.TotalAlloc-before.TotalAlloc)>>20, DefaultMaxFrame>>20)
+	}
 }

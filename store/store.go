@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Sentinel errors. Errors returned by this package wrap them so callers can
@@ -62,6 +64,8 @@ type DB struct {
 	closed     bool
 	reqs       chan *appendReq
 	writerDone chan struct{}
+
+	linger lingering // the write handle kept open between close writes (tx.go); under rw
 
 	// batches counts committed group commits (observability and tests).
 	batches atomic.Int64
@@ -123,8 +127,29 @@ func Open(path string, opts Options) (*DB, error) {
 		reqs:       make(chan *appendReq, opts.MaxBatch),
 		writerDone: make(chan struct{}),
 	}
-	if err := db.update(migrate); err != nil {
-		return nil, err
+	// A current file needs no write: a read transaction checks it, so a cold
+	// start does not pay a commit (two fsyncs).
+	current := false
+	if fi, err := os.Stat(abs); err == nil && fi.Size() > 0 {
+		err := db.view(func(tx *bolt.Tx) error {
+			v, err := schemaVersion(tx)
+			current = err == nil && v == SchemaVersion
+			return nil
+		})
+		if err != nil {
+			current = false // let the write path report the real problem
+		}
+		// An unwritable file must still fail here, at startup.
+		if f, err := os.OpenFile(abs, os.O_RDWR, 0); err != nil {
+			current = false
+		} else {
+			f.Close()
+		}
+	}
+	if !current {
+		if err := db.update(migrate); err != nil {
+			return nil, err
+		}
 	}
 	go db.writer()
 	return db, nil
@@ -146,6 +171,7 @@ func (db *DB) Close() error {
 	close(db.reqs)
 	db.closeMu.Unlock()
 	<-db.writerDone
+	db.closeIdle()
 	return nil
 }
 

@@ -8,71 +8,127 @@ import (
 	"runtime/debug"
 	"sync"
 	"syscall"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// update runs fn in one read-write transaction: take this process's write
-// lock, then the exclusive file lock (bounded wait), open the bbolt file,
-// commit (bbolt fsyncs before Commit returns), close. Holding the file only
-// for the transaction is what lets two peers share one DB.
-func (db *DB) update(fn func(*bolt.Tx) error) error {
-	db.rw.Lock()
-	defer db.rw.Unlock()
-	return db.withBolt(true, func(b *bolt.DB) error { return b.Update(fn) })
+// Invariant: the bbolt file is open only while this process holds the lock
+// file (<db>.lock): exclusively for writes, shared for reads. That is what
+// lets several peer processes share one DB, since bbolt itself would hold
+// its own lock for as long as the file stays open.
+//
+// A write handle lingers for lingerFor after its last write, so a burst of
+// decisions pays the lock, open, mmap and munmap once instead of per
+// commit; another process waits at most that much longer for the file.
+const lingerFor = 2 * time.Millisecond
+
+// handle is an open bbolt file and the file lock that guards it.
+type handle struct {
+	b  *bolt.DB
+	lk *fileLock
 }
 
-// view runs fn in one read-only transaction under a shared file lock.
-func (db *DB) view(fn func(*bolt.Tx) error) error {
-	db.rw.RLock()
-	defer db.rw.RUnlock()
-	return db.withBolt(false, func(b *bolt.DB) error { return b.View(fn) })
+// lingering is the write handle kept open between close writes; guarded by
+// DB.rw.
+type lingering struct {
+	h     *handle
+	timer *time.Timer
 }
 
 // damaged maps the path of a file whose bbolt Open panicked to that error,
-// for the life of the process (see withBolt).
+// for the life of the process (see openHandle).
 var damaged sync.Map
 
-// withBolt opens the bbolt file under the file lock, runs fn and closes it.
-// Panics from bbolt on a damaged file (bbolt panics on some bad pages, and
-// faults in its mmap are turned into panics here) become ErrCorrupt: fail
-// closed, never crash the peer.
-func (db *DB) withBolt(write bool, fn func(*bolt.DB) error) (err error) {
+// update runs fn in one read-write transaction (bbolt fsyncs before Commit
+// returns) on the lingering write handle, opening it if needed.
+func (db *DB) update(fn func(*bolt.Tx) error) error {
+	db.rw.Lock()
+	defer db.rw.Unlock()
+	if db.linger.h == nil {
+		h, err := db.openHandle(true)
+		if err != nil {
+			return err
+		}
+		db.linger.h = h
+	}
+	if db.linger.timer != nil {
+		db.linger.timer.Stop()
+	}
+	db.linger.timer = time.AfterFunc(lingerFor, db.closeIdle)
+	err := db.run(db.linger.h, func(b *bolt.DB) error { return b.Update(fn) })
+	if errors.Is(err, ErrCorrupt) {
+		db.releaseLinger() // never reuse a handle bbolt panicked on
+	}
+	return err
+}
+
+// view runs fn in one read-only transaction: on the lingering write handle
+// when there is one, else on a handle opened under a shared lock.
+func (db *DB) view(fn func(*bolt.Tx) error) error {
+	db.rw.RLock()
+	defer db.rw.RUnlock()
+	if h := db.linger.h; h != nil {
+		return db.run(h, func(b *bolt.DB) error { return b.View(fn) })
+	}
+	h, err := db.openHandle(false)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	return db.run(h, func(b *bolt.DB) error { return b.View(fn) })
+}
+
+// closeIdle releases the lingering handle once no transaction is running.
+func (db *DB) closeIdle() {
+	db.rw.Lock()
+	defer db.rw.Unlock()
+	db.releaseLinger()
+}
+
+// releaseLinger closes the lingering handle; the caller holds rw.
+func (db *DB) releaseLinger() {
+	if db.linger.timer != nil {
+		db.linger.timer.Stop()
+		db.linger.timer = nil
+	}
+	if db.linger.h != nil {
+		db.linger.h.close()
+		db.linger.h = nil
+	}
+}
+
+// openHandle takes the file lock (exclusive for write, bounded wait) and
+// opens the bbolt file. A panic from bbolt on a damaged file (bbolt panics on
+// some bad pages; faults in its mmap are turned into panics here) becomes
+// ErrCorrupt: fail closed, never crash the peer.
+func (db *DB) openHandle(write bool) (h *handle, err error) {
 	if v, ok := damaged.Load(db.path); ok {
-		return v.(error)
+		return nil, v.(error)
 	}
 	lk, err := lockFile(db.lockPath, write, db.opts.LockTimeout)
 	if err != nil {
-		return db.classify(err)
+		return nil, db.classify(err)
 	}
-	defer lk.unlock()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	var (
-		b    *bolt.DB
-		file *os.File // bbolt's descriptor, to release its flock if Open panics
-	)
+	var file *os.File // bbolt's descriptor, to release its flock if Open panics
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("audit db %s is %w: bbolt panicked: %v; restart perm-peer after repairing or moving it", db.path, ErrCorrupt, r)
-			if b == nil {
-				// Open panicked after mapping the file: the mapping, and with
-				// it bbolt's flock, cannot be released. Answer every later
-				// transaction on this file with the same error at once
-				// instead of letting it wait for that lock.
-				damaged.Store(db.path, err)
+			// Open panicked after mapping the file: the mapping, and with it
+			// bbolt's flock, cannot be released. Answer every later
+			// transaction on this file with the same error at once instead
+			// of letting it wait for that lock.
+			damaged.Store(db.path, err)
+			if file != nil {
+				file.Close()
 			}
-		}
-		switch {
-		case b != nil:
-			if cerr := b.Close(); cerr != nil && err == nil {
-				err = fmt.Errorf("close audit db %s: %w", db.path, cerr)
-			}
-		case file != nil:
-			file.Close()
+			lk.unlock()
+			h = nil
 		}
 	}()
-	b, err = bolt.Open(db.path, 0o600, &bolt.Options{
+	b, err := bolt.Open(db.path, 0o600, &bolt.Options{
 		Timeout:  db.opts.LockTimeout,
 		ReadOnly: !write,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
@@ -82,11 +138,30 @@ func (db *DB) withBolt(write bool, fn func(*bolt.DB) error) (err error) {
 		},
 	})
 	if err != nil {
-		// bbolt closed its descriptor itself.
-		b, file = nil, nil
-		return db.classify(err)
+		lk.unlock() // bbolt closed its descriptor itself
+		return nil, db.classify(err)
 	}
-	if err := fn(b); err != nil {
+	return &handle{b: b, lk: lk}, nil
+}
+
+// close closes the bbolt file, then releases the file lock.
+func (h *handle) close() {
+	func() {
+		defer func() { _ = recover() }() // a damaged mapping may fault on munmap
+		_ = h.b.Close()
+	}()
+	h.lk.unlock()
+}
+
+// run calls fn on an open handle; a bbolt panic becomes ErrCorrupt.
+func (db *DB) run(h *handle, fn func(*bolt.DB) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("audit db %s is %w: bbolt panicked: %v; restart perm-peer after repairing or moving it", db.path, ErrCorrupt, r)
+		}
+	}()
+	if err := fn(h.b); err != nil {
 		var ce *ChainError
 		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) {
 			return err // answers, not failures of the file

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/perm-peer/perm-peer/peer"
 )
 
 // Targets from issue 7.
@@ -54,7 +56,7 @@ func main() {
 	flag.IntVar(&c.hook, "hook", 30, "perm-peer check spawns")
 	flag.IntVar(&c.commits, "commits", 200, "durable commits timed")
 	flag.IntVar(&c.auditN, "audit", 100_000, "audit records seeded for the rule build")
-	flag.IntVar(&c.ruleRecords, "rule-records", 500, "user replies read per rule build (peer's maxRuleRecords)")
+	flag.IntVar(&c.ruleRecords, "rule-records", peer.MaxRuleRecords, "user replies read per rule build (peer.MaxRuleRecords)")
 	p1 := flag.Int("pipe1", 1000, "decisions at 1 in flight")
 	p8 := flag.Int("pipe8", 3000, "decisions at 8 in flight")
 	p64 := flag.Int("pipe64", 6000, "decisions at 64 in flight")

@@ -595,7 +595,9 @@ func TestFaultEditorClosesStdout(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("the peer did not exit after the editor closed both pipes")
 	}
-	t.Logf("peer exit after its stdout closed: %v", werr)
+	if werr != nil {
+		t.Fatalf("want exit 0 after the editor vanished, got %v", werr)
+	}
 	d, err := store.Open(db, store.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,10 +7,8 @@ import (
 	"os"
 
 	"github.com/perm-peer/perm-peer/judge"
+	"github.com/perm-peer/perm-peer/peer"
 )
-
-// maxRuleRecords matches the peer's bound on records read for user rules.
-const maxRuleRecords = 500
 
 // runRules prints a session's <user_rules> section exactly as the judge sees it.
 func runRules(args []string) int {
@@ -39,7 +37,7 @@ func runRules(args []string) int {
 		return code
 	}
 	defer d.Close()
-	recs, err := d.UserReplies(*session, maxRuleRecords)
+	recs, err := d.UserReplies(*session, peer.MaxRuleRecords)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer rules: %v\n", err)
 		return exitFailed

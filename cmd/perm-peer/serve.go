@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
@@ -74,14 +77,42 @@ func runServe(args []string) int {
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(os.Stderr, "perm-peer: serving JSON-RPC on stdin/stdout; an editor launches this as a subprocess (try `perm-peer demo`, Ctrl-D to quit)")
 	}
+	// An editor that closes our stdout must not kill us mid-commit: writes
+	// then fail with EPIPE, and the peer drains and exits on EOF.
+	signal.Ignore(syscall.SIGPIPE)
+	if prefix := os.Getenv("PERM_PEER_CPUPROFILE"); prefix != "" {
+		// For profiling under a real editor or the bench harness: one file per process.
+		stopProfile, err := startCPUProfile(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer: cannot start: %v\n", err)
+			return exitStartup
+		}
+		defer stopProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return srv.Serve(ctx, os.Stdin, os.Stdout)
 }
 
-// isTerminal reports whether f is a character device (a terminal), without
-// a dependency on x/term.
+// isTerminal reports whether f is a terminal (not merely a character device
+// such as /dev/null).
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// startCPUProfile writes a CPU profile to path until the returned func runs.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -26,7 +26,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "perm-peer")
-	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	args := []string{"build", "-o", binPath}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build perm-peer: %v\n%s", err, out)
 		os.Exit(1)

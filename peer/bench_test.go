@@ -1,0 +1,85 @@
+package peer
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// benchServer is a server on a fresh project whose DB lives on the disk of
+// the working directory (not tmpfs), so the durable commit is real.
+func benchServer(b *testing.B) *Server {
+	b.Helper()
+	dir, err := os.MkdirTemp(".", "bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir, _ = filepath.Abs(dir)
+	b.Cleanup(func() { os.RemoveAll(dir) })
+	project := filepath.Join(dir, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	s := New(Config{Project: project, DBPath: filepath.Join(dir, "audit.db"), UserPolicyFile: filepath.Join(dir, "none.json"), Home: dir})
+	if err := s.Open(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// BenchmarkDecideFastPath is one known-safe call through the whole pipeline,
+// durable audit append included, without the wire.
+func BenchmarkDecideFastPath(b *testing.B) {
+	s := benchServer(b)
+	w, err := s.world()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := s.session("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := protocol.ToolCall{Tool: "bash", Kind: protocol.KindExecute, RawInput: json.RawMessage(`{"command":"git status"}`)}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := s.decide(context.Background(), w, sess, 1, call, false)
+		if err != nil || r.Reply != protocol.ReplyOnce {
+			b.Fatalf("decide: %v %v", r, err)
+		}
+	}
+}
+
+// BenchmarkServeFastPath is the same call over NDJSON on in-memory pipes:
+// framing, validation, dispatch, pipeline, audit, reply.
+func BenchmarkServeFastPath(b *testing.B) {
+	s := benchServer(b)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() { done <- s.Serve(context.Background(), inR, outW) }()
+	out := bufio.NewReader(outR)
+	send := func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := out.ReadBytes('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/requestPermission","params":{"sessionId":"s","turn":1,"toolCall":{"tool":"bash","kind":"execute","rawInput":{"command":"git status"}}}}`, i+1))
+	}
+	b.StopTimer()
+	inW.Close()
+	<-done
+}

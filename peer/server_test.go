@@ -1,0 +1,234 @@
+package peer
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+func TestCancelFlows(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	// 1. $/cancelRequest during the ask
+	h.call(7, "session/requestPermission", map[string]any{"sessionId": "s", "toolCall": bash("make build")})
+	ask := h.ask()
+	h.notify("$/cancelRequest", map[string]any{"id": 7})
+	m := h.wait(7)
+	t.Logf("cancel: %v", m["error"])
+	select {
+	case n := <-h.notifs:
+		t.Logf("withdrawal: %v %v", n["method"], n["params"])
+	case <-time.After(2 * time.Second):
+		t.Errorf("no withdrawal notification for %v", ask["id"])
+	}
+	// a late "always" for the withdrawn ask must not grant
+	h.answer(ask, map[string]any{"reply": "always"})
+	h.call("l", "grants/list", map[string]any{})
+	if g := h.wait("l")["result"].(map[string]any)["grants"].([]any); len(g) != 0 {
+		t.Fatalf("late answer granted: %v", g)
+	}
+	// 2. session/close during the ask
+	h.call(8, "session/requestPermission", map[string]any{"sessionId": "s", "toolCall": bash("make build")})
+	ask = h.ask()
+	h.notify("session/close", map[string]any{"sessionId": "s"})
+	m = h.wait(8)
+	t.Logf("close: %v", m["result"])
+	if replyOf(m) != "reject" {
+		t.Fatalf("session/close during ask: %v", m)
+	}
+	<-h.notifs
+	// 3. EOF during the ask: headless reject written before Serve returns
+	h.call(9, "session/requestPermission", map[string]any{"sessionId": "s2", "toolCall": bash("make build")})
+	h.ask()
+	code := h.close()
+	m = h.wait(9)
+	t.Logf("eof: code %d reply %v", code, m["result"])
+	if replyOf(m) != "reject" || code != 0 {
+		t.Fatalf("eof: %d %v", code, m)
+	}
+}
+
+// A second request reusing the id of one still in flight is refused with
+// -32600; the first keeps its id, its ask and its cancellation.
+func TestDuplicateInFlightIDRefused(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	h.call(5, "session/requestPermission", map[string]any{"sessionId": "s", "toolCall": bash("make a")})
+	a1 := h.ask()
+	h.call(5, "session/requestPermission", map[string]any{"sessionId": "s", "toolCall": bash("make b")})
+	dup := h.wait(5)
+	if e, _ := dup["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
+		t.Fatalf("duplicate id: want -32600, got %v", dup)
+	}
+	h.notify("$/cancelRequest", map[string]any{"id": 5})
+	m := h.wait(5)
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32800) {
+		t.Fatalf("the first request 5 was not cancelled: %v", m)
+	}
+	_ = a1
+}
+
+// After `exit` (or SIGTERM) Serve drains (inflight.Wait) while the read loop
+// keeps dispatching requests (inflight.Add): WaitGroup Add-concurrent-with-Wait,
+// and requests are started against a DB that Serve then closes.
+func TestNoRequestsServedAfterExit(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		h := newHarness(t, "", "")
+		h.init(false, nil)
+		h.notify("exit", nil)
+		for i := 0; i < 50; i++ {
+			h.call(fmt.Sprint("r", i), "session/requestPermission", map[string]any{"sessionId": "s1", "toolCall": bash("ls")})
+		}
+		select {
+		case code := <-h.done:
+			t.Logf("round %d: Serve returned %d while requests were still being read", round, code)
+		}
+		h.in.Close()
+	}
+}
+
+// Serve's comment: "SIGTERM: finish what is in flight, then stop". But the
+// same ctx is given to jsonrpc2.NewConn, which closes the connection as soon
+// as ctx is done, so the in-flight request's (headless) reply is never written.
+func TestSigtermRepliesInFlight(t *testing.T) {
+	proj, home := t.TempDir(), t.TempDir()
+	srv := New(Config{Project: proj, DBPath: filepath.Join(t.TempDir(), "a.db"), UserPolicyFile: filepath.Join(home, "none.json"), Home: home, Framing: FramingNDJSON})
+	if err := srv.Open(); err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, term := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- srv.Serve(ctx, inR, outW); outW.Close() }()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	w := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
+	w(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"capabilities":{"prompt":true}}}`)
+	<-lines
+	w(`{"jsonrpc":"2.0","id":2,"method":"session/requestPermission","params":{"sessionId":"s","toolCall":{"tool":"bash","rawInput":{"command":"make build"}}}}`)
+	if l := <-lines; !strings.Contains(l, "permission/ask") {
+		t.Fatalf("want ask, got %s", l)
+	}
+	term() // SIGTERM
+	<-done
+	got := false
+	for l := range lines {
+		t.Logf("after SIGTERM: %s", l)
+		if strings.Contains(l, `"id":2`) {
+			got = true
+		}
+	}
+	if !got {
+		t.Fatal("the in-flight request got no reply on SIGTERM")
+	}
+}
+
+// A withdrawn or timed-out permission/ask stays in jsonrpc2's pending map
+// (Waiter.Wait returning on ctx does not remove it), with its AskParams.
+func TestWithdrawnAsksAreReleased(t *testing.T) {
+	proj, home := t.TempDir(), t.TempDir()
+	srv := New(Config{Project: proj, DBPath: filepath.Join(t.TempDir(), "a.db"), UserPolicyFile: filepath.Join(home, "none.json"), Home: home, Framing: FramingNDJSON, AskTimeout: 5 * time.Millisecond})
+	if err := srv.Open(); err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go srv.Serve(context.Background(), inR, outW)
+	replies := make(chan struct{}, 1000)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 8<<20)
+		for sc.Scan() {
+			var m map[string]any
+			json.Unmarshal(sc.Bytes(), &m)
+			if m["method"] == nil {
+				replies <- struct{}{}
+			}
+		}
+	}()
+	w := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
+	w(`{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":1,"capabilities":{"prompt":true}}}`)
+	<-replies
+	big := strings.Repeat("a", 256<<10)
+	const n = 40
+	for i := 0; i < n; i++ {
+		w(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/requestPermission","params":{"sessionId":"s","toolCall":{"tool":"bash","rawInput":{"command":"make build # %s"}}}}`, i, big))
+	}
+	for i := 0; i < n; i++ {
+		<-replies
+	}
+	srv.mu.Lock()
+	conn := srv.conn
+	srv.mu.Unlock()
+	pv := reflect.ValueOf(conn).Elem().FieldByName("pending")
+	pv = reflect.NewAt(pv.Type(), unsafe.Pointer(pv.UnsafeAddr())).Elem()
+	t.Logf("jsonrpc2 pending calls after %d timed-out asks: %d", n, pv.Len())
+	if pv.Len() != 0 {
+		t.Fatalf("%d abandoned permission/ask calls (each holding a ~256 KiB tool call) are never released", pv.Len())
+	}
+	inW.Close()
+}
+
+// ACP session/cancel only withdraws escalations already registered. A
+// request that is still in the judge when the cancel arrives is answered
+// with a real "selected" allow option (acp.go:29 requires DecidedBy headless
+// to report "cancelled").
+func TestACPCancelDuringJudgeIsCancelled(t *testing.T) {
+	js := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprint(w, `{"choices":[{"message":{"role":"assistant","content":"{\"decision\":\"allow\",\"risk_level\":\"low\",\"reason\":\"ok\"}"}}]}`)
+	}))
+	defer js.Close()
+	home := t.TempDir()
+	pol := filepath.Join(home, "policy.json")
+	os.WriteFile(pol, []byte(fmt.Sprintf(`{"mode":"ai","judge":{"endpoint":%q,"model":"m"}}`, js.URL)), 0o600)
+	h := newHarnessPolicy(t, pol)
+	opts := []map[string]any{{"optionId": "y", "name": "Allow", "kind": "allow_once"}, {"optionId": "n", "name": "Reject", "kind": "reject_once"}}
+	h.call(1, "session/request_permission", map[string]any{"sessionId": "a1", "toolCall": map[string]any{"toolCallId": "t1", "kind": "execute", "rawInput": map[string]any{"command": "make build"}}, "options": opts})
+	time.Sleep(100 * time.Millisecond)
+	h.notify("session/cancel", map[string]any{"sessionId": "a1"})
+	m := h.wait(1)
+	t.Logf("%v", m["result"])
+	out := m["result"].(map[string]any)["outcome"].(map[string]any)
+	if out["outcome"] != "cancelled" {
+		t.Fatalf("session/cancel arrived before the decision, but the peer selected %v", out)
+	}
+	h.close()
+}
+
+// session/open on a live session rewrites ss.info under ss.mu while the
+// pipeline reads sess.info.ID / ParentID (record, escalate, judged) without it.
+func TestSessionOpenDuringRequest(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(false, nil)
+	h.call("o0", "session/open", map[string]any{"sessionId": "s1"})
+	h.wait("o0")
+	for i := 0; i < 200; i++ {
+		h.call(fmt.Sprint("r", i), "session/requestPermission", map[string]any{"sessionId": "s1", "toolCall": bash("ls")})
+		h.call(fmt.Sprint("o", i+1), "session/open", map[string]any{"sessionId": "s1", "agent": fmt.Sprint("a", i)})
+	}
+	for i := 0; i < 200; i++ {
+		h.wait(fmt.Sprint("r", i))
+		h.wait(fmt.Sprint("o", i+1))
+	}
+	h.close()
+}
