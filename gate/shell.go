@@ -126,6 +126,9 @@ func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope) summary {
 		one := a.stmt(st, sc)
 		s.or(one)
 		s.projList = len(list) == 1 && one.projList
+		if len(list) == 1 {
+			s.out = one.out
+		}
 	}
 	return s
 }

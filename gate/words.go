@@ -46,8 +46,9 @@ type varVals struct {
 func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	var out word
 	var b, e strings.Builder
-	if len(a.vals) > 0 {
-		// values are tracked only once the call has set a variable
+	if len(a.vals) > 0 || hasCmdSubst(w.Parts) {
+		// values are tracked only once the call has set a variable, or for
+		// $(echo …)
 		out.alts, out.exact = []string{""}, true
 	}
 	for i, part := range w.Parts {
@@ -165,7 +166,6 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			return
 		}
 		out.dyn = true
-		out.alts, out.exact = nil, false
 		if first {
 			out.lookup = lookupSubst(p)
 		}
@@ -173,6 +173,12 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
+		// $(echo main.go): one known word
+		if t := strings.TrimRight(textOf(s.out), "\n"); t != "" && !strings.ContainsAny(t, " \t\n*?[") {
+			out.mulAlt(&varVals{vals: []string{t}, exact: true})
+		} else {
+			out.alts, out.exact = nil, false
+		}
 		if s.taint {
 			out.taint = true
 		}
@@ -281,6 +287,29 @@ func lookupSubst(p *syntax.CmdSubst) string {
 		return last
 	}
 	return ""
+}
+
+// hasCmdSubst reports a $(…) directly in the word (or in its quotes).
+func hasCmdSubst(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.CmdSubst:
+			return true
+		case *syntax.DblQuoted:
+			if hasCmdSubst(p.Parts) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textOf is the known text a command printed, or "".
+func textOf(s *stdinSrc) string {
+	if s == nil || !s.known {
+		return ""
+	}
+	return s.text
 }
 
 // isPwdSubst reports $(pwd) or `pwd` with nothing else in it.
