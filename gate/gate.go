@@ -94,6 +94,7 @@ type analyzer struct {
 	funcs   map[string]bool
 	taint   map[string]bool // variables assigned from a secret
 	vals    map[string]*varVals
+	arrays  map[string][]word // a=(…) with known elements
 	aliases map[string]string // alias NAME=VALUE defined in this call
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the

@@ -663,6 +663,9 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 		for _, alt := range w.alts {
 			a.deleteWord(word{val: alt}, sc, parent, strong)
 		}
+		for _, x := range w.extra {
+			a.deleteWord(word{val: x}, sc, parent, strong)
+		}
 		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
 		if emp := w.empty; emp != "" && strong {
 			r := a.resolvePath(emp, sc.cwd, false)

@@ -605,6 +605,9 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	if as.Append || as.Array != nil || as.Index != nil {
 		known = nil
 	}
+	if persist && as.Name != nil {
+		a.setArray(as, sc)
+	}
 	if as.Array != nil {
 		s.or(a.walkSubst(as.Array, sc))
 		taint = taint || s.taint
@@ -642,6 +645,67 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 	if commandEnv[name] && val != "" {
 		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
 	}
+}
+
+// setArray records the elements of a=(…) when they are all known, so
+// "${a[@]}" as a command is seen ("a=(rm -rf ~); ${a[@]}").
+func (a *analyzer) setArray(as *syntax.Assign, sc *scope) {
+	name := as.Name.Value
+	if a.arrays != nil {
+		delete(a.arrays, name)
+	}
+	if as.Array == nil || as.Append {
+		return
+	}
+	var elems []word
+	for _, e := range as.Array.Elems {
+		if e.Index != nil || e.Value == nil {
+			return
+		}
+		t, ok := litText(e.Value)
+		if !ok {
+			return
+		}
+		if t == "~" || strings.HasPrefix(t, "~/") {
+			t = a.env.Home + t[1:]
+		}
+		elems = append(elems, word{val: t, glob: hasGlob(t)})
+	}
+	if a.arrays == nil {
+		a.arrays = map[string][]word{}
+	}
+	a.arrays[name] = elems
+}
+
+// arrayWords returns the elements "${a[@]}" or ${a[*]} expands to.
+func (a *analyzer) arrayWords(w *syntax.Word) ([]word, bool) {
+	if len(a.arrays) == 0 || len(w.Parts) != 1 {
+		return nil, false
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Index == nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || p.Length || p.Excl {
+		return nil, false
+	}
+	idx, ok := p.Index.(*syntax.Word)
+	if !ok || (idx.Lit() != "@" && idx.Lit() != "*") {
+		return nil, false
+	}
+	elems, ok := a.arrays[p.Param.Value]
+	return elems, ok
+}
+
+// wordsOf normalizes words without analysing their substitutions again.
+func wordsOf(ws []*syntax.Word) []word {
+	out := make([]word, 0, len(ws))
+	for _, w := range ws {
+		t, ok := litText(w)
+		out = append(out, word{val: t, dyn: !ok, glob: hasGlob(t)})
+	}
+	return out
 }
 
 // setVals records the values the call gave a variable (nil: unknown). They
@@ -695,7 +759,12 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 		s.or(a.assign(as, sc, false))
 	}
 	words := make([]word, 0, len(c.Args))
-	for _, w := range c.Args {
+	for i, w := range c.Args {
+		if elems, ok := a.arrayWords(w); ok && i == 0 {
+			// the array may have changed since (read -a, mapfile): its
+			// known elements only add facts, the command stays dynamic
+			s.or(a.exec(append(elems, wordsOf(c.Args[1:])...), sc, a.owner))
+		}
 		nw := a.word(w, sc)
 		s.or(nw.sub)
 		words = appendBraced(words, nw)

@@ -31,6 +31,9 @@ type word struct {
 	projPaths bool
 	// lookup: the word is $(which X) or $(command -v X): the path of X
 	lookup string
+	// extra are further values the word may take, for stricter answers
+	// only: the default of ${X:-/}
+	extra []string
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -147,6 +150,17 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		}
 		if p.Index != nil || p.Slice != nil {
 			a.arith(p, sc) // subscripts and offsets are arithmetic
+		}
+		if p.Exp != nil && p.Exp.Word != nil {
+			switch p.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				if d, ok := litText(p.Exp.Word); ok {
+					if first && (d == "~" || strings.HasPrefix(d, "~/")) && a.env.Home != "" {
+						d = a.env.Home + d[1:]
+					}
+					out.extra = append(out.extra, b.String()+d)
+				}
+			}
 		}
 		out.secretVar = out.secretVar || secretVarName(name)
 		out.dyn = true
