@@ -222,12 +222,18 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 }
 
 // secretVarName reports variable names that say they hold a secret
-// (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY).
+// (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY), by
+// whole name segments: MAX_TOKENS is a count, not a token.
 func secretVarName(n string) bool {
-	u := strings.ToUpper(n)
-	for _, k := range []string{"SECRET", "TOKEN", "PASSW", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL"} {
-		if strings.Contains(u, k) {
+	segs := strings.Split(strings.ToUpper(n), "_")
+	for i, g := range segs {
+		switch g {
+		case "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIAL", "CREDENTIALS", "PAT":
 			return true
+		case "KEY":
+			if i > 0 && (segs[i-1] == "API" || segs[i-1] == "PRIVATE" || segs[i-1] == "ACCESS" || segs[i-1] == "SECRET") {
+				return true
+			}
 		}
 	}
 	return false
