@@ -259,6 +259,17 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 				f.human = reason("human.download-exec", "sources the output of a download")
 			}
 		}
+		if len(args) > 0 && args[0].proc && args[0].procText != nil {
+			// source <(echo 'cmd'): analysed like eval
+			in := args[0].procText
+			if !in.known {
+				f.human = reason("human.eval-opaque", "sources commands only known at run time")
+				if args[0].sub.downloader {
+					f.human = reason("human.download-exec", "sources the output of a download")
+				}
+			}
+			return a.reparse(in.text, sc, idx)
+		}
 		if len(args) > 0 {
 			a.readFact(a.pathWord(args[0], sc, false), idx, false)
 			a.runsFetched(f, args[0], sc)
@@ -665,6 +676,11 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 		return a.shellString(f, args[i], sc, idx)
 	}
+	if i < len(args) && !stdin && args[i].proc && args[i].procText != nil {
+		// bash <(echo 'cmd'): the script is the substitution's output
+		a.stdin = args[i].procText
+		stdin = true
+	}
 	if i < len(args) && !stdin {
 		f.ask = reason("ask.interpreter", "runs a shell script")
 		a.readFact(a.pathWord(args[i], sc, false), idx, false)
@@ -676,7 +692,9 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		// part, like sh -c
 		a.stdin = nil
 		if !in.known {
-			f.human = reason("human.eval-opaque", "a shell runs commands only known at run time")
+			if f.human == nil {
+				f.human = reason("human.eval-opaque", "a shell runs commands only known at run time")
+			}
 			if in.download {
 				f.human = reason("human.download-exec", "a shell runs downloaded code")
 			}

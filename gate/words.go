@@ -34,6 +34,8 @@ type word struct {
 	// extra are further values the word may take, for stricter answers
 	// only: the default of ${X:-/}
 	extra []string
+	// procText is what a <(…) word's file holds, when the word is one
+	procText *stdinSrc
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -202,6 +204,12 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		b.WriteString("/dev/fd/…")
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
+		if p.Op == syntax.CmdIn {
+			out.procText = &stdinSrc{text: "$_"}
+			if s.out != nil {
+				out.procText = s.out // bash <(echo 'cmd'): the script is known
+			}
+		}
 		if s.taint {
 			out.taint = true
 		}
