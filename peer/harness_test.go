@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -32,6 +31,17 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, proj, db string) *harness {
+	return startHarness(t, proj, db, "")
+}
+
+// newHarnessPolicy is newHarness with a user policy file.
+func newHarnessPolicy(t *testing.T, pol string) *harness {
+	return startHarness(t, "", "", pol)
+}
+
+// startHarness serves a fresh server over pipes; "" picks temp dirs and no
+// user policy.
+func startHarness(t *testing.T, proj, db, pol string) *harness {
 	t.Helper()
 	if proj == "" {
 		proj = t.TempDir()
@@ -40,7 +50,10 @@ func newHarness(t *testing.T, proj, db string) *harness {
 		db = filepath.Join(t.TempDir(), "a.db")
 	}
 	home := t.TempDir()
-	srv := New(Config{Project: proj, DBPath: db, UserPolicyFile: filepath.Join(home, "nopolicy.json"), Home: home, Framing: FramingNDJSON})
+	if pol == "" {
+		pol = filepath.Join(home, "nopolicy.json")
+	}
+	srv := New(Config{Project: proj, DBPath: db, UserPolicyFile: pol, Home: home, Framing: FramingNDJSON})
 	if err := srv.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -148,44 +161,6 @@ func replyOf(m rmsg) string {
 	return s
 }
 
-var _ = os.Getenv
-
 func toolCallOf(cmd string) protocol.ToolCall {
 	return protocol.ToolCall{ToolCallID: "c", Tool: "bash", Kind: "execute", RawInput: json.RawMessage(fmt.Sprintf(`{"command":%q}`, cmd))}
-}
-
-func newHarnessPolicy(t *testing.T, pol string) *harness {
-	h := newHarness(t, "", "")
-	h.close()
-	// rebuild with the policy
-	proj := t.TempDir()
-	home := t.TempDir()
-	srv := New(Config{Project: proj, DBPath: filepath.Join(t.TempDir(), "p.db"), UserPolicyFile: pol, Home: home, Framing: FramingNDJSON})
-	if err := srv.Open(); err != nil {
-		t.Fatal(err)
-	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	h2 := &harness{t: t, srv: srv, in: inW, resp: map[string]chan rmsg{}, asks: make(chan rmsg, 100), notifs: make(chan rmsg, 100), done: make(chan int, 1), proj: proj}
-	go func() { h2.done <- srv.Serve(context.Background(), inR, outW); outW.Close() }()
-	go func() {
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(make([]byte, 1<<20), 8<<20)
-		for sc.Scan() {
-			var m rmsg
-			if json.Unmarshal(sc.Bytes(), &m) != nil {
-				continue
-			}
-			if m["method"] != nil {
-				if m["id"] != nil {
-					h2.asks <- m
-				} else {
-					h2.notifs <- m
-				}
-				continue
-			}
-			h2.ch(fmt.Sprint(m["id"])) <- m
-		}
-	}()
-	return h2
 }
