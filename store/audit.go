@@ -177,10 +177,6 @@ func appendRecords(tx *bolt.Tx, recs []protocol.AuditRecord) error {
 		if err := audit.Put(k, v); err != nil {
 			return fmt.Errorf("put audit record %s: %w", r.ID, err)
 		}
-		// Hand back exactly what is stored (RawInput compacted, as Audit reads it).
-		if *r, err = decodeRecord(k, v); err != nil {
-			return err
-		}
 		if err := indexRecord(tx, k, *r); err != nil {
 			return err
 		}
