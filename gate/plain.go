@@ -537,6 +537,10 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 	if w.proc {
 		return // reads the output of a command analysed on its own
 	}
+	if w.dyn && w.secretPaths && !listOnly {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
+			human: reason("human.sensitive-read", "reads files a listing did not keep away from secrets")})
+	}
 	if w.dyn && w.projPaths && listOnly {
 		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
 		// and a count or listing shows nothing of their contents
@@ -1849,6 +1853,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			for k := range inner {
 				if strings.Contains(inner[k].val, "{}") {
 					inner[k].dyn = true
+					inner[k].secretPaths = findMaySelectSecrets(args)
 				}
 			}
 			if len(inner) > 0 {
@@ -1866,6 +1871,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			i = j
 		}
 	}
+	s.secretList = findMaySelectSecrets(args)
 	if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
 		s.projList = true
@@ -1888,6 +1894,43 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	return s
+}
+
+// findMaySelectSecrets reports a find expression whose name filters do not
+// rule out secrets: find . (everything), -name .env, -name '*' (find's *
+// matches dotfiles). A -name/-iname that cannot match a secret, or -type d,
+// rules them out.
+func findMaySelectSecrets(args []word) bool {
+	for _, w := range args {
+		switch w.val {
+		case "-regex", "-iregex", "-o", "-or", "!", "-not", ",":
+			return true // alternatives or negations: assume the worst
+		}
+	}
+	filtered := false
+	for i, w := range args {
+		if i+1 >= len(args) {
+			break
+		}
+		switch w.val {
+		case "-type":
+			if args[i+1].val == "d" {
+				return false
+			}
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			pat := strings.ToLower(filepath.Base(args[i+1].val))
+			if args[i+1].dyn || isSensitiveName(pat) {
+				return true
+			}
+			for _, c := range globCandidates {
+				if ok, _ := filepath.Match(pat, c); ok {
+					return true
+				}
+			}
+			filtered = true
+		}
+	}
+	return !filtered
 }
 
 // findFiltered reports a find expression that selects files by name, path,
