@@ -419,6 +419,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		(lb == "fd" || lb == "fdfind" || hasShort(args, "l") || hasFlag(args, "--files", "--files-with-matches")):
 		// file names found under the project
 		s.projList = a.readsInProject(idx)
+		// grep -r reads hidden files too: its names may be secrets
+		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include")
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
