@@ -598,7 +598,8 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 			return s
 		}
 	}
-	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList, taint: argTaint}
+	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList, taint: argTaint,
+		secretPaths: a.stdin != nil && a.stdin.secretList}
 	if repl != "" {
 		for j := range inner {
 			if strings.Contains(inner[j].val, repl) {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -132,6 +133,27 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		if !ok {
 			a.opaque("ask.bad-input", "no command the gate can read in the call", false)
 			return name
+		}
+		// an env map in the input (Codex-style exec) sets the command's
+		// environment, like NAME=VALUE prefixes
+		for _, k := range []string{"env", "environment", "envVars", "env_vars"} {
+			if m, ok := in[k].(map[string]any); ok {
+				names := make([]string, 0, len(m))
+				for n := range m {
+					names = append(names, n)
+				}
+				sort.Strings(names) // facts in a stable order
+				for _, n := range names {
+					val, _ := m[n].(string)
+					if dangerousEnv(n) {
+						a.add(&rfact{kind: protocol.FactEnv, detail: n + "=" + clip(val, 80), parent: -1,
+							ask: reason("ask.env-prefix", n+" changes what the command runs")})
+						a.envCommand(n, val, sc)
+					}
+				}
+			} else if in[k] != nil {
+				a.opaque("ask.bad-input", "an environment the gate cannot read", false)
+			}
 		}
 		for _, c := range cmds {
 			a.shell(c, sc.copy())

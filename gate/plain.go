@@ -419,6 +419,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		(lb == "fd" || lb == "fdfind" || hasShort(args, "l") || hasFlag(args, "--files", "--files-with-matches")):
 		// file names found under the project
 		s.projList = a.readsInProject(idx)
+		// grep -r reads hidden files too: its names may be secrets
+		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include")
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
@@ -536,6 +538,10 @@ func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) path
 func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 	if w.proc {
 		return // reads the output of a command analysed on its own
+	}
+	if w.dyn && w.secretPaths && !listOnly {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
+			human: reason("human.sensitive-read", "reads files a listing did not keep away from secrets")})
 	}
 	if w.dyn && w.projPaths && listOnly {
 		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
@@ -1849,6 +1855,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			for k := range inner {
 				if strings.Contains(inner[k].val, "{}") {
 					inner[k].dyn = true
+					inner[k].secretPaths = findMaySelectSecrets(args)
 				}
 			}
 			if len(inner) > 0 {
@@ -1866,6 +1873,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			i = j
 		}
 	}
+	s.secretList = findMaySelectSecrets(args)
 	if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
 		s.projList = true
@@ -1888,6 +1896,43 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	return s
+}
+
+// findMaySelectSecrets reports a find expression whose name filters do not
+// rule out secrets: find . (everything), -name .env, -name '*' (find's *
+// matches dotfiles). A -name/-iname that cannot match a secret, or -type d,
+// rules them out.
+func findMaySelectSecrets(args []word) bool {
+	for _, w := range args {
+		switch w.val {
+		case "-regex", "-iregex", "-o", "-or", "!", "-not", ",":
+			return true // alternatives or negations: assume the worst
+		}
+	}
+	filtered := false
+	for i, w := range args {
+		if i+1 >= len(args) {
+			break
+		}
+		switch w.val {
+		case "-type":
+			if args[i+1].val == "d" {
+				return false
+			}
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			pat := strings.ToLower(filepath.Base(args[i+1].val))
+			if args[i+1].dyn || isSensitiveName(pat) {
+				return true
+			}
+			for _, c := range globCandidates {
+				if ok, _ := filepath.Match(pat, c); ok {
+					return true
+				}
+			}
+			filtered = true
+		}
+	}
+	return !filtered
 }
 
 // findFiltered reports a find expression that selects files by name, path,

@@ -37,6 +37,9 @@ type summary struct {
 	// projList: it prints only names of files in the project (git
 	// ls-files, find ., rg -l); not merged by or.
 	projList bool
+	// secretList: the names it prints may include secrets (find without a
+	// name filter that rules them out); merged by or.
+	secretList bool
 }
 
 // stdinSrc is what a command reads on stdin.
@@ -47,6 +50,8 @@ type stdinSrc struct {
 	download bool
 	// projList: the text is a list of project file names
 	projList bool
+	// secretList: the names may include secrets
+	secretList bool
 }
 
 func (s *summary) or(o summary) {
@@ -55,6 +60,7 @@ func (s *summary) or(o summary) {
 	s.rawNet = s.rawNet || o.rawNet
 	s.downloader = s.downloader || o.downloader
 	s.shellSink = s.shellSink || o.shellSink
+	s.secretList = s.secretList || o.secretList
 }
 
 var parserPool = sync.Pool{New: func() any {
@@ -496,7 +502,7 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 				for _, p := range sums[:i] {
 					dl = dl || p.downloader
 				}
-				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList}
+				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList, secretList: sums[i-1].secretList}
 			}
 		}
 		sums[i] = a.stmt(st, sc.copy())

@@ -36,6 +36,9 @@ type word struct {
 	extra []string
 	// procText is what a <(…) word's file holds, when the word is one
 	procText *stdinSrc
+	// secretPaths: the word names files a listing could not rule out as
+	// secrets (find . | xargs cat, find -exec cat {})
+	secretPaths bool
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -189,6 +192,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
+		out.secretPaths = s.secretList
 		// $(echo main.go): one known word
 		if t := strings.TrimRight(textOf(s.out), "\n"); t != "" && !strings.ContainsAny(t, " \t\n*?[") {
 			out.mulAlt(&varVals{vals: []string{t}, exact: true})
