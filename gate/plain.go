@@ -1124,7 +1124,11 @@ func sedScriptSafe(script string) bool {
 			}
 			d := s[i]
 			i++
-			if !delimited(d) || !delimited(d) {
+			// s/PATTERN/REPLACEMENT/ and y/SRC/DST/: two operands.
+			if !delimited(d) {
+				return false
+			}
+			if !delimited(d) {
 				return false
 			}
 			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
@@ -1298,25 +1302,14 @@ func hasLongAbbrev(args []word, names ...string) bool {
 	return false
 }
 
-// hasShortPrefix2 reports a flag that is p or p with an attached value
+// hasShortPrefix reports a flag that is p or p with an attached value
 // (git grep -Ovim).
-func hasShortPrefix2(args []word, p string) bool {
+func hasShortPrefix(args []word, p string) bool {
 	for _, w := range args {
 		if w.val == "--" {
 			return false
 		}
 		if strings.HasPrefix(w.val, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasShortPrefix reports a short flag cluster containing c (sed -i, -ni).
-func hasShortPrefix(args []word, c byte) bool {
-	for _, w := range args {
-		v := w.val
-		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], c) >= 0 {
 			return true
 		}
 	}
@@ -1594,7 +1587,7 @@ loop:
 		}
 	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
-	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix2(rest, "-O") {
+	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") {
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
 		// flag-policed: asks whatever rule covers git SUB
 		g.ask = reason("ask.flag", unsafe)
