@@ -564,8 +564,7 @@ func TestFaultEditorClosesStdout(t *testing.T) {
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binPath, "serve", "--project", project, "--db", db, "--policy", filepath.Join(dir, "none.json"))
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "cfg"), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "HOME="+filepath.Join(dir, "home"))
+	cmd := serveCommand(dir, project, db)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -98,9 +98,7 @@ func startPeer(t *testing.T, o peerOpts) *peerProc {
 	if o.db == "" {
 		o.db = filepath.Join(tmp, "audit.db")
 	}
-	args := append([]string{"serve", "--project", o.project, "--db", o.db, "--policy", filepath.Join(tmp, "none.json")}, o.args...)
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "cfg"), "XDG_STATE_HOME="+filepath.Join(tmp, "state"), "HOME="+filepath.Join(tmp, "home"))
+	cmd := serveCommand(tmp, o.project, o.db, o.args...)
 	cmd.Env = append(cmd.Env, o.env...)
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = stderr
@@ -132,6 +130,15 @@ func startPeer(t *testing.T, o peerOpts) *peerProc {
 		}
 	})
 	return p
+}
+
+// serveCommand is `perm-peer serve` on project and db, with no user policy
+// and its config, state and home directories under tmp.
+func serveCommand(tmp, project, db string, extra ...string) *exec.Cmd {
+	args := append([]string{"serve", "--project", project, "--db", db, "--policy", filepath.Join(tmp, "none.json")}, extra...)
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "cfg"), "XDG_STATE_HOME="+filepath.Join(tmp, "state"), "HOME="+filepath.Join(tmp, "home"))
+	return cmd
 }
 
 // readLoop parses frames in the framing the peer answers with.
