@@ -143,3 +143,12 @@ func TestStringProperties(t *testing.T) {
 		}
 	})
 }
+
+// Patterns compile lazily, on first use; a bad one must fail here, not
+// panic in a running peer.
+func TestEveryPatternCompiles(t *testing.T) {
+	require.NotNil(t, secretKey())
+	for i, r := range rules {
+		require.NotNil(t, r.re(), "rule %d", i)
+	}
+}

@@ -62,34 +62,37 @@ func Files() map[string][]byte {
 	return out
 }
 
-// compiled holds each embedded schema, compiled on its first use: compiling
-// all of them up front costs ~20 ms of every cold start, one costs <1 ms.
-var compiled struct {
-	mu      sync.Mutex
-	schemas map[string]*jsonschema.Schema
-	raw     map[string]any // decoded schema documents, for error detail
+// compiled maps a schema file name to its *compiledSchema, compiled on its
+// first use: compiling all of them up front costs ~20 ms of every cold
+// start, one costs ~1 ms. A sync.Map (not a mutex) because every request
+// looks its schema up and, once compiled, nothing ever writes again.
+var compiled sync.Map
+
+type compiledSchema struct {
+	once sync.Once
+	s    *jsonschema.Schema
+	doc  any // the decoded schema document, for error detail
+	err  error
 }
 
 // loadOne returns the compiled schema file name and its decoded document.
 func loadOne(name string) (*jsonschema.Schema, any, error) {
-	compiled.mu.Lock()
-	defer compiled.mu.Unlock()
-	if s, ok := compiled.schemas[name]; ok {
-		return s, compiled.raw[name], nil
-	}
-	b, ok := Files()[name]
+	v, ok := compiled.Load(name)
 	if !ok {
-		return nil, nil, fmt.Errorf("validate: unknown schema %q", name)
+		b, err := embedded.ReadFile(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("validate: unknown schema %q", name)
+		}
+		v, _ = compiled.LoadOrStore(name, &compiledSchema{})
+		c := v.(*compiledSchema)
+		c.once.Do(func() {
+			all, raw, err := compileAll(map[string][]byte{name: b})
+			c.s, c.doc, c.err = all[name], raw[name], err
+		})
 	}
-	all, raw, err := compileAll(map[string][]byte{name: b})
-	if err != nil {
-		return nil, nil, err
-	}
-	if compiled.schemas == nil {
-		compiled.schemas, compiled.raw = map[string]*jsonschema.Schema{}, map[string]any{}
-	}
-	compiled.schemas[name], compiled.raw[name] = all[name], raw[name]
-	return all[name], raw[name], nil
+	c := v.(*compiledSchema)
+	c.once.Do(func() {}) // wait for a compile another goroutine started
+	return c.s, c.doc, c.err
 }
 
 // compileAll compiles each file as a standalone draft 2020-12 schema.

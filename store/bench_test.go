@@ -128,3 +128,26 @@ func BenchmarkAppendAuditTwoProcesses(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBoltCommit is the floor under AppendAudit: a one-key durable
+// bbolt Update on a file kept open, in the same kind of temp dir. Compare
+// it with BenchmarkAppendAudit/inflight=1 from the same run.
+func BenchmarkBoltCommit(b *testing.B) {
+	bdb, err := bolt.Open(filepath.Join(b.TempDir(), "commit.db"), 0o600, nil)
+	require.NoError(b, err)
+	defer bdb.Close()
+	v := make([]byte, 400) // about one audit record
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		err := bdb.Update(func(tx *bolt.Tx) error {
+			bk, err := tx.CreateBucketIfNotExists([]byte("k"))
+			if err != nil {
+				return err
+			}
+			return bk.Put(seqKey(uint64(i)), v)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -59,11 +59,15 @@ type DB struct {
 	// rw orders this process's transactions: the file lock orders processes.
 	rw sync.RWMutex
 
-	// closeMu guards closed and sends on reqs against Close.
-	closeMu    sync.RWMutex
-	closed     bool
-	reqs       chan *appendReq
-	writerDone chan struct{}
+	// closeMu guards closed against Close: appends enqueue under it.
+	closeMu sync.RWMutex
+	closed  bool
+
+	// The group-commit queue (audit.go); queue and leading under queueMu.
+	queueMu    sync.Mutex
+	queue      []*appendReq
+	leading    bool
+	committing sync.WaitGroup // one count while a leader runs
 
 	linger lingering // the write handle kept open between close writes (tx.go); under rw
 
@@ -121,11 +125,9 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("audit db %s is %w: it is a directory", abs, ErrUnwritable)
 	}
 	db := &DB{
-		path:       abs,
-		lockPath:   abs + lockSuffix,
-		opts:       opts,
-		reqs:       make(chan *appendReq, opts.MaxBatch),
-		writerDone: make(chan struct{}),
+		path:     abs,
+		lockPath: abs + lockSuffix,
+		opts:     opts,
 	}
 	// A current file needs no write: a read transaction checks it, so a cold
 	// start does not pay a commit (two fsyncs).
@@ -151,14 +153,13 @@ func Open(path string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	go db.writer()
 	return db, nil
 }
 
 // Path is the file the store lives in.
 func (db *DB) Path() string { return db.path }
 
-// Close waits for pending audit appends to commit and stops the writer. The
+// Close waits for pending audit appends to commit. The
 // bbolt file is not held open between transactions, so there is nothing else
 // to release.
 func (db *DB) Close() error {
@@ -168,9 +169,8 @@ func (db *DB) Close() error {
 		return nil
 	}
 	db.closed = true
-	close(db.reqs)
 	db.closeMu.Unlock()
-	<-db.writerDone
+	db.committing.Wait()
 	db.closeIdle()
 	return nil
 }

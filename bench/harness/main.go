@@ -91,7 +91,9 @@ func run(c config, stdout io.Writer) error {
 		}
 		*b.bin = filepath.Join(work, filepath.Base(b.pkg))
 		slog.Info("build", "pkg", b.pkg)
-		if out, err := exec.Command("go", "build", "-o", *b.bin, b.pkg).CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-o", *b.bin, b.pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as `make build` does
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build %s: %w\n%s", b.pkg, err, out)
 		}
 	}

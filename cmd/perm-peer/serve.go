@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 	"time"
 
@@ -89,6 +90,16 @@ func runServe(args []string) int {
 		}
 		defer stopProfile()
 	}
+	if prefix := os.Getenv("PERM_PEER_TRACE"); prefix != "" {
+		// An execution trace shows what a CPU profile cannot: where a
+		// request waits (syscalls, scheduling, channels).
+		stopTrace, err := startTrace(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perm-peer: cannot start: %v\n", err)
+			return exitStartup
+		}
+		defer stopTrace()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return srv.Serve(ctx, os.Stdin, os.Stdout)
@@ -113,6 +124,23 @@ func startCPUProfile(path string) (func(), error) {
 	}
 	return func() {
 		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// startTrace writes a runtime execution trace to path until the returned
+// func runs.
+func startTrace(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("execution trace %s: %w", path, err)
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("execution trace %s: %w", path, err)
+	}
+	return func() {
+		trace.Stop()
 		f.Close()
 	}, nil
 }
