@@ -65,6 +65,7 @@ type Server struct {
 	stream      *Stream
 	stopping    bool // set by drain: no new requests
 	asks        askTable
+	workers     *workers
 }
 
 // world is the project the connection decides for: policy, store, judge.
@@ -93,6 +94,7 @@ func New(cfg Config) *Server {
 		inputGone:   ctx,
 		cancelInput: cancel,
 		exitCode:    0,
+		workers:     newWorkers(),
 	}
 }
 
@@ -116,6 +118,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) int {
 	case <-ctx.Done():
 	}
 	s.drain()
+	s.workers.stop()
 	_ = conn.Close()
 	if err := s.Close(); err != nil {
 		slog.Error("close audit db", "err", err)
@@ -180,7 +183,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.reply(conn, req.ID, failure(protocol.CodeInvalidRequest, "invalid request: id "+req.ID.String()+" is already in flight"))
 		return
 	}
-	go func() {
+	s.workers.run(func() {
 		defer s.inflight.Done()
 		defer func() {
 			s.mu.Lock()
@@ -193,7 +196,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			res = failure(protocol.CodeCancelled, "request cancelled")
 		}
 		s.reply(conn, req.ID, res)
-	}()
+	})
 }
 
 // dispatchSafely turns a panic in a method into -32603: a bug must not kill

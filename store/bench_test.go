@@ -61,7 +61,7 @@ func seedAudit(b *testing.B, db *DB, n, sessions int) {
 			}
 			recs[i] = record(fmt.Sprintf("s%d", j%sessions), src, fmt.Sprintf("cmd %d", j))
 		}
-		require.NoError(b, db.update(func(tx *bolt.Tx) error { return appendRecords(tx, recs) }))
+		require.NoError(b, db.update(func(tx *bolt.Tx) error { return appendEncoded(tx, recs) }))
 	}
 }
 

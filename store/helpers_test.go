@@ -59,3 +59,17 @@ func ids(recs []protocol.AuditRecord) []string {
 	}
 	return out
 }
+
+// appendEncoded appends recs inside tx the way a group commit does, with
+// their canonical encodings made first.
+func appendEncoded(tx *bolt.Tx, recs []protocol.AuditRecord) error {
+	encs := make([]encodedRecord, len(recs))
+	for i, r := range recs {
+		e, err := encodeRecord(r)
+		if err != nil {
+			return err
+		}
+		encs[i] = e
+	}
+	return appendRecords(tx, recs, encs)
+}

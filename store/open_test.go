@@ -225,7 +225,7 @@ func TestTruncatedFileFailsClosed(t *testing.T) {
 	for i := range recs {
 		recs[i] = record("s", protocol.SourceUser, strings.Repeat("x", 300))
 	}
-	require.NoError(t, db.update(func(tx *bolt.Tx) error { return appendRecords(tx, recs) }))
+	require.NoError(t, db.update(func(tx *bolt.Tx) error { return appendEncoded(tx, recs) }))
 	fi, err := os.Stat(db.Path())
 	require.NoError(t, err)
 	require.NoError(t, os.Truncate(db.Path(), fi.Size()/3))

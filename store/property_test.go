@@ -38,7 +38,7 @@ func TestQueriesMatchModel(t *testing.T) {
 		// Several transactions, as group commits would write them.
 		for lo := 0; lo < n; {
 			hi := min(n, lo+rapid.IntRange(1, 10).Draw(rt, "batch"))
-			require.NoError(rt, db.update(func(tx *bolt.Tx) error { return appendRecords(tx, recs[lo:hi]) }))
+			require.NoError(rt, db.update(func(tx *bolt.Tx) error { return appendEncoded(tx, recs[lo:hi]) }))
 			lo = hi
 		}
 

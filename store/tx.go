@@ -24,6 +24,18 @@ import (
 // commit; another process waits at most that much longer for the file.
 const lingerFor = 2 * time.Millisecond
 
+// Fairness between processes: a steady stream of commits would keep the
+// lingering handle, and with it the lock, forever, and a second peer on the
+// same file would wait out its lock timeout and fail closed. So a handle is
+// released after it has been held for maxHold, and the next commit waits
+// yieldFor before it locks again, long enough for a process blocked in
+// flock to be woken and take its turn (Linux wakes flock waiters on release
+// but does not queue them: the releasing process could win again at once).
+const (
+	maxHold  = 20 * time.Millisecond
+	yieldFor = time.Millisecond
+)
+
 // handle is an open bbolt file and the file lock that guards it.
 type handle struct {
 	b  *bolt.DB
@@ -33,8 +45,10 @@ type handle struct {
 // lingering is the write handle kept open between close writes; guarded by
 // DB.rw.
 type lingering struct {
-	h     *handle
-	timer *time.Timer
+	h        *handle
+	timer    *time.Timer
+	openedAt time.Time // when h was opened
+	yieldAt  time.Time // when h was last released for fairness (maxHold)
 }
 
 // damaged maps the path of a file whose bbolt Open panicked to that error,
@@ -47,19 +61,26 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 	db.rw.Lock()
 	defer db.rw.Unlock()
 	if db.linger.h == nil {
+		if wait := yieldFor - time.Since(db.linger.yieldAt); wait > 0 {
+			time.Sleep(wait) // another process's turn (see maxHold)
+		}
 		h, err := db.openHandle(true)
 		if err != nil {
 			return err
 		}
-		db.linger.h = h
+		db.linger.h, db.linger.openedAt = h, time.Now()
 	}
 	if db.linger.timer != nil {
 		db.linger.timer.Stop()
 	}
 	db.linger.timer = time.AfterFunc(lingerFor, db.closeIdle)
 	err := db.run(db.linger.h, func(b *bolt.DB) error { return b.Update(fn) })
-	if errors.Is(err, ErrCorrupt) {
+	switch {
+	case errors.Is(err, ErrCorrupt):
 		db.releaseLinger() // never reuse a handle bbolt panicked on
+	case time.Since(db.linger.openedAt) > maxHold:
+		db.releaseLinger()
+		db.linger.yieldAt = time.Now()
 	}
 	return err
 }

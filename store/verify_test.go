@@ -163,7 +163,7 @@ func TestVerifyAuditAcrossChunks(t *testing.T) {
 	for i := range recs {
 		recs[i] = record("s", protocol.SourceAuto, fmt.Sprint(i))
 	}
-	require.NoError(t, db.update(func(tx *bolt.Tx) error { return appendRecords(tx, recs) }))
+	require.NoError(t, db.update(func(tx *bolt.Tx) error { return appendEncoded(tx, recs) }))
 	got, err := db.VerifyAudit()
 	require.NoError(t, err)
 	assert.Equal(t, n, got)
