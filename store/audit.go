@@ -177,7 +177,7 @@ func appendRecords(tx *bolt.Tx, recs []protocol.AuditRecord, encs []encodedRecor
 	// writes fewer pages (bbolt's advice for append-only buckets).
 	audit.FillPercent = 1.0
 	meta := tx.Bucket(bucketMeta)
-	_, prev, err := parseHead(meta.Get(keyAuditHead))
+	head, prev, err := parseHead(meta.Get(keyAuditHead))
 	if err != nil {
 		return err
 	}
@@ -204,36 +204,14 @@ func appendRecords(tx *bolt.Tx, recs []protocol.AuditRecord, encs []encodedRecor
 		if err := audit.Put(k, v); err != nil {
 			return fmt.Errorf("put audit record %s: %w", r.ID, err)
 		}
-		if err := indexRecord(tx, k, *r); err != nil {
-			return err
-		}
 		prev = r.Hash
+		head = seq
 	}
 	last := recs[len(recs)-1]
 	if err := meta.Put(keyAuditHead, []byte(last.ID+" "+last.Hash)); err != nil {
 		return fmt.Errorf("put audit head: %w", err)
 	}
-	return nil
-}
-
-// indexRecord adds the record under key k to its session's index.
-func indexRecord(tx *bolt.Tx, k []byte, r protocol.AuditRecord) error {
-	if r.SessionID == "" {
-		return nil
-	}
-	sb, err := tx.Bucket(bucketBySession).CreateBucketIfNotExists(sessionKey(r.SessionID))
-	if err != nil {
-		return fmt.Errorf("index audit record %s: %w", r.ID, err)
-	}
-	if err := sb.Put(idxKey(idxAll, k), []byte{}); err != nil {
-		return fmt.Errorf("index audit record %s: %w", r.ID, err)
-	}
-	if r.Source == protocol.SourceUser {
-		if err := sb.Put(idxKey(idxUser, k), []byte{}); err != nil {
-			return fmt.Errorf("index audit record %s: %w", r.ID, err)
-		}
-	}
-	return nil
+	return indexPending(tx, head)
 }
 
 // recordHash is the hex sha256 of the record's canonical encoding: its JSON
@@ -339,26 +317,17 @@ func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err
 		audit := tx.Bucket(bucketAudit)
 		// keys yields audit keys in order; it stops at the end or when fn
 		// returns false.
-		var keys func(fn func(k []byte) bool)
-		if q.SessionID == "" {
-			keys = func(fn func(k []byte) bool) {
-				c := audit.Cursor()
-				for k, _ := c.Seek(seqKey(start)); k != nil && fn(k); k, _ = c.Next() {
-				}
+		keys := func(fn func(k []byte) bool) error {
+			c := audit.Cursor()
+			for k, _ := c.Seek(seqKey(start)); k != nil && fn(k); k, _ = c.Next() {
 			}
-		} else {
-			sb := tx.Bucket(bucketBySession).Bucket(sessionKey(q.SessionID))
-			if sb == nil {
-				return nil
-			}
-			keys = func(fn func(k []byte) bool) {
-				c := sb.Cursor()
-				for k, _ := c.Seek(idxKey(idxAll, seqKey(start))); k != nil && k[0] == idxAll && fn(k[1:]); k, _ = c.Next() {
-				}
-			}
+			return nil
+		}
+		if q.SessionID != "" {
+			keys = func(fn func(k []byte) bool) error { return sessionKeys(tx, q.SessionID, start, fn) }
 		}
 		var ferr error
-		keys(func(k []byte) bool {
+		err := keys(func(k []byte) bool {
 			if len(recs) == limit {
 				next = recs[len(recs)-1].ID
 				return false
@@ -376,6 +345,9 @@ func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err
 			recs = append(recs, r)
 			return true
 		})
+		if err != nil {
+			return err
+		}
 		return ferr
 	})
 	if err != nil {
@@ -408,7 +380,11 @@ func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, er
 		}
 		var lists [][]uint64
 		for _, id := range sessions {
-			lists = append(lists, newestUserSeqs(tx, id, max))
+			seqs, err := newestUserSeqs(tx, id, max)
+			if err != nil {
+				return err
+			}
+			lists = append(lists, seqs)
 		}
 		audit := tx.Bucket(bucketAudit)
 		for _, seq := range mergeDesc(lists, max) {
@@ -429,26 +405,6 @@ func (db *DB) UserReplies(sessionID string, max int) ([]protocol.AuditRecord, er
 		return nil, fmt.Errorf("read user replies of session %q: %w", sessionID, err)
 	}
 	return out, nil
-}
-
-// newestUserSeqs walks the session's user index backwards from its end.
-func newestUserSeqs(tx *bolt.Tx, sessionID string, max int) []uint64 {
-	sb := tx.Bucket(bucketBySession).Bucket(sessionKey(sessionID))
-	if sb == nil {
-		return nil
-	}
-	c := sb.Cursor()
-	k, _ := c.Seek([]byte{idxUser + 1})
-	if k == nil {
-		k, _ = c.Last()
-	} else {
-		k, _ = c.Prev()
-	}
-	var seqs []uint64
-	for ; k != nil && k[0] == idxUser && len(seqs) < max; k, _ = c.Prev() {
-		seqs = append(seqs, keySeq(k[1:]))
-	}
-	return seqs
 }
 
 // mergeDesc merges descending lists into one descending list of at most max.

@@ -47,7 +47,8 @@ func TestOpenCreatesVersionedLayout(t *testing.T) {
 		for _, name := range []string{"audit", "audit_by_session", "grants", "sessions", "meta"} {
 			assert.NotNil(t, tx.Bucket([]byte(name)), name)
 		}
-		assert.Equal(t, "1", string(tx.Bucket(bucketMeta).Get(keySchema)))
+		assert.Equal(t, "2", string(tx.Bucket(bucketMeta).Get(keySchema)))
+		assert.Equal(t, "0", string(tx.Bucket(bucketMeta).Get(keyAuditIndexed)))
 		return nil
 	}))
 	fi, err := os.Stat(path)
@@ -73,7 +74,7 @@ func TestOpenErrors(t *testing.T) {
 				rawUpdate(t, p, func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("99")) })
 				return p
 			},
-			wantIs: ErrNewerSchema, wantMsg: ": newer schema version 99 (this perm-peer supports up to 1): upgrade perm-peer",
+			wantIs: ErrNewerSchema, wantMsg: ": newer schema version 99 (this perm-peer supports up to 2): upgrade perm-peer",
 		},
 		{
 			name: "random bytes",
@@ -172,7 +173,7 @@ func TestNewerSchemaWrittenWhileOpenFailsClosed(t *testing.T) {
 	db := openTemp(t)
 	_, err := db.AddGrant(protocol.Grant{Pattern: "Bash(go test *)"})
 	require.NoError(t, err)
-	rawUpdate(t, db.Path(), func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("2")) })
+	rawUpdate(t, db.Path(), func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("3")) })
 
 	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
 	assert.ErrorIs(t, err, ErrNewerSchema)

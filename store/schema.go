@@ -20,7 +20,7 @@ var (
 )
 
 // SchemaVersion is the layout this build reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrations[v] upgrades a version-v file to v+1 inside one transaction.
 // Version 0 is a file without a meta bucket: new, or written before
@@ -28,6 +28,7 @@ const SchemaVersion = 1
 // records it finds.
 var migrations = []func(*bolt.Tx) error{
 	0: migrate0to1,
+	1: migrate1to2,
 }
 
 func init() {
@@ -113,10 +114,22 @@ func migrate0to1(tx *bolt.Tx) error {
 			return err
 		}
 		head = []byte(strconv.FormatUint(keySeq(k), 10) + " " + r.Hash)
-		return indexRecord(tx, k, r)
+		return indexRecord(tx, k, indexFields{SessionID: r.SessionID, Source: r.Source})
 	})
 	if err != nil || head == nil {
 		return err
 	}
 	return tx.Bucket(bucketMeta).Put(keyAuditHead, head)
+}
+
+// migrate1to2 adds the index watermark (index.go). Schema 1 indexed every
+// record as it was appended, so everything up to the head is indexed. The
+// version changes because a schema-1 peer would not read the unindexed
+// tail and would miss records in per-session queries.
+func migrate1to2(tx *bolt.Tx) error {
+	head, _, err := parseHead(tx.Bucket(bucketMeta).Get(keyAuditHead))
+	if err != nil {
+		return err
+	}
+	return putIndexedUpTo(tx, head)
 }
