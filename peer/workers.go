@@ -1,6 +1,9 @@
 package peer
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // workerIdle is how long an idle request goroutine waits for more work.
 const workerIdle = 10 * time.Second
@@ -12,6 +15,9 @@ const workerIdle = 10 * time.Second
 type workers struct {
 	tasks chan func()   // unbuffered: a send succeeds only to an idle worker
 	quit  chan struct{} // closed by stop
+	live  sync.WaitGroup
+	// onIdle, when set (tests), runs each time a worker becomes idle.
+	onIdle func()
 }
 
 func newWorkers() *workers {
@@ -24,16 +30,21 @@ func (p *workers) run(f func()) {
 	select {
 	case p.tasks <- f:
 	default:
+		p.live.Add(1)
 		go p.loop(f)
 	}
 }
 
 func (p *workers) loop(f func()) {
+	defer p.live.Done()
 	idle := time.NewTimer(workerIdle)
 	defer idle.Stop()
 	for {
 		f()
 		idle.Reset(workerIdle)
+		if p.onIdle != nil {
+			p.onIdle()
+		}
 		select {
 		case f = <-p.tasks:
 		case <-idle.C:
@@ -44,5 +55,9 @@ func (p *workers) loop(f func()) {
 	}
 }
 
-// stop lets idle workers exit; running handlers finish first.
-func (p *workers) stop() { close(p.quit) }
+// stop makes idle workers exit and waits for every worker to finish its
+// task and exit. run must not be called after stop.
+func (p *workers) stop() {
+	close(p.quit)
+	p.live.Wait()
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -248,4 +249,25 @@ func TestCloseCommitsInFlightAppends(t *testing.T) {
 	got, err := db2.VerifyAudit()
 	require.NoError(t, err)
 	assert.Equal(t, ok, got, "every append that returned nil is stored, and nothing else")
+}
+
+// A group commit takes at most MaxBatch records; the rest wait for the next
+// one, and none is lost or committed twice.
+func TestGroupCommitRespectsMaxBatch(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "p.db"), Options{MaxBatch: 2})
+	require.NoError(t, err)
+	defer db.Close()
+	const n = 20
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			_, err := db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, fmt.Sprint(i)))
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	assert.GreaterOrEqual(t, db.batches.Load(), int64(n/2))
+	got, err := db.VerifyAudit()
+	require.NoError(t, err)
+	assert.Equal(t, n, got)
 }
