@@ -10,7 +10,7 @@ import (
 
 // acpRequestPermission answers ACP's session/request_permission with the
 // option whose kind matches the pipeline's decision (SPEC §3.6).
-func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *json.RawMessage) result {
+func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *json.RawMessage, settledOnly bool) result {
 	return withSession(s, method, raw, func(p protocol.ACPRequestPermissionParams) string { return p.SessionID },
 		func(w *world, sess *session, p protocol.ACPRequestPermissionParams) result {
 			if p.ToolCall.ToolCallID == "" {
@@ -20,9 +20,9 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 			merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
 			withdrawals := sess.withdrawals
 			sess.mu.Unlock()
-			reply, err := s.decide(ctx, w, sess, 0, acpToolCall(merged), s.canPrompt())
+			reply, err := s.decide(ctx, w, sess, 0, acpToolCall(merged), s.canPrompt(), settledOnly)
 			if err != nil {
-				return internalError(err)
+				return decideError(err)
 			}
 			// A session/cancel while the call was being decided makes the
 			// answer ACP's "cancelled", whoever decided: the agent stopped the

@@ -2,6 +2,7 @@ package peer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -48,13 +49,26 @@ type request struct {
 	verdict  gate.Verdict
 }
 
+// errUnsettled is decide's answer, in settledOnly mode, for a call that
+// needs the judge or the user: nothing was decided or recorded.
+var errUnsettled = errors.New("the call needs the judge or the user")
+
 // decide runs SPEC §4's pipeline for one call and returns the reply after its
 // audit record is durable. An error means nothing was allowed. turn is the
-// request's own turn number (0: the session's current turn).
-func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk bool) (protocol.PermissionReply, error) {
+// request's own turn number (0: the session's current turn). With
+// settledOnly, a call that would need the judge or the user is left alone:
+// decide returns errUnsettled before any of it happens, so that it can run
+// where blocking is allowed (see Server.Handle).
+func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk, settledOnly bool) (protocol.PermissionReply, error) {
 	rq := &request{snapshot: sess.begin(turn), w: w, sess: sess, call: call, canAsk: canAsk}
 	rq.verdict = s.analyze(w, sess, call)
-	d := s.pipeline(ctx, rq)
+	d, ok := s.settle(rq)
+	if !ok {
+		if settledOnly {
+			return protocol.PermissionReply{}, errUnsettled
+		}
+		d = s.deliberate(ctx, rq)
+	}
 	if ctx.Err() != nil {
 		// Cancelled: the requester gets -32800, but the attempt is audited.
 		d = rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "request cancelled before a decision", feedbackHeadless)
@@ -114,34 +128,45 @@ func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall) gate.V
 	return gate.Analyze(call, env)
 }
 
-// pipeline decides; it does not audit.
-func (s *Server) pipeline(ctx context.Context, rq *request) decision {
+// settle is the part of the pipeline that needs neither the judge nor the
+// user: the gate's allow or deny (floors, rules, grants, known-safe),
+// human-only calls in full mode, and the full and auto modes. It reports
+// false for every other call; deliberate decides those. It does not audit.
+func (s *Server) settle(rq *request) (decision, bool) {
 	v := rq.verdict
-	mode, tier := s.modeOf(rq.w, rq.info)
-	reason := reasonText(v)
+	mode, _ := s.modeOf(rq.w, rq.info)
 	switch {
 	case v.Decision == protocol.DecisionDeny:
 		by := v.DecidedBy
 		if by == "" {
 			by = protocol.ByRule
 		}
-		return rq.finish(protocol.ReplyReject, by, protocol.SourceAuto, reason, feedbackPolicy)
+		return rq.finish(protocol.ReplyReject, by, protocol.SourceAuto, reasonText(v), feedbackPolicy), true
 	case v.Decision == protocol.DecisionAllow:
 		by := v.DecidedBy
 		if by == "" {
 			by = protocol.ByGate
 		}
-		return rq.finish(protocol.ReplyOnce, by, protocol.SourceAuto, reason, "")
+		return rq.finish(protocol.ReplyOnce, by, protocol.SourceAuto, reasonText(v), ""), true
 	case v.HumanOnly:
 		if mode == protocol.ModeFull {
-			return rq.finish(protocol.ReplyOnce, protocol.ByMode, protocol.SourceAuto, "full mode: "+reason, "")
+			return rq.finish(protocol.ReplyOnce, protocol.ByMode, protocol.SourceAuto, "full mode: "+reasonText(v), ""), true
 		}
-		return s.escalate(ctx, rq, reason)
+		return decision{}, false
 	}
 	switch mode {
 	case protocol.ModeFull, protocol.ModeAuto:
-		return rq.finish(protocol.ReplyOnce, protocol.ByMode, protocol.SourceAuto, string(mode)+" mode: "+reason, "")
-	case protocol.ModeAI:
+		return rq.finish(protocol.ReplyOnce, protocol.ByMode, protocol.SourceAuto, string(mode)+" mode: "+reasonText(v), ""), true
+	}
+	return decision{}, false
+}
+
+// deliberate decides a call settle left open: the judge in AI mode (for a
+// call that is not human-only), else the user. It does not audit.
+func (s *Server) deliberate(ctx context.Context, rq *request) decision {
+	mode, tier := s.modeOf(rq.w, rq.info)
+	reason := reasonText(rq.verdict)
+	if mode == protocol.ModeAI && !rq.verdict.HumanOnly {
 		return s.judged(ctx, rq, tier, reason)
 	}
 	return s.escalate(ctx, rq, reason)

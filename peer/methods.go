@@ -39,15 +39,23 @@ func withSession[P any](s *Server, method string, raw *json.RawMessage, id func(
 	})
 }
 
-func (s *Server) requestPermission(ctx context.Context, method string, raw *json.RawMessage) result {
+func (s *Server) requestPermission(ctx context.Context, method string, raw *json.RawMessage, settledOnly bool) result {
 	return withSession(s, method, raw, func(p protocol.RequestPermissionParams) string { return p.SessionID },
 		func(w *world, sess *session, p protocol.RequestPermissionParams) result {
-			reply, err := s.decide(ctx, w, sess, p.Turn, p.ToolCall, s.canPrompt())
+			reply, err := s.decide(ctx, w, sess, p.Turn, p.ToolCall, s.canPrompt(), settledOnly)
 			if err != nil {
-				return internalError(err)
+				return decideError(err)
 			}
 			return result{value: reply}
 		})
+}
+
+// decideError is the result of a failed decide.
+func decideError(err error) result {
+	if errors.Is(err, errUnsettled) {
+		return result{unsettled: true}
+	}
+	return internalError(err)
 }
 
 func (s *Server) check(method string, raw *json.RawMessage) result {

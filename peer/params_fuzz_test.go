@@ -164,7 +164,15 @@ func FuzzParams(f *testing.F) {
 		if isNotification(method.name) {
 			srv.handleNotification(req)
 		} else {
-			res = srv.dispatch(context.Background(), req)
+			// Settled-only first, as the read loop does: a request it
+			// leaves unsettled must have changed nothing.
+			res = srv.dispatch(context.Background(), req, true)
+			if res.unsettled {
+				if mid := stateOf(t, srv, &audit); mid != before {
+					t.Fatalf("%s %q: left unsettled but the state changed:\nbefore %+v\nafter  %+v", method.name, params, before, mid)
+				}
+				res = srv.dispatch(context.Background(), req, false)
+			}
 		}
 		after := stateOf(t, srv, &audit)
 		invalid := decErr != nil || res.err != nil && res.err.Code == protocol.CodeInvalidParams

@@ -43,6 +43,7 @@ const DefaultMaxFrame = 4 << 20
 // closes the connection on any ReadObject error, so only a real end of input
 // (or a broken pipe) may surface as one.
 type Stream struct {
+	src      io.Reader // what r reads from, for inputWaiting
 	r        *bufio.Reader
 	w        io.Writer
 	closer   io.Closer
@@ -62,7 +63,21 @@ func NewStream(r io.Reader, w io.Writer, closer io.Closer, framing Framing, maxF
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrame
 	}
-	return &Stream{r: bufio.NewReaderSize(r, 64<<10), w: w, closer: closer, maxFrame: maxFrame, framing: framing}
+	return &Stream{src: r, r: bufio.NewReaderSize(r, 64<<10), w: w, closer: closer, maxFrame: maxFrame, framing: framing}
+}
+
+// InputWaiting reports whether more input has arrived after the frame last
+// read: in the read buffer, or (for a pipe or file) in the kernel's. When it
+// cannot tell, it reports true. Only the goroutine that reads may call it.
+func (s *Stream) InputWaiting() bool {
+	if s.r.Buffered() > 0 {
+		return true
+	}
+	f, ok := s.src.(interface{ Fd() uintptr })
+	if !ok {
+		return true
+	}
+	return bytesReadable(f.Fd()) != 0
 }
 
 // Framing reports the framing in use (auto until the first frame arrives).

@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -105,13 +103,6 @@ func runServe(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return srv.Serve(ctx, os.Stdin, os.Stdout)
-}
-
-// isTerminal reports whether f is a terminal (not merely a character device
-// such as /dev/null).
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 // startCPUProfile writes a CPU profile to path until the returned func runs.
