@@ -4,4 +4,8 @@
 // whole message and answers every request with {"reply":"once"} under the
 // same id and framing. It does no analysis, no validation and no I/O besides
 // stdio, so the difference between it and perm-peer is perm-peer's own work.
+//
+// With --commit-db PATH it also commits one key durably to a bbolt file
+// before each reply: the least that "audit before reply" can cost, which
+// the bench harness measures as a second floor for sequential latency.
 package main

@@ -3,14 +3,18 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strconv"
 	"strings"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // maxFrame matches perm-peer's default frame limit.
@@ -28,15 +32,51 @@ type message struct {
 var onceResult = json.RawMessage(`{"reply":"once"}`)
 
 func main() {
-	if err := serve(os.Stdin, os.Stdout); err != nil {
+	commitDB := flag.String("commit-db", "", "commit one key durably to this bbolt file before each reply")
+	flag.Parse()
+	var rec recorder
+	if *commitDB != "" {
+		db, err := bolt.Open(*commitDB, 0o600, nil)
+		if err != nil {
+			slog.Error("echopeer", "err", err)
+			os.Exit(1)
+		}
+		defer db.Close()
+		rec = commitOne(db)
+	}
+	if err := serve(os.Stdin, os.Stdout, rec); err != nil {
 		slog.Error("echopeer", "err", err)
 		os.Exit(1)
 	}
 }
 
-// serve answers requests on r until EOF. Replies are written unbuffered, one
-// write per frame, as perm-peer writes them.
-func serve(r io.Reader, w io.Writer) error {
+// recorder, when set, runs before each reply: --commit-db makes it one
+// durable bbolt commit, the least "audit before reply" can cost.
+type recorder func() error
+
+// commitOne returns a recorder that puts one 400-byte value (about an audit
+// record) under the next big-endian key, in its own transaction: bbolt
+// fsyncs before Update returns.
+func commitOne(db *bolt.DB) recorder {
+	var seq uint64
+	value := make([]byte, 400)
+	return func() error {
+		seq++
+		key := binary.BigEndian.AppendUint64(nil, seq)
+		return db.Update(func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucketIfNotExists([]byte("records"))
+			if err != nil {
+				return err
+			}
+			return b.Put(key, value)
+		})
+	}
+}
+
+// serve answers requests on r until EOF, calling rec (if set) before each
+// reply. Replies are written unbuffered, one write per frame, as perm-peer
+// writes them.
+func serve(r io.Reader, w io.Writer, rec recorder) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	ndjson, err := detect(br)
 	if err == io.EOF {
@@ -64,6 +104,11 @@ func serve(r io.Reader, w io.Writer) error {
 		}
 		if m.ID == nil || m.Method == "" {
 			continue // notifications and responses get no reply
+		}
+		if rec != nil {
+			if err := rec(); err != nil {
+				return fmt.Errorf("commit: %w", err)
+			}
 		}
 		out, err := json.Marshal(struct {
 			JSONRPC string          `json:"jsonrpc"`

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // frame is an LSP frame of body (input only: the expected replies are
@@ -29,7 +32,7 @@ func TestServe(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := serve(strings.NewReader(c.in), &out); err != nil {
+			if err := serve(strings.NewReader(c.in), &out, nil); err != nil {
 				t.Fatal(err)
 			}
 			if out.String() != c.want {
@@ -41,7 +44,42 @@ func TestServe(t *testing.T) {
 
 func TestServeBadContentLength(t *testing.T) {
 	var out bytes.Buffer
-	if err := serve(strings.NewReader("Content-Length: -1\r\n\r\n{}"), &out); err == nil {
+	if err := serve(strings.NewReader("Content-Length: -1\r\n\r\n{}"), &out, nil); err == nil {
 		t.Fatal("a negative Content-Length must end the floor with an error")
+	}
+}
+
+// With --commit-db every request is committed, in order, before its reply.
+func TestServeCommitsBeforeEachReply(t *testing.T) {
+	db, err := bolt.Open(filepath.Join(t.TempDir(), "c.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	commit := commitOne(db)
+	var out bytes.Buffer
+	replies := 0
+	rec := func() error {
+		if strings.Count(out.String(), "\n") != replies {
+			return fmt.Errorf("a reply was written before its commit")
+		}
+		replies++
+		return commit()
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"x"}` + "\n" + `{"jsonrpc":"2.0","method":"n"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"x"}` + "\n"
+	if err := serve(strings.NewReader(in), &out, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(out.String(), "\n"); got != 2 {
+		t.Fatalf("%d replies, want 2", got)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		if n := tx.Bucket([]byte("records")).Stats().KeyN; n != 2 {
+			return fmt.Errorf("%d records, want 2 (one per request, none per notification)", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
