@@ -105,12 +105,17 @@ func New(cfg Config) *Server {
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) int {
 	stream := NewStream(r, w, nil, s.cfg.Framing, s.cfg.MaxFrame)
 	stream.OnEOF = s.drain
+	// Set before the connection starts reading: Handle, on the read loop,
+	// asks the stream whether more input is waiting.
+	s.mu.Lock()
+	s.stream = stream
+	s.mu.Unlock()
 	// The connection outlives ctx: a SIGTERM must still let in-flight
 	// requests write their replies, so it is closed only after drain.
 	conn := jsonrpc2.NewConn(context.Background(), stream, s, jsonrpc2.SetLogger(slogLogger{}),
 		jsonrpc2.OnRecv(s.asks.deliver))
 	s.mu.Lock()
-	s.conn, s.stream = conn, stream
+	s.conn = conn
 	s.mu.Unlock()
 	select {
 	case <-conn.DisconnectNotify():
