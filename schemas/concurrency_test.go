@@ -10,14 +10,26 @@ import (
 )
 
 // TestValidateParamsConcurrently: the peer validates each request in its own
-// goroutine; the compiled schemas are shared (run with -race).
+// goroutine; the compiled schemas are shared (run with -race). Each round
+// starts from an empty cache, so that many goroutines race to the first
+// compile: a waiter must never see the schema before it is compiled (a
+// nil schema panicked in a peer under load).
 func TestValidateParamsConcurrently(t *testing.T) {
+	for range 20 {
+		compiled.Clear()
+		validateConcurrently(t)
+	}
+}
+
+func validateConcurrently(t *testing.T) {
 	good := json.RawMessage(`{"sessionId":"s1","toolCall":{"tool":"bash","rawInput":{"command":"ls"}}}`)
 	bad := json.RawMessage(`{"sessionId":"s1","toolCall":{"kind":"run"}}`)
 	var wg sync.WaitGroup
+	start := make(chan struct{})
 	errs := make([]error, 64)
 	for i := range errs {
 		wg.Go(func() {
+			<-start
 			p := good
 			if i%2 == 1 {
 				p = bad
@@ -25,6 +37,7 @@ func TestValidateParamsConcurrently(t *testing.T) {
 			errs[i] = ValidateParams("session/requestPermission", p)
 		})
 	}
+	close(start)
 	wg.Wait()
 	for i, err := range errs {
 		if i%2 == 0 {
@@ -60,4 +73,17 @@ func FuzzValidateParams(f *testing.F) {
 			t.Fatalf("no causes for %q", params)
 		}
 	})
+}
+
+// A caller that finds a schema's entry before the goroutine that stored it
+// has compiled it must still get the compiled schema, not an empty one.
+func TestLoadOneFindsEntryBeforeItsCompile(t *testing.T) {
+	compiled.Clear()
+	name, _ := ParamsSchema("session/requestPermission")
+	compiled.Store(name, &compiledSchema{name: name}) // stored, not compiled yet
+	s, doc, err := loadOne(name)
+	assert.NoError(t, err)
+	assert.NotNil(t, s)
+	assert.NotNil(t, doc)
+	assert.NoError(t, ValidateParams("session/requestPermission", json.RawMessage(`{"sessionId":"s1","toolCall":{"tool":"bash"}}`)))
 }

@@ -68,31 +68,42 @@ func Files() map[string][]byte {
 // looks its schema up and, once compiled, nothing ever writes again.
 var compiled sync.Map
 
+// compiledSchema is one schema file, compiled once by whichever caller
+// gets there first; the others wait in get for that compile.
 type compiledSchema struct {
+	name string
 	once sync.Once
 	s    *jsonschema.Schema
 	doc  any // the decoded schema document, for error detail
 	err  error
 }
 
+// get compiles the schema on first use. Every caller passes the same
+// function to once.Do: a caller that passed anything else could run first
+// and leave the schema uncompiled for everyone.
+func (c *compiledSchema) get() (*jsonschema.Schema, any, error) {
+	c.once.Do(func() {
+		b, err := embedded.ReadFile(c.name)
+		if err != nil {
+			c.err = fmt.Errorf("validate: read schema %q: %w", c.name, err)
+			return
+		}
+		all, raw, err := compileAll(map[string][]byte{c.name: b})
+		c.s, c.doc, c.err = all[c.name], raw[c.name], err
+	})
+	return c.s, c.doc, c.err
+}
+
 // loadOne returns the compiled schema file name and its decoded document.
 func loadOne(name string) (*jsonschema.Schema, any, error) {
 	v, ok := compiled.Load(name)
 	if !ok {
-		b, err := embedded.ReadFile(name)
-		if err != nil {
+		if _, err := fs.Stat(embedded, name); err != nil {
 			return nil, nil, fmt.Errorf("validate: unknown schema %q", name)
 		}
-		v, _ = compiled.LoadOrStore(name, &compiledSchema{})
-		c := v.(*compiledSchema)
-		c.once.Do(func() {
-			all, raw, err := compileAll(map[string][]byte{name: b})
-			c.s, c.doc, c.err = all[name], raw[name], err
-		})
+		v, _ = compiled.LoadOrStore(name, &compiledSchema{name: name})
 	}
-	c := v.(*compiledSchema)
-	c.once.Do(func() {}) // wait for a compile another goroutine started
-	return c.s, c.doc, c.err
+	return v.(*compiledSchema).get()
 }
 
 // compileAll compiles each file as a standalone draft 2020-12 schema.
