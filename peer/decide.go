@@ -57,8 +57,10 @@ var errUnsettled = errors.New("the call needs the judge or the user")
 // audit record is durable. An error means nothing was allowed. turn is the
 // request's own turn number (0: the session's current turn). With
 // settledOnly, a call that would need the judge or the user is left alone:
-// decide returns errUnsettled before any of it happens, so that it can run
-// where blocking is allowed (see Server.Handle).
+// decide returns errUnsettled, having recorded and granted nothing, so that
+// it can run again where blocking is allowed (see Server.Handle). The
+// session it prepared (the turn the request names is started) is what that
+// second run prepares first anyway, idempotently.
 func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk, settledOnly bool) (protocol.PermissionReply, error) {
 	rq := &request{snapshot: sess.begin(turn), w: w, sess: sess, call: call, canAsk: canAsk}
 	rq.verdict = s.analyze(w, sess, call)
