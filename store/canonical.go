@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -20,8 +18,11 @@ import (
 //
 // Invariant: encodedRecord.bytes(id, ts, prev, "") is exactly the bytes
 // recordHash re-encodes from what is stored, so Verify recomputes the same
-// hash. Both go through canonicalValue; TestEncodedRecordMatchesRecordHash
-// checks the two agree.
+// hash. recordHash goes through encoding/json (decode into maps, encode);
+// an append canonicalizes the record's JSON bytes directly (canonjson.go,
+// half the cost). FuzzCanonicalJSON checks the two canonical forms agree
+// on any JSON, and FuzzCanonicalRecord and TestEncodedRecordMatchesRecordHash
+// check the hashes on records.
 
 // Members filled in by the write transaction.
 const (
@@ -47,44 +48,52 @@ type encodedRecord struct {
 // cannot be encoded (invalid raw JSON inside), so such a record never joins
 // a batch.
 func encodeRecord(rec protocol.AuditRecord) (encodedRecord, error) {
-	raw, err := json.Marshal(rec)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
+		return encodedRecord{}, fmt.Errorf("encode: %w", err)
+	}
+	ms, err := canonMembers(buf.Bytes())
 	if err != nil {
 		return encodedRecord{}, fmt.Errorf("encode: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return encodedRecord{}, fmt.Errorf("decode: %w", err)
-	}
-	var e encodedRecord
-	for k, v := range m {
-		switch k {
+	e := encodedRecord{members: ms[:0]}
+	for _, m := range ms {
+		switch m.key {
 		case memberID, memberTS, memberPrev, memberHash:
 			continue
 		}
-		mb, err := encodeMember(k, v)
-		if err != nil {
-			return encodedRecord{}, err
-		}
-		e.members = append(e.members, mb)
+		e.members = append(e.members, m)
 	}
-	slices.SortFunc(e.members, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	return e, nil
 }
 
-func encodeMember(key string, v any) (member, error) {
-	k, err := canonicalValue(key)
+// encodeMember encodes one of the members the transaction fills in.
+func encodeMember(key, v string) (member, error) {
+	k, err := canonicalString(key)
 	if err != nil {
 		return member{}, err
 	}
-	val, err := canonicalValue(v)
+	val, err := canonicalString(v)
 	if err != nil {
 		return member{}, fmt.Errorf("encode %s: %w", key, err)
 	}
 	b := make([]byte, 0, len(k)+1+len(val))
 	b = append(append(append(b, k...), ':'), val...)
 	return member{key: key, json: b}, nil
+}
+
+// canonicalString is the canonical encoding of s: quoted as is when s is
+// printable ASCII without a quote or backslash (ids, timestamps, hex
+// hashes), else by canonicalValue.
+func canonicalString(s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
+			return canonicalValue(s)
+		}
+	}
+	return append(append(append(make([]byte, 0, len(s)+2), '"'), s...), '"'), nil
 }
 
 // canonicalValue encodes a decoded JSON value (json.Number for numbers) the

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// canonicalReference is the canonical form by way of encoding/json: decode
+// with UseNumber, encode with HTML escaping off (what recordHash does).
+func canonicalReference(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return canonicalValue(v)
+}
+
+func TestCanonicalJSON(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"b":1,"a":{"d":[3,{"y":1,"x":2}],"c":"<&>"}}`, `{"a":{"c":"<&>","d":[3,{"x":2,"y":1}]},"b":1}`},
+		{` { "a" : 1.50 , "a" : -0 } `, `{"a":-0}`},
+		{`"\u0041\u003c\/"`, `"A</"`},
+		{`"line\u2028sep"`, `"line\u2028sep"`},
+		{"\"raw \u2028 sep\"", `"raw \u2028 sep"`},
+		{"\"bad \xff byte\"", "\"bad \ufffd byte\""},
+		{`[1e3,true,false,null,[],{}]`, `[1e3,true,false,null,[],{}]`},
+		{`{"\u00e9":1,"e":2,"z":3}`, `{"e":2,"z":3,"é":1}`},
+	} {
+		got, err := canonicalJSON([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.in, got, tc.want)
+		}
+		ref, err := canonicalReference([]byte(tc.in))
+		if err != nil || !bytes.Equal(ref, got) {
+			t.Errorf("%s: reference %s (%v), got %s", tc.in, ref, err, got)
+		}
+	}
+}
+
+// FuzzCanonicalJSON: for any valid JSON, the byte-level canonicalizer
+// agrees with the encoding/json reference; invalid JSON is an error.
+func FuzzCanonicalJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `"x"`, `1`, `{"b":[1,{"y":"\u2028","x":null}],"a":"\ud800"}`,
+		`{"a":1,"a":2}`, "\"\xff\"", `{"k":"\"\\\/\b\f\n\r\t"}`, ` [ 1 , 2 ] `, `{"a":}`, `[1,]`, `tru`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := canonicalJSON(data)
+		if !json.Valid(data) {
+			if err == nil {
+				t.Fatalf("%q is not JSON but canonicalized to %q", data, got)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", data, err)
+		}
+		want, err := canonicalReference(data)
+		if err != nil {
+			t.Fatalf("reference on %q: %v", data, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%q: got %q, reference %q", data, got, want)
+		}
+	})
+}
+
+// Nesting is bounded like encoding/json's decoder: deep input is an error,
+// not a stack overflow.
+func TestCanonicalJSONDepth(t *testing.T) {
+	deep := func(n int) []byte {
+		return append(bytes.Repeat([]byte("["), n), bytes.Repeat([]byte("]"), n)...)
+	}
+	got, err := canonicalJSON(deep(100))
+	if err != nil || !bytes.Equal(got, deep(100)) {
+		t.Fatalf("100 levels: %q, %v", got, err)
+	}
+	if _, err := canonicalJSON(deep(maxCanonDepth + 1)); err == nil {
+		t.Fatal("more than maxCanonDepth levels must be refused")
+	}
+	if _, err := canonicalReference(deep(maxCanonDepth + 1)); err == nil {
+		t.Fatal("encoding/json is expected to refuse it too")
+	}
+}
