@@ -1010,11 +1010,104 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			}
 		}
 	}
+	// A recursive search that also reads hidden files, for a secret's name
+	// or for (nearly) every line, prints what .env and key files hold: a
+	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
+	// them unless told to, so the reason points there.
+	if searchesHidden(lb, args) && huntsSecrets(args, ops, patternGiven) {
+		root := "."
+		if len(ops) > 1 || len(ops) == 1 && patternGiven {
+			root = args[ops[len(ops)-1]].val
+		}
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
+			human: reason("human.sensitive-read", "a recursive search for secrets reads hidden files such as .env too (rg skips them)")})
+	}
 	if hasFlag(args, "--pre", "--pre-glob", "--search-zip", "--hostname-bin") || hasShort(args, "z") && lb == "rg" {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
 		return
 	}
 	f.safe = reason("gate.safe", lb+" only reads")
+}
+
+// searchesHidden reports a recursive search that reads hidden files: grep
+// -r (unless --include narrows the files), rg --hidden / -. / -uu, ag
+// --hidden / -u.
+func searchesHidden(lb string, args []word) bool {
+	switch lb {
+	case "grep", "egrep", "fgrep", "zgrep":
+		return (hasShort(args, "rR") || hasFlag(args, "--recursive", "--dereference-recursive")) &&
+			!hasLongAbbrev(args, "--include")
+	case "rg":
+		return hasFlag(args, "--hidden", "-.") || shortCount(args, 'u') >= 2 || countFlag(args, "--unrestricted") >= 2
+	case "ag":
+		return hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u")
+	}
+	return false
+}
+
+// secretSearch matches search patterns that look for secrets: names of
+// secrets (token and key as words, not tokenizer or monkey), and the
+// prefixes of well-known token formats.
+var secretSearch = regexp.MustCompile(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
+	`(^|[^a-z])(token|key|apikey)s?([^a-z]|$)|(^|[^a-z])(akia|ghp_|github_pat|glpat-|xox[abposr]-|sk-)`)
+
+// huntsSecrets reports a search whose output would carry secrets: its
+// pattern names one, matches (nearly) every line, or the match is
+// inverted.
+func huntsSecrets(args []word, ops []int, patternGiven bool) bool {
+	if hasShort(args, "v") || hasFlag(args, "--invert-match") {
+		return true
+	}
+	var patterns []string
+	for i, w := range args {
+		switch {
+		case (w.val == "-e" || w.val == "--regexp") && i+1 < len(args):
+			patterns = append(patterns, args[i+1].val)
+		case strings.HasPrefix(w.val, "--regexp="):
+			patterns = append(patterns, strings.TrimPrefix(w.val, "--regexp="))
+		case strings.HasPrefix(w.val, "-e") && len(w.val) > 2:
+			patterns = append(patterns, w.val[2:])
+		}
+	}
+	if !patternGiven && len(ops) > 0 {
+		patterns = append(patterns, args[ops[0]].val)
+	}
+	for _, p := range patterns {
+		if strings.Trim(p, "^$.*") == "" || secretSearch.MatchString(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortCount counts a short flag letter over all short-flag clusters
+// (-uu and -u -u both give 2).
+func shortCount(args []word, letter byte) int {
+	n := 0
+	for _, w := range args {
+		v := w.val
+		if v == "--" {
+			break
+		}
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' {
+			n += strings.Count(v[1:], string(letter))
+		}
+	}
+	return n
+}
+
+// countFlag counts a long flag's occurrences.
+func countFlag(args []word, name string) int {
+	n := 0
+	for _, w := range args {
+		if w.val == "--" {
+			break
+		}
+		if w.val == name {
+			n++
+		}
+	}
+	return n
 }
 
 // gitSecretKey matches git config keys whose values are credentials.
