@@ -741,6 +741,9 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 			}
 		}
 	}
+	if servesFiles(lb, args) {
+		f.human = reason("human.file-server", lb+" serves the directory, secrets such as .env included, to the network")
+	}
 	ops := operands(args, map[string]bool{"-m": true, "-W": true, "-X": true})
 	if !code && (len(ops) == 0 || args[ops[0]].val == "-") && !hasFlag(args, "-m") {
 		return summary{shellSink: true}
@@ -750,6 +753,25 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 		a.runsFetched(f, args[ops[0]], sc)
 	}
 	return summary{}
+}
+
+// servesFiles reports an interpreter's built-in file server: python -m
+// http.server (SimpleHTTPServer), php -S. They listen on every interface by
+// default.
+func servesFiles(lb string, args []word) bool {
+	for i, w := range args {
+		switch {
+		case w.val == "-m" && i+1 < len(args) && strings.HasPrefix(lb, "python"):
+			if m := args[i+1].val; m == "http.server" || m == "SimpleHTTPServer" {
+				return true
+			}
+		case w.val == "-mhttp.server" && strings.HasPrefix(lb, "python"):
+			return true
+		case w.val == "-S" && lb == "php":
+			return true
+		}
+	}
+	return false
 }
 
 // prefixRunners run the command that follows their own flags (strace -f

@@ -851,8 +851,21 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
 	}
-	for _, i := range operands(args, map[string]bool{"-C": true, "--directory": true, "-d": true, "-f": true, "--file": true, "-T": true, "-X": true}) {
+	ops := operands(args, map[string]bool{"-C": true, "--directory": true, "-d": true, "-f": true, "--file": true, "-T": true, "-X": true})
+	for _, i := range ops {
 		a.readWord(args[i], sc, idx, false)
+	}
+	// An archive of a directory streamed to stdout carries its hidden files
+	// (.env, keys) to wherever the output goes: the agent's context or,
+	// piped, the network (the taint then makes it a floor).
+	if !extract && archiveToStdout(lb, args, ops) {
+		for n, i := range ops {
+			if lb == "zip" && n == 0 {
+				continue // the archive name, "-"
+			}
+			a.add(&rfact{kind: protocol.FactRead, path: a.pathWord(args[i], sc, false), parent: idx,
+				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
+		}
 	}
 	for i, w := range args {
 		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
@@ -863,6 +876,34 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 		}
 	}
+}
+
+// archiveToStdout reports an archive being created onto stdout: tar without
+// -f (or with -f -), zip with "-" for the archive.
+func archiveToStdout(lb string, args []word, ops []int) bool {
+	switch lb {
+	case "tar", "bsdtar":
+		for i, w := range args {
+			v := w.val
+			if v == "--" {
+				break
+			}
+			switch {
+			case v == "-f" || v == "--file":
+				return i+1 < len(args) && args[i+1].val == "-"
+			case strings.HasPrefix(v, "--file="):
+				return v == "--file=-"
+			case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "f"),
+				i == 0 && !strings.HasPrefix(v, "-") && strings.Contains(v, "f"):
+				// -czf NAME, or the old style czf NAME: NAME follows the cluster
+				return i+1 < len(args) && args[i+1].val == "-"
+			}
+		}
+		return len(ops) > 0
+	case "zip":
+		return len(ops) > 1 && args[ops[0]].val == "-"
+	}
+	return false
 }
 
 func (a *analyzer) pkgManager(f *rfact, idx int, args []word) {
