@@ -1506,6 +1506,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			return summary{}
 		}
 	}
+	if lb == "ssh" {
+		a.sshCommand(args, sc, idx)
+	}
 	sensitiveBefore := len(a.facts)
 	skipNext := false
 	for i, w := range args {
@@ -1598,6 +1601,24 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// sshCommand analyses the command ssh runs on the remote host as if it ran
+// here: the remote machine is as much the user's as this one (rm -rf ~
+// there deletes a home too) and its secrets as sensitive, and the local
+// reading of its paths can only ask more, never less. ssh itself still asks.
+func (a *analyzer) sshCommand(args []word, sc *scope, idx int) {
+	ops := operands(args, sshVals["ssh"])
+	if len(ops) < 2 {
+		return // no remote command: an interactive login
+	}
+	words := make([]string, 0, len(ops)-1)
+	for _, i := range ops[1:] {
+		words = append(words, args[i].val)
+	}
+	// ssh joins its remaining words with spaces and the remote shell parses
+	// the result, as this does.
+	a.reparse(strings.Join(words, " "), sc, idx)
 }
 
 // sshVals are the flags of ssh-family tools that take a value.
