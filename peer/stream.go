@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -73,11 +74,23 @@ func (s *Stream) InputWaiting() bool {
 	if s.r.Buffered() > 0 {
 		return true
 	}
-	f, ok := s.src.(interface{ Fd() uintptr })
+	// SyscallConn, not Fd: Fd would switch a non-blocking stdin to
+	// blocking mode.
+	f, ok := s.src.(interface {
+		SyscallConn() (syscall.RawConn, error)
+	})
 	if !ok {
 		return true
 	}
-	return bytesReadable(f.Fd()) != 0
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return true
+	}
+	n := -1
+	if err := rc.Control(func(fd uintptr) { n = bytesReadable(fd) }); err != nil {
+		return true
+	}
+	return n != 0
 }
 
 // Framing reports the framing in use (auto until the first frame arrives).

@@ -115,7 +115,9 @@ func (db *DB) commitQueued() {
 	n := min(len(db.queue), db.opts.MaxBatch)
 	batch := make([]*appendReq, n)
 	copy(batch, db.queue)
-	db.queue = append(db.queue[:0], db.queue[n:]...)
+	rest := copy(db.queue, db.queue[n:])
+	clear(db.queue[rest:]) // the backing array must not keep answered requests
+	db.queue = db.queue[:rest]
 	db.queueMu.Unlock()
 
 	db.commitBatch(batch)

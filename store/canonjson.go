@@ -99,10 +99,13 @@ func (c *canonicalizer) value() error {
 	if c.pos >= len(c.data) {
 		return errCanonSyntax
 	}
-	c.depth++
-	defer func() { c.depth-- }()
-	if c.depth > maxCanonDepth {
-		return errors.New("canonical JSON: nested too deeply")
+	if b := c.data[c.pos]; b == '{' || b == '[' {
+		// Count containers only, as encoding/json does.
+		c.depth++
+		defer func() { c.depth-- }()
+		if c.depth > maxCanonDepth {
+			return errors.New("canonical JSON: nested too deeply")
+		}
 	}
 	switch c.data[c.pos] {
 	case '{':

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +81,15 @@ func TestCanonicalJSONDepth(t *testing.T) {
 	got, err := canonicalJSON(deep(100))
 	if err != nil || !bytes.Equal(got, deep(100)) {
 		t.Fatalf("100 levels: %q, %v", got, err)
+	}
+	// Exactly as deep as encoding/json allows, around a scalar.
+	most := []byte(strings.Repeat("[", maxCanonDepth) + "1" + strings.Repeat("]", maxCanonDepth))
+	got, err = canonicalJSON(most)
+	if err != nil || !bytes.Equal(got, most) {
+		t.Fatalf("%d levels around a scalar: %v", maxCanonDepth, err)
+	}
+	if _, err := canonicalReference(most); err != nil {
+		t.Fatalf("encoding/json refuses %d levels: %v", maxCanonDepth, err)
 	}
 	if _, err := canonicalJSON(deep(maxCanonDepth + 1)); err == nil {
 		t.Fatal("more than maxCanonDepth levels must be refused")

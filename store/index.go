@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -83,8 +84,8 @@ func indexTail(tx *bolt.Tx, done, head uint64) error {
 func scanTail(tx *bolt.Tx, after uint64, fn func(k []byte, f indexFields) bool, ferr *error) {
 	c := tx.Bucket(bucketAudit).Cursor()
 	for k, v := c.Seek(seqKey(after + 1)); k != nil; k, v = c.Next() {
-		var f indexFields
-		if err := json.Unmarshal(v, &f); err != nil {
+		f, err := readIndexFields(v)
+		if err != nil {
 			*ferr = fmt.Errorf("%w: audit record at key %d: %v", ErrCorrupt, keySeq(k), err)
 			return
 		}
@@ -92,6 +93,41 @@ func scanTail(tx *bolt.Tx, after uint64, fn func(k []byte, f indexFields) bool, 
 			return
 		}
 	}
+}
+
+// readIndexFields reads sessionId and source from a stored record and stops
+// there. Records are stored with their keys sorted, so both come before
+// toolCall, which holds the call's whole input and can be large: decoding
+// the whole record (as json.Unmarshal does, validating all of it first)
+// made every index reader's cost grow with the tail's biggest inputs. A
+// record in another key order is read further, until both are found.
+func readIndexFields(v []byte) (indexFields, error) {
+	var f indexFields
+	dec := json.NewDecoder(bytes.NewReader(v))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return f, fmt.Errorf("not a JSON object")
+	}
+	var haveSession, haveSource bool
+	for dec.More() && !(haveSession && haveSource) {
+		t, err := dec.Token()
+		if err != nil {
+			return f, err
+		}
+		key, _ := t.(string)
+		switch key {
+		case "sessionId":
+			err, haveSession = dec.Decode(&f.SessionID), true
+		case "source":
+			err, haveSource = dec.Decode(&f.Source), true
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	return f, nil
 }
 
 // indexRecord adds the record under key k to its session's index.

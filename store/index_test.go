@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -170,4 +172,108 @@ func TestBadWatermarkFailsClosed(t *testing.T) {
 	assert.ErrorIs(t, err, ErrCorrupt)
 	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
 	assert.ErrorIs(t, err, ErrCorrupt)
+}
+
+// The index fields are read without reading the rest of the record: a
+// broken or huge toolCall after them costs nothing.
+func TestReadIndexFieldsStopsEarly(t *testing.T) {
+	f, err := readIndexFields([]byte(`{"action":"x","reasons":[{"a":1}],"sessionId":"s1","source":"user","toolCall":BROKEN`))
+	require.NoError(t, err)
+	assert.Equal(t, indexFields{SessionID: "s1", Source: protocol.SourceUser}, f)
+	// Another key order is read on until both are found.
+	f, err = readIndexFields([]byte(`{"source":"auto","toolCall":{"rawInput":{"k":[1,2]}},"sessionId":"s2"}`))
+	require.NoError(t, err)
+	assert.Equal(t, indexFields{SessionID: "s2", Source: protocol.SourceAuto}, f)
+	_, err = readIndexFields([]byte(`[1]`))
+	assert.Error(t, err)
+}
+
+// TestIndexAgainstBruteForce: after every few appends to random sessions
+// (one a child, one with a hashed long id, one empty), every page of every
+// session's listing, every After, and UserReplies with the parent agree
+// with a filter over all records, across several watermark moves.
+func TestIndexAgainstBruteForce(t *testing.T) {
+	db := openTemp(t)
+	long := strings.Repeat("L", 300)
+	sessions := []string{"a", "b", "child", long, ""}
+	require.NoError(t, db.PutSession(protocol.Session{ID: "child", ParentID: "a"}))
+	rng := rand.New(rand.NewSource(1))
+	var all []protocol.AuditRecord
+	check := func() {
+		for _, s := range sessions[:4] {
+			var want []protocol.AuditRecord
+			for _, r := range all {
+				if r.SessionID == s {
+					want = append(want, r)
+				}
+			}
+			for _, limit := range []int{1, 2, 3, 5, 31, 33, 1000} {
+				// page through
+				var got []protocol.AuditRecord
+				after := ""
+				for pages := 0; pages < 1000; pages++ {
+					recs, next, err := db.Audit(AuditQuery{SessionID: s, After: after, Limit: limit})
+					require.NoError(t, err)
+					got = append(got, recs...)
+					if next == "" {
+						break
+					}
+					require.Equal(t, recs[len(recs)-1].ID, next)
+					after = next
+				}
+				require.Equal(t, len(want), len(got), "session %q limit %d n=%d", s[:1], limit, len(all))
+				for i := range want {
+					require.Equal(t, want[i].ID, got[i].ID)
+				}
+			}
+			// arbitrary After values
+			for _, r := range all {
+				recs, _, err := db.Audit(AuditQuery{SessionID: s, After: r.ID, Limit: 7})
+				require.NoError(t, err)
+				var w []string
+				for _, x := range all {
+					if x.SessionID == s && len(w) < 7 && (len(x.ID) > len(r.ID) || (len(x.ID) == len(r.ID) && x.ID > r.ID)) {
+						w = append(w, x.ID)
+					}
+				}
+				var g []string
+				for _, x := range recs {
+					g = append(g, x.ID)
+				}
+				require.Equal(t, w, g)
+			}
+			for _, max := range []int{1, 2, 5, 40, 1000} {
+				ur, err := db.UserReplies(s, max)
+				require.NoError(t, err)
+				var w []string
+				for i := len(all) - 1; i >= 0 && len(w) < max; i-- {
+					x := all[i]
+					if x.Source == protocol.SourceUser && (x.SessionID == s || (s == "child" && x.SessionID == "a")) {
+						w = append(w, x.ID)
+					}
+				}
+				var g []string
+				for _, x := range ur {
+					g = append(g, x.ID)
+				}
+				require.Equal(t, w, g, "user replies %q max %d", s[:1], max)
+			}
+		}
+	}
+	for i := 0; i < 140; i++ {
+		s := sessions[rng.Intn(len(sessions))]
+		src := protocol.SourceAuto
+		if rng.Intn(3) == 0 {
+			src = protocol.SourceUser
+		}
+		r, err := db.AppendAudit(context.Background(), record(s, src, "x"))
+		require.NoError(t, err)
+		all = append(all, r)
+		if i%7 == 0 || i > 125 {
+			check()
+		}
+	}
+	n, err := db.VerifyAudit()
+	require.NoError(t, err)
+	require.Equal(t, len(all), n)
 }

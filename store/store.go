@@ -69,7 +69,8 @@ type DB struct {
 	leading    bool
 	committing sync.WaitGroup // one count while a leader runs
 
-	linger lingering // the write handle kept open between close writes (tx.go); under rw
+	linger     lingering    // the write handle kept open between close writes (tx.go); under rw
+	yieldUntil atomic.Int64 // unix ns before which update does not lock (tx.go, maxHold)
 
 	// batches counts committed group commits (observability and tests).
 	batches atomic.Int64

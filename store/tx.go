@@ -48,7 +48,6 @@ type lingering struct {
 	h        *handle
 	timer    *time.Timer
 	openedAt time.Time // when h was opened
-	yieldAt  time.Time // when h was last released for fairness (maxHold)
 }
 
 // damaged maps the path of a file whose bbolt Open panicked to that error,
@@ -58,12 +57,14 @@ var damaged sync.Map
 // update runs fn in one read-write transaction (bbolt fsyncs before Commit
 // returns) on the lingering write handle, opening it if needed.
 func (db *DB) update(fn func(*bolt.Tx) error) error {
+	// Another process's turn (see maxHold): wait without holding rw, so
+	// this process's reads go on meanwhile.
+	if wait := time.Until(time.Unix(0, db.yieldUntil.Load())); wait > 0 {
+		time.Sleep(wait)
+	}
 	db.rw.Lock()
 	defer db.rw.Unlock()
 	if db.linger.h == nil {
-		if wait := yieldFor - time.Since(db.linger.yieldAt); wait > 0 {
-			time.Sleep(wait) // another process's turn (see maxHold)
-		}
 		h, err := db.openHandle(true)
 		if err != nil {
 			return err
@@ -72,15 +73,19 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 	}
 	if db.linger.timer != nil {
 		db.linger.timer.Stop()
+		db.linger.timer = nil
 	}
-	db.linger.timer = time.AfterFunc(lingerFor, db.closeIdle)
 	err := db.run(db.linger.h, func(b *bolt.DB) error { return b.Update(fn) })
 	switch {
 	case errors.Is(err, ErrCorrupt):
 		db.releaseLinger() // never reuse a handle bbolt panicked on
 	case time.Since(db.linger.openedAt) > maxHold:
 		db.releaseLinger()
-		db.linger.yieldAt = time.Now()
+		db.yieldUntil.Store(time.Now().Add(yieldFor).UnixNano())
+	default:
+		// Armed once the commit is done: armed before it, a commit slower
+		// than lingerFor found its handle closed right after it.
+		db.linger.timer = time.AfterFunc(lingerFor, db.closeIdle)
 	}
 	return err
 }
