@@ -18,7 +18,6 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 			}
 			sess.mu.Lock()
 			merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
-			withdrawals := sess.withdrawals
 			sess.mu.Unlock()
 			reply, err := s.decide(ctx, w, sess, 0, acpToolCall(merged), s.canPrompt(), settledOnly)
 			if err != nil {
@@ -27,9 +26,7 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 			// A session/cancel while the call was being decided makes the
 			// answer ACP's "cancelled", whoever decided: the agent stopped the
 			// turn, so nothing from it may run.
-			sess.mu.Lock()
-			cancelled := sess.withdrawals != withdrawals
-			sess.mu.Unlock()
+			cancelled := sess.withdrawnSince(s.arrival(ctx))
 			out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
 			if id := pickOption(p.Options, reply.Reply); id != "" && !cancelled {
 				out.Outcome = protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}

@@ -41,7 +41,8 @@ type decision struct {
 
 // request is one permission request on its way through the pipeline.
 type request struct {
-	snapshot // the session as the request found it
+	snapshot        // the session as the request found it
+	arrival  uint64 // the request's frame number (Server.arrival)
 	w        *world
 	sess     *session
 	call     protocol.ToolCall
@@ -62,7 +63,7 @@ var errUnsettled = errors.New("the call needs the judge or the user")
 // session it prepared (the turn the request names is started) is what that
 // second run prepares first anyway, idempotently.
 func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk, settledOnly bool) (protocol.PermissionReply, error) {
-	rq := &request{snapshot: sess.begin(turn), w: w, sess: sess, call: call, canAsk: canAsk}
+	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call, canAsk: canAsk}
 	rq.verdict = s.analyze(w, sess, call)
 	d, ok := s.settle(rq)
 	if !ok {

@@ -51,14 +51,14 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	defer stop()
 	askID := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
 	rq.sess.mu.Lock()
-	withdrawn := rq.sess.withdrawals != rq.withdrawals
+	withdrawn := rq.sess.withdrawnAt > rq.arrival
 	if !withdrawn {
 		rq.sess.asks[askID] = cancel
 	}
 	rq.sess.mu.Unlock()
 	if withdrawn {
-		// session/cancel or session/close came while this call was being
-		// decided: the question is withdrawn before it is asked.
+		// session/cancel or session/close came after this call (on the
+		// wire): the question is withdrawn before it is asked.
 		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "the session's pending calls were cancelled; "+reason, feedbackHeadless)
 	}
 	defer func() {

@@ -162,7 +162,7 @@ func FuzzParams(f *testing.F) {
 		req := &jsonrpc2.Request{Method: method.name, Params: &raw, ID: jsonrpc2.ID{Num: 1}}
 		var res result
 		if isNotification(method.name) {
-			srv.handleNotification(req)
+			srv.handleNotification(req, srv.frames.Add(1))
 		} else {
 			// Settled-only first, as the read loop does: a request it
 			// leaves unsettled has recorded and granted nothing. (It may

@@ -56,6 +56,10 @@ type Server struct {
 
 	inflight sync.WaitGroup
 	askSeq   atomic.Uint64
+	// frames numbers the messages in the order the read loop takes them, so
+	// a request can tell whether a session/cancel came after it on the wire
+	// (session.withdrawnAt), however late it starts.
+	frames atomic.Uint64
 
 	// inputGone is cancelled when stdin ends: escalations can no longer be
 	// answered and resolve headless so in-flight requests finish.
@@ -148,8 +152,9 @@ func (s *Server) drain() {
 // are handled here, in order; requests other than the lifecycle ones run in
 // their own goroutine.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	frame := s.frames.Add(1)
 	if req.Notif {
-		s.handleNotification(req)
+		s.handleNotification(req, frame)
 		return
 	}
 	switch req.Method {
@@ -172,7 +177,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if initialized || acpMethod(req.Method) {
 		if !shuttingDown && !stopping && !duplicate {
 			// Registered under s.mu so drain's Wait never races an Add.
-			rctx, cancel = context.WithCancel(context.Background())
+			rctx, cancel = context.WithCancel(withArrival(context.Background(), frame))
 			s.pending[req.ID] = cancel
 			s.inflight.Add(1)
 		}
@@ -337,7 +342,7 @@ func missing(pointer string) *jsonrpc2.Error {
 	return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + pointer + ": required"}
 }
 
-func (s *Server) handleNotification(req *jsonrpc2.Request) {
+func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 	switch req.Method {
 	case protocol.MethodInitialized:
 	case protocol.MethodExit:
@@ -378,7 +383,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 			delete(s.sessions, p.SessionID)
 			s.mu.Unlock()
 			if sess != nil {
-				sess.withdrawAsks()
+				sess.withdrawAsks(frame)
 				if w, err := s.world(); err == nil {
 					w.judge.Forget(w.project, p.SessionID)
 				}
@@ -393,7 +398,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 			sess := s.sessions[p.SessionID]
 			s.mu.Unlock()
 			if sess != nil {
-				sess.withdrawAsks()
+				sess.withdrawAsks(frame)
 			}
 		}
 	default:
@@ -442,4 +447,20 @@ func homeDir(cfg Config) string {
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// arrivalKey keys a request's frame number in its context.
+type arrivalKey struct{}
+
+func withArrival(ctx context.Context, frame uint64) context.Context {
+	return context.WithValue(ctx, arrivalKey{}, frame)
+}
+
+// arrival is the frame number of the request ctx belongs to; a request
+// that did not come off the wire (tests, tools) arrives now.
+func (s *Server) arrival(ctx context.Context) uint64 {
+	if n, ok := ctx.Value(arrivalKey{}).(uint64); ok {
+		return n
+	}
+	return s.frames.Load()
 }

@@ -28,9 +28,10 @@ type session struct {
 	history     []judge.HistoryEntry // this turn's calls, oldest first
 	acpCalls    map[string]protocol.ACPToolCallUpdate
 	asks        map[string]context.CancelFunc // pending escalations by ask id
-	// withdrawals counts withdrawAsks calls, so an ACP request can tell that
-	// its escalation ended because the agent cancelled the session's turn.
-	withdrawals int
+	// withdrawnAt is the frame number of the latest session/cancel or
+	// session/close: a request that arrived before it is withdrawn, even if
+	// it started deciding after it (it may have waited for a worker).
+	withdrawnAt uint64
 }
 
 // maxACPCalls bounds the remembered ACP tool calls of one session.
@@ -62,7 +63,6 @@ func (ss *session) startTurnLocked(n int) {
 type snapshot struct {
 	info        protocol.Session
 	turn, epoch int
-	withdrawals int
 }
 
 // begin snapshots the session for a request; a request naming a newer turn
@@ -73,7 +73,7 @@ func (ss *session) begin(requestedTurn int) snapshot {
 	if requestedTurn > ss.turn {
 		ss.startTurnLocked(requestedTurn)
 	}
-	return snapshot{info: ss.info, turn: ss.turn, epoch: ss.epoch, withdrawals: ss.withdrawals}
+	return snapshot{info: ss.info, turn: ss.turn, epoch: ss.epoch}
 }
 
 // cached returns a copy of the session's "always" cache.
@@ -103,11 +103,12 @@ func (ss *session) pruneRevoked(grants []protocol.Grant) bool {
 	return dropped
 }
 
-// withdrawAsks cancels every pending escalation of the session.
-func (ss *session) withdrawAsks() {
+// withdrawAsks cancels every pending escalation of the session and
+// withdraws every request that arrived before frame.
+func (ss *session) withdrawAsks(frame uint64) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	ss.withdrawals++
+	ss.withdrawnAt = max(ss.withdrawnAt, frame)
 	for _, cancel := range ss.asks {
 		cancel()
 	}
@@ -196,4 +197,12 @@ func (s *Server) modeOf(w *world, info protocol.Session) (protocol.Mode, protoco
 		tier = w.policy.Tier()
 	}
 	return mode, tier
+}
+
+// withdrawnSince reports whether a session/cancel or session/close came
+// after the request that arrived as frame.
+func (ss *session) withdrawnSince(frame uint64) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.withdrawnAt > frame
 }

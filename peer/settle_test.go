@@ -2,9 +2,12 @@ package peer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,5 +64,33 @@ func TestSettledOnlyPartition(t *testing.T) {
 				assert.Equal(t, full.Meta.DecidedBy, reply.Meta.DecidedBy)
 			})
 		}
+	}
+}
+
+// An ACP request that arrived before a session/cancel is answered
+// "cancelled" even if it only starts deciding after the cancel was handled
+// (it waited for a worker); one that arrived after the cancel is decided.
+func TestACPCancelFollowsWireOrder(t *testing.T) {
+	srv := New(Config{Project: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "a.db"), Home: t.TempDir()})
+	require.NoError(t, srv.Open())
+	defer srv.Close()
+	_, err := srv.session("a1")
+	require.NoError(t, err)
+	raw := func(s string) *json.RawMessage { m := json.RawMessage(s); return &m }
+	cancel := &jsonrpc2.Request{Method: protocol.MethodACPSessionCancel, Notif: true, Params: raw(`{"sessionId":"a1"}`)}
+	srv.handleNotification(cancel, 2)
+	request := &jsonrpc2.Request{Method: protocol.MethodACPRequestPermission, ID: jsonrpc2.ID{Num: 1}, Params: raw(
+		`{"sessionId":"a1","toolCall":{"toolCallId":"t1","kind":"execute","rawInput":{"command":"make deploy"}},` +
+			`"options":[{"optionId":"y","name":"Allow","kind":"allow_once"},{"optionId":"n","name":"Reject","kind":"reject_once"}]}`)}
+	for _, tc := range []struct {
+		arrival uint64
+		want    protocol.ACPOutcome
+	}{
+		{1, protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}},
+		{3, protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: "n"}}, // headless: nobody to ask
+	} {
+		res := srv.dispatch(withArrival(context.Background(), tc.arrival), request, false)
+		require.Nil(t, res.err)
+		assert.Equal(t, tc.want, res.value.(protocol.ACPRequestPermissionResult).Outcome, "arrival %d", tc.arrival)
 	}
 }
