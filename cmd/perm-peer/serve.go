@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -81,59 +82,51 @@ func runServe(args []string) int {
 	// An editor that closes our stdout must not kill us mid-commit: writes
 	// then fail with EPIPE, and the peer drains and exits on EOF.
 	signal.Ignore(syscall.SIGPIPE)
-	if prefix := os.Getenv("PERM_PEER_CPUPROFILE"); prefix != "" {
-		// For profiling under a real editor or the bench harness: one file per process.
-		stopProfile, err := startCPUProfile(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
+	for _, r := range recorders {
+		prefix := os.Getenv(r.env)
+		if prefix == "" {
+			continue
+		}
+		stopRecording, err := r.record(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "perm-peer: cannot start: %v\n", err)
 			return exitStartup
 		}
-		defer stopProfile()
-	}
-	if prefix := os.Getenv("PERM_PEER_TRACE"); prefix != "" {
-		// An execution trace shows what a CPU profile cannot: where a
-		// request waits (syscalls, scheduling, channels).
-		stopTrace, err := startTrace(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer: cannot start: %v\n", err)
-			return exitStartup
-		}
-		defer stopTrace()
+		defer stopRecording()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return srv.Serve(ctx, os.Stdin, os.Stdout)
 }
 
-// startCPUProfile writes a CPU profile to path until the returned func runs.
-func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
+// recorders are the profiles a serving process writes when their
+// environment variable names a file prefix: one file per process, for
+// profiling under a real editor or the bench harness. The execution trace
+// shows what a CPU profile cannot: where a request waits (syscalls,
+// scheduling, channels).
+var recorders = []recorder{
+	{env: "PERM_PEER_CPUPROFILE", what: "cpu profile", start: pprof.StartCPUProfile, stop: pprof.StopCPUProfile},
+	{env: "PERM_PEER_TRACE", what: "execution trace", start: trace.Start, stop: trace.Stop},
 }
 
-// startTrace writes a runtime execution trace to path until the returned
-// func runs.
-func startTrace(path string) (func(), error) {
+type recorder struct {
+	env, what string
+	start     func(io.Writer) error
+	stop      func()
+}
+
+// record writes the recording to path until the returned func runs.
+func (r recorder) record(path string) (func(), error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("execution trace %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", r.what, path, err)
 	}
-	if err := trace.Start(f); err != nil {
+	if err := r.start(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("execution trace %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", r.what, path, err)
 	}
 	return func() {
-		trace.Stop()
+		r.stop()
 		f.Close()
 	}, nil
 }
