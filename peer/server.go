@@ -149,8 +149,9 @@ func (s *Server) drain() {
 }
 
 // Handle implements jsonrpc2.Handler. It runs on the read loop: notifications
-// are handled here, in order; requests other than the lifecycle ones run in
-// their own goroutine.
+// are handled here, in order; requests other than the lifecycle ones run on
+// a worker goroutine, except a lone permission request that needs neither
+// judge nor user, which is answered here (see below).
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	frame := s.frames.Add(1)
 	if req.Notif {
