@@ -63,7 +63,7 @@ func BenchmarkJudgeOverheadCachedPrefix(b *testing.B) {
 	const reply = `{"decision":"allow","risk_level":"low","reason":"Runs the project's tests."}`
 	b.ReportAllocs()
 	for b.Loop() {
-		prefix := j.Prefix(key, build)
+		prefix := j.Prefix(key, "", build)
 		system, user := BuildPrompt(prefix, benchHistory, benchCall)
 		_ = PrefixHash(prefix)
 		if _, err := j.encodeRequest(system, user); err != nil {

@@ -31,7 +31,8 @@ const (
 	Escalate Outcome = "escalate"
 )
 
-// TurnKey identifies one dialog turn: the prompt prefix is built once per key.
+// TurnKey identifies one dialog turn: the prompt prefix is built once per
+// key (and basis, see Judge.Prefix).
 type TurnKey struct {
 	Project string
 	Session string
@@ -101,7 +102,9 @@ type sessionTurns struct {
 }
 
 type turnEntry struct {
-	once       sync.Once
+	mu         sync.Mutex // held while the prefix is built
+	built      bool
+	basis      string // what prefix was built from (see Prefix)
 	prefix     string
 	rejections int // guarded by Judge.mu
 }
@@ -144,16 +147,22 @@ func (j *Judge) Model() string {
 }
 
 // Prefix returns the turn's prompt prefix (<session_context> and
-// <user_rules>). build runs only the first time key is seen — concurrent
-// callers of the same turn wait for that one build — so every call of the
-// turn gets byte-identical bytes. Only the newest two turns of a session
-// and the 256 most recently used sessions are kept.
-func (j *Judge) Prefix(key TurnKey, build func() (SessionContext, []protocol.UserRule)) string {
+// <user_rules>). build runs the first time key is seen — concurrent callers
+// of the same turn wait for that one build — so every call of the turn gets
+// byte-identical bytes, unless basis changes. basis names the inputs of
+// the rules that must not go stale within a turn (the peer passes the
+// project's grants): a call with a different basis than the build's
+// rebuilds the prefix, so a grant revoked mid-turn is not still shown to
+// the model as a "Persistent grant". Only the newest two turns of a
+// session and the 256 most recently used sessions are kept.
+func (j *Judge) Prefix(key TurnKey, basis string, build func() (SessionContext, []protocol.UserRule)) string {
 	e := j.entry(key)
-	e.once.Do(func() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.built || e.basis != basis {
 		sc, rules := build()
-		e.prefix = BuildPrefix(sc, rules)
-	})
+		e.prefix, e.basis, e.built = BuildPrefix(sc, rules), basis, true
+	}
 	return e.prefix
 }
 

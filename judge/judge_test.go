@@ -316,9 +316,9 @@ func TestPrefixByteIdenticalAcrossTurnCalls(t *testing.T) {
 		return SessionContext{Agent: "zed", UserMessage: fmt.Sprintf("build #%d", builds)},
 			[]protocol.UserRule{{Kind: KindAlways, Action: "bash: go test ./..."}}
 	}
-	p1 := j.Prefix(key, build)
+	p1 := j.Prefix(key, "", build)
 	d1 := j.Decide(context.Background(), p1, nil, testCall)
-	p2 := j.Prefix(key, build)
+	p2 := j.Prefix(key, "", build)
 	d2 := j.Decide(context.Background(), p2, []HistoryEntry{{Action: testCall.Action, Outcome: "once"}},
 		Call{Tool: "bash", Kind: "execute", Action: "bash: go vet ./...", Input: `{"command":"go vet ./..."}`})
 	assert.Equal(t, 1, builds)
@@ -335,9 +335,35 @@ func TestPrefixByteIdenticalAcrossTurnCalls(t *testing.T) {
 	assert.Len(t, d1.Details.PromptPrefixHash, 64)
 
 	// The next turn builds afresh.
-	p3 := j.Prefix(TurnKey{Project: "/repo", Session: "s1", Turn: 2}, build)
+	p3 := j.Prefix(TurnKey{Project: "/repo", Session: "s1", Turn: 2}, "", build)
 	assert.Equal(t, 2, builds)
 	assert.Contains(t, p3, `user_message: "build #2"`)
+}
+
+// A different basis within a turn rebuilds the prefix (a grant revoked
+// mid-turn); the same basis again does not, and the breaker count stays.
+func TestPrefixRebuiltWhenBasisChanges(t *testing.T) {
+	j := New(Config{})
+	key := TurnKey{Project: "/p", Session: "s", Turn: 1}
+	rules := []protocol.UserRule{{Kind: KindGrant, Action: "Bash(make lint)"}}
+	builds := 0
+	build := func() (SessionContext, []protocol.UserRule) {
+		builds++
+		return SessionContext{Agent: "a"}, rules
+	}
+	p1 := j.Prefix(key, "grants 1", build)
+	require.Contains(t, p1, "Persistent grant: Bash(make lint)")
+	e := j.entry(key)
+	j.mu.Lock()
+	e.rejections++ // as DecideTurn counts a Reject
+	j.mu.Unlock()
+	rules = nil // the grant is revoked
+	p2 := j.Prefix(key, "grants none", build)
+	assert.Equal(t, 2, builds)
+	assert.NotContains(t, p2, "Persistent grant")
+	assert.Equal(t, p2, j.Prefix(key, "grants none", build))
+	assert.Equal(t, 2, builds)
+	assert.Equal(t, 1, j.Rejections(key), "a rebuild keeps the turn's breaker count")
 }
 
 func TestPrefixConcurrentBuildOnce(t *testing.T) {
@@ -348,7 +374,7 @@ func TestPrefixConcurrentBuildOnce(t *testing.T) {
 	got := make([]string, 32)
 	for i := range got {
 		wg.Go(func() {
-			got[i] = j.Prefix(key, func() (SessionContext, []protocol.UserRule) {
+			got[i] = j.Prefix(key, "", func() (SessionContext, []protocol.UserRule) {
 				builds.Add(1)
 				return SessionContext{Agent: "a"}, nil
 			})
@@ -369,15 +395,15 @@ func TestPrefixEviction(t *testing.T) {
 		j := New(Config{})
 		n := 0
 		for turn := 1; turn <= 3; turn++ {
-			j.Prefix(TurnKey{"/p", "s", turn}, counting(&n))
+			j.Prefix(TurnKey{"/p", "s", turn}, "", counting(&n))
 		}
 		require.Equal(t, 3, n)
-		j.Prefix(TurnKey{"/p", "s", 3}, counting(&n))
-		j.Prefix(TurnKey{"/p", "s", 2}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s", 3}, "", counting(&n))
+		j.Prefix(TurnKey{"/p", "s", 2}, "", counting(&n))
 		assert.Equal(t, 3, n, "the two newest turns stay cached")
-		j.Prefix(TurnKey{"/p", "s", 1}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s", 1}, "", counting(&n))
 		assert.Equal(t, 4, n, "turn 1 was evicted")
-		j.Prefix(TurnKey{"/p", "s", 1}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s", 1}, "", counting(&n))
 		assert.Equal(t, 5, n, "a turn older than the kept ones is not cached again")
 		j.mu.Lock()
 		assert.Len(t, j.sessions[sessionKey{"/p", "s"}].turns, 2)
@@ -387,22 +413,22 @@ func TestPrefixEviction(t *testing.T) {
 		j := New(Config{})
 		n := 0
 		for i := range maxSessions + 1 {
-			j.Prefix(TurnKey{"/p", fmt.Sprintf("s%d", i), 1}, counting(&n))
+			j.Prefix(TurnKey{"/p", fmt.Sprintf("s%d", i), 1}, "", counting(&n))
 		}
 		j.mu.Lock()
 		assert.Len(t, j.sessions, maxSessions)
 		j.mu.Unlock()
-		j.Prefix(TurnKey{"/p", "s1", 1}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s1", 1}, "", counting(&n))
 		assert.Equal(t, maxSessions+1, n, "s1 is still cached")
-		j.Prefix(TurnKey{"/p", "s0", 1}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s0", 1}, "", counting(&n))
 		assert.Equal(t, maxSessions+2, n, "s0 was the least recently used")
 	})
 	t.Run("forget", func(t *testing.T) {
 		j := New(Config{})
 		n := 0
-		j.Prefix(TurnKey{"/p", "s", 1}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s", 1}, "", counting(&n))
 		j.Forget("/p", "s")
-		j.Prefix(TurnKey{"/p", "s", 1}, counting(&n))
+		j.Prefix(TurnKey{"/p", "s", 1}, "", counting(&n))
 		assert.Equal(t, 2, n)
 	})
 }

@@ -188,8 +188,13 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	rq.sess.mu.Lock()
 	history := append([]judge.HistoryEntry(nil), rq.sess.history...)
 	rq.sess.mu.Unlock()
-	prefix := j.Prefix(key, func() (judge.SessionContext, []protocol.UserRule) {
-		return s.sessionContext(rq.w, rq.sess), s.userRules(rq.w, rq.info.ID)
+	// The grants are read here, not taken from the build: the prefix is
+	// rebuilt when they changed since (a grant revoked mid-turn must not
+	// stay a "Persistent grant" rule), and the basis must name what the
+	// rules were built from.
+	grants := readGrants(rq.w)
+	prefix := j.Prefix(key, grantsBasis(grants), func() (judge.SessionContext, []protocol.UserRule) {
+		return s.sessionContext(rq.w, rq.sess), s.userRules(rq.w, rq.info.ID, grants)
 	})
 	jd := j.DecideTurn(ctx, key, prefix, history, judgeCall(rq.w, rq.call, rq.verdict))
 	details := jd.Details
@@ -298,16 +303,33 @@ func (s *Server) sessionContext(w *world, sess *session) judge.SessionContext {
 	return judge.SessionContext{Agent: sess.info.Agent, Cwd: cwd, UserMessage: sess.userMessage}
 }
 
-// userRules are the session's user rules as the judge reads them. An
-// "always" whose grant has since been revoked is no longer a rule.
-func (s *Server) userRules(w *world, sessionID string) []protocol.UserRule {
-	recs, err := w.db.UserReplies(sessionID, MaxRuleRecords)
-	if err != nil {
-		slog.Warn("read user replies", "session", sessionID, "err", err)
-	}
+// readGrants reads the project's grants for the judge's rules; none when
+// they cannot be read, so that no rule claims a grant.
+func readGrants(w *world) []protocol.Grant {
 	grants, err := w.db.Grants()
 	if err != nil {
 		slog.Warn("read grants", "err", err)
+		return nil
+	}
+	return grants
+}
+
+// grantsBasis names a set of grants for judge.Judge.Prefix.
+func grantsBasis(grants []protocol.Grant) string {
+	var b strings.Builder
+	for _, g := range grants {
+		fmt.Fprintf(&b, "%s=%s\n", g.ID, g.Pattern)
+	}
+	return b.String()
+}
+
+// userRules are the session's user rules as the judge reads them, with the
+// project's grants. An "always" whose grant has since been revoked is no
+// longer a rule.
+func (s *Server) userRules(w *world, sessionID string, grants []protocol.Grant) []protocol.UserRule {
+	recs, err := w.db.UserReplies(sessionID, MaxRuleRecords)
+	if err != nil {
+		slog.Warn("read user replies", "session", sessionID, "err", err)
 	}
 	live := make(map[string]bool, len(grants))
 	for _, g := range grants {

@@ -99,7 +99,7 @@ func (s *Server) rules(method string, raw *json.RawMessage) result {
 		if p.SessionID == "" {
 			return result{err: missing("/sessionId")}
 		}
-		rules := s.userRules(w, p.SessionID)
+		rules := s.userRules(w, p.SessionID, readGrants(w))
 		if rules == nil {
 			rules = []protocol.UserRule{}
 		}

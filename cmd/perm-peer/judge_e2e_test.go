@@ -293,3 +293,49 @@ func TestJudgeNotesBecomeRules(t *testing.T) {
 		t.Fatalf("subagent prompt lacks the parent's rule:\n%s", sub)
 	}
 }
+
+// A grant revoked mid-turn leaves the judge's rules at once: the turn's
+// prefix is rebuilt rather than still showing the model a "Persistent
+// grant" the user took back.
+func TestJudgeRevokedGrantLeavesPromptMidTurn(t *testing.T) {
+	m := newModelServer(t)
+	p := startJudged(t, m, true, "standard")
+	m.script(verdict("escalate", "medium"))
+	r := p.call("session/requestPermission", permParams("s1", bashCall("g1", "make lint")), func(msg) any {
+		return map[string]any{"reply": "always"}
+	})
+	if k, _, _ := reply(r); k != "always" {
+		t.Fatalf("always: %v", r)
+	}
+	p.notify("session/turn", map[string]any{"sessionId": "s1", "turn": 2, "userMessage": "ship it"})
+	m.script(verdict("escalate", "medium"), verdict("escalate", "medium"))
+	ask := func(id, cmd string) {
+		t.Helper()
+		r := p.call("session/requestPermission", map[string]any{"sessionId": "s1", "turn": 2, "toolCall": bashCall(id, cmd)}, func(msg) any {
+			return map[string]any{"reply": "reject"}
+		})
+		if k, _, _ := reply(r); k != "reject" {
+			t.Fatalf("%s: %v", cmd, r)
+		}
+	}
+	ask("g2", "make deploy")
+	const grantRule = "Persistent grant: "
+	if before := m.prompt(1); !strings.Contains(before, grantRule) || !strings.Contains(before, "make lint") {
+		t.Fatalf("turn 2 prompt lacks the grant:\n%s", before)
+	}
+	grants := p.call("grants/list", map[string]any{}, nil).result()["grants"].([]any)
+	if len(grants) != 1 {
+		t.Fatalf("grants: %v", grants)
+	}
+	if r := p.call("grants/revoke", map[string]any{"id": grants[0].(map[string]any)["id"]}, nil); r.errCode() != 0 {
+		t.Fatalf("revoke: %v", r)
+	}
+	ask("g3", "make release")
+	after := m.prompt(2)
+	if strings.Contains(after, grantRule) || strings.Contains(after, "Always approved") {
+		t.Fatalf("the revoked grant is still a rule in the same turn:\n%s", after)
+	}
+	if !strings.Contains(after, `user_message: "ship it"`) {
+		t.Fatalf("rebuilt prefix lost the turn's context:\n%s", after)
+	}
+}
