@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -48,10 +49,18 @@ func TestCanonicalJSON(t *testing.T) {
 // agrees with the encoding/json reference; invalid JSON is an error.
 func FuzzCanonicalJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `[]`, `"x"`, `1`, `{"b":[1,{"y":"\u2028","x":null}],"a":"\ud800"}`,
-		`{"a":1,"a":2}`, "\"\xff\"", `{"k":"\"\\\/\b\f\n\r\t"}`, ` [ 1 , 2 ] `, `{"a":}`, `[1,]`, `tru`} {
+		`{"a":1,"a":2}`, "\"\xff\"", `{"sessionId":"s","source":"user"}`, `{"a":[{"}":"]\""}],"session\u0049d":"x","source":"auto"}`, `{"source":1}`,
+		`{"k":"\"\\\/\b\f\n\r\t"}`, ` [ 1 , 2 ] `, `{"a":}`, `[1,]`, `tru`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fields, ferr := readIndexFields(data) // never panics, on any bytes
+		if json.Valid(data) {
+			want, werr := readIndexFieldsReference(data)
+			if (ferr == nil) != (werr == nil) || fields != want {
+				t.Fatalf("readIndexFields(%q) = %+v, %v; json.Decoder reads %+v, %v", data, fields, ferr, want, werr)
+			}
+		}
 		got, err := canonicalJSON(data)
 		if !json.Valid(data) {
 			if err == nil {
@@ -97,4 +106,36 @@ func TestCanonicalJSONDepth(t *testing.T) {
 	if _, err := canonicalReference(deep(maxCanonDepth + 1)); err == nil {
 		t.Fatal("encoding/json is expected to refuse it too")
 	}
+}
+
+// readIndexFieldsReference is readIndexFields written with json.Decoder's
+// tokens, as it was before skipJSON: FuzzCanonicalJSON holds the two to
+// the same answers on valid JSON.
+func readIndexFieldsReference(v []byte) (indexFields, error) {
+	var f indexFields
+	dec := json.NewDecoder(bytes.NewReader(v))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return f, fmt.Errorf("not a JSON object")
+	}
+	var haveSession, haveSource bool
+	for dec.More() && !(haveSession && haveSource) {
+		t, err := dec.Token()
+		if err != nil {
+			return f, err
+		}
+		key, _ := t.(string)
+		switch key {
+		case "sessionId":
+			err, haveSession = dec.Decode(&f.SessionID), true
+		case "source":
+			err, haveSource = dec.Decode(&f.Source), true
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	return f, nil
 }

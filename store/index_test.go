@@ -184,8 +184,14 @@ func TestReadIndexFieldsStopsEarly(t *testing.T) {
 	f, err = readIndexFields([]byte(`{"source":"auto","toolCall":{"rawInput":{"k":[1,2]}},"sessionId":"s2"}`))
 	require.NoError(t, err)
 	assert.Equal(t, indexFields{SessionID: "s2", Source: protocol.SourceAuto}, f)
-	_, err = readIndexFields([]byte(`[1]`))
-	assert.Error(t, err)
+	// Brackets and quotes inside strings, an escaped key.
+	f, err = readIndexFields([]byte(`{"a":["]}\"{",{"b":"}"}],"n":-1.5e3,"session\u0049d":"s3","source":"user","z":[`))
+	require.NoError(t, err)
+	assert.Equal(t, indexFields{SessionID: "s3", Source: protocol.SourceUser}, f)
+	for _, bad := range []string{`[1]`, ``, `{"a":"x`, `{"a":[1,2}`, `{"a" 1}`, `{"sessionId":1}`, `{"a":1 "b":2}`, `{"a":}`} {
+		_, err = readIndexFields([]byte(bad))
+		assert.Error(t, err, bad)
+	}
 }
 
 // TestIndexAgainstBruteForce: after every few appends to random sessions
