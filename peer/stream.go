@@ -323,18 +323,25 @@ func checkMessage(frame []byte) error {
 	if !utf8.Valid(frame) {
 		return &errFrame{code: protocol.CodeParseError, msg: "parse error: invalid UTF-8"}
 	}
-	if !json.Valid(frame) {
-		return &errFrame{code: protocol.CodeParseError, msg: "parse error: not valid JSON"}
-	}
-	if frame[0] != '{' {
-		if frame[0] == '[' {
-			return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: batches are not supported"}
-		}
-		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: not a JSON object"}
-	}
+	// json.Unmarshal checks the whole frame is valid JSON before it decodes
+	// anything, so a syntax error is a parse error whatever the frame holds.
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(frame, &m); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return &errFrame{code: protocol.CodeParseError, msg: "parse error: not valid JSON"}
+		}
+		switch bytes.TrimLeft(frame, " \t\r\n")[0] { // valid JSON: not empty
+		case '[':
+			return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: batches are not supported"}
+		case '{':
+		default:
+			return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: not a JSON object"}
+		}
 		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: " + err.Error()}
+	}
+	if m == nil { // the frame is null
+		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: not a JSON object"}
 	}
 	rawID, hasID := m["id"]
 	idOK := !hasID || validID(rawID)

@@ -83,6 +83,10 @@ func TestStreamBadFrames(t *testing.T) {
 		{"batch", `[` + okReq + `]`, -32600, nil},
 		{"empty batch", `[]`, -32600, nil},
 		{"scalar", `42`, -32600, nil},
+		{"null", `null`, -32600, nil},
+		{"padded batch", " \t[1]", -32600, nil},
+		{"padded scalar", ` "x"`, -32600, nil},
+		{"empty object", `{}`, -32600, nil},
 		{"no jsonrpc", `{"id":1,"method":"x"}`, -32600, float64(1)},
 		{"wrong version", `{"jsonrpc":"1.0","id":1,"method":"x"}`, -32600, float64(1)},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"x"}`, -32600, nil},
@@ -120,6 +124,13 @@ func TestStreamBadFrames(t *testing.T) {
 			})
 		}
 	}
+}
+
+// An LSP body may start with whitespace: it is still one JSON object.
+func TestStreamLSPBodyWithLeadingSpace(t *testing.T) {
+	acc, out, _ := readAll(t, lsp(" \r\n"+okReq), FramingLSP, 0)
+	assert.Empty(t, out)
+	assert.Equal(t, []string{okReq}, acc)
 }
 
 func TestStreamLSPResync(t *testing.T) {
