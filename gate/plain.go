@@ -1055,7 +1055,7 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	// or for (nearly) every line, prints what .env and key files hold: a
 	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
 	// them unless told to, so the reason points there.
-	if searchesHidden(lb, args) && huntsSecrets(args, ops, patternGiven) {
+	if searchesHidden(lb, args) && huntsSecrets(lb, args, ops, patternGiven) {
 		root := "."
 		if len(ops) > 1 || len(ops) == 1 && patternGiven {
 			root = args[ops[len(ops)-1]].val
@@ -1092,33 +1092,110 @@ func searchesHidden(lb string, args []word) bool {
 var secretSearch = regexp.MustCompile(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
 	`(^|[^a-z])(token|key|apikey)s?([^a-z]|$)|(^|[^a-z])(akia|ghp_|github_pat|glpat-|xox[abposr]-|sk-)`)
 
+// secretLines are lines of the shapes .env, .envrc and key files hold,
+// with values that hold no two letters in a row: a search pattern that
+// matches one of them prints such lines (API_KEY=..., export X=..., a key's
+// BEGIN line) without naming a secret, like grep -rn "=" . or grep -rn API .
+var secretLines = []string{
+	"API_KEY=8c1f0e27d5",
+	`export DB_PASSWORD="8c1f0e27d5"`,
+	"-----BEGIN OPENSSH PRIVATE KEY-----",
+	"GITHUB_TOKEN=ghp_8c1f0e27d5",
+}
+
 // huntsSecrets reports a search whose output would carry secrets: its
-// pattern names one, matches (nearly) every line, or the match is
-// inverted.
-func huntsSecrets(args []word, ops []int, patternGiven bool) bool {
+// pattern names one, matches (nearly) every line or a line shaped like a
+// secret's (secretLines), or cannot be known (a pattern file, a variable, a
+// regexp Go cannot read); or the match is inverted.
+func huntsSecrets(lb string, args []word, ops []int, patternGiven bool) bool {
 	if hasShort(args, "v") || hasFlag(args, "--invert-match") {
 		return true
 	}
-	var patterns []string
+	if lb != "ag" && hasShort(args, "f") || hasFlag(args, "--file") { // patterns read from a file (ag -f follows links)
+		return true
+	}
+	var patterns []word
 	for i, w := range args {
 		switch {
 		case (w.val == "-e" || w.val == "--regexp") && i+1 < len(args):
-			patterns = append(patterns, args[i+1].val)
+			patterns = append(patterns, args[i+1])
 		case strings.HasPrefix(w.val, "--regexp="):
-			patterns = append(patterns, strings.TrimPrefix(w.val, "--regexp="))
+			patterns = append(patterns, word{val: strings.TrimPrefix(w.val, "--regexp="), dyn: w.dyn})
 		case strings.HasPrefix(w.val, "-e") && len(w.val) > 2:
-			patterns = append(patterns, w.val[2:])
+			patterns = append(patterns, word{val: w.val[2:], dyn: w.dyn})
 		}
 	}
 	if !patternGiven && len(ops) > 0 {
-		patterns = append(patterns, args[ops[0]].val)
+		patterns = append(patterns, args[ops[0]])
 	}
 	for _, p := range patterns {
-		if strings.Trim(p, "^$.*") == "" || secretSearch.MatchString(p) {
+		if p.dyn || strings.Trim(p.val, "^$.*") == "" || secretSearch.MatchString(p.val) {
 			return true
+		}
+		re, err := regexp.Compile(searchRegexp(lb, args, p.val))
+		if err != nil {
+			return true
+		}
+		for _, line := range secretLines {
+			if re.MatchString(line) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// searchRegexp is a search pattern as a Go regexp, in the dialect and with
+// the case and word/line flags the search tool gives it: grep reads basic
+// regexps unless -E, -P or -F (egrep, fgrep); rg and ag read extended ones
+// (-F, -Q: fixed strings); ag is smart-case, like rg -S.
+func searchRegexp(lb string, args []word, p string) string {
+	fixed := lb == "fgrep" || hasShort(args, "F") || hasFlag(args, "--fixed-strings", "--literal") || lb == "ag" && hasShort(args, "Q")
+	basic := (lb == "grep" || lb == "zgrep") && !hasShort(args, "EP") &&
+		!hasFlag(args, "--extended-regexp", "--perl-regexp")
+	re := p
+	switch {
+	case fixed:
+		re = regexp.QuoteMeta(p)
+	case basic:
+		re = basicToExtended(p)
+	}
+	switch {
+	case hasShort(args, "x") || hasFlag(args, "--line-regexp"):
+		re = `^(?:` + re + `)$`
+	case hasShort(args, "w") || hasFlag(args, "--word-regexp"):
+		re = `\b(?:` + re + `)\b`
+	}
+	smart := lb == "ag" || hasShort(args, "S") || hasFlag(args, "--smart-case")
+	if hasShort(args, "i") || hasFlag(args, "--ignore-case") || smart && strings.ToLower(p) == p {
+		re = `(?i)` + re
+	}
+	return re
+}
+
+// basicToExtended rewrites a POSIX basic regexp (with GNU's \+ \? \|) as
+// an extended one: \( \) \{ \} \+ \? \| are the operators, and the bare
+// characters are literals.
+func basicToExtended(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p) && strings.IndexByte("(){}+?|", p[i+1]) >= 0:
+			i++
+			b.WriteByte(p[i])
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteByte(c)
+			b.WriteByte(p[i])
+		case strings.IndexByte("(){}+?|", c) >= 0, c == '*' && b.Len() == 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // shortCount counts a short flag letter over all short-flag clusters
