@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -42,9 +41,17 @@ func canonMembers(data []byte) ([]member, error) {
 	if c.pos != len(c.data) {
 		return nil, errCanonSyntax
 	}
+	// One buffer holds every member's `"key":value`.
+	n := 0
+	for _, m := range ms {
+		n += len(m.keyJSON) + 1 + m.end - m.start
+	}
+	buf := make([]byte, 0, n)
 	out := make([]member, len(ms))
 	for i, m := range ms {
-		out[i] = member{key: m.key, json: m.json(c.out)}
+		start := len(buf)
+		buf = append(append(append(buf, m.keyJSON...), ':'), c.out[m.start:m.end]...)
+		out[i] = member{key: string(m.key), json: buf[start:len(buf):len(buf)]}
 	}
 	return out, nil
 }
@@ -64,23 +71,19 @@ func canonicalJSON(data []byte) ([]byte, error) {
 
 // canonicalizer reads data from pos and appends canonical JSON to out.
 type canonicalizer struct {
-	data  []byte
-	pos   int
-	out   []byte
-	depth int
+	data    []byte
+	pos     int
+	out     []byte
+	depth   int
+	scratch []byte // an object being reassembled in key order (value)
 }
 
-// span is one object member written to out: its key's canonical encoding
-// and its value at out[start:end].
+// span is one object member written to out: its key (the bytes it
+// denotes, which sort like the string), the key's canonical encoding and
+// its value at out[start:end].
 type span struct {
-	key        string
-	keyJSON    []byte
-	start, end int
-}
-
-func (s span) json(out []byte) []byte {
-	b := make([]byte, 0, len(s.keyJSON)+1+s.end-s.start)
-	return append(append(append(b, s.keyJSON...), ':'), out[s.start:s.end]...)
+	key, keyJSON []byte
+	start, end   int
 }
 
 func (c *canonicalizer) space() {
@@ -114,14 +117,19 @@ func (c *canonicalizer) value() error {
 		if err != nil {
 			return err
 		}
-		obj := []byte{'{'}
+		// The members' values are at out[start:]; the object replaces
+		// them, reassembled in scratch (free again once an object's
+		// members, nested objects included, are all written).
+		obj := append(c.scratch[:0], '{')
 		for i, m := range ms {
 			if i > 0 {
 				obj = append(obj, ',')
 			}
 			obj = append(append(append(obj, m.keyJSON...), ':'), c.out[m.start:m.end]...)
 		}
-		c.out = append(c.out[:start], append(obj, '}')...)
+		obj = append(obj, '}')
+		c.out = append(c.out[:start], obj...)
+		c.scratch = obj
 		return nil
 	case '[':
 		c.pos++
@@ -157,7 +165,7 @@ func (c *canonicalizer) value() error {
 		if err != nil {
 			return err
 		}
-		enc, _, err := canonString(lit)
+		enc, _, err := canonString(lit, false)
 		if err != nil {
 			return err
 		}
@@ -165,7 +173,7 @@ func (c *canonicalizer) value() error {
 		return nil
 	default:
 		start := c.pos
-		for c.pos < len(c.data) && !bytes.ContainsRune([]byte(",}] \t\n\r"), rune(c.data[c.pos])) {
+		for c.pos < len(c.data) && !isDelimiter(c.data[c.pos]) {
 			c.pos++
 		}
 		lit := c.data[start:c.pos]
@@ -196,7 +204,7 @@ func (c *canonicalizer) members() ([]span, error) {
 		if err != nil {
 			return nil, err
 		}
-		keyJSON, key, err := canonString(lit)
+		keyJSON, key, err := canonString(lit, true)
 		if err != nil {
 			return nil, err
 		}
@@ -219,11 +227,11 @@ func (c *canonicalizer) members() ([]span, error) {
 			c.pos++
 		case '}':
 			c.pos++
-			slices.SortStableFunc(ms, func(a, b span) int { return strings.Compare(a.key, b.key) })
+			slices.SortStableFunc(ms, func(a, b span) int { return bytes.Compare(a.key, b.key) })
 			// Keep the last of each run of equal keys.
 			kept := ms[:0]
 			for i, m := range ms {
-				if i+1 < len(ms) && ms[i+1].key == m.key {
+				if i+1 < len(ms) && bytes.Equal(ms[i+1].key, m.key) {
 					continue
 				}
 				kept = append(kept, m)
@@ -250,22 +258,29 @@ func (c *canonicalizer) stringLiteral() ([]byte, error) {
 	return nil, errCanonSyntax
 }
 
-// canonString returns the canonical encoding of a string literal and the
-// string it denotes.
-func canonString(lit []byte) (enc []byte, s string, err error) {
+// canonString returns the canonical encoding of a string literal and, when
+// wantText, the text it denotes. A literal that already is canonical is
+// returned as is, its text a slice of it: nothing is allocated.
+func canonString(lit []byte, wantText bool) (enc, text []byte, err error) {
 	body := lit[1 : len(lit)-1]
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) &&
 		!bytes.Contains(body, []byte("\u2028")) && !bytes.Contains(body, []byte("\u2029")) {
 		for _, b := range body {
 			if b < 0x20 {
-				return nil, "", errCanonSyntax
+				return nil, nil, errCanonSyntax
 			}
 		}
-		return lit, string(body), nil
+		return lit, body, nil
 	}
+	var s string
 	if err := json.Unmarshal(lit, &s); err != nil {
-		return nil, "", fmt.Errorf("canonical JSON: %w", err)
+		return nil, nil, fmt.Errorf("canonical JSON: %w", err)
 	}
-	enc, err = canonicalValue(s)
-	return enc, s, err
+	if enc, err = canonicalValue(s); err != nil {
+		return nil, nil, err
+	}
+	if wantText {
+		text = []byte(s)
+	}
+	return enc, text, nil
 }
