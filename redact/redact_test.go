@@ -152,3 +152,37 @@ func TestEveryPatternCompiles(t *testing.T) {
 		require.NotNil(t, r.re(), "rule %d", i)
 	}
 }
+
+// JSON's shortcut for inputs without a hint gives what the walk gives.
+func TestJSONShortcutMatchesWalk(t *testing.T) {
+	for _, in := range []string{
+		`{"command":"git status"}`, `{"command":"go test ./..."}`, `{"path":"/repo/main.go","line":3}`,
+		`{"api_key":"x"}`, `{"API_KEY":12345}`, `{"headers":{"Cookie":"a=b"}}`, `{"cmd":"curl -H 'Authorization: Bearer abcdefgh12'"}`,
+		`{"p\u0061ssword":"x"}`, `{"k":"\u0073k-0123456789abcdef0123"}`, `{"Tok\u212Aen":"x"}`, `{"\u212Aey":"x"}`,
+		`not json`, `{"a":1} trailing`, `[1,"two",null,true]`, `"just text"`, `{"url":"https://u:pw@host/x"}`,
+	} {
+		assert.Equal(t, string(walkJSON(json.RawMessage(in))), string(JSON(json.RawMessage(in))), in)
+	}
+}
+
+// Every key secretKey masks whole holds a hint, so that JSON's shortcut
+// never skips one.
+func TestSecretKeysHaveHints(t *testing.T) {
+	for _, k := range []string{"password", "db_passwd", "passphrase", "client-secret", "GITHUB_TOKEN", "api_key", "apikey", "api-key",
+		"accesskey", "access_key_id", "private-key", "credentials", "credential", "Authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"} {
+		require.True(t, secretKey().MatchString(k), k)
+		assert.True(t, hasHint([]byte(k)), k)
+	}
+}
+
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{`{"command":"git status"}`, `{"api_key":"x"}`, `{"\u212Aey":"v"}`, `{"a":"sk-0123456789abcdef0123"}`, `[`, `x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, want := JSON(raw), walkJSON(raw)
+		if string(got) != string(want) {
+			t.Fatalf("JSON(%q) = %q, the walk gives %q", raw, got, want)
+		}
+	})
+}
