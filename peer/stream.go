@@ -399,7 +399,21 @@ func validID(raw json.RawMessage) bool {
 
 // WriteObject writes one message as one frame.
 func (s *Stream) WriteObject(obj any) error {
-	body, err := json.Marshal(obj)
+	var body []byte
+	var err error
+	if m, ok := obj.(json.Marshaler); ok {
+		// jsonrpc2's messages encode themselves with json.Marshal; calling
+		// json.Marshal on them again would only re-validate and copy the
+		// bytes. A newline would end an NDJSON frame early: compact then.
+		if body, err = m.MarshalJSON(); err == nil && bytes.ContainsAny(body, "\n\r") {
+			var buf bytes.Buffer
+			if err = json.Compact(&buf, body); err == nil {
+				body = buf.Bytes()
+			}
+		}
+	} else {
+		body, err = json.Marshal(obj)
+	}
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}

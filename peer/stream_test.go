@@ -189,6 +189,16 @@ func TestStreamWritesInItsFraming(t *testing.T) {
 	}
 }
 
+// A message that encodes itself is written as it encodes, except that a
+// line break in it is compacted away: it would end an NDJSON frame.
+func TestStreamWritesMarshalerOnOneLine(t *testing.T) {
+	var out bytes.Buffer
+	s := NewStream(strings.NewReader(""), &out, nil, FramingNDJSON, 0)
+	require.NoError(t, s.WriteObject(json.RawMessage("{\"id\":1,\r\n \"result\":\"a\\nb\"}")))
+	require.NoError(t, s.WriteObject(json.RawMessage(`{"id":2, "result":null}`)))
+	assert.Equal(t, "{\"id\":1,\"result\":\"a\\nb\"}\n{\"id\":2, \"result\":null}\n", out.String())
+}
+
 // FuzzStream: no input makes the stream panic, and everything it writes is
 // a well-framed JSON-RPC error response.
 func FuzzStream(f *testing.F) {
