@@ -1013,219 +1013,39 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 }
 
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
-	patternGiven := hasFlag(args, "-e", "--regexp", "-f", "--file") || hasShort(args, "e")
-	// flag values are not skipped: a value taken for a file only makes the
-	// answer stricter (grep -T is a flag, rg -T takes a value)
-	ops := operands(args, map[string]bool{"-e": true, "--regexp": true, "-f": true, "--file": true})
-	for n, i := range ops {
-		if n == 0 && !patternGiven {
-			continue
-		}
-		a.readWord(args[i], sc, idx, false)
+	s := parseSearch(lb, args)
+	for _, w := range s.paths {
+		a.readWord(w, sc, idx, false)
 	}
-	for i, w := range args {
-		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
-			a.readWord(args[i+1], sc, idx, false)
-		}
+	for _, w := range s.patternFiles {
+		a.readWord(w, sc, idx, false)
 	}
-	if len(ops) == 0 || len(ops) == 1 && !patternGiven {
-		// grep -r with no path searches the working directory
-		if hasShort(args, "rR") || hasFlag(args, "--recursive") || lb == "rg" || lb == "ag" || lb == "ack" {
-			a.readFact(a.resolvePath(".", sc.cwd, false), idx, true)
+	if len(s.paths) == 0 && s.recursive {
+		// grep -r with no path, rg, ag and ack search the working directory
+		a.readFact(a.resolvePath(".", sc.cwd, false), idx, true)
+	}
+	for _, g := range s.globs {
+		if sensitiveBase(strings.ToLower(filepath.Base(strings.TrimPrefix(g, "!")))) && !strings.HasPrefix(g, "!") {
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: idx, human: reason("human.sensitive-read", "searches inside sensitive files")})
 		}
 	}
-	for i, w := range args {
-		for _, fl := range []string{"--include", "--glob", "--iglob", "-g"} {
-			var pat string
-			switch {
-			case w.val == fl && i+1 < len(args):
-				pat = args[i+1].val
-			case strings.HasPrefix(w.val, fl+"="):
-				pat = strings.TrimPrefix(w.val, fl+"=")
-			default:
-				continue
-			}
-			if sensitiveBase(strings.ToLower(filepath.Base(strings.TrimPrefix(pat, "!")))) && !strings.HasPrefix(pat, "!") {
-				g := &rfact{kind: protocol.FactRead, path: pathRef{raw: pat}, parent: idx, human: reason("human.sensitive-read", "searches inside sensitive files")}
-				a.add(g)
-			}
-		}
-	}
-	// A recursive search that also reads hidden files, for a secret's name
-	// or for (nearly) every line, prints what .env and key files hold: a
+	// A recursive search that also reads hidden files prints what .env and
+	// key files hold when its output can carry their lines (search.go): a
 	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
 	// them unless told to, so the reason points there.
-	if searchesHidden(lb, args) && huntsSecrets(lb, args, ops, patternGiven) {
+	if s.searchesHidden(lb) && s.huntsSecrets() {
 		root := "."
-		if len(ops) > 1 || len(ops) == 1 && patternGiven {
-			root = args[ops[len(ops)-1]].val
+		if len(s.paths) > 0 {
+			root = s.paths[len(s.paths)-1].val
 		}
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
 			human: reason("human.sensitive-read", "a recursive search for secrets reads hidden files such as .env too (rg skips them)")})
 	}
-	if hasFlag(args, "--pre", "--pre-glob", "--search-zip", "--hostname-bin") || hasShort(args, "z") && lb == "rg" {
+	if s.pre {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
 		return
 	}
 	f.safe = reason("gate.safe", lb+" only reads")
-}
-
-// searchesHidden reports a recursive search that reads hidden files: grep
-// -r (unless --include narrows the files), rg --hidden / -. / -uu, ag
-// --hidden / -u.
-func searchesHidden(lb string, args []word) bool {
-	switch lb {
-	case "grep", "egrep", "fgrep", "zgrep":
-		return (hasShort(args, "rR") || hasFlag(args, "--recursive", "--dereference-recursive")) &&
-			!hasLongAbbrev(args, "--include")
-	case "rg":
-		return hasFlag(args, "--hidden", "-.") || shortCount(args, 'u') >= 2 || countFlag(args, "--unrestricted") >= 2
-	case "ag":
-		return hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u")
-	}
-	return false
-}
-
-// secretSearch matches search patterns that look for secrets: names of
-// secrets (token and key as words, not tokenizer or monkey), and the
-// prefixes of well-known token formats.
-var secretSearch = regexp.MustCompile(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
-	`(^|[^a-z])(token|key|apikey)s?([^a-z]|$)|(^|[^a-z])(akia|ghp_|github_pat|glpat-|xox[abposr]-|sk-)`)
-
-// secretLines are lines of the shapes .env, .envrc and key files hold,
-// with values that hold no two letters in a row: a search pattern that
-// matches one of them prints such lines (API_KEY=..., export X=..., a key's
-// BEGIN line) without naming a secret, like grep -rn "=" . or grep -rn API .
-var secretLines = []string{
-	"API_KEY=8c1f0e27d5",
-	`export DB_PASSWORD="8c1f0e27d5"`,
-	"-----BEGIN OPENSSH PRIVATE KEY-----",
-	"GITHUB_TOKEN=ghp_8c1f0e27d5",
-}
-
-// huntsSecrets reports a search whose output would carry secrets: its
-// pattern names one, matches (nearly) every line or a line shaped like a
-// secret's (secretLines), or cannot be known (a pattern file, a variable, a
-// regexp Go cannot read); or the match is inverted.
-func huntsSecrets(lb string, args []word, ops []int, patternGiven bool) bool {
-	if hasShort(args, "v") || hasFlag(args, "--invert-match") {
-		return true
-	}
-	if lb != "ag" && hasShort(args, "f") || hasFlag(args, "--file") { // patterns read from a file (ag -f follows links)
-		return true
-	}
-	var patterns []word
-	for i, w := range args {
-		switch {
-		case (w.val == "-e" || w.val == "--regexp") && i+1 < len(args):
-			patterns = append(patterns, args[i+1])
-		case strings.HasPrefix(w.val, "--regexp="):
-			patterns = append(patterns, word{val: strings.TrimPrefix(w.val, "--regexp="), dyn: w.dyn})
-		case strings.HasPrefix(w.val, "-e") && len(w.val) > 2:
-			patterns = append(patterns, word{val: w.val[2:], dyn: w.dyn})
-		}
-	}
-	if !patternGiven && len(ops) > 0 {
-		patterns = append(patterns, args[ops[0]])
-	}
-	for _, p := range patterns {
-		if p.dyn || strings.Trim(p.val, "^$.*") == "" || secretSearch.MatchString(p.val) {
-			return true
-		}
-		re, err := regexp.Compile(searchRegexp(lb, args, p.val))
-		if err != nil {
-			return true
-		}
-		for _, line := range secretLines {
-			if re.MatchString(line) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// searchRegexp is a search pattern as a Go regexp, in the dialect and with
-// the case and word/line flags the search tool gives it: grep reads basic
-// regexps unless -E, -P or -F (egrep, fgrep); rg and ag read extended ones
-// (-F, -Q: fixed strings); ag is smart-case, like rg -S.
-func searchRegexp(lb string, args []word, p string) string {
-	fixed := lb == "fgrep" || hasShort(args, "F") || hasFlag(args, "--fixed-strings", "--literal") || lb == "ag" && hasShort(args, "Q")
-	basic := (lb == "grep" || lb == "zgrep") && !hasShort(args, "EP") &&
-		!hasFlag(args, "--extended-regexp", "--perl-regexp")
-	re := p
-	switch {
-	case fixed:
-		re = regexp.QuoteMeta(p)
-	case basic:
-		re = basicToExtended(p)
-	}
-	switch {
-	case hasShort(args, "x") || hasFlag(args, "--line-regexp"):
-		re = `^(?:` + re + `)$`
-	case hasShort(args, "w") || hasFlag(args, "--word-regexp"):
-		re = `\b(?:` + re + `)\b`
-	}
-	smart := lb == "ag" || hasShort(args, "S") || hasFlag(args, "--smart-case")
-	if hasShort(args, "i") || hasFlag(args, "--ignore-case") || smart && strings.ToLower(p) == p {
-		re = `(?i)` + re
-	}
-	return re
-}
-
-// basicToExtended rewrites a POSIX basic regexp (with GNU's \+ \? \|) as
-// an extended one: \( \) \{ \} \+ \? \| are the operators, and the bare
-// characters are literals.
-func basicToExtended(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p) && strings.IndexByte("(){}+?|", p[i+1]) >= 0:
-			i++
-			b.WriteByte(p[i])
-		case c == '\\' && i+1 < len(p):
-			i++
-			b.WriteByte(c)
-			b.WriteByte(p[i])
-		case strings.IndexByte("(){}+?|", c) >= 0, c == '*' && b.Len() == 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// shortCount counts a short flag letter over all short-flag clusters
-// (-uu and -u -u both give 2).
-func shortCount(args []word, letter byte) int {
-	n := 0
-	for _, w := range args {
-		v := w.val
-		if v == "--" {
-			break
-		}
-		if len(v) > 1 && v[0] == '-' && v[1] != '-' {
-			n += strings.Count(v[1:], string(letter))
-		}
-	}
-	return n
-}
-
-// countFlag counts a long flag's occurrences.
-func countFlag(args []word, name string) int {
-	n := 0
-	for _, w := range args {
-		if w.val == "--" {
-			break
-		}
-		if w.val == name {
-			n++
-		}
-	}
-	return n
 }
 
 // gitSecretKey matches git config keys whose values are credentials.
