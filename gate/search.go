@@ -212,87 +212,46 @@ func (s *searchCmd) patternFile(w word, ok bool) {
 }
 
 func (s *searchCmd) applyShort(lb string, c byte, v word, ok bool) {
-	switch lb {
-	case "rg":
-		switch c {
-		case '.':
-			s.hidden = true
-		case 'u':
-			s.unrestr++
-		case 'U':
-			s.context = true
-		case 'z':
-			s.pre = true
-		case 'F':
-			s.dialect = fixedStrings
-		case 'P':
-			s.dialect = perlRE
-		case 'S':
-			s.ignoreCase, s.smartCase = false, true
-		case 's':
-			s.ignoreCase, s.smartCase = false, false
-		case 'g':
-			s.globs = append(s.globs, v.val)
-		default:
-			s.common(c, v, ok)
-		}
-	case "ag", "ack":
-		switch c {
-		case 'u':
-			s.hidden = true
-		case 'Q':
-			s.dialect = fixedStrings
-		case 'S':
-			s.ignoreCase, s.smartCase = false, true
-		case 's':
-			s.ignoreCase, s.smartCase = false, false
-		case 'G':
-			s.globs = append(s.globs, v.val)
-		default:
-			s.common(c, v, ok)
-		}
+	rgOrAg := lb == "rg" || lb == "ag" || lb == "ack"
+	switch {
+	case rgOrAg && (c == 'S' || c == 's'):
+		s.ignoreCase, s.smartCase = false, c == 'S'
+	case lb == "rg" && c == 'u':
+		s.unrestr++
+	case rgOrAg && c == 'u', lb == "rg" && c == '.':
+		s.hidden = true
+	case lb == "rg" && c == 'U', !rgOrAg && c == 'z':
+		s.context = true // across lines; grep -z: a whole file is one "line"
+	case lb == "rg" && c == 'z':
+		s.pre = true
+	case rgOrAg && (c == 'g' || c == 'G'):
+		s.globs = append(s.globs, v.val)
+	case c == 'F' && lb != "ag", c == 'Q' && lb == "ag":
+		s.dialect = fixedStrings
+	case c == 'P':
+		s.dialect = perlRE
+	case !rgOrAg && c == 'E':
+		s.dialect = extendedRE
+	case !rgOrAg && c == 'G':
+		s.dialect = basicRE
+	case !rgOrAg && c == 'y':
+		s.ignoreCase = true
+	case !rgOrAg && (c == 'r' || c == 'R'):
+		s.recursive = true
+	case !rgOrAg && c == 'd':
+		s.recursive = s.recursive || v.val == "recurse" || v.dyn
 	default:
-		switch c {
-		case 'E':
-			s.dialect = extendedRE
-		case 'F':
-			s.dialect = fixedStrings
-		case 'G':
-			s.dialect = basicRE
-		case 'P':
-			s.dialect = perlRE
-		case 'y':
-			s.ignoreCase = true
-		case 'r', 'R':
-			s.recursive = true
-		case 'd':
-			s.recursive = s.recursive || v.val == "recurse" || v.dyn
-		case 'z':
-			s.context = true // NUL-separated "lines": a whole file is one
-		default:
-			s.common(c, v, ok)
+		if name, ok2 := sharedShort[c]; ok2 {
+			s.applyLong(lb, name, v, ok)
 		}
 	}
 }
 
-// common applies the short options grep, rg and ag share.
-func (s *searchCmd) common(c byte, v word, ok bool) {
-	switch c {
-	case 'e':
-		s.pattern(v, ok)
-	case 'f':
-		s.patternFile(v, ok)
-	case 'i':
-		s.ignoreCase, s.smartCase = true, false
-	case 'w':
-		s.word = true
-	case 'x':
-		s.line = true
-	case 'v':
-		s.invert = true
-	case 'A', 'B', 'C':
-		s.context = s.context || !ok || positive(v)
-	}
+// sharedShort are the short options grep, rg and ag share, by the long
+// option each stands for.
+var sharedShort = map[byte]string{
+	'e': "regexp", 'f': "file", 'i': "ignore-case", 'w': "word-regexp", 'x': "line-regexp",
+	'v': "invert-match", 'A': "after-context", 'B': "before-context", 'C': "context",
 }
 
 func (s *searchCmd) applyLong(lb, name string, v word, ok bool) {
