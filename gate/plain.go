@@ -1033,13 +1033,15 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	// key files hold when its output can carry their lines (search.go): a
 	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
 	// them unless told to, so the reason points there.
-	if s.searchesHidden(lb) && s.huntsSecrets() {
-		root := "."
-		if len(s.paths) > 0 {
-			root = s.paths[len(s.paths)-1].val
+	if s.searchesHidden(lb) {
+		if why := s.huntsSecrets(); why != "" {
+			root := "."
+			if len(s.paths) > 0 {
+				root = s.paths[len(s.paths)-1].val
+			}
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
+				human: reason("human.sensitive-read", "a recursive search that reads hidden files such as .env "+why+" (rg, git grep or --include leave them out)")})
 		}
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
-			human: reason("human.sensitive-read", "a recursive search for secrets reads hidden files such as .env too (rg skips them)")})
 	}
 	if s.pre {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")

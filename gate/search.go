@@ -354,27 +354,32 @@ var secretLines = []string{
 	"GITHUB_TOKEN=ghp_8c1f0e27d5",
 }
 
-// huntsSecrets reports a search whose output would carry secrets: the
+// huntsSecrets says why a search's output would carry secrets, or "": the
 // match is inverted or prints more than the matching lines (context, whole
 // files as one line), or a pattern names a secret, matches (nearly) every
 // line or a line shaped like a secret's (secretLines), or cannot be known
 // (a pattern file, a variable, a regexp Go cannot read).
-func (s searchCmd) huntsSecrets() bool {
-	if s.invert || s.context || s.fromFile {
-		return true
+func (s searchCmd) huntsSecrets() string {
+	switch {
+	case s.invert:
+		return "prints every line that does not match"
+	case s.context:
+		return "prints the lines around each match"
+	case s.fromFile:
+		return "reads its patterns from a file"
 	}
 	for _, p := range s.patterns {
 		if p.dyn {
-			return true
+			return "has a pattern only known at run time"
 		}
 		// grep reads each line of a pattern as a pattern of its own.
 		for _, line := range strings.Split(p.val, "\n") {
 			if s.matchesSecretLine(line) {
-				return true
+				return "has a pattern that matches lines secrets are kept in"
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 func (s searchCmd) matchesSecretLine(p string) bool {
