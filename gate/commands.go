@@ -558,19 +558,30 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 			repl = strings.TrimPrefix(v, "--replace=")
 		case v == "-i":
 			repl = "{}"
-		case v == "-a" || v == "--arg-file":
-			if i+1 < len(args) {
-				j := a.readFact(a.pathWord(args[i+1], sc, false), idx, false)
+		case v == "-a" || v == "--arg-file" || strings.HasPrefix(v, "-a") || strings.HasPrefix(v, "--arg-file="):
+			var file word
+			switch {
+			case v == "-a" || v == "--arg-file":
+				if i+1 < len(args) {
+					file = args[i+1]
+				}
+				i++
+			case strings.HasPrefix(v, "-a"):
+				file = word{val: v[2:], dyn: args[i].dyn}
+			default:
+				file = word{val: strings.TrimPrefix(v, "--arg-file="), dyn: args[i].dyn}
+			}
+			if file.val != "" {
+				j := a.readFact(a.pathWord(file, sc, false), idx, false)
 				// the arguments are the file's contents
 				argTaint = argTaint || a.facts[j].human != nil && a.facts[j].human.Code == "human.sensitive-read"
 			}
-			i++
 		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
 			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines" || v == "--eof":
 			i++
 		}
 	}
-	inner := append([]word{}, args[i:]...)
+	inner := append([]word{}, args[min(i, len(args)):]...)
 	if len(inner) == 0 {
 		inner = []word{{val: "echo"}}
 	}

@@ -255,6 +255,55 @@ func npmrcHasToken(path string) bool {
 	return false
 }
 
+// posixClasses are the bracket classes bash knows, as ranges Go's
+// filepath.Match reads.
+var posixClasses = map[string]string{
+	"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+	"xdigit": "0-9a-fA-F", "space": " \t\n\r\v\f", "blank": " \t", "punct": "!-/:-@\\[-`{-~",
+	"print": " -~", "graph": "!-~", "word": "a-zA-Z0-9_", "cntrl": "\x00-\x1f",
+}
+
+// shellGlobMatch is filepath.Match for a bash glob: [!x] negates like [^x] and
+// [[:alpha:]] is a class. A pattern it cannot read matches (fail closed).
+func shellGlobMatch(pattern, name string) bool {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(pattern[i])
+		case !in && c == '[':
+			in = true
+			b.WriteByte(c)
+			if i+1 < len(pattern) && pattern[i+1] == '!' {
+				b.WriteByte('^')
+				i++
+			}
+		case in && c == '[' && i+1 < len(pattern) && pattern[i+1] == ':':
+			end := strings.Index(pattern[i+2:], ":]")
+			if end < 0 {
+				return true
+			}
+			cls, ok := posixClasses[pattern[i+2:i+2+end]]
+			if !ok {
+				return true
+			}
+			b.WriteString(cls)
+			i += end + 3
+		case in && c == ']':
+			in = false
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	ok, err := filepath.Match(b.String(), name)
+	return ok || err != nil
+}
+
 // sensitiveBase handles a base name that may itself be a glob.
 func sensitiveBase(base string) bool {
 	if !hasGlob(base) && !strings.Contains(base, "{") {
@@ -272,7 +321,7 @@ func sensitiveBase(base string) bool {
 			if c[0] == '.' && alt[0] != '.' {
 				continue
 			}
-			if ok, _ := filepath.Match(alt, c); ok {
+			if shellGlobMatch(alt, c) {
 				return true
 			}
 		}
@@ -290,7 +339,7 @@ func globMayMatch(pattern, lit string) bool {
 	pp := strings.Split(pattern, "/")
 	lp := strings.Split(lit, "/")
 	for i := 0; i < len(pp) && i < len(lp); i++ {
-		if ok, _ := filepath.Match(pp[i], lp[i]); !ok {
+		if !shellGlobMatch(pp[i], lp[i]) {
 			return false
 		}
 	}

@@ -76,6 +76,9 @@ var counters = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true,
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	var s summary
+	for _, n := range builtinTargets(lb, args) {
+		a.setsVar(lb, n)
+	}
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
 	switch {
 	case lb == "cd" || lb == "pushd" || lb == "chdir":
@@ -271,7 +274,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 					a.readWord(args[i], sc, idx, true)
 					continue
 				}
-				a.readWord(args[i], sc, idx, listers[lb])
+				// tree --fromfile prints the lines of its operands
+				a.readWord(args[i], sc, idx, listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
 			}
 		}
 		if ok {
@@ -299,20 +303,37 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
 		a.awk(f, idx, args, sc)
 	case lb == "jq" || lb == "yq" || lb == "gojq":
-		ops := operands(args, map[string]bool{"--arg": true, "--argjson": true, "--indent": true, "-L": true, "--slurpfile": true, "--rawfile": true})
+		// --arg NAME VALUE and its kin take two words: they are dropped
+		// here, so that the filter is the first operand left.
+		var rest []word
+		for i := 0; i < len(args); i++ {
+			switch v := args[i].val; {
+			case v == "--":
+				rest = append(rest, args[i:]...)
+				i = len(args)
+			case v == "--arg" || v == "--argjson" || v == "--slurpfile" || v == "--rawfile":
+				if (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args) {
+					a.readWord(args[i+2], sc, idx, false)
+				}
+				i += 2
+			default:
+				rest = append(rest, args[i])
+			}
+		}
+		args = rest
+		ops := operands(args, map[string]bool{"--indent": true, "-L": true})
 		fromFile := hasFlag(args, "-f", "--from-file")
 		reads := false
 		for n, i := range ops {
 			if n == 0 && !fromFile {
 				reads = args[i].dyn || jqEnvRe.MatchString(args[i].val)
+				if jqEnvDumpRe.MatchString(args[i].val) {
+					f.human = reason("human.env-dump", lb+" filter reads the environment")
+					s.taint = true
+				}
 				continue
 			}
 			a.readWord(args[i], sc, idx, false)
-		}
-		for i, w := range args {
-			if (w.val == "--slurpfile" || w.val == "--rawfile") && i+2 < len(args) {
-				a.readWord(args[i+2], sc, idx, false)
-			}
 		}
 		if reads || fromFile {
 			f.ask = reason("ask.flag", lb+" filter reads the environment or files")
@@ -1055,8 +1076,13 @@ var gitSecretKey = regexp.MustCompile(`(?i)(extraheader|token|passw|secret|smtpp
 
 var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
 
-// jqEnvRe finds jq/yq builtins that read the environment or files.
-var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|load|load_str|input_filename)\b|\$ENV`)
+// jqEnvRe finds jq/yq builtins that read the environment or files;
+// jqEnvDumpRe those that read the environment (yq's envsubst fills in
+// ${NAME} from it).
+var (
+	jqEnvRe     = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
+	jqEnvDumpRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
+)
 
 // sedScriptSafe scans a sed script and rejects commands that write files
 // (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
@@ -1350,29 +1376,56 @@ func hasShortPrefix(args []word, p string) bool {
 }
 
 func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
-	progFile := hasFlag(args, "-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec")
-	var progs []word
-	for i, w := range args {
-		if (w.val == "-e" || w.val == "--source") && i+1 < len(args) {
-			progs = append(progs, args[i+1])
+	// Options are read against a list of the harmless ones: any other
+	// (-f FILE, -fFILE, --sou=PROG, -l EXT, -i FILE, --exec, abbreviations
+	// gawk accepts) may load code from elsewhere, and asks.
+	var progs, ops []word
+	ok := true
+	dd := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		next := func() {
+			if i+1 < len(args) {
+				i++
+			}
 		}
-		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
-			a.readWord(args[i+1], sc, idx, false)
+		switch {
+		case dd || w.dyn || v == "-" || !strings.HasPrefix(v, "-"):
+			ops = append(ops, w)
+		case v == "--":
+			dd = true
+		case v == "-F" || v == "-v" || v == "--field-separator" || v == "--assign":
+			next()
+		case strings.HasPrefix(v, "-F") || strings.HasPrefix(v, "-v") && !strings.HasPrefix(v, "--") ||
+			strings.HasPrefix(v, "--field-separator=") || strings.HasPrefix(v, "--assign="):
+		case v == "-e" || v == "--source":
+			if i+1 < len(args) {
+				progs = append(progs, args[i+1])
+			}
+			next()
+		case strings.HasPrefix(v, "--source="):
+			progs = append(progs, word{val: strings.TrimPrefix(v, "--source="), dyn: w.dyn})
+		case v == "-f" || v == "--file":
+			if i+1 < len(args) {
+				a.readWord(args[i+1], sc, idx, false)
+			}
+			ok = false
+			next()
+		default:
+			ok = false
 		}
 	}
-	ops := operands(args, map[string]bool{"-v": true, "-F": true, "-f": true, "--file": true, "--assign": true, "--field-separator": true,
-		"-i": true, "-l": true, "-e": true, "--source": true})
-	ok := !progFile
-	for n, i := range ops {
-		v := args[i].val
-		if n == 0 && !progFile && len(progs) == 0 {
-			progs = append(progs, args[i])
+	fromFile := !ok
+	for n, w := range ops {
+		if n == 0 && !fromFile && len(progs) == 0 {
+			progs = append(progs, w)
 			continue
 		}
-		if strings.Contains(v, "=") && !strings.Contains(v, "/") {
+		if strings.Contains(w.val, "=") && !strings.Contains(w.val, "/") {
 			continue // var=value operand
 		}
-		a.readWord(args[i], sc, idx, false)
+		a.readWord(w, sc, idx, false)
 	}
 	for _, p := range progs {
 		v := p.val
@@ -1382,12 +1435,40 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 		if strings.Contains(v, "/inet/") {
 			f.floor = reason("floor.reverse-shell", "awk opens a network socket")
 		}
+		// A path in a string (ARGV[1]="~/.ssh/id_rsa", getline < ".env")
+		// is a file the program may read.
+		for _, lit := range awkStrings(v) {
+			if strings.ContainsAny(lit, "/.~") && !strings.ContainsAny(lit, " \t\n%") {
+				if r := a.resolvePath(lit, sc.cwd, false); a.sensitive(r) {
+					a.readFact(r, idx, false)
+				}
+			}
+		}
 	}
 	if ok {
 		f.safe = reason("gate.safe", "awk without system, pipes or redirections only reads")
 	} else {
 		f.ask = reason("ask.flag", "awk that may run commands or write files")
 	}
+}
+
+// awkStrings returns the string literals of an awk program.
+func awkStrings(prog string) []string {
+	var out []string
+	for i := 0; i < len(prog); i++ {
+		if prog[i] != '"' {
+			continue
+		}
+		var b strings.Builder
+		for i++; i < len(prog) && prog[i] != '"'; i++ {
+			if prog[i] == '\\' && i+1 < len(prog) {
+				i++
+			}
+			b.WriteByte(prog[i])
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // network records hosts, uploads and reverse shells of network tools.
@@ -1534,12 +1615,29 @@ func uploadCandidates(lb string, args []word, i int) []string {
 	var out []string
 	switch lb {
 	case "curl", "http", "https", "xh", "httpie":
-		if strings.HasPrefix(v, "@") && len(v) > 1 && v != "@-" {
-			out = append(out, v[1:])
+		body := v
+		if len(v) > 2 && v[0] == '-' && v[1] != '-' {
+			// a short option with its value attached: -d@.env, -T.env
+			if v[1] == 'T' || v[1] == 'K' {
+				out = append(out, v[2:])
+			}
+			body = v[2:]
 		}
-		for _, sep := range []string{"=@", "=<", ":@"} {
-			if j := strings.Index(v, sep); j >= 0 && len(v) > j+2 && v[j+2:] != "-" {
-				out = append(out, v[j+2:])
+		for _, p := range []string{"--upload-file=", "--config="} {
+			if strings.HasPrefix(v, p) {
+				out = append(out, strings.TrimPrefix(v, p))
+			}
+		}
+		// Every @ may name a file to send: @file, name=@file, name@file
+		// (--data-urlencode), f=@file;type=... (-F), =<file and :@file
+		// (httpie). A URL's user@host only adds a harmless read.
+		for j := 0; j < len(body); j++ {
+			if body[j] != '@' && (body[j] != '<' || j == 0 || body[j-1] != '=') {
+				continue
+			}
+			c, _, _ := strings.Cut(body[j+1:], ";")
+			if c != "" && c != "-" {
+				out = append(out, c)
 			}
 		}
 		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
@@ -1641,7 +1739,8 @@ loop:
 		}
 	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
-	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") {
+	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
+		sub == "grep" && hasShort(rest, "O") { // git grep -iOid: -O takes the rest of the cluster as its pager
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
 		// flag-policed: asks whatever rule covers git SUB
 		g.ask = reason("ask.flag", unsafe)
@@ -1789,7 +1888,7 @@ loop:
 			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git config " + opVals()[0]}, parent: gidx,
 				human: reason("human.sensitive-read", "reads a credential from git config")})
 			return summary{taint: true}
-		case hasFlag(rest, "-l", "--list", "--get-regexp", "--get-urlmatch") || hasShort(rest, "l"):
+		case hasFlag(rest, "-l", "--list", "--get-regexp", "--get-urlmatch") || hasShort(rest, "l") || len(ops) > 0 && rest[ops[0]].val == "list":
 			g.ask = reason("ask.config-dump", "lists git config, which may hold credentials (http.extraHeader, tokens in URLs)")
 			return summary{}
 		}
@@ -1836,9 +1935,29 @@ loop:
 		if len(ops) == 0 || len(ops) >= 1 && !strings.ContainsAny(rest[ops[0]].val, ":/") && !rest[ops[0]].dyn {
 			safe()
 		}
+	case "grep":
+		// PATTERN [REV...] [-- PATH...]: a path operand is read (git grep
+		// -h . .env prints it), and outside the index (--no-index,
+		// --untracked) the search reaches hidden files like grep -r.
+		gs := parseSearch("grep", rest)
+		for _, w := range gs.paths {
+			a.readWord(w, gsc, gidx, false)
+		}
+		if hasLongAbbrev(rest, "--no-index", "--untracked") {
+			if why := gs.huntsSecrets(); why != "" {
+				human("human.sensitive-read", "git grep outside the index reads hidden files such as .env and "+why)
+			}
+		}
+		safe()
+	case "var":
+		if hasFlag(rest, "-l") {
+			g.ask = reason("ask.config-dump", "git var -l lists git config, which may hold credentials")
+			return summary{}
+		}
+		safe()
 	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
-		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "help", "version",
-		"cherry", "range-diff", "grep", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
+		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "help", "version",
+		"cherry", "range-diff", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
 		safe()
 	}
 	if g.safe != nil && (otherRepo || cwd == "" || !within(cwd, a.env.Project)) {
@@ -1972,7 +2091,7 @@ func findMaySelectSecrets(args []word) bool {
 				return true
 			}
 			for _, c := range globCandidates {
-				if ok, _ := filepath.Match(pat, c); ok {
+				if shellGlobMatch(pat, c) {
 					return true
 				}
 			}
@@ -2040,7 +2159,7 @@ func awkProgramSafe(prog string) bool {
 		return false // gawk network special files, usually inside a string
 	}
 	// @f(...) is a gawk indirect call: f may name system
-	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@"} {
+	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@", "ARGV", "ARGC"} {
 		if strings.Contains(code, bad) {
 			return false
 		}

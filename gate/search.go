@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -323,7 +322,7 @@ func (s searchCmd) searchesHidden(lb string) bool {
 		}
 		for _, g := range s.globs {
 			for _, n := range hiddenSecretNames {
-				if ok, err := filepath.Match(g, n); ok || err != nil {
+				if shellGlobMatch(g, n) {
 					return true
 				}
 			}

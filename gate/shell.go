@@ -217,6 +217,13 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 	if r.Hdoc != nil {
 		s.or(a.walkSubst(r.Hdoc, sc))
 	}
+	// cat <<< "$GITHUB_TOKEN", or a here-document that expands one: the
+	// command reads the secret on its stdin
+	if r.Op == syntax.WordHdoc && r.Word != nil && mentionsSecretVar(r.Word) ||
+		(r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && mentionsSecretVar(r.Hdoc) {
+		a.humanFact("human.env-dump", "feeds a variable that holds a secret to a command")
+		s.taint = true
+	}
 	if r.Word == nil {
 		return s
 	}
@@ -406,6 +413,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope) summary {
 	var s summary
 	name := wi.Name.Value
+	a.setsVar("for", name)
 	vals := &varVals{exact: len(wi.Items) > 0 && !a.mayAssign(body, name)}
 	for _, it := range wi.Items {
 		w := a.word(it, sc)
@@ -566,6 +574,13 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 		}
 		names++
 		s.or(a.assign(as, sc, true))
+		// declare -p GITHUB_TOKEN prints it; declare -n r=GITHUB_TOKEN
+		// makes $r expand it
+		if secretVarName(as.Name.Value) && declFlag(flags, 'p') ||
+			as.Value != nil && declFlag(flags, 'n') && secretVarName(as.Value.Lit()) {
+			a.humanFact("human.env-dump", variant+" reads a variable that holds a secret")
+			s.taint = true
+		}
 	}
 	argv := append([]string{variant}, flags...)
 	if names == 0 && variant != "local" && variant != "readonly" && variant != "nameref" && !onlyFuncFlags(flags) {
@@ -577,6 +592,16 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 	a.simple++
 	a.add(&rfact{kind: protocol.FactExec, argv: argv, parent: -1, safe: reason("gate.safe", "shell variable declaration")})
 	return s
+}
+
+// declFlag reports a flag letter among a declaration's flags (-p, -xp).
+func declFlag(flags []string, c byte) bool {
+	for _, f := range flags {
+		if len(f) > 1 && (f[0] == '-' || f[0] == '+') && strings.IndexByte(f[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func onlyFuncFlags(flags []string) bool {
@@ -727,6 +752,41 @@ func (a *analyzer) setVals(name string, v *varVals) {
 		a.vals = map[string]*varVals{}
 	}
 	a.vals[name] = v
+}
+
+// setsVar records a builtin or loop that assigns the variable name (for
+// PATH in …, read PATH, printf -v PATH): like PATH=… it changes what the
+// commands after it run.
+func (a *analyzer) setsVar(by, name string) {
+	if dangerousEnv(name) {
+		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets " + name, parent: -1,
+			ask: reason("ask.env-prefix", by+" sets "+name+", which changes what the command runs")})
+	}
+}
+
+// builtinTargets are the variables a builtin assigns: read and mapfile
+// their operands (and -a), printf -v, getopts its second operand. Every
+// non-option word counts, which can only ask more.
+func builtinTargets(lb string, args []word) []string {
+	var out []string
+	switch lb {
+	case "read", "mapfile", "readarray", "getopts":
+		for _, w := range args {
+			if !strings.HasPrefix(w.val, "-") || w.dyn {
+				out = append(out, w.val)
+			}
+		}
+	case "printf":
+		for i, w := range args {
+			switch {
+			case w.val == "-v" && i+1 < len(args):
+				out = append(out, args[i+1].val)
+			case strings.HasPrefix(w.val, "-v") && len(w.val) > 2:
+				out = append(out, w.val[2:])
+			}
+		}
+	}
+	return out
 }
 
 // dangerousEnv lists variables that change what a command runs (SPEC §5.1).

@@ -167,7 +167,8 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 				}
 			}
 		}
-		out.secretVar = out.secretVar || secretVarName(name)
+		// ${!x} expands the variable x names: any variable, a secret too
+		out.secretVar = out.secretVar || secretVarName(name) || p.Excl && p.Names == 0
 		out.dyn = true
 		if simple {
 			out.mulAlt(a.vals[name])
@@ -237,8 +238,16 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 // (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY), by
 // whole name segments: MAX_TOKENS is a count, not a token.
 func secretVarName(n string) bool {
-	segs := strings.Split(strings.ToUpper(n), "_")
+	up := strings.ToUpper(n)
+	if up == "MYSQL_PWD" {
+		return true
+	}
+	segs := strings.Split(up, "_")
 	for i, g := range segs {
+		switch {
+		case strings.HasSuffix(g, "PASSWORD") || strings.HasSuffix(g, "PASSWD") || strings.HasSuffix(g, "TOKEN") || strings.HasSuffix(g, "SECRET"):
+			return true // PGPASSWORD, GHTOKEN
+		}
 		switch g {
 		case "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIAL", "CREDENTIALS", "PAT":
 			return true
@@ -470,4 +479,17 @@ func decodeANSIC(s string) string {
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// mentionsSecretVar reports an expansion of a secret-named variable, or of
+// one only known at run time (${!x}), anywhere in node.
+func mentionsSecretVar(node syntax.Node) bool {
+	found := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && secretVarName(p.Param.Value) || p.Excl && p.Names == 0) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
