@@ -162,7 +162,42 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	if len(a.facts) == 0 {
 		a.opaque("ask.empty", "the call has nothing the gate can check", false)
 	}
+	a.guardOwnFiles()
 	return a.verdict(action)
+}
+
+// guardOwnFiles makes a command that is not known-safe human-only when one
+// of its words names perm-peer's own files (git checkout -- .perm-peer/…,
+// perl -pi on the policy, sqlite3 on the audit DB). Writes the gate sees
+// there are floors (protectedWrite); these it cannot see into, and the
+// agent must not change the rules that judge it even in a mode that
+// approves every ask.
+func (a *analyzer) guardOwnFiles() {
+	for _, f := range a.facts {
+		if f.kind != protocol.FactExec || f.safe != nil || f.floor != nil || f.human != nil || len(f.argv) < 2 {
+			continue
+		}
+		for _, w := range f.argv[1:] {
+			if a.namesOwnFile(w) {
+				f.human = reason("human.protected-touch", "a command the gate cannot see into names perm-peer's own policy, grants or database")
+				break
+			}
+		}
+	}
+}
+
+// namesOwnFile reports a word that mentions one of perm-peer's own paths.
+func (a *analyzer) namesOwnFile(w string) bool {
+	lw := strings.ToLower(w)
+	if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, "perm-peer/") {
+		return true
+	}
+	for _, p := range a.protected() {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func cleanAbs(p string) string {

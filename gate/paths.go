@@ -216,7 +216,9 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		if home != "" && within(lp, home) && lp != home {
 			rel := lp[len(home)+1:]
 			for _, h := range sensitiveHome {
-				if rel == h || strings.HasPrefix(rel, h+"/") || (hasGlob(rel) && globMayMatch(rel, h)) {
+				// ~/.aws holds ~/.aws/credentials: copying or archiving the
+				// directory reads it
+				if rel == h || strings.HasPrefix(rel, h+"/") || strings.HasPrefix(h, rel+"/") || (hasGlob(rel) && globMayMatch(rel, h)) {
 					return true
 				}
 			}

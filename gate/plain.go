@@ -1560,9 +1560,22 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				a.readWord(w, sc, idx, false)
 			}
 		}
-		if (lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || lb == "mail" || lb == "mutt") && !strings.HasPrefix(v, "-") && !strings.Contains(v, ":") && i > 0 {
-			if r := a.resolveMaybe(w, v, sc, false); a.sensitive(r) {
-				a.readFact(r, idx, false)
+		if (lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || lb == "mail" || lb == "mutt") && i > 0 {
+			// a file operand, --body-file=FILE, gh api -F key=@FILE
+			var cands []string
+			if !strings.HasPrefix(v, "-") && !strings.Contains(v, ":") {
+				cands = append(cands, v)
+			}
+			if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+				cands = append(cands, val)
+			}
+			if j := strings.IndexByte(v, '@'); j >= 0 {
+				cands = append(cands, v[j+1:])
+			}
+			for _, c := range cands {
+				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
+					a.readFact(r, idx, false)
+				}
 			}
 		}
 	}
