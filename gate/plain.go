@@ -1546,8 +1546,14 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
 		}
-		for _, c := range uploadCandidates(lb, args, i) {
+		for _, c := range uploadCandidates(lb, args, i, v) {
 			a.readFact(a.resolveMaybe(w, c, sc, false), idx, false)
+		}
+		// f=.env; curl -d @$f: the values the word can take are known
+		for _, alt := range w.alts {
+			for _, c := range uploadCandidates(lb, args, i, alt) {
+				a.readFact(a.resolvePath(c, sc.cwd, false), idx, false)
+			}
 		}
 		if (lb == "scp" || lb == "rsync" || lb == "sftp") && !strings.HasPrefix(v, "-") {
 			if isRemote(v) {
@@ -1622,9 +1628,9 @@ var sshVals = map[string]map[string]bool{
 	"rsync": {"-e": true, "--rsh": true},
 }
 
-// uploadCandidates lists files a network tool would send, from args[i].
-func uploadCandidates(lb string, args []word, i int) []string {
-	v := args[i].val
+// uploadCandidates lists files a network tool would send, from args[i]
+// when it has the value v.
+func uploadCandidates(lb string, args []word, i int, v string) []string {
 	var out []string
 	switch lb {
 	case "curl", "http", "https", "xh", "httpie":
