@@ -397,7 +397,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		case "enable", "link", "edit", "load", "bootstrap", "set-property", "preset", "add-wants", "add-requires", "revert":
 			f.human = reason("human.persistence-write", "installs or changes a service")
 		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print", "list-timers":
-			safe(lb + " only inspects")
+			if hasFlag(args, "-H", "--host", "-M", "--machine") || hasShortPrefix(args, "-H") || hasShortPrefix(args, "-M") {
+				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
+			} else {
+				safe(lb + " only inspects")
+			}
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
 		a.pkgManager(f, idx, args)
