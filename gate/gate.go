@@ -189,7 +189,7 @@ func (a *analyzer) guardOwnFiles() {
 // namesOwnFile reports a word that mentions one of perm-peer's own paths.
 func (a *analyzer) namesOwnFile(w string) bool {
 	lw := strings.ToLower(w)
-	if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, "perm-peer/") {
+	if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, ".config/perm-peer") || strings.Contains(lw, ".local/state/perm-peer") {
 		return true
 	}
 	for _, p := range a.protected() {
