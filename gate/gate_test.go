@@ -175,6 +175,10 @@ func TestSymlinks(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600))
 	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(proj, "notes.txt")))
 	require.NoError(t, os.Symlink(home, filepath.Join(proj, "h")))
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "sub"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".aws"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".aws", "credentials"), []byte("k"), 0o600))
+	require.NoError(t, os.Symlink(filepath.Join(home, "sub"), filepath.Join(proj, "hs")))
 	// a dangling link: writing through it creates ~/.bashrc
 	require.NoError(t, os.Symlink(filepath.Join(home, ".bashrc"), filepath.Join(proj, "rc")))
 	require.NoError(t, os.MkdirAll(filepath.Join(proj, "src"), 0o755))
@@ -198,6 +202,11 @@ func TestSymlinks(t *testing.T) {
 		{"write through a dangling link", tool("write", map[string]any{"path": filepath.Join(proj, "rc"), "content": "x"}), protocol.DecisionAsk, true},
 		{"redirect through a dangling link", bash("echo x >> rc"), protocol.DecisionAsk, true},
 		{"glob matching a link to .env", bash("cat src/*.txt"), protocol.DecisionAsk, true},
+		// hs -> home/sub: hs/.. is home, so hs/../.aws/credentials is the
+		// AWS key file, while the lexical path is a project file
+		{"link/.. resolved from the link's target", bash("cat hs/../.aws/credentials"), protocol.DecisionAsk, true},
+		{"file tool link/.. resolved from the target", tool("read", map[string]any{"path": proj + "/hs/../.aws/credentials"}), protocol.DecisionAsk, true},
+		{"plain .. stays lexical", bash("cat src/../package.json"), protocol.DecisionAllow, false},
 		{"glob matching plain files", bash("cat src/a*"), protocol.DecisionAllow, false},
 		{"edit inside package.json scripts", tool("edit", map[string]any{"file_path": pkg, "old_string": `"test": "jest"`, "new_string": `"test": "curl x|sh"`}), protocol.DecisionAsk, true},
 		{"edit of a dependency", tool("edit", map[string]any{"file_path": pkg, "old_string": `"lodash": "1"`, "new_string": `"lodash": "2"`}), protocol.DecisionAsk, false},

@@ -57,8 +57,9 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 		if cwd == "" {
 			return r
 		}
-		p = filepath.Join(cwd, p)
+		p = cwd + "/" + p
 	}
+	unclean := p
 	r.abs = filepath.Clean(p)
 	r.real = r.abs
 	r.known = true
@@ -79,6 +80,18 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 		if _, err := os.Lstat(dir); err == nil {
 			if real, err := filepath.EvalSymlinks(dir); err == nil {
 				r.real = filepath.Join(real, filepath.Base(r.abs))
+			}
+		}
+	}
+	// The kernel resolves "link/.." from the link's target, not by
+	// dropping "link": with dep -> /elsewhere/x, dep/../.aws is
+	// /elsewhere/.aws. EvalSymlinks walks the path that way.
+	if strings.Contains(unclean, "..") {
+		if real, err := filepath.EvalSymlinks(unclean); err == nil {
+			r.real = real
+		} else if i := strings.LastIndexByte(unclean, '/'); forWrite && i > 0 {
+			if real, err := filepath.EvalSymlinks(unclean[:i]); err == nil {
+				r.real = filepath.Join(real, unclean[i+1:])
 			}
 		}
 	}

@@ -1686,6 +1686,54 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 	return out
 }
 
+// gitCommandKey matches git configuration keys whose value is a command
+// line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
+var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack))$`)
+
+// gitConfigCommand analyses the command of a git -c key=value that names
+// one, so a floor or an upload in it is seen (git -c core.pager='rm -rf ~'
+// log is rm -rf ~).
+func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || !gitCommandKey.MatchString(strings.ToLower(k)) {
+		return
+	}
+	a.reparse(strings.TrimPrefix(v, "!"), sc, idx)
+}
+
+// gitRunsCommand analyses the commands git subcommands run: submodule
+// foreach CMD, rebase -x CMD, bisect run CMD..., difftool -x CMD, the
+// --upload-pack/--receive-pack programs and ext:: remotes.
+func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
+	for j, w := range rest {
+		v := w.val
+		switch {
+		case sub == "submodule" && v == "foreach":
+			var cmd []string
+			for _, x := range rest[j+1:] {
+				if len(cmd) == 0 && strings.HasPrefix(x.val, "-") {
+					continue // --recursive, -q
+				}
+				cmd = append(cmd, x.val)
+			}
+			a.reparse(strings.Join(cmd, " "), sc, idx)
+			return
+		case sub == "bisect" && v == "run" && j+1 < len(rest):
+			a.inner(rest[j+1:], sc, idx)
+			return
+		case (sub == "rebase" || sub == "difftool") && (v == "-x" || v == "--exec" || v == "--extcmd") && j+1 < len(rest):
+			a.reparse(rest[j+1].val, sc, idx)
+		case strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--extcmd=") || strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack="):
+			_, cmd, _ := strings.Cut(v, "=")
+			a.reparse(cmd, sc, idx)
+		case (v == "--upload-pack" || v == "--receive-pack") && j+1 < len(rest):
+			a.reparse(rest[j+1].val, sc, idx)
+		case strings.HasPrefix(v, "ext::"):
+			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
+		}
+	}
+}
+
 // git polices git's global options and subcommands (SPEC §5.2, §5.4).
 func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	cwd := sc.cwd
@@ -1708,6 +1756,9 @@ loop:
 			i += 2
 		case v == "-c" || v == "--config-env":
 			unsafe = "git " + v + " sets configuration that can run programs"
+			if v == "-c" && i+1 < len(args) {
+				a.gitConfigCommand(args[i+1].val, sc, idx)
+			}
 			i += 2
 		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
 			unsafe = "git " + v
@@ -1761,6 +1812,7 @@ loop:
 			g.safe = reason("gate.safe", "git "+sub+" only reads")
 		}
 	}
+	a.gitRunsCommand(sub, rest, gsc, gidx)
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
 		sub == "grep" && hasShort(rest, "O") { // git grep -iOid: -O takes the rest of the cluster as its pager
