@@ -397,6 +397,9 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 				cwd = a.pathWord(args[i+1], sc, false).abs
 			}
 			i++
+		case strings.HasPrefix(v, "--chdir=") || strings.HasPrefix(v, "-C") && !strings.HasPrefix(v, "--"):
+			d := strings.TrimPrefix(strings.TrimPrefix(v, "--chdir="), "-C")
+			cwd = a.pathWord(word{val: d, dyn: args[i].dyn}, sc, false).abs
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || (strings.HasPrefix(v, "-S") && len(v) > 2):
 			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
 			if v == "-S" || v == "--split-string" {
@@ -850,7 +853,23 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 		i := skipOpts(cmd, "jSIE", nil)
 		if i >= len(cmd) {
-			return summary{}
+			// no command: each argument (or line of stdin) is a command line
+			var s summary
+			for n, v := range vals {
+				if n >= 8 {
+					break
+				}
+				s.or(a.shellString(f, v, sc, idx))
+			}
+			if in := a.stdin; len(vals) == 0 && in != nil {
+				a.stdin = nil
+				if !in.known {
+					f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+					return s
+				}
+				s.or(a.reparse(in.text, sc, idx))
+			}
+			return s
 		}
 		var s summary
 		for n, v := range vals {
@@ -878,6 +897,10 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 	}
 	for i, w := range args {
 		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx)
+		}
+		// script -qc CMD, -qec CMD: c ends a cluster of short options
+		if v := w.val; len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
 			return a.shellString(f, args[i+1], sc, idx)
 		}
 		if strings.HasPrefix(w.val, "--command=") || strings.HasPrefix(w.val, "--run=") {

@@ -166,10 +166,13 @@ var sensitiveExact = map[string]bool{
 	".env": true, ".netrc": true, "_netrc": true, ".git-credentials": true, ".pgpass": true,
 	".pypirc": true, ".vault-token": true, ".htpasswd": true, "login data": true, "cookies": true,
 	"cookies.sqlite": true, "logins.json": true, "key3.db": true, "key4.db": true, "shadow": true,
-	"gshadow": true, ".npmrc": true, ".dockercfg": true,
+	"gshadow": true, ".npmrc": true, ".dockercfg": true, ".envrc": true, ".dev.vars": true, "rclone.conf": true,
+	"secrets.json": true, "secrets.yaml": true, "secrets.yml": true, "secrets.toml": true,
+	"terraform.tfstate": true, "terraform.tfstate.backup": true,
 }
 
-var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true}
+var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true,
+	".env-example": true, ".env_example": true, ".env-sample": true, ".env_sample": true}
 
 var sensitiveSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".keychain", ".keychain-db", ".kdbx", ".ovpn"}
 
@@ -181,6 +184,9 @@ var sensitiveHome = []string{
 	".password-store", ".config/gh/hosts.yml", ".mozilla", ".config/google-chrome", ".config/chromium",
 	"library/keychains", "library/application support/google/chrome", "library/cookies",
 	".local/share/keyrings", ".azure", ".terraform.d/credentials.tfrc.json",
+	".codex/auth.json", ".claude/.credentials.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+	".config/github-copilot", ".bash_history", ".zsh_history", ".local/share/fish/fish_history", ".psql_history",
+	".mysql_history", ".python_history", ".node_repl_history",
 }
 
 // isSensitiveName reports whether a base name (lower case) is a secret.
@@ -188,7 +194,9 @@ func isSensitiveName(base string) bool {
 	if sensitiveExact[base] {
 		return true
 	}
-	if strings.HasPrefix(base, ".env.") && !envExamples[base] {
+	// .env.local, .env-prod, .env_prod, .env~, prod.env: environment files
+	if strings.HasPrefix(base, ".env") && len(base) > 4 && strings.IndexByte(".-_~", base[4]) >= 0 && !envExamples[base] ||
+		strings.HasSuffix(base, ".env") || strings.HasSuffix(base, ".tfstate") {
 		return true
 	}
 	for _, s := range sensitiveSuffixes {
@@ -201,7 +209,8 @@ func isSensitiveName(base string) bool {
 			return true
 		}
 	}
-	return strings.Contains(base, "credentials") && strings.HasSuffix(base, ".json")
+	return (strings.Contains(base, "credentials") || strings.Contains(base, "service-account") || strings.Contains(base, "serviceaccount")) &&
+		strings.HasSuffix(base, ".json")
 }
 
 // globCandidates are names a glob is tested against: if a pattern could match
@@ -225,6 +234,12 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		lp := strings.ToLower(p)
 		if base := filepath.Base(lp); sensitiveBase(base) && (base != ".npmrc" || npmrcHasToken(p)) {
 			return true
+		}
+		// a copy of a home secret elsewhere is one too (project/.aws/credentials)
+		for _, h := range sensitiveHome {
+			if strings.Contains(h, "/") && (strings.HasSuffix(lp, "/"+h) || strings.Contains(lp, "/"+h+"/")) {
+				return true
+			}
 		}
 		if home != "" && within(lp, home) && lp != home {
 			rel := lp[len(home)+1:]
