@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -46,7 +47,7 @@ var toolNames = map[string]toolClass{
 	"glob": tList, "ls": tList, "list": tList, "list_dir": tList, "list_directory": tList, "find": tList, "file_search": tList, "find_files": tList,
 	"webfetch": tFetch, "fetch": tFetch, "web_fetch": tFetch, "fetch_url": tFetch,
 	"websearch": tWebSearch, "web_search": tWebSearch, "search_web": tWebSearch,
-	"think": tNoop, "todowrite": tNoop, "todo_write": tNoop, "todoread": tNoop, "todo_read": tNoop, "update_plan": tNoop, "exit_plan_mode": tNoop,
+	"think": tNoop, "todowrite": tNoop, "todo_write": tNoop, "todoread": tNoop, "todo_read": tNoop, "update_plan": tNoop,
 }
 
 var kindClass = map[protocol.ToolKind]toolClass{
@@ -176,7 +177,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		if len(ps) > 0 && ps[0].known {
 			base = ps[0].abs
 		}
-		for _, k := range []string{"pattern", "glob", "include", "includes", "file_pattern", "filePattern", "includePattern"} {
+		for _, k := range []string{"pattern", "glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern"} {
 			if g, ok := in[k].(string); ok && (class == tList || k != "pattern") {
 				if d := globDir(g); d != "" {
 					a.readFact(a.resolvePath(d, base, false), -1, class == tList)
@@ -185,7 +186,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		if class == tSearch {
 			// a search restricted to secrets reads them: grep with glob ".env"
-			for _, k := range []string{"glob", "include", "includes", "file_pattern", "filePattern", "includePattern", "type"} {
+			for _, k := range []string{"glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern", "type"} {
 				if g, ok := in[k].(string); ok && sensitiveBase(strings.ToLower(filepath.Base(g))) {
 					a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: -1, human: reason("human.sensitive-read", "searches inside sensitive files")})
 				}
@@ -355,10 +356,12 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []strin
 			raw = append(raw, s)
 		}
 	}
-	if list, ok := in["paths"].([]any); ok {
-		for _, x := range list {
-			if s, ok := x.(string); ok && s != "" {
-				raw = append(raw, s)
+	for _, k := range []string{"paths", "target_directories", "targetDirectories", "directories", "files"} {
+		if list, ok := in[k].([]any); ok {
+			for _, x := range list {
+				if s, ok := x.(string); ok && s != "" {
+					raw = append(raw, s)
+				}
 			}
 		}
 	}
@@ -409,7 +412,19 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 			continue
 		}
 		if strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") {
-			p = strings.TrimPrefix(strings.TrimPrefix(strings.Fields(p)[0], "a/"), "b/")
+			if p[0] == '"' {
+				// git quotes a name with unusual characters, C-style
+				if end := strings.LastIndexByte(p, '"'); end > 0 {
+					if u, err := strconv.Unquote(p[:end+1]); err == nil {
+						p = u
+					} else {
+						p = p[1:end]
+					}
+				}
+			} else {
+				p = strings.Fields(p)[0]
+			}
+			p = strings.TrimPrefix(strings.TrimPrefix(p, "a/"), "b/")
 		}
 		r := a.resolvePath(p, sc.cwd, true)
 		if del {

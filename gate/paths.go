@@ -442,16 +442,23 @@ func (a *analyzer) persistence(r pathRef) string {
 		lp := strings.ToLower(p)
 		base := filepath.Base(lp)
 		switch {
-		case strings.Contains(lp, "/.git/hooks/") || strings.HasSuffix(lp, "/.git/hooks") || strings.Contains(lp, "/.husky/"):
+		case strings.Contains(lp, "/.git/hooks/") || strings.HasSuffix(lp, "/.git/hooks") || strings.Contains(lp, "/.husky/") ||
+			strings.Contains(lp, "/.git/modules/") && (strings.Contains(lp, "/hooks/") || strings.HasSuffix(lp, "/hooks")) ||
+			base == "lefthook.yml" || base == ".lefthook.yml" || base == "lefthook.yaml":
 			return "git hook"
-		case strings.HasSuffix(lp, "/.git/config") || base == ".gitconfig" || strings.HasSuffix(lp, "/.config/git/config"):
+		case strings.HasSuffix(lp, "/.git/config") || strings.HasSuffix(lp, "/.git/config.worktree") || base == ".gitconfig" ||
+			strings.HasSuffix(lp, "/.config/git/config") || strings.Contains(lp, "/.git/modules/") && strings.HasSuffix(lp, "/config"):
 			return "git config"
 		case strings.Contains(lp, "/.github/workflows/") || strings.Contains(lp, "/.github/actions/") || strings.Contains(lp, "/.circleci/") ||
 			strings.Contains(lp, "/.buildkite/") || base == ".gitlab-ci.yml" || base == "jenkinsfile" || base == ".travis.yml" ||
-			base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".pre-commit-config.yaml" || strings.Contains(lp, "/.devcontainer/"):
+			base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".pre-commit-config.yaml" || strings.Contains(lp, "/.devcontainer/") ||
+			strings.Contains(lp, "/.gitea/workflows/") || strings.Contains(lp, "/.forgejo/workflows/") || base == ".devcontainer.json" || base == ".gitpod.yml":
 			return "CI configuration"
-		case strings.Contains(lp, "/.vscode/") || strings.Contains(lp, "/.idea/") && (base == "workspace.xml" || strings.Contains(lp, "/runconfigurations/")):
+		case strings.Contains(lp, "/.vscode/") || strings.Contains(lp, "/.zed/") || strings.Contains(lp, "/.idea/") && (base == "workspace.xml" || strings.Contains(lp, "/runconfigurations/")):
 			return "editor task configuration"
+		case strings.HasSuffix(lp, "/.cargo/config.toml") || strings.HasSuffix(lp, "/.cargo/config") || base == ".pnpmfile.cjs" ||
+			base == "mise.toml" || base == ".mise.toml":
+			return "build tool configuration that runs programs"
 		case strings.Contains(lp, "/.config/autostart/") || strings.Contains(lp, "/.local/bin/"):
 			return "program started or found first on the PATH"
 		case base == ".envrc":
@@ -469,8 +476,10 @@ func (a *analyzer) persistence(r pathRef) string {
 		case strings.Contains(lp, "/.claude/") || strings.Contains(lp, "/.codex/") || strings.Contains(lp, "/.cursor/") ||
 			strings.Contains(lp, "/.gemini/") || strings.Contains(lp, "/.continue/") || strings.Contains(lp, "/.windsurf/") ||
 			base == ".mcp.json" || base == ".cursorrules" || base == ".clinerules" || base == ".aider.conf.yml" ||
-			base == ".windsurfrules" || strings.HasSuffix(lp, "/.github/copilot-instructions.md") || strings.Contains(lp, "/.clinerules/"):
-			return "agent configuration"
+			base == ".windsurfrules" || strings.HasSuffix(lp, "/.github/copilot-instructions.md") || strings.Contains(lp, "/.clinerules/") ||
+			base == "claude.md" || base == "claude.local.md" || base == "agents.md" || base == "gemini.md" || base == "opencode.json" ||
+			base == ".roomodes" || strings.Contains(lp, "/.github/instructions/") || strings.Contains(lp, "/.roo/") || strings.Contains(lp, "/.kiro/"):
+			return "agent instructions or configuration"
 		}
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -175,9 +176,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			safe("lists traps")
 		}
 	case noOperand[lb]:
-		for i, w := range args {
-			if lb == "date" && (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
-				a.readWord(args[i+1], sc, idx, false) // error messages echo the file
+		if lb == "date" {
+			for _, w := range optionValues(args, 'f', "--file") {
+				a.readWord(w, sc, idx, false) // error messages echo the file
 			}
 		}
 		if lb == "echo" || lb == "printf" {
@@ -243,6 +244,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			ok = !hasFlag(args, "-o", "-R")
 		case "file":
 			ok = !hasFlag(args, "-C", "--compile")
+			// file -f NAMES prints each line of NAMES in its messages
+			for _, w := range optionValues(args, 'f', "--files-from") {
+				a.readWord(w, sc, idx, false)
+			}
 		case "bat":
 			ok = !hasFlag(args, "--pager")
 		}
@@ -432,6 +437,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "patch":
 		a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
+		// patch FILE [PATCH] writes FILE; -o FILE writes FILE
+		ops := operands(args, map[string]bool{"-o": true, "--output": true, "-i": true, "--input": true, "-p": true, "-d": true,
+			"--directory": true, "-r": true, "--reject-file": true, "-z": true, "--suffix": true, "-B": true, "-V": true, "-D": true, "-F": true})
+		if len(ops) > 0 {
+			a.writeWord(args[ops[0]], sc, idx)
+		}
+		for _, w := range optionValues(args, 'o', "--output") {
+			a.writeWord(w, sc, idx)
+		}
+	case lb == "shuf" || lb == "iconv":
+		for _, w := range optionValues(args, 'o', "--output") {
+			a.writeWord(w, sc, idx)
+		}
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
 	}
@@ -732,6 +750,9 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 		if f.floor == nil && f.human == nil && f.ask == nil && !a.inProject(r) {
 			f.human = reason("human.outside-write", "deletes outside the project")
 		}
+		if f.floor == nil && f.human == nil && (base == ".git" || strings.Contains(filepath.ToSlash(alt), ".git/objects") || strings.Contains(filepath.ToSlash(alt), ".git/refs")) {
+			f.human = reason("human.history-rewrite", "deletes the repository's history")
+		}
 		a.add(f)
 	}
 }
@@ -746,10 +767,28 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 	}
 	ops := operands(args, vals)
 	target := -1
+	var targetWord *word // -tDIR, -rtDIR, --target-directory=DIR: not a word of its own
 	for i, w := range args {
-		if (w.val == "-t" || w.val == "--target-directory") && i+1 < len(args) {
+		v := w.val
+		switch {
+		case lb == "rsync" || v == "--":
+		case (v == "-t" || v == "--target-directory") && i+1 < len(args):
 			target = i + 1
+		case strings.HasPrefix(v, "--target-directory="):
+			targetWord = &word{val: strings.TrimPrefix(v, "--target-directory="), dyn: w.dyn}
+		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 't') > 0:
+			// a cluster: t takes the rest of it, or the next word
+			if rest := v[strings.IndexByte(v, 't')+1:]; rest != "" {
+				targetWord = &word{val: rest, dyn: w.dyn}
+			} else if i+1 < len(args) {
+				target = i + 1
+				ops = slices.DeleteFunc(ops, func(o int) bool { return o == i+1 })
+			}
 		}
+	}
+	if targetWord != nil {
+		args = append(slices.Clone(args), *targetWord)
+		target = len(args) - 1
 	}
 	if target < 0 && len(ops) > 0 && !(lb == "ln" && len(ops) == 1) {
 		target = ops[len(ops)-1]
@@ -1478,6 +1517,12 @@ func awkStrings(prog string) []string {
 // network records hosts, uploads and reverse shells of network tools.
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	s := summary{net: true, rawNet: rawNet[lb], downloader: downloaders[lb]}
+	if lb == "gh" && len(args) > 1 && args[0].val == "auth" &&
+		(args[1].val == "token" || args[1].val == "status" && (hasShort(args[2:], "t") || hasFlag(args[2:], "--show-token"))) {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "gh auth token"}, parent: idx,
+			human: reason("human.sensitive-read", "prints the GitHub token")})
+		s.taint = true
+	}
 	if lb == "openssl" {
 		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
 		s.rawNet = s.net
@@ -1734,6 +1779,42 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 	}
 }
 
+// optionValues returns the values of a short option letter (-f FILE, -fFILE,
+// -uf FILE, -ufFILE) and of a long one (--file FILE, --file=FILE, and the
+// abbreviations getopt accepts, --fi FILE).
+func optionValues(args []word, letter byte, long string) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		switch {
+		case v == "--":
+			return out
+		case strings.HasPrefix(v, "--") && len(v) > 2:
+			n, val, eq := strings.Cut(v[2:], "=")
+			if !strings.HasPrefix(strings.TrimPrefix(long, "--"), n) {
+				continue
+			}
+			if eq {
+				out = append(out, word{val: val, dyn: w.dyn})
+			} else if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		case len(v) > 1 && v[0] == '-':
+			if j := strings.IndexByte(v[1:], letter); j >= 0 {
+				if rest := v[j+2:]; rest != "" {
+					out = append(out, word{val: rest, dyn: w.dyn})
+				} else if i+1 < len(args) {
+					i++
+					out = append(out, args[i])
+				}
+			}
+		}
+	}
+	return out
+}
+
 // git polices git's global options and subcommands (SPEC §5.2, §5.4).
 func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	cwd := sc.cwd
@@ -1813,6 +1894,21 @@ loop:
 		}
 	}
 	a.gitRunsCommand(sub, rest, gsc, gidx)
+	if sub == "commit" || sub == "tag" || sub == "notes" || sub == "merge" {
+		// the message file (-F, --file, -t, --template) is read into history
+		for j, w := range rest {
+			v := w.val
+			switch {
+			case (v == "-F" || v == "--file" || v == "-t" || v == "--template") && j+1 < len(rest):
+				a.readWord(rest[j+1], gsc, gidx, false)
+			case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--template="):
+				_, p, _ := strings.Cut(v, "=")
+				a.readWord(word{val: p, dyn: w.dyn}, gsc, gidx, false)
+			case strings.HasPrefix(v, "-F") && len(v) > 2:
+				a.readWord(word{val: v[2:], dyn: w.dyn}, gsc, gidx, false)
+			}
+		}
+	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
 		sub == "grep" && hasShort(rest, "O") { // git grep -iOid: -O takes the rest of the cluster as its pager
@@ -1875,7 +1971,9 @@ loop:
 			safe()
 		}
 	case "checkout", "restore", "switch":
-		discard := hasFlag(rest, "--force", "--discard-changes") || hasShort(rest, "f") && sub != "restore"
+		// -B / -C reset an existing branch to another commit
+		discard := hasFlag(rest, "--force", "--discard-changes", "--force-create") || hasShort(rest, "f") && sub != "restore" ||
+			sub == "checkout" && hasShort(rest, "B") || sub == "switch" && hasShort(rest, "C")
 		for _, o := range opVals() {
 			if o == "." || o == ":/" || o == "*" {
 				discard = true
@@ -1912,12 +2010,20 @@ loop:
 			safe()
 		}
 	case "update-ref":
-		if hasFlag(rest, "-d") {
-			human("human.history-rewrite", "git update-ref -d deletes a ref")
+		human("human.history-rewrite", "git update-ref moves or deletes a ref, past what the reflog shows")
+	case "gc", "prune":
+		if sub == "prune" || hasLongAbbrev(rest, "--prune") {
+			human("human.history-rewrite", "git "+sub+" deletes unreachable commits, the last copy of lost work")
+		}
+	case "read-tree", "checkout-index":
+		if hasShort(rest, "uf") || hasFlag(rest, "--reset", "--force") {
+			human("human.history-rewrite", "git "+sub+" overwrites files in the work tree")
 		}
 	case "branch":
-		if hasFlag(rest, "-D") || hasShort(rest, "D") || (hasFlag(rest, "-d", "--delete") && hasFlag(rest, "-f", "--force")) {
-			human("human.history-rewrite", "git branch -D deletes unmerged work")
+		if hasFlag(rest, "-D") || hasShort(rest, "DMC") || (hasFlag(rest, "-d", "--delete") && hasFlag(rest, "-f", "--force")) ||
+			hasFlag(rest, "-f", "--force") && len(ops) > 1 {
+			// -D deletes, -M/-C overwrite a branch, -f NAME START moves one
+			human("human.history-rewrite", "git branch deletes or overwrites a branch")
 		} else if !hasFlag(rest, "-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force") &&
 			(len(ops) == 0 || hasFlag(rest, "--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")) {
 			safe()
@@ -1930,18 +2036,28 @@ loop:
 			human("human.history-rewrite", "git stash "+rest[ops[0]].val+" destroys stashed work")
 		}
 	case "tag":
+		if hasFlag(rest, "-d", "--delete", "-f", "--force") || hasShort(rest, "df") {
+			human("human.history-rewrite", "git tag -d/-f deletes or moves a tag")
+		}
 		if len(ops) == 0 || hasFlag(rest, "-l", "--list") && !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
 			if !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m", "-F") {
 				safe()
 			}
 		}
 	case "remote":
-		if len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url" {
+		switch {
+		case len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url":
 			safe()
+		case rest[ops[0]].val == "add" || rest[ops[0]].val == "set-url" || rest[ops[0]].val == "rename":
+			// later pushes and fetches go where the new URL says
+			human("human.persistence-write", "git remote "+rest[ops[0]].val+" changes where pushes and fetches go")
 		}
 	case "worktree":
 		if len(ops) > 0 && rest[ops[0]].val == "list" {
 			safe()
+		}
+		if len(ops) > 0 && rest[ops[0]].val == "remove" && (hasFlag(rest, "--force") || hasShort(rest, "f")) {
+			human("human.history-rewrite", "git worktree remove --force deletes uncommitted work")
 		}
 	case "config":
 		for j, w := range rest {
