@@ -535,6 +535,21 @@ func (a *analyzer) noInner(f *rfact, lb string) summary {
 	return summary{}
 }
 
+// xargsArgFile reports an xargs option word that names the file of
+// arguments: -a in a cluster, --arg-file or a prefix of it (GNU getopt).
+func xargsArgFile(v string) bool {
+	if strings.HasPrefix(v, "--") {
+		n, _, _ := strings.Cut(v[2:], "=")
+		return n != "" && strings.HasPrefix("arg-file", n)
+	}
+	if len(v) < 2 || v[0] != '-' {
+		return false
+	}
+	// letters before a that take no value: -0 -r -t -p -x
+	j := strings.IndexByte(v, 'a')
+	return j > 0 && strings.Trim(v[1:j], "0rtpx") == ""
+}
+
 // xargs runs its command with arguments read from stdin: unknown words.
 func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 	repl := ""
@@ -561,18 +576,23 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 			repl = strings.TrimPrefix(v, "--replace=")
 		case v == "-i":
 			repl = "{}"
-		case v == "-a" || v == "--arg-file" || strings.HasPrefix(v, "-a") || strings.HasPrefix(v, "--arg-file="):
+		case xargsArgFile(v):
+			// -a FILE, -aFILE, -ra FILE, -0aFILE, --arg-file[=]FILE and its
+			// abbreviations (--arg=FILE)
 			var file word
-			switch {
-			case v == "-a" || v == "--arg-file":
+			val := ""
+			if strings.HasPrefix(v, "--") {
+				_, val, _ = strings.Cut(v, "=")
+			} else {
+				val = v[strings.IndexByte(v, 'a')+1:]
+			}
+			if val != "" {
+				file = word{val: val, dyn: args[i].dyn}
+			} else {
 				if i+1 < len(args) {
 					file = args[i+1]
 				}
 				i++
-			case strings.HasPrefix(v, "-a"):
-				file = word{val: v[2:], dyn: args[i].dyn}
-			default:
-				file = word{val: strings.TrimPrefix(v, "--arg-file="), dyn: args[i].dyn}
 			}
 			if file.val != "" {
 				j := a.readFact(a.pathWord(file, sc, false), idx, false)

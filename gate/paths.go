@@ -241,11 +241,15 @@ func (a *analyzer) sensitive(r pathRef) bool {
 				return true
 			}
 		}
+		if home != "" && within(home, lp) {
+			return true // the home directory itself, or above it: ~/.ssh is inside
+		}
 		if home != "" && within(lp, home) && lp != home {
 			rel := lp[len(home)+1:]
 			for _, h := range sensitiveHome {
 				// ~/.aws holds ~/.aws/credentials: copying or archiving the
-				// directory reads it
+				// directory reads it (~/.config too: gcloud, gh; so file
+				// ~/.config asks, which costs little)
 				if rel == h || strings.HasPrefix(rel, h+"/") || strings.HasPrefix(h, rel+"/") || (hasGlob(rel) && globMayMatch(rel, h)) {
 					return true
 				}
@@ -331,7 +335,11 @@ func shellGlobMatch(pattern, name string) bool {
 		}
 	}
 	ok, err := filepath.Match(b.String(), name)
-	return ok || err != nil
+	if err != nil {
+		// bash reads an unclosed [ as itself: docs/[draft.md is a name
+		return pattern == name
+	}
+	return ok
 }
 
 // sensitiveBase handles a base name that may itself be a glob.

@@ -306,7 +306,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "sed" || lb == "gsed":
 		a.sed(f, idx, args, sc)
 	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
-		a.awk(f, idx, args, sc)
+		s.taint = a.awk(f, idx, args, sc) || s.taint
 	case lb == "jq" || lb == "yq" || lb == "gojq":
 		// --arg NAME VALUE and its kin take two words: they are dropped
 		// here, so that the filter is the first operand left.
@@ -326,6 +326,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		args = rest
+		if lb == "yq" && len(args) > 0 {
+			// yq e|eval|ea|eval-all FILTER FILE...: the filter follows the subcommand
+			switch args[0].val {
+			case "e", "eval", "ea", "eval-all":
+				args = args[1:]
+			}
+		}
 		ops := operands(args, map[string]bool{"--indent": true, "-L": true})
 		fromFile := hasFlag(args, "-f", "--from-file")
 		reads := false
@@ -335,6 +342,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if jqEnvDumpRe.MatchString(args[i].val) {
 					f.human = reason("human.env-dump", lb+" filter reads the environment")
 					s.taint = true
+				}
+				// load("f"), load_str("f"), $__loc__-free file reads by name
+				for _, m := range jqLoadRe.FindAllStringSubmatch(args[i].val, -1) {
+					a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
 				}
 				continue
 			}
@@ -402,7 +413,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		case "enable", "link", "edit", "load", "bootstrap", "set-property", "preset", "add-wants", "add-requires", "revert":
 			f.human = reason("human.persistence-write", "installs or changes a service")
 		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print", "list-timers":
-			if hasFlag(args, "-H", "--host", "-M", "--machine") || hasShortPrefix(args, "-H") || hasShortPrefix(args, "-M") {
+			if hasLongAbbrev(args, "--host", "--machine") || hasShort(args, "HM") {
 				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
 			} else {
 				safe(lb + " only inspects")
@@ -1123,6 +1134,7 @@ var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
 // jqEnvDumpRe those that read the environment (yq's envsubst fills in
 // ${NAME} from it).
 var (
+	jqLoadRe    = regexp.MustCompile(`\bload(?:_str)?\(\s*"([^"]+)"`)
 	jqEnvRe     = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
 	jqEnvDumpRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
 )
@@ -1418,7 +1430,7 @@ func hasShortPrefix(args []word, p string) bool {
 	return false
 }
 
-func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
+func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool) {
 	// Options are read against a list of the harmless ones: any other
 	// (-f FILE, -fFILE, --sou=PROG, -l EXT, -i FILE, --exec, abbreviations
 	// gawk accepts) may load code from elsewhere, and asks.
@@ -1449,6 +1461,11 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 			next()
 		case strings.HasPrefix(v, "--source="):
 			progs = append(progs, word{val: strings.TrimPrefix(v, "--source="), dyn: w.dyn})
+		case awkHarmless[strings.SplitN(v, "=", 2)[0]] ||
+			len(v) > 1 && v[1] != '-' && strings.Trim(v[1:], "PcSLMbNrOstV") == "":
+			// --version, --posix, --sandbox, --lint, -M, ...: no code, no files
+		case v == "-W" && i+1 < len(args) && (args[i+1].val == "version" || args[i+1].val == "v"):
+			next() // mawk -W version
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
 				a.readWord(args[i+1], sc, idx, false)
@@ -1478,9 +1495,18 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 		if strings.Contains(v, "/inet/") {
 			f.floor = reason("floor.reverse-shell", "awk opens a network socket")
 		}
-		// A path in a string (ARGV[1]="~/.ssh/id_rsa", getline < ".env")
-		// is a file the program may read.
+		if strings.Contains(v, "ENVIRON") || strings.Contains(v, "SYMTAB") || strings.Contains(v, "PROCINFO") {
+			// ENVIRON, or any variable by a computed name through SYMTAB
+			f.human = reason("human.env-dump", "awk reads the environment")
+			readsEnv = true
+		}
+		// A path in a string of a program that can open files
+		// (ARGV[1]="~/.ssh/id_rsa", getline < ".env") is a file it may
+		// read; in any other program a string is only text ($0 == ".env").
 		for _, lit := range awkStrings(v) {
+			if awkProgramSafe(v) {
+				break
+			}
 			if strings.ContainsAny(lit, "/.~") && !strings.ContainsAny(lit, " \t\n%") {
 				if r := a.resolvePath(lit, sc.cwd, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
@@ -1493,7 +1519,13 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) {
 	} else {
 		f.ask = reason("ask.flag", "awk that may run commands or write files")
 	}
+	return readsEnv
 }
+
+// awkHarmless are awk options that load no code and open no file.
+var awkHarmless = map[string]bool{"--version": true, "--posix": true, "--traditional": true, "--compat": true,
+	"--sandbox": true, "--lint": true, "--lint-old": true, "--bignum": true, "--characters-as-bytes": true,
+	"--use-lc-numeric": true, "--re-interval": true, "--optimize": true, "--no-optimize": true, "--copyright": true, "--help": true}
 
 // awkStrings returns the string literals of an awk program.
 func awkStrings(prog string) []string {
@@ -1616,16 +1648,26 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 		}
 		if (lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || lb == "mail" || lb == "mutt") && i > 0 {
-			// a file operand, --body-file=FILE, gh api -F key=@FILE
+			// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
+			// aws file://FILE
 			var cands []string
-			if !strings.HasPrefix(v, "-") && !strings.Contains(v, ":") {
+			val := v
+			if n, x, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+				val = x
+				if strings.Contains(n, "file") {
+					cands = append(cands, x)
+				}
+			}
+			switch {
+			case !strings.HasPrefix(v, "-") && !strings.Contains(v, ":"):
 				cands = append(cands, v)
+			case strings.HasPrefix(val, "file://") || strings.HasPrefix(val, "fileb://"):
+				cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(val, "fileb://"), "file://"))
+			case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
+				cands = append(cands, v[2:])
 			}
-			if _, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
-				cands = append(cands, val)
-			}
-			if j := strings.IndexByte(v, '@'); j >= 0 {
-				cands = append(cands, v[j+1:])
+			if lb == "gh" && uploadField.MatchString(val) {
+				cands = append(cands, val[uploadField.FindStringSubmatchIndex(val)[3]:])
 			}
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
@@ -1677,6 +1719,10 @@ var sshVals = map[string]map[string]bool{
 	"rsync": {"-e": true, "--rsh": true},
 }
 
+// uploadField matches the start of a form or httpie field whose value is a
+// file: name=@, name=<, name@, name:=@, name:@.
+var uploadField = regexp.MustCompile(`^[A-Za-z0-9_-]*(=@|=<|:=@|:@|@)()`)
+
 // uploadCandidates lists files a network tool would send, from args[i]
 // when it has the value v.
 func uploadCandidates(lb string, args []word, i int, v string) []string {
@@ -1685,9 +1731,16 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 	case "curl", "http", "https", "xh", "httpie":
 		body := v
 		if len(v) > 2 && v[0] == '-' && v[1] != '-' {
-			// a short option with its value attached: -d@.env, -T.env
-			if v[1] == 'T' || v[1] == 'K' {
-				out = append(out, v[2:])
+			// a short option with its value attached: -d@.env, -T.env, and
+			// -T or -K ending a cluster (-sT FILE) or inside one (-sT.env)
+			if j := strings.IndexAny(v[1:], "TK") + 1; j > 0 {
+				if j == len(v)-1 {
+					if i+1 < len(args) {
+						out = append(out, args[i+1].val)
+					}
+				} else {
+					out = append(out, v[j+1:])
+				}
 			}
 			body = v[2:]
 		}
@@ -1696,17 +1749,19 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 				out = append(out, strings.TrimPrefix(v, p))
 			}
 		}
-		// Every @ may name a file to send: @file, name=@file, name@file
-		// (--data-urlencode), f=@file;type=... (-F), =<file and :@file
-		// (httpie). A URL's user@host only adds a harmless read.
-		for j := 0; j < len(body); j++ {
-			if body[j] != '@' && (body[j] != '<' || j == 0 || body[j-1] != '=') {
-				continue
-			}
-			c, _, _ := strings.Cut(body[j+1:], ";")
-			if c != "" && c != "-" {
-				out = append(out, c)
-			}
+		// The forms that name a file to send: @file (-d, -H, --json),
+		// name=@file and name=<file (-F, with ;type=... after it),
+		// name@file (--data-urlencode, httpie), name:=@file and :@file
+		// (httpie). Inline data (-d 'a=b@c.com&x=y') names none.
+		c := ""
+		switch {
+		case strings.HasPrefix(body, "@"):
+			c = body[1:]
+		case uploadField.MatchString(body):
+			c = body[uploadField.FindStringSubmatchIndex(body)[3]:]
+		}
+		if c, _, _ = strings.Cut(c, ";"); c != "" && c != "-" {
+			out = append(out, c)
 		}
 		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
@@ -1911,7 +1966,7 @@ loop:
 	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
-		sub == "grep" && hasShort(rest, "O") { // git grep -iOid: -O takes the rest of the cluster as its pager
+		sub == "grep" && parseSearch("git-grep", rest).pre { // git grep -iOid: -O takes the rest of the cluster as its pager
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
 		// flag-policed: asks whatever rule covers git SUB
 		g.ask = reason("ask.flag", unsafe)
@@ -2130,7 +2185,7 @@ loop:
 		// PATTERN [REV...] [-- PATH...]: a path operand is read (git grep
 		// -h . .env prints it), and outside the index (--no-index,
 		// --untracked) the search reaches hidden files like grep -r.
-		gs := parseSearch("grep", rest)
+		gs := parseSearch("git-grep", rest)
 		for _, w := range gs.paths {
 			a.readWord(w, gsc, gidx, false)
 		}
@@ -2350,7 +2405,7 @@ func awkProgramSafe(prog string) bool {
 		return false // gawk network special files, usually inside a string
 	}
 	// @f(...) is a gawk indirect call: f may name system
-	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@", "ARGV", "ARGC"} {
+	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@", "ARGV", "ARGC", "SYMTAB", "FUNCTAB"} {
 		if strings.Contains(code, bad) {
 			return false
 		}

@@ -80,6 +80,19 @@ var rgOptions = searchOptions{shortValue: "ABCEMTdefgjmrt", long: map[string]boo
 	"hyperlink-format": true, "generate": true, "maxdepth": true,
 }}
 
+// gitGrepOptions are git grep's (-O[PAGER] runs a program: see parseSearch).
+var gitGrepOptions = searchOptions{shortValue: "ABCefm", abbrev: true, long: map[string]bool{
+	"regexp": true, "file": true, "after-context": true, "before-context": true, "context": true,
+	"max-depth": true, "threads": true, "max-count": true, "open-files-in-pager": false, "color": false,
+	"extended-regexp": false, "fixed-strings": false, "basic-regexp": false, "perl-regexp": false,
+	"ignore-case": false, "word-regexp": false, "invert-match": false, "no-index": false, "untracked": false,
+	"cached": false, "recurse-submodules": false, "and": false, "or": false, "not": false, "all-match": false,
+	"line-number": false, "column": false, "count": false, "files-with-matches": false, "name-only": false,
+	"files-without-match": false, "null": false, "heading": false, "break": false, "show-function": false,
+	"function-context": false, "only-matching": false, "quiet": false, "text": false, "textconv": false, "no-textconv": false,
+	"full-name": false, "exclude-standard": false, "no-exclude-standard": false,
+}}
+
 var agOptions = searchOptions{shortValue: "ABCGgmpW", abbrev: true, long: map[string]bool{
 	"after": true, "before": true, "context": true, "depth": true, "file-search-regex": true,
 	"ignore": true, "ignore-dir": true, "max-count": true, "pager": true, "path-to-ignore": true,
@@ -100,6 +113,8 @@ func parseSearch(lb string, args []word) searchCmd {
 		s.dialect = fixedStrings
 	case "rg":
 		opts, s.dialect, s.recursive = rgOptions, rustRE, true
+	case "git-grep":
+		opts = gitGrepOptions
 	case "ag", "ack":
 		opts, s.dialect, s.recursive, s.smartCase = agOptions, perlRE, true, true
 	}
@@ -136,7 +151,11 @@ func parseSearch(lb string, args []word) searchCmd {
 		}
 		for j := 1; j < len(v); j++ {
 			c := v[j]
-			if lb != "rg" && lb != "ag" && lb != "ack" && c >= '0' && c <= '9' {
+			if lb == "git-grep" && c == 'O' {
+				s.pre = true // -O[PAGER]: the rest of the cluster is a program
+				break
+			}
+			if lb != "rg" && lb != "ag" && lb != "ack" && lb != "git-grep" && c >= '0' && c <= '9' {
 				// grep -NUM: NUM lines of context.
 				k := j
 				for k < len(v) && v[k] >= '0' && v[k] <= '9' {

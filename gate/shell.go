@@ -40,6 +40,9 @@ type summary struct {
 	// secretList: the names it prints may include secrets (find without a
 	// name filter that rules them out); merged by or.
 	secretList bool
+	// secretStdin: a here-string or here-document feeds a secret variable
+	// to the command; not merged by or.
+	secretStdin bool
 }
 
 // stdinSrc is what a command reads on stdin.
@@ -169,10 +172,18 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	cmdTaint := s.taint
 	mid := len(a.facts)
 	for _, r := range st.Redirs {
-		redir.or(a.redirect(r, sc))
+		rs := a.redirect(r, sc)
+		redir.or(rs)
+		redir.secretStdin = redir.secretStdin || rs.secretStdin
 	}
 	if redir.taint && s.net {
 		a.floorFact("floor.exfil", "a secret is fed to a network tool")
+	}
+	// cat <<< "$TOKEN" prints the secret (a pipe on to curl is a floor);
+	// gh auth login --with-token <<< "$GH_TOKEN" hands it to the tool it is
+	// for, like a secret variable in its arguments: human-only, not a floor
+	if redir.secretStdin && !s.net {
+		s.taint = true
 	}
 	if c, ok := st.Cmd.(*syntax.CallExpr); ok && redir.taint && len(c.Args) > 1 {
 		// read K < .env: K holds the secret
@@ -219,10 +230,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 	}
 	// cat <<< "$GITHUB_TOKEN", or a here-document that expands one: the
 	// command reads the secret on its stdin
-	if r.Op == syntax.WordHdoc && r.Word != nil && mentionsSecretVar(r.Word) ||
-		(r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && mentionsSecretVar(r.Hdoc) {
+	if r.Op == syntax.WordHdoc && r.Word != nil && a.mentionsSecretVar(r.Word) ||
+		(r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && a.mentionsSecretVar(r.Hdoc) {
 		a.humanFact("human.env-dump", "feeds a variable that holds a secret to a command")
-		s.taint = true
+		s.secretStdin = true
 	}
 	if r.Word == nil {
 		return s
@@ -575,9 +586,13 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 		names++
 		s.or(a.assign(as, sc, true))
 		// declare -p GITHUB_TOKEN prints it; declare -n r=GITHUB_TOKEN
-		// makes $r expand it
+		// (or a name only known at run time) makes $r expand it
+		target, known := "", false
+		if as.Value != nil {
+			target, known = litText(as.Value)
+		}
 		if secretVarName(as.Name.Value) && declFlag(flags, 'p') ||
-			as.Value != nil && declFlag(flags, 'n') && secretVarName(as.Value.Lit()) {
+			as.Value != nil && declFlag(flags, 'n') && (!known || secretVarName(target)) {
 			a.humanFact("human.env-dump", variant+" reads a variable that holds a secret")
 			s.taint = true
 		}
@@ -624,6 +639,12 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		s.or(w.sub)
 		taint = w.taint
 		val = w.val
+		if w.secretVar && persist && as.Name != nil {
+			if a.secrets == nil {
+				a.secrets = map[string]bool{}
+			}
+			a.secrets[as.Name.Value] = true
+		}
 		switch {
 		case !w.dyn:
 			known = &varVals{vals: []string{w.val}}
@@ -758,11 +779,18 @@ func (a *analyzer) setVals(name string, v *varVals) {
 // PATH in …, read PATH, printf -v PATH): like PATH=… it changes what the
 // commands after it run.
 func (a *analyzer) setsVar(by, name string) {
-	if dangerousEnv(name) {
+	if lookupEnv[name] {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets " + name, parent: -1,
 			ask: reason("ask.env-prefix", by+" sets "+name+", which changes what the command runs")})
 	}
 }
+
+// lookupEnv are the variables that change what runs even when a loop or a
+// builtin sets them without export: PATH is exported already and is the
+// shell's own command lookup; the loader and BASH_ENV ones are usually
+// exported too. (An unexported GIT_DIR or ENV reaches no child.)
+var lookupEnv = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "PS4": true, "PROMPT_COMMAND": true}
 
 // builtinTargets are the variables a builtin assigns: read and mapfile
 // their operands (and -a), printf -v, getopts its second operand. Every

@@ -168,7 +168,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			}
 		}
 		// ${!x} expands the variable x names: any variable, a secret too
-		out.secretVar = out.secretVar || secretVarName(name) || p.Excl && p.Names == 0
+		out.secretVar = out.secretVar || secretVarName(name) || a.secrets[name] || indirect(p)
 		out.dyn = true
 		if simple {
 			out.mulAlt(a.vals[name])
@@ -481,12 +481,22 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
+// indirect reports ${!x}, the value of the variable x names; not ${!arr[@]}
+// (an array's keys), ${!prefix*} (names) or ${!#} (the last argument).
+func indirect(p *syntax.ParamExp) bool {
+	if !p.Excl || p.Names != 0 || p.Index != nil || p.Param == nil {
+		return false
+	}
+	n := p.Param.Value
+	return n != "" && (n[0] == '_' || n[0] >= 'a' && n[0] <= 'z' || n[0] >= 'A' && n[0] <= 'Z')
+}
+
 // mentionsSecretVar reports an expansion of a secret-named variable, or of
 // one only known at run time (${!x}), anywhere in node.
-func mentionsSecretVar(node syntax.Node) bool {
+func (a *analyzer) mentionsSecretVar(node syntax.Node) bool {
 	found := false
 	syntax.Walk(node, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && secretVarName(p.Param.Value) || p.Excl && p.Names == 0) {
+		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
 			found = true
 		}
 		return !found
