@@ -375,6 +375,15 @@ func hasShort(args []word, letters string) bool {
 	return false
 }
 
+// outsideCwd makes a command that runs another in dir (env -C, go -C,
+// npm --prefix) ask when dir is outside the project or unknown: whatever
+// a rule allows for the project, the build files there are someone else's.
+func (a *analyzer) outsideCwd(f *rfact, by, dir string) {
+	if r := a.resolvePath(dir, "", false); dir == "" || !a.inProject(r) {
+		f.ask = reason("ask.outside-cwd", by+" runs it outside the project")
+	}
+}
+
 func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	f.wrapper = true
 	ignore := false
@@ -397,9 +406,11 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 				cwd = a.pathWord(args[i+1], sc, false).abs
 			}
 			i++
+			a.outsideCwd(f, "env -C", cwd)
 		case strings.HasPrefix(v, "--chdir=") || strings.HasPrefix(v, "-C") && !strings.HasPrefix(v, "--"):
 			d := strings.TrimPrefix(strings.TrimPrefix(v, "--chdir="), "-C")
 			cwd = a.pathWord(word{val: d, dyn: args[i].dyn}, sc, false).abs
+			a.outsideCwd(f, "env -C", cwd)
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || (strings.HasPrefix(v, "-S") && len(v) > 2):
 			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
 			if v == "-S" || v == "--split-string" {

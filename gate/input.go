@@ -670,11 +670,22 @@ func nestedSub(tool, sub string) bool {
 	case "gh", "aws", "gcloud", "az":
 		return true
 	case "docker", "podman":
-		return sub == "compose" || sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system"
+		return sub == "compose" || sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system" || sub == "context" || sub == "buildx"
 	case "git":
-		return sub == "stash" || sub == "remote" || sub == "worktree" || sub == "submodule" || sub == "notes" || sub == "lfs" || sub == "bisect" || sub == "reflog"
+		return sub == "stash" || sub == "remote" || sub == "worktree" || sub == "submodule" || sub == "notes" || sub == "lfs" || sub == "bisect" || sub == "reflog" || sub == "maintenance"
 	case "npm", "pnpm", "yarn":
-		return sub == "pkg" || sub == "config" || sub == "cache"
+		return sub == "pkg" || sub == "config" || sub == "cache" || sub == "token" || sub == "owner" || sub == "access" || sub == "team" || sub == "dist-tag"
+	case "terraform", "tofu":
+		return sub == "state" || sub == "workspace" || sub == "providers"
+	case "kubectl", "oc":
+		// kubectl get pods must not cover kubectl get secrets
+		return true
+	case "helm":
+		return sub == "plugin" || sub == "repo" || sub == "registry"
+	case "pip", "pip3", "uv", "poetry":
+		return sub == "config" || sub == "tool" || sub == "cache" || sub == "self"
+	case "cargo":
+		return sub == "install" || sub == "owner"
 	case "go":
 		return sub == "mod" || sub == "work"
 	}

@@ -420,7 +420,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
-		a.pkgManager(f, idx, args)
+		a.pkgManager(f, idx, args, sc)
 	case lb == "terraform" || lb == "tofu" || lb == "pulumi" || lb == "cdk" || lb == "cdktf" || lb == "sst" || lb == "serverless" || lb == "sls":
 		if hasWord(args, "destroy") || hasWord(args, "remove") || hasFlag(args, "-destroy", "--destroy") {
 			f.human = reason("human.teardown", lb+" destroys infrastructure")
@@ -435,6 +435,21 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
+	case lb == "cargo":
+		for i, w := range args {
+			n, val, eq := strings.Cut(w.val, "=")
+			switch {
+			case n == "--config" || n == "-Z":
+				f.ask = reason("ask.flag", "cargo "+n+" sets configuration that can run programs")
+			case n == "--manifest-path":
+				if !eq && i+1 < len(args) {
+					val = args[i+1].val
+				}
+				if r := a.resolvePath(val, sc.cwd, false); !a.inProject(r) {
+					f.ask = reason("ask.flag", "cargo builds a manifest outside the project")
+				}
+			}
+		}
 	case lb == "go":
 		a.goCmd(f, idx, args, sc)
 	case lb == "make" || lb == "gmake":
@@ -981,7 +996,19 @@ func archiveToStdout(lb string, args []word, ops []int) bool {
 	return false
 }
 
-func (a *analyzer) pkgManager(f *rfact, idx int, args []word) {
+func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
+	for i, w := range args {
+		n, val, eq := strings.Cut(w.val, "=")
+		switch n {
+		case "--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell-emulator":
+			f.ask = reason("ask.flag", n+" changes what npm runs")
+		case "--prefix", "-C", "--dir":
+			if !eq && i+1 < len(args) {
+				val = args[i+1].val
+			}
+			a.outsideCwd(f, n, a.resolvePath(val, sc.cwd, false).abs)
+		}
+	}
 	ops := operands(args, nil)
 	if len(ops) == 0 {
 		return
@@ -1034,6 +1061,16 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 			if v.val != "" {
 				a.writeWord(v, sc, idx)
 			}
+		case "C":
+			v := takeVal()
+			policed = true
+			a.outsideCwd(f, "go -C", a.resolveMaybe(v, v.val, sc, false).abs)
+		case "ldflags":
+			// -extld / -linkmode=external run another linker program
+			if v := takeVal(); v.dyn || strings.Contains(v.val, "extld") || strings.Contains(v.val, "linkmode") {
+				policed = true
+				f.ask = reason("ask.flag", "go -ldflags runs an external linker")
+			}
 		case "w", "u":
 			policed = true
 			if args[0].val == "env" {
@@ -1053,35 +1090,89 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 	}
 }
 
-// makeCmd polices make: injected recipes, another shell, or a makefile or
-// directory outside the project are more than "make TARGET".
+// makeOptions are make's options that take a value (short letters, and
+// long names GNU getopt also accepts as unique prefixes).
+var makeOptions = searchOptions{shortValue: "CfIoWE", abbrev: true, long: map[string]bool{
+	"directory": true, "file": true, "makefile": true, "include-dir": true, "eval": true, "old-file": true,
+	"assume-old": true, "what-if": true, "new-file": true, "assume-new": true, "jobs": false, "load-average": false,
+	"output-sync": false, "debug": false, "print-data-base": false, "keep-going": false, "silent": false,
+	"quiet": false, "just-print": false, "dry-run": false, "recon": false, "always-make": false, "environment-overrides": false,
+	"ignore-errors": false, "no-builtin-rules": false, "no-builtin-variables": false, "question": false,
+	"touch": false, "trace": false, "version": false, "warn-undefined-variables": false, "print-directory": false,
+	"no-print-directory": false, "check-symlink-times": false, "shuffle": false,
+}}
+
+// makeCmd polices make: injected recipes, another shell, a makefile from
+// stdin, or a makefile or directory outside the project are more than
+// "make TARGET"; make -p prints the environment.
 func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		n, val, eq := strings.Cut(v, "=")
+	// check is a makefile, directory or include directory make reads
+	check := func(what string, w word, ok bool) {
 		switch {
-		case v == "-E" || strings.HasPrefix(v, "--eval") || strings.HasPrefix(v, "--ev"):
+		case !ok || w.dyn || w.val == "":
+			f.ask = reason("ask.flag", "make reads a "+what+" only known at run time")
+		case what == "makefile" && w.val == "-":
+			f.ask = reason("ask.flag", "make reads its makefile from stdin")
+		default:
+			if r := a.resolvePath(w.val, sc.cwd, false); !a.inProject(r) {
+				f.ask = reason("ask.flag", "make reads a "+what+" from outside the project")
+			}
+		}
+	}
+	option := func(name string, v word, ok bool) {
+		switch name {
+		case "f", "file", "makefile":
+			check("makefile", v, ok)
+		case "C", "directory", "I", "include-dir":
+			check("directory", v, ok)
+		case "E", "eval":
 			f.ask = reason("ask.flag", "make --eval injects a recipe")
-		case !strings.HasPrefix(v, "-") && eq && (n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || strings.HasSuffix(n, "SHELL")):
-			f.ask = reason("ask.flag", "make with "+n+" set runs another program")
-		case v == "-f" || v == "-C" || v == "--file" || v == "--makefile" || v == "--directory" || v == "-I" || v == "--include-dir" ||
-			(len(v) > 2 && (v[:2] == "-f" || v[:2] == "-C" || v[:2] == "-I")) ||
-			eq && (n == "--file" || n == "--makefile" || n == "--directory" || n == "--include-dir"):
-			p := val
-			if !eq {
-				if len(v) > 2 && v[1] != '-' {
-					p = v[2:]
-				} else if i+1 < len(args) {
-					i++
-					p = args[i].val
+		case "p", "print-data-base":
+			f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		next := func() (word, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return word{}, false
+		}
+		switch {
+		case v == "--":
+		case strings.HasPrefix(v, "--"):
+			n, val, eq := strings.Cut(v[2:], "=")
+			full, takes := makeOptions.lookup(n)
+			vw := word{val: val, dyn: w.dyn}
+			if takes && !eq {
+				vw, eq = next()
+			}
+			option(full, vw, eq)
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				c := v[j]
+				if strings.IndexByte(makeOptions.shortValue, c) >= 0 {
+					vw, ok := word{val: v[j+1:], dyn: w.dyn}, j+1 < len(v)
+					if !ok {
+						vw, ok = next()
+					}
+					option(string(c), vw, ok)
+					break
 				}
+				option(string(c), word{}, false)
 			}
-			if p == "" || args[i].dyn {
-				f.ask = reason("ask.flag", "make reads a makefile only known at run time")
-				continue
-			}
-			if r := a.resolvePath(p, sc.cwd, false); !a.inProject(r) {
-				f.ask = reason("ask.flag", "make runs a makefile from outside the project")
+		default:
+			n, val, eq := strings.Cut(v, "=")
+			switch {
+			case !eq:
+			case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || n == "MAKEFILES" || strings.HasSuffix(n, "SHELL"):
+				f.ask = reason("ask.flag", "make with "+n+" set runs another program")
+			case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
+				// a variable a recipe expands: shell syntax in it runs
+				f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
 			}
 		}
 	}
@@ -1786,6 +1877,13 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 	return out
 }
 
+// isRemoteURL reports a git remote written as a URL or path rather than
+// the name of a configured remote.
+func isRemoteURL(v string) bool {
+	return strings.Contains(v, "://") || strings.Contains(v, ":") && !strings.HasPrefix(v, "+") && !strings.HasPrefix(v, ":") ||
+		strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~")
+}
+
 // gitCommandKey matches git configuration keys whose value is a command
 // line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
 var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack))$`)
@@ -1830,6 +1928,12 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 			a.reparse(rest[j+1].val, sc, idx)
 		case strings.HasPrefix(v, "ext::"):
 			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
+		case (sub == "clone" || sub == "fetch" || sub == "pull") && v == "-u" && j+1 < len(rest):
+			a.reparse(rest[j+1].val, sc, idx) // -u is --upload-pack
+		case sub == "clone" && (v == "-c" || v == "--config") && j+1 < len(rest):
+			a.gitConfigCommand(rest[j+1].val, sc, idx)
+		case sub == "clone" && strings.HasPrefix(v, "--config="):
+			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
 		}
 	}
 }
@@ -2003,8 +2107,26 @@ loop:
 				a.readFact(r, gidx, false)
 			}
 		}
+	case "clone":
+		if hasLongAbbrev(rest, "--template", "--separate-git-dir") {
+			g.ask = reason("ask.flag", "git clone --template installs hooks that run at once")
+		}
+		if hasLongAbbrev(rest, "--config") || hasShort(rest, "cu") {
+			g.ask = reason("ask.flag", "git clone -c/-u sets configuration or a program that runs")
+		}
+		cops := operands(rest, map[string]bool{"-b": true, "--branch": true, "-o": true, "--origin": true, "--depth": true,
+			"-c": true, "--config": true, "--reference": true, "--reference-if-able": true, "-u": true, "--upload-pack": true,
+			"-j": true, "--jobs": true, "--filter": true, "--shallow-since": true, "--shallow-exclude": true, "--server-option": true})
+		if len(cops) > 1 {
+			a.writeWord(rest[cops[1]], gsc, gidx) // the directory it creates
+		}
 	case "push":
-		force := hasFlag(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, "fd")
+		// a URL, or --repo, instead of a configured remote: the repository goes anywhere
+		if hasLongAbbrev(rest, "--repo") || len(ops) > 0 && isRemoteURL(rest[ops[0]].val) {
+			g.ask = reason("ask.flag", "git push to a URL, not a configured remote")
+		}
+		// git takes unique prefixes of long options: --force-w, --dele, --mi
+		force := hasLongAbbrev(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, "fd")
 		for _, o := range opVals() {
 			if strings.HasPrefix(o, "+") || strings.HasPrefix(o, ":") {
 				force = true
@@ -2016,18 +2138,18 @@ loop:
 		s := summary{net: true}
 		return s
 	case "reset":
-		if hasFlag(rest, "--hard", "--merge", "--keep") {
+		if hasLongAbbrev(rest, "--hard", "--merge", "--keep") {
 			human("human.history-rewrite", "git reset --hard discards work")
 		}
 	case "clean":
-		if hasShort(rest, "f") || hasFlag(rest, "--force") {
+		if hasShort(rest, "f") || hasLongAbbrev(rest, "--force") {
 			human("human.history-rewrite", "git clean -f deletes untracked files")
 		} else if hasShort(rest, "n") || hasFlag(rest, "--dry-run") {
 			safe()
 		}
 	case "checkout", "restore", "switch":
 		// -B / -C reset an existing branch to another commit
-		discard := hasFlag(rest, "--force", "--discard-changes", "--force-create") || hasShort(rest, "f") && sub != "restore" ||
+		discard := hasLongAbbrev(rest, "--force", "--discard-changes", "--force-create") || hasShort(rest, "f") && sub != "restore" ||
 			sub == "checkout" && hasShort(rest, "B") || sub == "switch" && hasShort(rest, "C")
 		for _, o := range opVals() {
 			if o == "." || o == ":/" || o == "*" {
@@ -2075,8 +2197,9 @@ loop:
 			human("human.history-rewrite", "git "+sub+" overwrites files in the work tree")
 		}
 	case "branch":
-		if hasFlag(rest, "-D") || hasShort(rest, "DMC") || (hasFlag(rest, "-d", "--delete") && hasFlag(rest, "-f", "--force")) ||
-			hasFlag(rest, "-f", "--force") && len(ops) > 1 {
+		del := hasShort(rest, "d") || hasLongAbbrev(rest, "--delete")
+		force := hasShort(rest, "f") || hasLongAbbrev(rest, "--force")
+		if hasShort(rest, "DMC") || del && force || force && len(ops) > 1 {
 			// -D deletes, -M/-C overwrite a branch, -f NAME START moves one
 			human("human.history-rewrite", "git branch deletes or overwrites a branch")
 		} else if !hasFlag(rest, "-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force") &&

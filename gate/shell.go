@@ -825,11 +825,14 @@ func dangerousEnv(n string) bool {
 		"GIT_EDITOR", "EDITOR", "VISUAL", "GIT_ASKPASS", "SSH_ASKPASS", "GOFLAGS", "PATH", "PROMPT_COMMAND", "PS4",
 		"GIT_SEQUENCE_EDITOR", "MAKEFLAGS", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
 		"SHELLOPTS", "BASHOPTS", "IFS", "ZDOTDIR", "LESSOPEN", "GCONV_PATH", "MANPAGER", "GIT_DIR", "GIT_WORK_TREE",
-		"CDPATH", "BASH_CMDS", "BASH_ALIASES", "GLOBIGNORE", "BASH_LOADABLES_PATH", "LESSCLOSE", "SYSTEMD_PAGER":
+		"CDPATH", "BASH_CMDS", "BASH_ALIASES", "GLOBIGNORE", "BASH_LOADABLES_PATH", "LESSCLOSE", "SYSTEMD_PAGER",
+		"MAKEFILES", "GOENV", "GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOINSECURE", "GOTOOLCHAIN",
+		"CC", "CXX", "LD", "AR", "RUSTC", "RUSTDOC", "CARGO_HOME", "RUSTFLAGS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL":
 		return true
 	}
-	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC"} {
-		if strings.HasPrefix(n, p) {
+	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_"} {
+		// npm reads npm_config_* in any case
+		if strings.HasPrefix(strings.ToUpper(n), p) {
 			return true
 		}
 	}
