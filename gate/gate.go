@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -387,7 +388,7 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		return
 	}
 	if f.parent >= 0 && f.parent < len(a.facts) {
-		if p := a.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate {
+		if p := a.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate && !otherHost(f, p) {
 			set(protocol.DecisionAllow, p.by, &protocol.Reason{Code: "covered", Detail: "part of a command the " + string(p.by) + " covers", Rule: p.reason.Rule}, protocol.RiskLow)
 			return
 		}
@@ -399,6 +400,29 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 	r := f.reasonOpen()
 	risk := protocol.RiskMedium
 	set(protocol.DecisionAsk, "", r, risk)
+}
+
+// ruleHost finds the hosts a rule's text names (Bash(curl https://api.github.com/*)).
+var ruleHost = regexp.MustCompile(`://([^/:*\s)'"]+)`)
+
+// otherHost reports a network fact the covering rule of its parent does
+// not name: a rule written for one host (curl https://api.github.com/*)
+// must not carry a second URL or -x proxy in the same command. A rule
+// that names no host (Bash(npm install *)) covers its command's traffic.
+func otherHost(f, parent *rfact) bool {
+	if f.kind != protocol.FactNetwork || parent.reason == nil || parent.reason.Rule == "" {
+		return false
+	}
+	hosts := ruleHost.FindAllStringSubmatch(parent.reason.Rule, -1)
+	if len(hosts) == 0 {
+		return false
+	}
+	for _, h := range hosts {
+		if strings.EqualFold(h[1], f.host) {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *rfact) reasonOpen() *protocol.Reason {

@@ -1669,6 +1669,18 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			skipNext = false
 			continue
 		}
+		// curl -x/--proxy HOST: the traffic goes through that host
+		if (lb == "curl" || lb == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
+			p := args[i+1].val
+			if !strings.Contains(p, "://") {
+				p = "http://" + p
+			}
+			if u, err := url.Parse(p); err == nil && u.Hostname() != "" {
+				a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
+			}
+			skipNext = true
+			continue
+		}
 		switch {
 		case strings.Contains(v, "://"):
 			if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
