@@ -422,7 +422,8 @@ func otherHost(f, parent *rfact) bool {
 			return false
 		}
 	}
-	return true
+	// a host the rule spells elsewhere (-x evil.com:80 in an exact grant)
+	return f.host == "" || !strings.Contains(strings.ToLower(parent.reason.Rule), strings.ToLower(f.host))
 }
 
 func (f *rfact) reasonOpen() *protocol.Reason {
