@@ -435,6 +435,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
+	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
+		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
 		for i, w := range args {
 			n, val, eq := strings.Cut(w.val, "=")
@@ -1887,6 +1889,49 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 		}
 	}
 	return out
+}
+
+// buildToolFlags are options of build and test runners that load code
+// from elsewhere (runs: always asks) or read a build file or directory
+// (paths: asks when outside the project), whatever rule covers the command.
+var buildToolFlags = map[string]struct{ runs, paths []string }{
+	"gradle":  {runs: []string{"-I", "--init-script"}, paths: []string{"-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir"}},
+	"gradlew": {runs: []string{"-I", "--init-script"}, paths: []string{"-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir"}},
+	"just":    {runs: []string{"--shell", "--shell-arg", "--shell-command"}, paths: []string{"-f", "--justfile", "-d", "--working-directory"}},
+	"pytest":  {runs: []string{"-p"}, paths: []string{"-c", "--config-file", "--rootdir", "--confcutdir"}},
+	"mvn":     {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
+	"mvnw":    {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
+}
+
+// buildToolFlags applies buildToolFlags to one command line.
+func (a *analyzer) buildToolFlags(f *rfact, lb string, args []word, sc *scope) {
+	spec := buildToolFlags[lb]
+	value := func(i int, flag string) (word, bool) {
+		v := args[i].val
+		switch {
+		case v == flag && i+1 < len(args):
+			return args[i+1], true
+		case strings.HasPrefix(v, flag+"="):
+			return word{val: strings.TrimPrefix(v, flag+"="), dyn: args[i].dyn}, true
+		case !strings.HasPrefix(flag, "--") && strings.HasPrefix(v, flag) && len(v) > len(flag) && !strings.HasPrefix(v, "--"):
+			return word{val: v[len(flag):], dyn: args[i].dyn}, true
+		}
+		return word{}, false
+	}
+	for i := range args {
+		for _, fl := range spec.runs {
+			if v, ok := value(i, fl); ok && !(lb == "pytest" && strings.HasPrefix(v.val, "no:")) {
+				f.ask = reason("ask.flag", lb+" "+fl+" loads code from "+v.val)
+			}
+		}
+		for _, fl := range spec.paths {
+			if v, ok := value(i, fl); ok {
+				if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
+					f.ask = reason("ask.flag", lb+" "+fl+" reads a build file outside the project")
+				}
+			}
+		}
+	}
 }
 
 // isRemoteURL reports a git remote written as a URL or path rather than
