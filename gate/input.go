@@ -70,7 +70,8 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 		in, dup = decodeObject(call.RawInput)
 		switch {
 		case dup != "":
-			a.opaque("ask.bad-input", "rawInput repeats the key "+dup, false)
+			// the host may act on the copy the gate did not read: only a person decides
+			a.opaque("human.bad-input", "rawInput repeats the key "+dup+" (in some letter case)", true)
 		case in == nil:
 			if err := json.Unmarshal(call.RawInput, &rawStr); err != nil {
 				a.opaque("ask.bad-input", "rawInput is not JSON the gate can read", false)
@@ -80,22 +81,27 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 	}
 	class, known := toolNames[name]
 	switch {
+	case call.Kind == protocol.KindSwitchMode || name == "exitplanmode" || name == "exit_plan_mode":
+		// leaving plan mode is the user's approval of the plan
+		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1,
+			human: reason("human.mode-switch", "switching mode or approving a plan is the user's decision")})
+		return "tool: " + name
 	case name == "":
 		class = kindClass[call.Kind]
 		if class == tUnknown {
 			a.add(&rfact{kind: protocol.FactTool, tool: string(call.Kind), parent: -1, ask: reason("ask.tool", "ACP kind "+string(call.Kind)+" needs a person")})
 			return "tool: " + string(call.Kind)
 		}
-	case strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_"):
+	case strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_"), !known:
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
 		a.kindFacts(call, in)
-		return "tool: " + name
-	case !known:
-		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
-		a.kindFacts(call, in)
+		a.commandInInput(in)
 		return "tool: " + name
 	}
 	action := a.classFacts(class, name, call, in, rawStr)
+	if class != tShell && class != tEditor { // an editor tool's "command" is view, create, str_replace
+		a.commandInInput(in)
+	}
 	// Tool(NAME) rules see every fact of a named tool
 	for _, f := range a.facts {
 		if f.tool == "" && name != "" {
@@ -105,9 +111,34 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 	return action
 }
 
+// commandInInput analyses a shell command found in the input of a tool that
+// is not a shell tool (an MCP "execute_command", a call whose kind says
+// read or think): whatever the tool is, the gate must not let a floor or a
+// secret read through because of its name. It only adds facts.
+func (a *analyzer) commandInInput(in map[string]any) {
+	cwd := a.env.Cwd
+	if c := firstString(in, cwdKeys...); c != "" {
+		cwd = a.resolvePath(c, a.env.Cwd, false).abs
+	}
+	for _, k := range []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"} {
+		if c, ok := in[k].(string); ok && strings.TrimSpace(c) != "" {
+			a.noAlways = true
+			a.shell(c, &scope{cwd: cwd})
+		}
+	}
+}
+
 // kindFacts adds the file effects an unknown tool declares through its ACP
-// kind, so floors and deny rules still see them.
+// kind, so floors and deny rules still see them; without a kind, the paths
+// it names are read (a secret among them is human-only).
 func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
+	if call.Kind == "" || kindClass[call.Kind] == tUnknown {
+		for _, p := range a.paths(call, in, pathKeys) {
+			if a.sensitive(p) {
+				a.readFact(p, -1, false)
+			}
+		}
+	}
 	switch kindClass[call.Kind] {
 	case tRead, tSearch:
 		for _, p := range a.paths(call, in, pathKeys) {
@@ -125,8 +156,17 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		name = string(call.Kind)
 	}
 	sc := &scope{cwd: a.env.Cwd}
-	if c := firstString(in, "cwd", "workdir", "working_directory", "workingDirectory"); c != "" {
+	keys := cwdKeys[:4] // for a file tool, "directory" or "dir" is what it works on
+	if class == tShell {
+		keys = cwdKeys
+	}
+	if c := firstString(in, keys...); c != "" {
 		sc.cwd = a.resolvePath(c, a.env.Cwd, false).abs
+	}
+	if distinctValues(in, keys) > 1 {
+		// two working directories: the gate cannot tell which one the host uses
+		sc.cwd = ""
+		a.opaque("human.bad-input", "the input names two working directories", true)
 	}
 	switch class {
 	case tShell:
@@ -338,6 +378,20 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// cwdKeys are the keys hosts use for a command's working directory.
+var cwdKeys = []string{"cwd", "workdir", "working_directory", "workingDirectory", "working_dir", "cd", "directory", "dir"}
+
+// distinctValues counts the different string values in in under keys.
+func distinctValues(in map[string]any, keys []string) int {
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if s, ok := in[k].(string); ok && s != "" {
+			seen[s] = true
+		}
+	}
+	return len(seen)
+}
+
 func firstString(in map[string]any, keys ...string) string {
 	for _, k := range keys {
 		if s, ok := in[k].(string); ok && s != "" {
@@ -395,14 +449,22 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []strin
 func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pathRef {
 	text := rawStr
 	if in != nil {
-		text = firstString(in, "input", "patch", "patchText", "patch_text", "diff", "content")
+		// every key a host may read the patch from, not only the first
+		var parts []string
+		for _, k := range []string{"input", "patch", "patchText", "patch_text", "diff", "content"} {
+			if s, ok := in[k].(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		text = strings.Join(parts, "\n")
 	}
 	var out []pathRef
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		var p string
 		del := false
-		for _, pre := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ", "+++ ", "--- "} {
+		for _, pre := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ", "+++ ", "--- ",
+			"rename to ", "rename from ", "copy to ", "copy from "} {
 			if strings.HasPrefix(line, pre) {
 				p = strings.TrimSpace(strings.TrimPrefix(line, pre))
 				del = pre == "*** Delete File: "
@@ -646,6 +708,11 @@ func (a *analyzer) always() *Always {
 		if !f.path.known || f.path.glob {
 			return nil
 		}
+		if f.listOnly && !a.inProject(f.path) {
+			// a listing outside the project names files; Read(dir/**) would
+			// let every later call read their contents
+			return nil
+		}
 		g := escapeGlob(rel(f.path.abs))
 		if f.kind == protocol.FactRead {
 			if f.listOnly {
@@ -722,14 +789,19 @@ func decodeObject(raw json.RawMessage) (map[string]any, string) {
 	}
 	out := map[string]any{}
 	dup := ""
+	folded := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
 			return nil, ""
 		}
 		k, _ := t.(string)
-		if _, seen := out[k]; seen && dup == "" {
+		// "command" and "Command": a host decoding into a struct matches
+		// keys case-insensitively and may run the one the gate did not read
+		if lk := strings.ToLower(k); folded[lk] && dup == "" {
 			dup = k
+		} else {
+			folded[lk] = true
 		}
 		var v any
 		if err := dec.Decode(&v); err != nil {

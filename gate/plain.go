@@ -443,6 +443,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			switch {
 			case n == "--config" || n == "-Z":
 				f.ask = reason("ask.flag", "cargo "+n+" sets configuration that can run programs")
+			case n == "--target-dir":
+				if !eq && i+1 < len(args) {
+					val = args[i+1].val
+				}
+				if r := a.resolvePath(val, sc.cwd, true); !a.inProject(r) {
+					f.human = reason("human.outside-write", "cargo writes its build outside the project")
+				}
 			case n == "--manifest-path":
 				if !eq && i+1 < len(args) {
 					val = args[i+1].val
@@ -1079,7 +1086,13 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 				// go env -w GOFLAGS=-toolexec=… runs in every later build
 				f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
 			}
-		case "overlay", "modfile", "pgo", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
+		case "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
+			// test outputs: files written where the flag says
+			policed = true
+			if v := takeVal(); v.val != "" {
+				a.writeWord(v, sc, idx)
+			}
+		case "overlay", "modfile", "pgo":
 			policed = true
 		}
 	}
@@ -1175,6 +1188,9 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 			case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
 				// a variable a recipe expands: shell syntax in it runs
 				f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
+			case strings.Contains(val, "/") && !a.inProject(a.resolvePath(strings.Fields(val + " x")[0], sc.cwd, false)):
+				// CC=/tmp/evil: a recipe runs a program from outside the project
+				f.ask = reason("ask.flag", "make with "+n+" naming a program outside the project")
 			}
 		}
 	}

@@ -1,11 +1,13 @@
 package peer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -108,6 +110,11 @@ func (s *Server) ask(ctx context.Context, stream *Stream, id string, params prot
 		if resp.Result == nil {
 			return errors.New("the editor's permission/ask reply has no result")
 		}
+		if k := repeatedKey(*resp.Result); k != "" {
+			// {"reply":"reject","REPLY":"once"}: encoding/json would take
+			// the last one, in any letter case; the editor meant one of them
+			return fmt.Errorf("the editor's permission/ask reply repeats the key %q", k)
+		}
 		if err := json.Unmarshal(*resp.Result, reply); err != nil {
 			return fmt.Errorf("the editor's permission/ask reply: %w", err)
 		}
@@ -149,4 +156,31 @@ func (rq *request) fromUser(user protocol.PermissionReply, offeredAlways bool, r
 	}
 	reply.Meta = meta
 	return decision{reply: reply, rec: rec, note: note}
+}
+
+// repeatedKey returns a top-level key of the JSON object raw that appears
+// twice in some letter case, or "".
+func repeatedKey(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if lk := strings.ToLower(k); seen[lk] {
+			return k
+		} else {
+			seen[lk] = true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -209,5 +210,20 @@ func TestInitializeRejectsBadProjectRoot(t *testing.T) {
 	}
 	if m := p.call("permission/check", map[string]any{"toolCall": bashCall("x", "ls")}, nil); m.errCode() != -32002 {
 		t.Fatalf("after a failed initialize: %v", m)
+	}
+}
+
+// An editor reply that repeats a key in another letter case is no answer:
+// encoding/json would take the last copy ("once"), the editor may have
+// meant the first. The call is rejected without the user, and nothing is
+// granted.
+func TestEditorReplyWithRepeatedKeyRejects(t *testing.T) {
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	p.initialize(true)
+	m := p.call("session/requestPermission", permParams("s1", bashCall("c1", "make deploy")), func(msg) any {
+		return json.RawMessage(`{"reply":"reject","REPLY":"once"}`)
+	})
+	if k, _, meta := reply(m); k != "reject" || meta["decidedBy"] == "user" {
+		t.Fatalf("a reply with a repeated key was taken: %v", m)
 	}
 }
