@@ -54,6 +54,12 @@ type request struct {
 // needs the judge or the user: nothing was decided or recorded.
 var errUnsettled = errors.New("the call needs the judge or the user")
 
+// errCancelled is decide's answer for a request cancelled before it was
+// decided: the attempt is audited as a headless reject, and the requester
+// gets -32800. A request decided before its cancellation arrived gets its
+// decision, which is what its audit record says (Server.runRequest).
+var errCancelled = errors.New("request cancelled before a decision")
+
 // decide runs SPEC §4's pipeline for one call and returns the reply after its
 // audit record is durable. An error means nothing was allowed. turn is the
 // request's own turn number (0: the session's current turn). With
@@ -72,7 +78,8 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		}
 		d = s.deliberate(ctx, rq)
 	}
-	if ctx.Err() != nil {
+	cancelled := ctx.Err() != nil
+	if cancelled {
 		// Cancelled: the requester gets -32800, but the attempt is audited.
 		d = rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "request cancelled before a decision", feedbackHeadless)
 	}
@@ -89,6 +96,9 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		sess.history = append(sess.history, judge.HistoryEntry{Action: rq.verdict.Action, Outcome: string(d.reply.Reply), Note: d.note})
 	}
 	sess.mu.Unlock()
+	if cancelled {
+		return d.reply, errCancelled
+	}
 	return d.reply, nil
 }
 

@@ -55,6 +55,9 @@ func decideError(err error) result {
 	if errors.Is(err, errUnsettled) {
 		return result{unsettled: true}
 	}
+	if errors.Is(err, errCancelled) {
+		return failure(protocol.CodeCancelled, "request cancelled")
+	}
 	return internalError(err)
 }
 

@@ -230,7 +230,11 @@ func (s *Server) runRequest(ctx context.Context, cancel context.CancelFunc, conn
 		s.mu.Unlock()
 		cancel()
 	}()
-	if ctx.Err() != nil {
+	// A permission request answers what its audit record says: -32800 if
+	// it was cancelled before a decision (decide reports errCancelled), the
+	// decision if the cancellation came after it was recorded. Any other
+	// method is simply cancelled.
+	if ctx.Err() != nil && !settleable(req.Method) {
 		res = failure(protocol.CodeCancelled, "request cancelled")
 	}
 	s.reply(conn, req.ID, res)
