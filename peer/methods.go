@@ -69,7 +69,14 @@ func (s *Server) check(method string, raw *json.RawMessage) result {
 		sess := s.sessions[p.SessionID]
 		s.mu.Unlock()
 		if sess == nil {
-			sess = newSession(protocol.Session{ID: p.SessionID})
+			// a session stored by an earlier process keeps its cwd
+			info := protocol.Session{ID: p.SessionID}
+			if p.SessionID != "" {
+				if stored, err := w.db.Session(p.SessionID); err == nil {
+					info = stored
+				}
+			}
+			sess = newSession(info)
 		}
 		v := s.analyze(w, sess, p.ToolCall)
 		res := protocol.CheckResult{Decision: v.Decision, Risk: v.Risk, HumanOnly: v.HumanOnly,

@@ -162,6 +162,19 @@ func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
 		}
 		info := protocol.Session{ID: p.SessionID, ParentID: p.ParentSessionID, Cwd: p.Cwd, Mode: p.Mode, Tier: p.Tier,
 			Agent: p.Agent, Created: time.Now().UTC().Format(time.RFC3339Nano)}
+		if info.Cwd == "" && p.ParentSessionID != "" {
+			// a subagent works where its parent does unless it says otherwise
+			s.mu.Lock()
+			parent := s.sessions[p.ParentSessionID]
+			s.mu.Unlock()
+			if parent != nil {
+				parent.mu.Lock()
+				info.Cwd = parent.info.Cwd
+				parent.mu.Unlock()
+			} else if stored, err := w.db.Session(p.ParentSessionID); err == nil {
+				info.Cwd = stored.Cwd
+			}
+		}
 		if err := w.db.PutSession(info); err != nil {
 			return internalError(fmt.Errorf("persist session %s: %w", p.SessionID, err))
 		}

@@ -229,3 +229,32 @@ func runCLI(args ...string) (string, error) {
 	}
 	return string(out), nil
 }
+
+// A session's working directory holds across processes and down to its
+// subagents: permission/check in a later process, and a subagent opened
+// without a cwd, read relative paths from where the session works. With
+// the cwd "/", "cat etc/hostname" reads /etc/hostname, outside the project
+// (it asks; headless, that is a reject); read from the project it would be
+// a project file, allowed.
+func TestSessionCwdAfterRestartAndInSubagents(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	p := startPeer(t, peerOpts{framing: "ndjson", db: db})
+	p.initialize(false)
+	p.call("session/open", map[string]any{"sessionId": "root", "cwd": "/"}, nil)
+	p.call("session/open", map[string]any{"sessionId": "sub", "parentSessionId": "root"}, nil)
+	r := p.call("session/requestPermission", permParams("sub", bashCall("c1", "cat etc/hostname")), nil)
+	if k, _, meta := reply(r); k != "reject" || meta["decidedBy"] != "headless" {
+		t.Fatalf("a subagent did not inherit its parent's cwd: %v", r)
+	}
+	_ = p.in.Close()
+	if code := p.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	q := startPeer(t, peerOpts{framing: "ndjson", db: db})
+	q.initialize(false)
+	c := q.call("permission/check", map[string]any{"sessionId": "root", "toolCall": bashCall("c2", "cat etc/hostname")}, nil)
+	if c.result()["decision"] != "ask" {
+		t.Fatalf("permission/check ignored the stored session's cwd: %v", c)
+	}
+}
