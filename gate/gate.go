@@ -191,12 +191,24 @@ func (a *analyzer) guardOwnFiles() {
 
 // namesOwnFile reports a word that mentions one of perm-peer's own paths.
 func (a *analyzer) namesOwnFile(w string) bool {
-	lw := strings.ToLower(w)
-	if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, ".config/perm-peer") || strings.Contains(lw, ".local/state/perm-peer") {
-		return true
+	if containsFold(w, "perm-peer") { // every default own path has it: lower-case only then
+		lw := strings.ToLower(w)
+		if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, ".config/perm-peer") || strings.Contains(lw, ".local/state/perm-peer") {
+			return true
+		}
 	}
 	for _, p := range a.protected() {
 		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether sub (lower case ASCII) is in s, in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}

@@ -789,7 +789,6 @@ func decodeObject(raw json.RawMessage) (map[string]any, string) {
 	}
 	out := map[string]any{}
 	dup := ""
-	folded := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
@@ -797,11 +796,12 @@ func decodeObject(raw json.RawMessage) (map[string]any, string) {
 		}
 		k, _ := t.(string)
 		// "command" and "Command": a host decoding into a struct matches
-		// keys case-insensitively and may run the one the gate did not read
-		if lk := strings.ToLower(k); folded[lk] && dup == "" {
-			dup = k
-		} else {
-			folded[lk] = true
+		// keys case-insensitively and may run the one the gate did not read.
+		// (Inputs have a handful of keys: comparing is cheaper than a map.)
+		for seen := range out {
+			if dup == "" && strings.EqualFold(seen, k) {
+				dup = k
+			}
 		}
 		var v any
 		if err := dec.Decode(&v); err != nil {

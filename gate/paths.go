@@ -189,6 +189,18 @@ var sensitiveHome = []string{
 	".mysql_history", ".python_history", ".node_repl_history",
 }
 
+// homeSecretSuffixes are the sensitiveHome paths of more than one component,
+// as "/.aws/credentials": found at the end of any path, a copy of one.
+var homeSecretSuffixes = func() []string {
+	var out []string
+	for _, h := range sensitiveHome {
+		if strings.Contains(h, "/") {
+			out = append(out, "/"+h)
+		}
+	}
+	return out
+}()
+
 // isSensitiveName reports whether a base name (lower case) is a secret.
 func isSensitiveName(base string) bool {
 	if sensitiveExact[base] {
@@ -236,8 +248,8 @@ func (a *analyzer) sensitive(r pathRef) bool {
 			return true
 		}
 		// a copy of a home secret elsewhere is one too (project/.aws/credentials)
-		for _, h := range sensitiveHome {
-			if strings.Contains(h, "/") && (strings.HasSuffix(lp, "/"+h) || strings.Contains(lp, "/"+h+"/")) {
+		for _, h := range homeSecretSuffixes {
+			if strings.HasSuffix(lp, h) || strings.Contains(lp, h+"/") {
 				return true
 			}
 		}
