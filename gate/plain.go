@@ -1598,7 +1598,8 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 	}
 	for _, p := range progs {
 		v := p.val
-		if p.dyn || !awkProgramSafe(v) {
+		progSafe := !p.dyn && awkProgramSafe(v)
+		if !progSafe {
 			ok = false
 		}
 		if strings.Contains(v, "/inet/") {
@@ -1613,7 +1614,7 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 		// (ARGV[1]="~/.ssh/id_rsa", getline < ".env") is a file it may
 		// read; in any other program a string is only text ($0 == ".env").
 		for _, lit := range awkStrings(v) {
-			if awkProgramSafe(v) {
+			if progSafe {
 				break
 			}
 			if strings.ContainsAny(lit, "/.~") && !strings.ContainsAny(lit, " \t\n%") {
@@ -2141,9 +2142,13 @@ loop:
 			}
 		}
 	}
+	var gs searchCmd // git grep's command line, read once
+	if sub == "grep" {
+		gs = parseSearch("git-grep", rest)
+	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
-		sub == "grep" && parseSearch("git-grep", rest).pre { // git grep -iOid: -O takes the rest of the cluster as its pager
+		gs.pre { // git grep -iOid: -O takes the rest of the cluster as its pager
 		unsafe = "git " + sub + " with a flag that writes files or runs programs"
 		// flag-policed: asks whatever rule covers git SUB
 		g.ask = reason("ask.flag", unsafe)
@@ -2381,7 +2386,6 @@ loop:
 		// PATTERN [REV...] [-- PATH...]: a path operand is read (git grep
 		// -h . .env prints it), and outside the index (--no-index,
 		// --untracked) the search reaches hidden files like grep -r.
-		gs := parseSearch("git-grep", rest)
 		for _, w := range gs.paths {
 			a.readWord(w, gsc, gidx, false)
 		}
