@@ -41,8 +41,12 @@ func TestWorkersReuseGoroutines(t *testing.T) {
 	p.run(func() { ids <- goroutineID() })
 	first := <-ids
 	for range 50 {
-		<-idle // the worker is back waiting for work
-		p.run(func() { ids <- goroutineID() })
+		<-idle // the worker has finished and is about to wait for work
+		// Hand the task over the way run does when a worker is idle, but
+		// blocking: onIdle fires just before the worker reaches its
+		// receive, and run's non-blocking send could miss it by a hair and
+		// (correctly) start a new goroutine.
+		p.tasks <- func() { ids <- goroutineID() }
 		assert.Equal(t, first, <-ids)
 	}
 	<-idle
