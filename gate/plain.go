@@ -78,7 +78,7 @@ var counters = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true,
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	var s summary
 	for _, n := range builtinTargets(lb, args) {
-		a.setsVar(lb, n)
+		a.setsVar(lb, n.val, n.dyn)
 	}
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
 	switch {

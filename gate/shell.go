@@ -74,6 +74,26 @@ var commentParserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 }}
 
+// walkNodes is syntax.Walk that also visits the offset and length of a
+// ${x:offset:length} slice, which syntax.Walk skips: a $(…) there runs, and
+// an assignment there assigns.
+func walkNodes(node syntax.Node, f func(syntax.Node) bool) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if !f(n) {
+			return false
+		}
+		if p, ok := n.(*syntax.ParamExp); ok && p.Slice != nil {
+			if p.Slice.Offset != nil {
+				walkNodes(p.Slice.Offset, f)
+			}
+			if p.Slice.Length != nil {
+				walkNodes(p.Slice.Length, f)
+			}
+		}
+		return true
+	})
+}
+
 // bashComments makes every comment end at its newline, as bash does: the
 // parser joins a comment that ends in a backslash with the next line, which
 // would hide that line (ls # \⏎rm -rf src) from the gate.
@@ -86,7 +106,7 @@ func bashComments(src string) string {
 			return src
 		}
 		cut := -1
-		syntax.Walk(f, func(n syntax.Node) bool {
+		walkNodes(f, func(n syntax.Node) bool {
 			if c, ok := n.(*syntax.Comment); ok && cut < 0 {
 				// the text keeps the backslash-newline the parser swallowed
 				end := int(c.Hash.Offset()) + 1 + len(c.Text)
@@ -123,6 +143,9 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 	if err != nil {
 		a.opaque("ask.parse-error", "shell parse error: "+err.Error(), false)
 		return summary{}
+	}
+	if strings.Contains(src, "=") || strings.Contains(src, "++") || strings.Contains(src, "--") {
+		a.arithAssigns(f)
 	}
 	a.depth++
 	defer func() { a.depth-- }()
@@ -424,7 +447,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope) summary {
 	var s summary
 	name := wi.Name.Value
-	a.setsVar("for", name)
+	a.setsVar("for", name, false)
 	vals := &varVals{exact: len(wi.Items) > 0 && !a.mayAssign(body, name)}
 	for _, it := range wi.Items {
 		w := a.word(it, sc)
@@ -461,7 +484,7 @@ func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope)
 func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
 	may := false
 	for _, st := range body {
-		syntax.Walk(st, func(n syntax.Node) bool {
+		walkNodes(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.Assign:
 				may = may || n.Name != nil && n.Name.Value == name
@@ -554,7 +577,7 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, sc *scope) summary {
 	}
 	a.funcs[name] = true
 	recursive := false
-	syntax.Walk(c.Body, func(n syntax.Node) bool {
+	walkNodes(c.Body, func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == name {
 			recursive = true
 		}
@@ -778,7 +801,14 @@ func (a *analyzer) setVals(name string, v *varVals) {
 // setsVar records a builtin or loop that assigns the variable name (for
 // PATH in …, read PATH, printf -v PATH): like PATH=… it changes what the
 // commands after it run.
-func (a *analyzer) setsVar(by, name string) {
+// dyn: the name is only known at run time (printf -v "$n"), so it may be
+// any of them.
+func (a *analyzer) setsVar(by, name string, dyn bool) {
+	if dyn {
+		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets a variable named at run time", parent: -1,
+			ask: reason("ask.env-prefix", by+" sets a variable whose name is only known at run time, which may be PATH")})
+		return
+	}
 	if lookupEnv[name] {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets " + name, parent: -1,
 			ask: reason("ask.env-prefix", by+" sets "+name+", which changes what the command runs")})
@@ -795,22 +825,22 @@ var lookupEnv = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PA
 // builtinTargets are the variables a builtin assigns: read and mapfile
 // their operands (and -a), printf -v, getopts its second operand. Every
 // non-option word counts, which can only ask more.
-func builtinTargets(lb string, args []word) []string {
-	var out []string
+func builtinTargets(lb string, args []word) []word {
+	var out []word
 	switch lb {
 	case "read", "mapfile", "readarray", "getopts":
 		for _, w := range args {
 			if !strings.HasPrefix(w.val, "-") || w.dyn {
-				out = append(out, w.val)
+				out = append(out, w)
 			}
 		}
 	case "printf":
 		for i, w := range args {
 			switch {
 			case w.val == "-v" && i+1 < len(args):
-				out = append(out, args[i+1].val)
+				out = append(out, args[i+1])
 			case strings.HasPrefix(w.val, "-v") && len(w.val) > 2:
-				out = append(out, w.val[2:])
+				out = append(out, word{val: w.val[2:], dyn: w.dyn})
 			}
 		}
 	}

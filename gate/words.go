@@ -273,7 +273,7 @@ func (a *analyzer) arith(node syntax.Node, sc *scope) {
 	if len(a.vals) == 0 {
 		return
 	}
-	syntax.Walk(node, func(n syntax.Node) bool {
+	walkNodes(node, func(n syntax.Node) bool {
 		name := ""
 		switch n := n.(type) {
 		case *syntax.ParamExp:
@@ -292,6 +292,56 @@ func (a *analyzer) arith(node syntax.Node, sc *scope) {
 		}
 		return true
 	})
+}
+
+// arithAssigns finds the arithmetic assignments in node: ((PATH=5)),
+// let IFS+=x, $((LD_PRELOAD=1)), a[PATH=1]=2, ${x:PATH=1}, for ((…)). Each
+// sets its variable like PATH=5 does, wherever in the tree it sits, so the
+// whole parsed script is walked once.
+func (a *analyzer) arithAssigns(node syntax.Node) {
+	walkNodes(node, func(n syntax.Node) bool {
+		var x syntax.ArithmExpr
+		switch n := n.(type) {
+		case *syntax.BinaryArithm:
+			switch n.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+				x = n.X
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				x = n.X
+			}
+		case *syntax.BinaryTest:
+			// [[ 1 -eq PATH=5 ]]: bash evaluates -eq's operands as arithmetic
+			switch n.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				for _, o := range []syntax.TestExpr{n.X, n.Y} {
+					if w, ok := o.(*syntax.Word); ok && strings.ContainsAny(w.Lit(), "=+-") {
+						a.arithText(w.Lit())
+					}
+				}
+			}
+		}
+		if w, ok := x.(*syntax.Word); ok {
+			name, _, _ := strings.Cut(w.Lit(), "[")
+			a.setsVar("an arithmetic assignment", name, name == "")
+		}
+		return true
+	})
+}
+
+// arithText finds the assignments in text that bash evaluates as
+// arithmetic; text that does not parse as arithmetic asks.
+func (a *analyzer) arithText(text string) {
+	p := parserPool.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader("(("+text+"))"), "")
+	parserPool.Put(p)
+	if err != nil {
+		a.setsVar("an arithmetic operand", "", true)
+		return
+	}
+	a.arithAssigns(f)
 }
 
 // promptExpand analyses ${name@P}: the value's substitutions run.
@@ -370,7 +420,7 @@ func (a *analyzer) walkSubst(node syntax.Node, sc *scope) summary {
 	if node == nil {
 		return s
 	}
-	syntax.Walk(node, func(n syntax.Node) bool {
+	walkNodes(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			s.or(a.stmts(n.Stmts, sc.copy()))
@@ -495,7 +545,7 @@ func indirect(p *syntax.ParamExp) bool {
 // one only known at run time (${!x}), anywhere in node.
 func (a *analyzer) mentionsSecretVar(node syntax.Node) bool {
 	found := false
-	syntax.Walk(node, func(n syntax.Node) bool {
+	walkNodes(node, func(n syntax.Node) bool {
 		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
 			found = true
 		}
