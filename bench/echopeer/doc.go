@@ -8,4 +8,10 @@
 // With --commit-db PATH it also commits one key durably to a bbolt file
 // before each reply: the least that "audit before reply" can cost, which
 // the bench harness measures as a second floor for sequential latency.
+//
+// Built with -tags validate it also validates every request's params against
+// perm-peer's schemas with santhosh-tekuri/jsonschema/v5, as SPEC §4
+// requires of perm-peer: linking that validator (its package init compiles
+// the JSON Schema meta-schemas) and running it are costs no conforming peer
+// avoids, so the harness reports this third floor beside the targets.
 package main

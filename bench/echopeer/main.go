@@ -31,6 +31,20 @@ type message struct {
 
 var onceResult = json.RawMessage(`{"reply":"once"}`)
 
+// validateParams is nil unless the binary is built with -tags validate
+// (validate.go): then every request's params are also checked against
+// perm-peer's schemas by the validator SPEC §4 mandates, the floor any
+// conforming peer pays on top of the echo.
+var validateParams func(method string, params json.RawMessage) error
+
+// rawMessage is message with the params kept as bytes for validateParams.
+type rawMessage struct {
+	JSONRPC string           `json:"jsonrpc"`
+	ID      *json.RawMessage `json:"id"`
+	Method  string           `json:"method"`
+	Params  json.RawMessage  `json:"params"`
+}
+
 func main() {
 	commitDB := flag.String("commit-db", "", "commit one key durably to this bbolt file before each reply")
 	flag.Parse()
@@ -98,11 +112,11 @@ func serve(r io.Reader, w io.Writer, rec recorder) error {
 		if err != nil {
 			return fmt.Errorf("read frame: %w", err)
 		}
-		var m message
-		if err := json.Unmarshal(body, &m); err != nil {
+		id, method, err := decodeMessage(body)
+		if err != nil {
 			continue // the floor does not answer garbage
 		}
-		if m.ID == nil || m.Method == "" {
+		if id == nil || method == "" {
 			continue // notifications and responses get no reply
 		}
 		if rec != nil {
@@ -114,7 +128,7 @@ func serve(r io.Reader, w io.Writer, rec recorder) error {
 			JSONRPC string          `json:"jsonrpc"`
 			ID      json.RawMessage `json:"id"`
 			Result  json.RawMessage `json:"result"`
-		}{"2.0", *m.ID, onceResult})
+		}{"2.0", *id, onceResult})
 		if err != nil {
 			return fmt.Errorf("encode reply: %w", err)
 		}
@@ -127,6 +141,24 @@ func serve(r io.Reader, w io.Writer, rec recorder) error {
 			return fmt.Errorf("write reply: %w", err)
 		}
 	}
+}
+
+// decodeMessage decodes a whole message, params included; with
+// validateParams set, the validator's own decoding of the params stands in
+// for the echo's (an invalid one is answered like a valid one: the floor
+// only pays the cost).
+func decodeMessage(body []byte) (*json.RawMessage, string, error) {
+	if validateParams == nil {
+		var m message
+		err := json.Unmarshal(body, &m)
+		return m.ID, m.Method, err
+	}
+	var m rawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, "", err
+	}
+	_ = validateParams(m.Method, m.Params) // decodes the params itself
+	return m.ID, m.Method, nil
 }
 
 // detect skips blank bytes and reports whether the first message is NDJSON

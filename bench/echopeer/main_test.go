@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -81,5 +83,29 @@ func TestServeCommitsBeforeEachReply(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Built with -tags validate, each request's method and raw params reach the
+// validator, and the reply is the same.
+func TestServeValidatesParams(t *testing.T) {
+	var got []string
+	validateParams = func(method string, params json.RawMessage) error {
+		got = append(got, method+" "+string(params))
+		return errors.New("invalid") // the floor answers anyway
+	}
+	defer func() { validateParams = nil }()
+	in := `{"jsonrpc":"2.0","id":1,"method":"a","params":{"x":[1]}}` + "\n" + `{"jsonrpc":"2.0","method":"n","params":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"b"}` + "\n"
+	var out bytes.Buffer
+	if err := serve(strings.NewReader(in), &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":1,"result":{"reply":"once"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"result":{"reply":"once"}}` + "\n"
+	if out.String() != want {
+		t.Fatalf("got %q, want %q", out.String(), want)
+	}
+	if strings.Join(got, "|") != `a {"x":[1]}|n {}|b ` {
+		t.Fatalf("validated %q", got)
 	}
 }

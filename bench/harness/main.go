@@ -30,6 +30,7 @@ const (
 
 type config struct {
 	peerBin, echoBin string
+	validEchoBin     string
 	dir              string
 	framings         []string
 	command          string
@@ -47,6 +48,7 @@ func main() {
 	var framings string
 	flag.StringVar(&c.peerBin, "peer", "", "perm-peer binary (default: go build ./cmd/perm-peer)")
 	flag.StringVar(&c.echoBin, "echo", "", "echopeer binary (default: go build ./bench/echopeer)")
+	flag.StringVar(&c.validEchoBin, "echo-validate", "", "echopeer built with -tags validate (default: built so)")
 	flag.StringVar(&c.dir, "dir", ".", "directory for the temp DBs: must be on the disk being measured, not tmpfs")
 	flag.StringVar(&framings, "framings", "ndjson,lsp", "framings to measure")
 	flag.StringVar(&c.command, "command", "git status", "the known-safe shell command of the fast path")
@@ -77,9 +79,9 @@ func run(c config, stdout io.Writer) error {
 	work, _ = filepath.Abs(work)
 	defer os.RemoveAll(work)
 	for _, b := range []struct {
-		bin *string
-		pkg string
-	}{{&c.peerBin, "./cmd/perm-peer"}, {&c.echoBin, "./bench/echopeer"}} {
+		bin       *string
+		pkg, tags string
+	}{{&c.peerBin, "./cmd/perm-peer", ""}, {&c.echoBin, "./bench/echopeer", ""}, {&c.validEchoBin, "./bench/echopeer", "validate"}} {
 		if *b.bin != "" {
 			// Absolute: some spawns run in the project directory.
 			abs, err := filepath.Abs(*b.bin)
@@ -89,9 +91,9 @@ func run(c config, stdout io.Writer) error {
 			*b.bin = abs
 			continue
 		}
-		*b.bin = filepath.Join(work, filepath.Base(b.pkg))
-		slog.Info("build", "pkg", b.pkg)
-		cmd := exec.Command("go", "build", "-o", *b.bin, b.pkg)
+		*b.bin = filepath.Join(work, filepath.Base(b.pkg)+b.tags)
+		slog.Info("build", "pkg", b.pkg, "tags", b.tags)
+		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", *b.bin, b.pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as `make build` does
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build %s: %w\n%s", b.pkg, err, out)
@@ -119,6 +121,12 @@ func run(c config, stdout io.Writer) error {
 	// that "audit before reply" can cost over the same pipes.
 	echoCommit := side{name: "echopeer --commit-db", bin: c.echoBin, dbPath: func(tag string) []string {
 		return []string{"--commit-db", filepath.Join(work, "echo-"+tag+".db")}
+	}}
+	// The floor that also validates params with the validator SPEC §4
+	// mandates: what no conforming peer can skip, linked and run.
+	validEcho := side{name: "echopeer -tags validate", bin: c.validEchoBin, dbPath: func(string) []string { return nil }}
+	validEchoCommit := side{name: "echopeer -tags validate --commit-db", bin: c.validEchoBin, dbPath: func(tag string) []string {
+		return []string{"--commit-db", filepath.Join(work, "vecho-"+tag+".db")}
 	}}
 
 	t := &table{}
@@ -149,6 +157,18 @@ func run(c config, stdout io.Writer) error {
 			return err
 		}
 		ecs, err := serveRun(echoCommit, env, fr, project, call, c.seq, c.pipe)
+		if err != nil {
+			return err
+		}
+		vc, err := coldStart(validEcho, env, fr, project, c.cold)
+		if err != nil {
+			return err
+		}
+		vs, err := serveRun(validEcho, env, fr, project, call, c.seq, c.pipe)
+		if err != nil {
+			return err
+		}
+		vcs, err := serveRun(validEchoCommit, env, fr, project, call, c.seq, c.pipe)
 		if err != nil {
 			return err
 		}
@@ -185,6 +205,14 @@ func run(c config, stdout io.Writer) error {
 			}
 			t.row(fmt.Sprintf("throughput, %d in flight (%d decisions)", n, c.pipe[n]), rate(ps.throughput[n]), rate(es.throughput[n]), fmt.Sprintf("%.2f", r), target, res)
 		}
+		vcm := median(vc)
+		t.row("  the echo validating params (SPEC §4's validator), cold start", dur(vcm), dur(ecm), ratio(float64(vcm)/float64(ecm)),
+			"the floor of the cold-start target", floorVerdict(float64(vcm)/float64(ecm) <= targetColdRatio))
+		t.row("  the echo validating params and committing one key, sequential p50", dur(vcs.seqP50), dur(es.seqP50),
+			ratio(float64(vcs.seqP50)/float64(es.seqP50)), "the floor of the p50 target", floorVerdict(vcs.seqP50 <= budget))
+		vr := vs.throughput[64] / es.throughput[64]
+		t.row("  the echo validating params, 64 in flight", rate(vs.throughput[64]), rate(es.throughput[64]), fmt.Sprintf("%.2f", vr),
+			"the floor of the 64-in-flight target", floorVerdict(vr >= targetThroughput64))
 		rss := float64(ps.rssKB) / 1024
 		t.row(fmt.Sprintf("VmRSS after %d decisions", ps.decisions), mb(ps.rssKB), mb(es.rssKB), ratio(float64(ps.rssKB)/float64(es.rssKB)),
 			fmt.Sprintf("≤ %d MB", targetRSSMB), verdict(rss <= targetRSSMB))
@@ -275,6 +303,15 @@ func verdict(ok bool) string {
 		return "PASS"
 	}
 	return "MISS"
+}
+
+// floorVerdict says whether a floor itself meets a target: if it does not,
+// no peer that must do the floor's work can.
+func floorVerdict(ok bool) string {
+	if ok {
+		return "reachable"
+	}
+	return "out of reach"
 }
 
 func ratio(r float64) string { return fmt.Sprintf("%.2f×", r) }
