@@ -189,6 +189,11 @@ func TestSymlinks(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(proj, ".env"), []byte("A=1"), 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(proj, "src", "a.txt"), []byte("a"), 0o644))
 	require.NoError(t, os.Symlink("../.env", filepath.Join(proj, "src", "config.txt")))
+	// cfg -> ~/.config (exists, autostart/ below it does not); units ->
+	// ~/.config/systemd/user (dangling): write tools create the rest
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".config"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".config"), filepath.Join(proj, "cfg")))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".config", "systemd", "user"), filepath.Join(proj, "units")))
 	require.NoError(t, os.WriteFile(filepath.Join(proj, "package.json"),
 		[]byte("{\n  \"name\": \"x\",\n  \"scripts\": {\"test\": \"jest\"},\n  \"dependencies\": {\"lodash\": \"1\"}\n}\n"), 0o644))
 	e := Env{Project: proj, Home: home}
@@ -205,6 +210,9 @@ func TestSymlinks(t *testing.T) {
 		{"read through a linked directory is outside", tool("read", map[string]any{"path": filepath.Join(proj, "h", "todo.md")}), protocol.DecisionAsk, false},
 		{"write through a dangling link", tool("write", map[string]any{"path": filepath.Join(proj, "rc"), "content": "x"}), protocol.DecisionAsk, true},
 		{"redirect through a dangling link", bash("echo x >> rc"), protocol.DecisionAsk, true},
+		{"write below a linked directory's missing subdirectory", tool("write", map[string]any{"path": filepath.Join(proj, "cfg", "autostart", "x.desktop"), "content": "x"}), protocol.DecisionAsk, true},
+		{"write below a dangling directory link", tool("write", map[string]any{"path": filepath.Join(proj, "units", "a.service"), "content": "x"}), protocol.DecisionAsk, true},
+		{"write to a new project subdirectory", tool("write", map[string]any{"path": filepath.Join(proj, "src", "new", "b.go"), "content": "x"}), protocol.DecisionAsk, false},
 		{"glob matching a link to .env", bash("cat src/*.txt"), protocol.DecisionAsk, true},
 		// hs -> home/sub: hs/.. is home, so hs/../.aws/credentials is the
 		// AWS key file, while the lexical path is a project file

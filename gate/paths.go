@@ -76,12 +76,7 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 			r.real = followDangling(r.abs)
 		}
 	} else if forWrite {
-		dir := filepath.Dir(r.abs)
-		if _, err := os.Lstat(dir); err == nil {
-			if real, err := filepath.EvalSymlinks(dir); err == nil {
-				r.real = filepath.Join(real, filepath.Base(r.abs))
-			}
-		}
+		r.real = resolveMissing(r.abs)
 	}
 	// The kernel resolves "link/.." from the link's target, not by
 	// dropping "link": with dep -> /elsewhere/x, dep/../.aws is
@@ -125,6 +120,26 @@ func followDangling(p string) string {
 		p = filepath.Clean(t)
 	}
 	return p
+}
+
+// resolveMissing is where a write to abs, which does not exist, lands: the
+// deepest ancestor that exists is resolved and the rest joined to it, since
+// write tools create the missing directories (p/cfg/autostart/x.desktop with
+// cfg -> ~/.config is ~/.config/autostart/x.desktop).
+func resolveMissing(abs string) string {
+	p, rest := abs, ""
+	for range 64 {
+		dir := filepath.Dir(p)
+		if dir == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = dir
+		if _, err := os.Lstat(p); err == nil {
+			return filepath.Join(followDangling(p), rest)
+		}
+	}
+	return abs
 }
 
 // both returns the lexical and the resolved path (one when they agree).
