@@ -783,6 +783,7 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 				if revShellRe.MatchString(c) && revShellExecRe.MatchString(c) {
 					f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
 				}
+				a.inlineCode(f, idx, lb, c, sc)
 			}
 		}
 	}
@@ -791,6 +792,9 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	}
 	ops := operands(args, map[string]bool{"-m": true, "-W": true, "-X": true})
 	if !code && (len(ops) == 0 || args[ops[0]].val == "-") && !hasFlag(args, "-m") {
+		if in := a.stdin; in != nil && in.text != "" {
+			a.inlineCode(f, idx, lb, in.text, sc) // python3 - <<'EOF'
+		}
 		return summary{shellSink: true}
 	}
 	if !code && len(ops) > 0 && !hasFlag(args, "-m") {

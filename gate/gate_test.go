@@ -357,3 +357,22 @@ func TestAlwaysCoversItself(t *testing.T) {
 	}
 	assert.Positive(t, n)
 }
+
+func TestCodeLiterals(t *testing.T) {
+	cases := []struct {
+		code      string
+		backticks bool
+		want      []string
+	}{
+		{`print(open('/x/.env').read())`, false, []string{"/x/.env"}},
+		{`os.system("rm -rf \"a b\"")`, false, []string{`rm -rf "a b"`}},
+		{`s = '''a'b'''; t = 'c'`, false, []string{"a'b", "c"}},
+		{"print `cat ~/.ssh/id_rsa`", true, []string{"cat ~/.ssh/id_rsa"}},
+		{"x = `tmpl`", false, nil},
+		{`'unterminated`, false, []string{"unterminated"}},
+		{`"a\\" + 'b'`, false, []string{`a\`, "b"}},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, codeLiterals(c.code, c.backticks), c.code)
+	}
+}

@@ -1,0 +1,171 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Inline code (python -c, node -e, perl -e, ruby -e, php -r …) always asks:
+// the gate does not analyse Python or JavaScript. But auto mode clears a
+// plain ask, so the few shapes that make a one-liner as dangerous as the
+// shell command it stands for are looked for in its text and raise it to
+// what that command would get: the string literals that name files, the
+// shell commands it hands to os.system or child_process, its recursive
+// deletes, environment dumps, and secrets next to a network call. This can
+// only add facts; code it does not understand still just asks.
+
+// maxInlineLiterals bounds the literals looked at in one piece of code.
+const maxInlineLiterals = 64
+
+var (
+	// inlineShellOut runs a string (or a list) as a command.
+	inlineShellOut = regexp.MustCompile(`os\.system|os\.popen|os\.exec|os\.spawn|subprocess|commands\.getoutput|pty\.spawn|` +
+		`child_process|execSync|execFileSync|spawnSync|\bexecFile\(|\bexec\(|\bspawn\(|\bsystem\s*[\(\s'"]|\bpopen|shell_exec|passthru|` +
+		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn`)
+	// inlineRecursiveDelete deletes a whole tree.
+	inlineRecursiveDelete = regexp.MustCompile(`rmtree|rmSync|rmdirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
+		`RemoveAll|Remove-Item|removedirs|Deno\.remove|recursive:\s*true`)
+	// inlineHome names the home directory without a literal path.
+	inlineHome = regexp.MustCompile(`expanduser|homedir\(|Path\.home\(|['"]HOME['"]|\bENV\{HOME\}|env\.HOME|Dir\.home|\$HOME|getenv\(\s*['"]HOME`)
+	// inlineWrite opens or writes a file for writing.
+	inlineWrite = regexp.MustCompile(`,\s*(mode\s*=\s*)?['"][wax]b?\+?['"]|write_text|write_bytes|writeFileSync|appendFileSync|\bwriteFile\(|` +
+		`\bappendFile\(|File\.write|IO\.write|File\.open\([^)]*['"][wa]|open\s*\(\s*\w+\s*,\s*['"]?>|file_put_contents|copyfile|shutil\.copy|` +
+		`shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|symlink`)
+	// inlineEnvDump prints or serialises the whole environment.
+	inlineEnvDump = regexp.MustCompile(`os\.environ\s*\)|os\.environ\.(items|copy|values)\(|dict\(\s*os\.environ|process\.env\s*[\),]|` +
+		`JSON\.stringify\(\s*process\.env|Object\.(keys|entries|values)\(\s*process\.env|%ENV|\bENV\.(to_h|each|to_a|inspect)|` +
+		`\bp\s+ENV\b|getenv\(\s*\)|\$_ENV|Deno\.env\.toObject`)
+	// inlineNetwork reaches the network.
+	inlineNetwork = regexp.MustCompile(`urllib|requests\.|http\.client|httpx|socket|\bfetch\(|https?\.(request|get)\(|XMLHttpRequest|` +
+		`axios|LWP|HTTP::Tiny|Net::HTTP|open-uri|curl_|smtplib|ftplib|paramiko|WebSocket|dgram|\bnet\.connect`)
+	// inlineList is a list of string literals: ["rm", "-rf", "/x"].
+	inlineList = regexp.MustCompile(`\[\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*\]`)
+)
+
+// inlineCode looks at the code an interpreter runs (lb is its name).
+func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
+	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb"
+	lits := codeLiterals(code, backticks)
+	shellOut := inlineShellOut.MatchString(code) || backticks && strings.Contains(code, "`")
+	if shellOut {
+		for _, l := range lits {
+			if strings.TrimSpace(l) != "" {
+				a.reparse(l, sc, idx)
+			}
+		}
+		for _, list := range inlineList.FindAllString(code, 8) {
+			var argv []string
+			for _, l := range codeLiterals(list, false) {
+				argv = append(argv, shellQuote(l))
+			}
+			a.reparse(strings.Join(argv, " "), sc, idx)
+		}
+	}
+	secret := false
+	writes := inlineWrite.MatchString(code)
+	home := inlineHome.MatchString(code)
+	var paths []string
+	for _, l := range lits {
+		if pathLiteral(l) {
+			paths = append(paths, l)
+			if home && !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "~") {
+				// path.join(os.homedir(), ".ssh"): maybe below the home
+				paths = append(paths, "~/"+l)
+			}
+		}
+	}
+	for _, l := range paths {
+		r := a.resolvePath(l, sc.cwd, false)
+		if a.sensitive(r) || r.known && isEnvDumpPath(r.abs) {
+			a.readFact(r, idx, false)
+			secret = true
+		}
+		if w := a.resolvePath(l, sc.cwd, true); writes && (a.persistence(w) != "" || a.protectedWrite(w, false)) {
+			a.writeFact(w, idx)
+		}
+	}
+	if inlineRecursiveDelete.MatchString(code) {
+		targets := 0
+		for _, l := range append(paths, lits...) {
+			// rmtree('build'): any one-word literal may be the tree
+			if l != "" && !strings.ContainsAny(l, " \t\n") && len(l) < 4096 {
+				targets++
+				a.reparse("rm -rf -- "+tildeQuote(l), sc, idx)
+			}
+		}
+		if targets == 0 || home {
+			f.human = reason("human.rm-unresolved", lb+" code deletes a tree whose path is only known at run time")
+		}
+	}
+	if inlineEnvDump.MatchString(code) {
+		f.human = reason("human.env-dump", lb+" code prints the whole environment")
+		secret = true
+	}
+	if secret && inlineNetwork.MatchString(code) {
+		a.add(&rfact{kind: protocol.FactNetwork, detail: lb + " code", parent: idx,
+			floor: reason("floor.exfil", lb+" code reads a secret and reaches the network")})
+	}
+}
+
+// pathLiteral reports a literal that looks like a file name: absolute,
+// home- or dot-relative, or with a directory part, or a sensitive base name
+// on its own (".env").
+func pathLiteral(l string) bool {
+	if l == "" || len(l) > 4096 || strings.ContainsAny(l, "\n\x00") || strings.Contains(l, "://") {
+		return false
+	}
+	if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~") || strings.HasPrefix(l, "./") || strings.HasPrefix(l, "../") {
+		return true
+	}
+	if strings.ContainsAny(l, " \t") {
+		return false
+	}
+	return strings.Contains(l, "/") || strings.HasPrefix(l, ".")
+}
+
+// codeLiterals returns the text of the quoted strings in code ('…', "…",
+// and `…` when backticks run commands), escapes left as written but for \'
+// and \". Python's triple quotes come out as their inner text.
+func codeLiterals(code string, backticks bool) []string {
+	var out []string
+	for i := 0; i < len(code) && len(out) < maxInlineLiterals; i++ {
+		q := code[i]
+		if q != '\'' && q != '"' && (q != '`' || !backticks) {
+			continue
+		}
+		if strings.HasPrefix(code[i:], strings.Repeat(string(q), 3)) {
+			end := strings.Index(code[i+3:], strings.Repeat(string(q), 3))
+			if end < 0 {
+				return append(out, code[i+3:])
+			}
+			out = append(out, code[i+3:i+3+end])
+			i += 5 + end
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(code) && code[j] != q; j++ {
+			if code[j] == '\\' && j+1 < len(code) && (code[j+1] == q || code[j+1] == '\\') {
+				j++
+			}
+			b.WriteByte(code[j])
+		}
+		out = append(out, b.String())
+		i = j
+	}
+	return out
+}
+
+// tildeQuote quotes s as one shell word but leaves a leading ~ to expand:
+// the code's ~ is taken as the home directory, the stricter reading.
+func tildeQuote(s string) string {
+	if s == "~" {
+		return s
+	}
+	if rest, ok := strings.CutPrefix(s, "~/"); ok {
+		return "~/" + shellQuote(rest)
+	}
+	return shellQuote(s)
+}
