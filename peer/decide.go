@@ -88,6 +88,9 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		return protocol.PermissionReply{}, fmt.Errorf("record decision: %w", err)
 	}
 	d.reply.Meta.AuditID = rec.ID
+	if s.afterRecord != nil {
+		s.afterRecord(ctx)
+	}
 	if d.rec.Grant != "" && d.rec.Source == protocol.SourceUser {
 		s.applyGrant(w, sess, rq.verdict, rec)
 	}

@@ -70,6 +70,11 @@ type Server struct {
 	stopping    bool // set by drain: no new requests
 	asks        askTable
 	workers     *workers
+
+	// afterRecord, set only by tests, runs in decide right after a
+	// decision's record is durable and before the reply: the one moment a
+	// late $/cancelRequest can otherwise only hit by chance.
+	afterRecord func(ctx context.Context)
 }
 
 // world is the project the connection decides for: policy, store, judge.

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 func TestCancelFlows(t *testing.T) {
@@ -25,7 +27,9 @@ func TestCancelFlows(t *testing.T) {
 	ask := h.ask()
 	h.notify("$/cancelRequest", map[string]any{"id": 7})
 	m := h.wait(7)
-	t.Logf("cancel: %v", m["error"])
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(protocol.CodeCancelled) {
+		t.Fatalf("cancel during the ask: want -32800, got %v", m)
+	}
 	select {
 	case n := <-h.notifs:
 		t.Logf("withdrawal: %v %v", n["method"], n["params"])
@@ -56,6 +60,41 @@ func TestCancelFlows(t *testing.T) {
 	t.Logf("eof: code %d reply %v", code, m["result"])
 	if replyOf(m) != "reject" || code != 0 {
 		t.Fatalf("eof: %d %v", code, m)
+	}
+}
+
+// A $/cancelRequest that arrives after the decision is recorded and before
+// the reply is written does not turn the reply into -32800: the requester
+// gets what the audit record says (here the user's "once"), so the editor
+// never sees a cancellation the log contradicts.
+func TestLateCancelRepliesTheRecordedDecision(t *testing.T) {
+	h := newHarness(t, "", "")
+	applied := make(chan bool, 1)
+	h.srv.afterRecord = func(ctx context.Context) {
+		h.notify("$/cancelRequest", map[string]any{"id": 7})
+		select {
+		case <-ctx.Done(): // the read loop took the cancel
+			applied <- true
+		case <-time.After(10 * time.Second):
+			applied <- false
+		}
+	}
+	h.init(true, nil)
+	h.call(7, "session/requestPermission", map[string]any{"sessionId": "s", "toolCall": bash("make build")})
+	h.answer(h.ask(), map[string]any{"reply": "once"})
+	m := h.wait(7)
+	if !<-applied {
+		t.Fatal("the late $/cancelRequest never reached the request")
+	}
+	if m["error"] != nil || replyOf(m) != "once" {
+		t.Fatalf("late cancel: want the recorded once, got %v", m)
+	}
+	id := m["result"].(map[string]any)["_meta"].(map[string]any)["auditId"]
+	h.call("a", "permission/audit", map[string]any{"sessionId": "s"})
+	recs := h.wait("a")["result"].(map[string]any)["records"].([]any)
+	last := recs[len(recs)-1].(map[string]any)
+	if fmt.Sprint(last["id"]) != fmt.Sprint(id) || last["decision"] != "once" || last["decidedBy"] != "user" {
+		t.Fatalf("reply's audit id %v, last record %v", id, last)
 	}
 }
 
