@@ -2,6 +2,7 @@ package peer
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,9 +16,15 @@ import (
 
 // benchServer is a server on a fresh project whose DB lives on the disk of
 // the working directory (not tmpfs), so the durable commit is real.
+// PERM_PEER_BENCH_DIR puts it elsewhere: /dev/shm makes the commit nearly
+// free, for a CPU profile of the rest.
 func benchServer(b *testing.B) *Server {
 	b.Helper()
-	dir, err := os.MkdirTemp(".", "bench-")
+	parent := "."
+	if d := os.Getenv("PERM_PEER_BENCH_DIR"); d != "" {
+		parent = d
+	}
+	dir, err := os.MkdirTemp(parent, "bench-")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,26 +67,69 @@ func BenchmarkDecideFastPath(b *testing.B) {
 // BenchmarkServeFastPath is the same call over NDJSON on in-memory pipes:
 // framing, validation, dispatch, pipeline, audit, reply.
 func BenchmarkServeFastPath(b *testing.B) {
+	_, in, out, done := benchServe(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		benchSend(b, in, i+1)
+		benchReply(b, out)
+	}
+	b.StopTimer()
+	in.Close()
+	<-done
+}
+
+// BenchmarkServePipelined sends every request at once (up to b.N in
+// flight) and reads the replies: group commit and the worker goroutines.
+func BenchmarkServePipelined(b *testing.B) {
+	_, in, out, done := benchServe(b)
+	b.ResetTimer()
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for i := 0; i < b.N; i++ {
+			benchSend(b, in, i+1)
+		}
+	}()
+	for i := 0; i < b.N; i++ {
+		benchReply(b, out)
+	}
+	<-sent
+	b.StopTimer()
+	in.Close()
+	<-done
+}
+
+// benchServe serves a benchServer over NDJSON pipes, initialized.
+func benchServe(b *testing.B) (*Server, *io.PipeWriter, *bufio.Reader, chan int) {
+	b.Helper()
 	s := benchServer(b)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int)
 	go func() { done <- s.Serve(context.Background(), inR, outW) }()
 	out := bufio.NewReader(outR)
-	send := func(line string) {
-		if _, err := io.WriteString(inW, line+"\n"); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := out.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n"); err != nil {
+		b.Fatal(err)
 	}
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/requestPermission","params":{"sessionId":"s","turn":1,"toolCall":{"tool":"bash","kind":"execute","rawInput":{"command":"git status"}}}}`, i+1))
+	if _, err := out.ReadBytes('\n'); err != nil {
+		b.Fatal(err)
 	}
-	b.StopTimer()
-	inW.Close()
-	<-done
+	return s, inW, out, done
+}
+
+func benchSend(b *testing.B, in io.Writer, id int) {
+	_, err := fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":"session/requestPermission","params":{"sessionId":"s","turn":1,"toolCall":{"tool":"bash","kind":"execute","rawInput":{"command":"git status"}}}}`+"\n", id)
+	if err != nil {
+		b.Error(err)
+	}
+}
+
+func benchReply(b *testing.B, out *bufio.Reader) {
+	line, err := out.ReadBytes('\n')
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !bytes.Contains(line, []byte(`"reply":"once"`)) {
+		b.Fatalf("not the fast path's once: %s", line)
+	}
 }
