@@ -79,6 +79,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	var s summary
 	for _, n := range builtinTargets(lb, args) {
 		a.setsVar(lb, n.val, n.dyn)
+		a.subscript(n.val, sc)
+		a.setVals(n.val, builtinValue(lb, args))
+	}
+	switch lb {
+	case "unset", "test", "[":
+		// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
+		for i, w := range args {
+			if lb == "unset" || i > 0 && args[i-1].val == "-v" {
+				a.subscript(w.val, sc)
+			}
+		}
 	}
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
 	switch {

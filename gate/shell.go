@@ -416,7 +416,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		a.arith(c.X, sc)
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
-		a.arith(c.X, sc) // -eq and friends evaluate their operands
+		a.testArith(c.X, sc) // -eq and friends evaluate their operands
 		return a.walkSubst(c.X, sc)
 	case *syntax.LetClause:
 		var s summary
@@ -614,6 +614,12 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 		if as.Value != nil {
 			target, known = litText(as.Value)
 		}
+		if known && declFlag(flags, 'n') {
+			a.subscript(target, sc) // declare -n r='a[$(cmd)]': $r runs cmd
+		}
+		if known && declFlag(flags, 'i') {
+			a.evalAgain(target, sc) // declare -i n='a[$(cmd)]' evaluates the value
+		}
 		if secretVarName(as.Name.Value) && declFlag(flags, 'p') ||
 			as.Value != nil && declFlag(flags, 'n') && (!known || secretVarName(target)) {
 			a.humanFact("human.env-dump", variant+" reads a variable that holds a secret")
@@ -688,6 +694,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		taint = taint || s.taint
 	}
 	if as.Index != nil {
+		a.arith(as.Index, sc) // a['$(cmd)']=1: an indexed array's subscript is arithmetic
 		s.or(a.walkSubst(as.Index, sc))
 	}
 	name := ""
@@ -845,6 +852,25 @@ func builtinTargets(lb string, args []word) []word {
 		}
 	}
 	return out
+}
+
+// builtinValue is what printf -v NAME FORMAT ARGS may store: one of its
+// literal words (stricter answers only); nil for read and the others.
+func builtinValue(lb string, args []word) *varVals {
+	if lb != "printf" {
+		return nil
+	}
+	v := &varVals{}
+	for i, w := range args {
+		switch {
+		case w.val == "-v", i > 0 && args[i-1].val == "-v", strings.HasPrefix(w.val, "-v"):
+		case w.dyn:
+			return nil
+		default:
+			v.vals = append(v.vals, w.val)
+		}
+	}
+	return v
 }
 
 // dangerousEnv lists variables that change what a command runs (SPEC §5.1).
