@@ -21,6 +21,13 @@ var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true
 	"logname": true, "users": true, "yes": true, "pgrep": true, "lsof": true,
 	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
 
+// harmlessShopt are shopt options that only change glob matching, history
+// or messages.
+var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob": true, "extglob": true, "failglob": true,
+	"nocaseglob": true, "nocasematch": true, "globasciiranges": true, "expand_aliases": true, "histappend": true,
+	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
+	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
+
 // readers are read-only commands whose operands are files they read.
 var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": true, "file": true, "stat": true, "ls": true,
 	"tree": true, "du": true, "df": true, "diff": true, "cmp": true, "sort": true, "uniq": true, "cut": true, "tr": true,
@@ -185,6 +192,30 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.or(a.reparse(w.val, sc, idx))
 		} else {
 			safe("lists traps")
+		}
+	case lb == "shopt":
+		// glob, history and message options; others (lastpipe, cdable_vars,
+		// extdebug, sourcepath…) change where or what commands run
+		ok := true
+		for _, w := range args {
+			ok = ok && !w.dyn && (strings.HasPrefix(w.val, "-") || harmlessShopt[w.val])
+		}
+		if ok || hasShort(args, "pq") && !hasShort(args, "su") {
+			safe("sets glob or history options")
+		}
+	case (lb == "ulimit" || lb == "umask") && len(operands(args, nil)) == 0 && !hasFlag(args, "-"):
+		safe(lb + " without a value only prints it")
+	case lb == "jobs" && hasShort(args, "x"):
+		// jobs -x CMD ARGS runs CMD
+		for i, w := range args {
+			if strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "x") {
+				f.wrapper = true
+				f.safe = reason("gate.wrapper", "jobs -x runs the inner command, which is analysed")
+				if i+1 < len(args) {
+					return a.inner(args[i+1:], sc, idx)
+				}
+				break
+			}
 		}
 	case noOperand[lb]:
 		if lb == "date" {

@@ -724,8 +724,14 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
 // so a floor hidden in it is still seen.
 func (a *analyzer) envCommand(name, val string, sc *scope) {
-	if commandEnv[name] && val != "" {
+	switch {
+	case commandEnv[name] && val != "":
 		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
+	case strings.HasPrefix(name, "BASH_FUNC_"):
+		// BASH_FUNC_ls%%='() { …; }' defines ls in a child bash
+		a.reparse(strings.TrimSuffix(strings.TrimPrefix(name, "BASH_FUNC_"), "%%")+" "+val, sc, -1)
+	case name == "PS4" || name == "PS1" || name == "PS0":
+		a.evalAgain(val, sc) // prompt-expanded (PS4 under set -x): $(…) runs
 	}
 }
 
@@ -886,7 +892,7 @@ func dangerousEnv(n string) bool {
 		"CC", "CXX", "LD", "AR", "RUSTC", "RUSTDOC", "CARGO_HOME", "RUSTFLAGS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL":
 		return true
 	}
-	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_"} {
+	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_"} {
 		// npm reads npm_config_* in any case
 		if strings.HasPrefix(strings.ToUpper(n), p) {
 			return true
