@@ -98,6 +98,9 @@ type analyzer struct {
 	vals    map[string]*varVals
 	arrays  map[string][]word // a=(…) with known elements
 	aliases map[string]string // alias NAME=VALUE defined in this call
+	refs    map[string]string // declare -n NAME=TARGET: assigning NAME assigns TARGET
+	// allexport: set -a, so variables builtins assign reach children too
+	allexport bool
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.

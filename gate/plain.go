@@ -87,7 +87,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	for _, n := range builtinTargets(lb, args) {
 		a.setsVar(lb, n.val, n.dyn)
 		a.subscript(n.val, sc)
-		a.setVals(n.val, builtinValue(lb, args))
+		v := builtinValue(lb, args)
+		a.setVals(n.val, v)
+		if a.allexport && v != nil {
+			for _, x := range v.vals {
+				a.envCommand(a.ref(n.val), x, sc) // set -a; printf -v GIT_PAGER …
+			}
+		}
 	}
 	switch lb {
 	case "unset", "test", "[":
@@ -159,6 +165,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			// set -k: NAME=VALUE anywhere in a command line sets its environment
 			f.ask = reason("ask.flag", "set -k turns arguments into environment variables")
 		default:
+			// set -a exports what builtins assign later (printf -v GIT_PAGER)
+			a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
 			safe("sets shell options")
 		}
 	case lb == "hash":

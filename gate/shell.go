@@ -607,6 +607,9 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 			continue
 		}
 		names++
+		if declFlag(flags, 'n') && a.refs != nil {
+			delete(a.refs, as.Name.Value) // declare -n r=…: r itself is set
+		}
 		s.or(a.assign(as, sc, true))
 		// declare -p GITHUB_TOKEN prints it; declare -n r=GITHUB_TOKEN
 		// (or a name only known at run time) makes $r expand it
@@ -616,6 +619,10 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 		}
 		if known && declFlag(flags, 'n') {
 			a.subscript(target, sc) // declare -n r='a[$(cmd)]': $r runs cmd
+			if a.refs == nil {
+				a.refs = map[string]string{}
+			}
+			a.refs[as.Name.Value] = target
 		}
 		if known && declFlag(flags, 'i') {
 			a.evalAgain(target, sc) // declare -i n='a[$(cmd)]' evaluates the value
@@ -699,7 +706,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	}
 	name := ""
 	if as.Name != nil {
-		name = as.Name.Value
+		name = a.ref(as.Name.Value)
 	}
 	if persist && name != "" {
 		if a.taint == nil {
@@ -817,15 +824,24 @@ func (a *analyzer) setVals(name string, v *varVals) {
 // dyn: the name is only known at run time (printf -v "$n"), so it may be
 // any of them.
 func (a *analyzer) setsVar(by, name string, dyn bool) {
+	name = a.ref(name)
 	if dyn {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets a variable named at run time", parent: -1,
 			ask: reason("ask.env-prefix", by+" sets a variable whose name is only known at run time, which may be PATH")})
 		return
 	}
-	if lookupEnv[name] {
+	if lookupEnv[name] || a.allexport && dangerousEnv(name) {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets " + name, parent: -1,
 			ask: reason("ask.env-prefix", by+" sets "+name+", which changes what the command runs")})
 	}
+}
+
+// ref is the variable assigning name assigns: the target of a nameref.
+func (a *analyzer) ref(name string) string {
+	if t := a.refs[name]; t != "" {
+		return t
+	}
+	return name
 }
 
 // lookupEnv are the variables that change what runs even when a loop or a
