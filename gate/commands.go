@@ -28,6 +28,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		}
 		words = words[1:]
 	}
+	in := a.stdin
 	a.simple++
 	argv := make([]string, len(words))
 	static := len(words)
@@ -82,8 +83,18 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	// a call of a function defined in this command runs its body, which is
 	// analysed where it is defined; the name is still analysed as a command,
 	// because the definition may not run (if false; then rm() { :; }; fi)
-	if a.funcs[base] && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
+	body := a.funcs[base]
+	if body != nil && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
 		f.safe = reason("gate.safe", "calls a function defined in this command")
+	}
+	if body != nil && !f.pathExec {
+		// the body runs here, in this shell: its cd moves the caller, it
+		// reads the call's stdin and its output is the call's (cat .env | f)
+		a.depth++
+		a.pendingStdin = in
+		s.or(a.stmt(body, sc))
+		a.pendingStdin = nil
+		a.depth--
 	}
 	// a command that read a secret or dumped the environment taints what
 	// it feeds: a pipe, a substitution, a variable, a file it writes
@@ -167,10 +178,16 @@ func (a *analyzer) inner(words []word, sc *scope, idx int) summary {
 
 // reparse analyses a string the shell will parse again (sh -c, eval).
 func (a *analyzer) reparse(src string, sc *scope, idx int) summary {
+	return a.reparseIn(src, sc.copy(), idx)
+}
+
+// reparseIn is reparse for code that runs in this shell (eval, a DEBUG
+// trap): its cd moves the commands after it.
+func (a *analyzer) reparseIn(src string, sc *scope, idx int) summary {
 	a.noAlways = true
 	saved := a.owner
 	a.owner = idx
-	s := a.shell(src, sc.copy())
+	s := a.shell(src, sc)
 	a.owner = saved
 	return s
 }
@@ -250,7 +267,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 				a.reparse(alt, sc, idx) // x='rm -rf ~'; eval "$x"
 			}
 		}
-		return a.reparse(strings.Join(parts, " "), sc, idx)
+		return a.reparseIn(strings.Join(parts, " "), sc, idx)
 	case lb == "source" || lb == ".":
 		a.noAlways = true
 		f.ask = reason("ask.source", "runs the code of a file in this shell")

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -92,7 +94,7 @@ type analyzer struct {
 	pol     *Policy
 	facts   []*rfact
 	prot    []string
-	funcs   map[string]bool
+	funcs   map[string]*syntax.Stmt // functions defined in this call, by name: their bodies
 	taint   map[string]bool // variables assigned from a secret
 	secrets map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
 	vals    map[string]*varVals

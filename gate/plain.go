@@ -197,7 +197,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				f.safe = reason("gate.wrapper", "trap of a literal string; the string is analysed")
 			}
 			f.wrapper = true
-			s.or(a.reparse(w.val, sc, idx))
+			if slices.ContainsFunc(args[ops[0]+1:], func(w word) bool { return strings.EqualFold(strings.TrimPrefix(w.val, "SIG"), "DEBUG") }) {
+				// runs before every later command, in this shell: its cd moves them
+				s.or(a.reparseIn(w.val, sc, idx))
+			} else {
+				s.or(a.branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
+			}
 		} else {
 			safe("lists traps")
 		}

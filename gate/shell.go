@@ -499,7 +499,7 @@ func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
 						"command", "builtin", "trap", "export", "declare", "typeset", "local", "readonly", "alias":
 						may = true
 					default:
-						may = may || a.funcs[cmd] || a.aliases[cmd] != ""
+						may = may || a.funcs[cmd] != nil || a.aliases[cmd] != ""
 					}
 				}
 			}
@@ -573,9 +573,9 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 func (a *analyzer) funcDecl(c *syntax.FuncDecl, sc *scope) summary {
 	name := c.Name.Value
 	if a.funcs == nil {
-		a.funcs = map[string]bool{}
+		a.funcs = map[string]*syntax.Stmt{}
 	}
-	a.funcs[name] = true
+	a.funcs[name] = c.Body
 	recursive := false
 	walkNodes(c.Body, func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == name {
