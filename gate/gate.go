@@ -94,9 +94,9 @@ type analyzer struct {
 	pol     *Policy
 	facts   []*rfact
 	prot    []string
-	funcs   map[string]*syntax.Stmt // functions defined in this call, by name: their bodies
-	taint   map[string]bool         // variables assigned from a secret
-	secrets map[string]bool         // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
+	funcs   map[string]*syntax.Stmt
+	taint   map[string]bool // variables assigned from a secret
+	secrets map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
 	vals    map[string]*varVals
 	arrays  map[string][]word // a=(…) with known elements
 	aliases map[string]string // alias NAME=VALUE defined in this call
