@@ -60,6 +60,21 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 			// "$SHELL" -c 'rm -rf ~': the string is analysed as shell code
 			return a.reparse(words[2].val, sc, idx)
 		}
+		if name.val == "$BASH" || name.val == "$SHELL" {
+			// "$BASH" <<< 'cmd' is a shell reading its stdin
+			return a.inner(append([]word{{val: "bash"}}, words[1:]...), sc, idx)
+		}
+		// x=rm; $x -rf ~ or c='rm -rf /'; $c: the values the call gave
+		// the variables, split into words as an unquoted expansion is
+		for _, alt := range name.alts {
+			var ws []word
+			for _, v := range strings.Fields(alt) {
+				ws = append(ws, word{val: v, glob: hasGlob(v)})
+			}
+			if len(ws) > 0 {
+				s.or(a.inner(append(ws, words[1:]...), sc, idx))
+			}
+		}
 		return s
 	}
 	base := name.val

@@ -165,6 +165,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			// set -k: NAME=VALUE anywhere in a command line sets its environment
 			f.ask = reason("ask.flag", "set -k turns arguments into environment variables")
 		default:
+			if i := slices.IndexFunc(args, func(w word) bool { return w.val == "--" }); i >= 0 {
+				// set -- -rf ~: "$@" is those words
+				if a.arrays == nil {
+					a.arrays = map[string][]word{}
+				}
+				a.arrays["@"] = slices.Clone(args[i+1:])
+			}
 			// set -a exports what builtins assign later (printf -v GIT_PAGER)
 			a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
 			safe("sets shell options")

@@ -782,8 +782,12 @@ func (a *analyzer) arrayWords(w *syntax.Word) ([]word, bool) {
 		part = dq.Parts[0]
 	}
 	p, ok := part.(*syntax.ParamExp)
-	if !ok || p.Param == nil || p.Index == nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || p.Length || p.Excl {
+	if !ok || p.Param == nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || p.Length || p.Excl {
 		return nil, false
+	}
+	if p.Index == nil && (p.Param.Value == "@" || p.Param.Value == "*") {
+		elems, ok := a.arrays["@"] // the positional parameters (set -- …)
+		return elems, ok
 	}
 	idx, ok := p.Index.(*syntax.Word)
 	if !ok || (idx.Lit() != "@" && idx.Lit() != "*") {
@@ -934,12 +938,25 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 		s.or(a.assign(as, sc, false))
 	}
 	words := make([]word, 0, len(c.Args))
-	for i, w := range c.Args {
-		if elems, ok := a.arrayWords(w); ok && i == 0 {
-			// the array may have changed since (read -a, mapfile): its
-			// known elements only add facts, the command stays dynamic
-			s.or(a.exec(append(elems, wordsOf(c.Args[1:])...), sc, a.owner))
+	if len(a.arrays) > 0 {
+		// "${a[@]}" or "$@" with known elements, as the command or its
+		// arguments (a=(-rf ~); rm "${a[@]}"). The array may have changed
+		// since (read -a, mapfile): its elements only add facts, the
+		// command stays dynamic.
+		var alt []word
+		arr := false
+		for _, w := range c.Args {
+			if elems, ok := a.arrayWords(w); ok {
+				alt, arr = append(alt, elems...), true
+			} else {
+				alt = append(alt, wordsOf([]*syntax.Word{w})...)
+			}
 		}
+		if arr && len(alt) > 0 {
+			s.or(a.exec(alt, sc, a.owner))
+		}
+	}
+	for _, w := range c.Args {
 		nw := a.word(w, sc)
 		s.or(nw.sub)
 		words = appendBraced(words, nw)
