@@ -291,16 +291,24 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 				f.human = reason("human.download-exec", "sources the output of a download")
 			}
 		}
-		if len(args) > 0 && args[0].proc && args[0].procText != nil {
-			// source <(echo 'cmd'): analysed like eval
-			in := args[0].procText
+		var in *stdinSrc
+		switch {
+		case len(args) > 0 && args[0].proc:
+			in = args[0].procText // source <(echo 'cmd'): analysed like eval
+		case len(args) > 0 && !args[0].dyn && isStdinPath(args[0].val):
+			in, a.stdin = a.stdin, nil // … | . /dev/stdin, source /dev/stdin <<< 'cmd'
+			if in == nil {
+				in = &stdinSrc{text: "$_"}
+			}
+		}
+		if in != nil {
 			if !in.known {
 				f.human = reason("human.eval-opaque", "sources commands only known at run time")
-				if args[0].sub.downloader {
+				if args[0].sub.downloader || in.download {
 					f.human = reason("human.download-exec", "sources the output of a download")
 				}
 			}
-			return a.reparse(in.text, sc, idx)
+			return a.reparseIn(in.text, sc, idx)
 		}
 		if len(args) > 0 {
 			a.readFact(a.pathWord(args[0], sc, false), idx, false)
@@ -754,6 +762,9 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 		return a.shellString(f, args[i], sc, idx)
 	}
+	if i < len(args) && !stdin && !args[i].dyn && isStdinPath(args[i].val) {
+		stdin = true // bash /dev/stdin <<< 'cmd' reads the script from stdin
+	}
 	if i < len(args) && !stdin && args[i].proc && args[i].procText != nil {
 		// bash <(echo 'cmd'): the script is the substitution's output
 		a.stdin = args[i].procText
@@ -790,6 +801,11 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
 	return summary{shellSink: true}
+}
+
+// isStdinPath reports a file name that is the process's stdin.
+func isStdinPath(p string) bool {
+	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
 
 var revShellRe = regexp.MustCompile(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)

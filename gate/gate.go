@@ -103,6 +103,7 @@ type analyzer struct {
 	refs    map[string]string // declare -n NAME=TARGET: assigning NAME assigns TARGET
 	// allexport: set -a, so variables builtins assign reach children too
 	allexport bool
+	coprocs   map[string]summary // coproc NAME …: what writing to ${NAME[1]} feeds
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.

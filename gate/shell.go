@@ -43,6 +43,9 @@ type summary struct {
 	// secretStdin: a here-string or here-document feeds a secret variable
 	// to the command; not merged by or.
 	secretStdin bool
+	// sink: a redirection that feeds a process (> >(curl …), >&${COPROC[1]});
+	// the rest of the summary is that process's; not merged by or.
+	sink bool
 }
 
 // stdinSrc is what a command reads on stdin.
@@ -174,7 +177,8 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		return summary{}
 	}
 	var redir, s summary
-	for _, r := range st.Redirs {
+	var early []summary // redirections from <(…), analysed before the command
+	for i, r := range st.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
@@ -186,6 +190,19 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 			a.pendingStdin = &stdinSrc{text: t + "\n", known: ok}
 		case syntax.RdrIn:
 			a.pendingStdin = nil // a file: a script, not a string
+			if len(r.Word.Parts) == 1 {
+				if p, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && p.Op == syntax.CmdIn {
+					// bash < <(echo 'cmd'): the command reads the substitution's output
+					if early == nil {
+						early = make([]summary, len(st.Redirs))
+					}
+					w := a.word(r.Word, sc)
+					early[i] = w.sub
+					in := *w.procText
+					in.download = w.sub.downloader
+					a.pendingStdin = &in
+				}
+			}
 		}
 	}
 	if st.Cmd != nil {
@@ -194,12 +211,44 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	a.pendingStdin = nil
 	cmdTaint := s.taint
 	mid := len(a.facts)
-	for _, r := range st.Redirs {
-		rs := a.redirect(r, sc)
+	for i, r := range st.Redirs {
+		var rs summary
+		if early != nil && r.Op == syntax.RdrIn && len(r.Word.Parts) == 1 {
+			if _, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+				rs = early[i]
+			} else {
+				rs = a.redirect(r, sc)
+			}
+		} else {
+			rs = a.redirect(r, sc)
+		}
+		if rs.sink && cmdTaint && rs.net {
+			a.floorFact("floor.exfil", "a secret is written into a network tool")
+		}
+		if rs.sink && s.downloader && rs.shellSink {
+			a.humanFact("human.download-exec", "a download is written into a shell")
+		}
+		if exec, ok := st.Cmd.(*syntax.CallExpr); ok && len(exec.Args) == 1 && exec.Args[0].Lit() == "exec" && (r.Op == syntax.RdrIn || r.Op == syntax.DplIn) {
+			// exec 3<.env: fd 3 (0: the shell's stdin) holds the secret
+			// or the download for the rest of the call
+			fd := "0"
+			if r.N != nil {
+				fd = r.N.Value
+			}
+			if rs.taint {
+				if a.taint == nil {
+					a.taint = map[string]bool{}
+				}
+				a.taint["&"+fd] = true
+			}
+			if rs.downloader {
+				a.markFetched(pathRef{known: true, abs: "&" + fd, real: "&" + fd})
+			}
+		}
 		redir.or(rs)
 		redir.secretStdin = redir.secretStdin || rs.secretStdin
 	}
-	if redir.taint && s.net {
+	if (redir.taint || a.taint["&0"]) && s.net {
 		a.floorFact("floor.exfil", "a secret is fed to a network tool")
 	}
 	// cat <<< "$TOKEN" prints the secret (a pipe on to curl is a floor);
@@ -208,8 +257,9 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	if redir.secretStdin && !s.net {
 		s.taint = true
 	}
-	if c, ok := st.Cmd.(*syntax.CallExpr); ok && redir.taint && len(c.Args) > 1 {
-		// read K < .env: K holds the secret
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && (redir.taint || redir.downloader) && len(c.Args) > 1 {
+		// read K < .env: K holds the secret; read c < <(curl …): c holds
+		// downloaded text (recorded in fetched as $c)
 		switch c.Args[0].Lit() {
 		case "read", "mapfile", "readarray":
 			for _, w := range c.Args[1:] {
@@ -217,7 +267,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 					if a.taint == nil {
 						a.taint = map[string]bool{}
 					}
-					a.taint[n] = true
+					a.taint[n] = a.taint[n] || redir.taint
+					if redir.downloader {
+						a.markFetched(pathRef{known: true, abs: "$" + n, real: "$" + n})
+					}
 				}
 			}
 		}
@@ -271,7 +324,16 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 		return s
 	case syntax.DplIn, syntax.DplOut:
 		if isFD(w.val) {
+			if r.Op == syntax.DplIn {
+				// <&3 after exec 3<.env reads the secret
+				s.taint = s.taint || a.taint["&"+w.val]
+				s.downloader = s.downloader || a.fetched["&"+w.val]
+			}
 			return s
+		}
+		if cp, ok := a.coprocs[strings.TrimPrefix(w.val, "$")]; ok && r.Op == syntax.DplOut {
+			cp.sink = true // >&${COPROC[1]} writes into the coprocess
+			return cp
 		}
 	}
 	if strings.HasPrefix(w.val, "/dev/tcp/") || strings.HasPrefix(w.val, "/dev/udp/") {
@@ -290,6 +352,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 			}
 		}
 	default:
+		s.sink = w.proc // > >(curl …) feeds the substitution's command
 		a.writeWord(w, sc, -1)
 	}
 	return s
@@ -436,7 +499,17 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		if c.Stmt == nil {
 			return summary{}
 		}
-		return a.stmt(c.Stmt, sc.copy())
+		s := a.stmt(c.Stmt, sc.copy())
+		// its stdin is ${NAME[1]}: a later >&${NAME[1]} feeds it
+		name := "COPROC"
+		if c.Name != nil {
+			name = c.Name.Lit()
+		}
+		if a.coprocs == nil {
+			a.coprocs = map[string]summary{}
+		}
+		a.coprocs[name] = s
+		return s
 	}
 	a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	return summary{}

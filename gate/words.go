@@ -149,6 +149,9 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		if a.taint[name] {
 			out.taint = true
 		}
+		if a.fetched["$"+name] {
+			out.sub.downloader = true // read c < <(curl …); $c
+		}
 		if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P") {
 			// ${x@P} expands x as a prompt: command substitutions in it run
 			a.promptExpand(name, sc)
