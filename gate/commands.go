@@ -3,6 +3,7 @@ package gate
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -170,8 +171,18 @@ func (a *analyzer) aliasCall(f *rfact, idx int, value string, words []word, sc *
 	f.safe = reason("gate.wrapper", "calls an alias; its value is analysed")
 	var b strings.Builder
 	b.WriteString(value)
+	// a value ending in a blank makes bash alias-expand the next word too
+	// (alias a='command ' b=rm; a b -rf ~)
+	next := strings.HasSuffix(value, " ") || strings.HasSuffix(value, "\t")
 	for _, w := range words[1:] {
 		b.WriteByte(' ')
+		v, ok := a.aliases[w.val]
+		if next && ok && !w.dyn {
+			b.WriteString(v)
+			next = strings.HasSuffix(v, " ") || strings.HasSuffix(v, "\t")
+			continue
+		}
+		next = false
 		if w.dyn {
 			b.WriteString("$_") // stays unknown when re-parsed
 		} else {
@@ -430,6 +441,20 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	cwd := sc.cwd
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
+		if len(v) > 2 && v[0] == '-' && strings.IndexByte("i0v", v[1]) >= 0 {
+			// -iS 'cmd', -vu X: a cluster of short options, one at a time
+			args = slices.Concat(args[:i], []word{{val: v[:2]}, {val: "-" + v[2:], dyn: args[i].dyn}}, args[i+1:])
+			v = v[:2]
+		}
+		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") && len(v) > 2 {
+			// GNU getopt takes an unambiguous prefix: --split='cmd'
+			if full := longOpt(n, envLong); full != "" && full != n {
+				v = "--" + full
+				if eq {
+					v += "=" + val
+				}
+			}
+		}
 		switch {
 		case v == "--":
 			if i+1 < len(args) {
@@ -488,6 +513,9 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	f.safe = reason("gate.safe", "env -i with no command")
 	return summary{}
 }
+
+var envLong = []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
+	"block-signal", "default-signal", "ignore-signal", "list-signal-handling", "argv0"}
 
 // transparent wrappers change how a command runs, not what it can do.
 func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *scope) summary {

@@ -190,6 +190,33 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if f.ask == nil {
 			safe("lists or clears the command hash table")
 		}
+	case (lb == "mapfile" || lb == "readarray" || lb == "compgen") && len(optionValues(args, 'C', "")) > 0:
+		// mapfile -C CODE, compgen -C CODE: the shell runs CODE
+		f.wrapper = true
+		for _, w := range optionValues(args, 'C', "") {
+			if w.dyn {
+				f.human = reason("human.eval-opaque", lb+" -C of a string only known at run time")
+			}
+			s.or(a.reparse(w.val, sc, idx))
+		}
+	case lb == "history" && len(operands(args, nil)) > 0 && hasShort(args, "rnwa"):
+		// history -r FILE loads FILE (history prints it later), -w/-a FILE writes it
+		for _, i := range operands(args, nil) {
+			if hasShort(args, "wa") {
+				a.writeWord(args[i], sc, idx)
+				continue
+			}
+			mid := len(a.facts)
+			a.readWord(args[i], sc, idx, false)
+			for _, g := range a.facts[mid:] {
+				if g.human != nil && g.human.Code == "human.sensitive-read" {
+					a.setTaint("(history)", true)
+				}
+			}
+		}
+	case lb == "history" && a.taint["(history)"] && !hasShort(args, "c"):
+		f.human = reason("human.sensitive-read", "prints a history that holds a secret file")
+		s.taint = true
 	case lb == "compgen" && hasFlag(args, "-v", "-e"):
 		f.human = reason("human.env-dump", "lists the environment")
 		s.taint = true

@@ -236,10 +236,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 				fd = r.N.Value
 			}
 			if rs.taint {
-				if a.taint == nil {
-					a.taint = map[string]bool{}
-				}
-				a.taint["&"+fd] = true
+				a.setTaint("&"+fd, true)
 			}
 			if rs.downloader {
 				a.markFetched(pathRef{known: true, abs: "&" + fd, real: "&" + fd})
@@ -264,10 +261,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		case "read", "mapfile", "readarray":
 			for _, w := range c.Args[1:] {
 				if n := w.Lit(); n != "" && !strings.HasPrefix(n, "-") {
-					if a.taint == nil {
-						a.taint = map[string]bool{}
-					}
-					a.taint[n] = a.taint[n] || redir.taint
+					a.setTaint(n, a.taint[n] || redir.taint)
 					if redir.downloader {
 						a.markFetched(pathRef{known: true, abs: "$" + n, real: "$" + n})
 					}
@@ -782,10 +776,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		name = a.ref(as.Name.Value)
 	}
 	if persist && name != "" {
-		if a.taint == nil {
-			a.taint = map[string]bool{}
-		}
-		a.taint[name] = taint
+		a.setTaint(name, taint)
 		a.setVals(name, known)
 	}
 	if dangerousEnv(name) {
@@ -878,6 +869,16 @@ func wordsOf(ws []*syntax.Word) []word {
 		out = append(out, word{val: t, dyn: !ok, glob: hasGlob(t)})
 	}
 	return out
+}
+
+// setTaint records whether a variable holds a secret; the keys are also
+// "&N" for a file descriptor (exec 3<.env) and "(history)" for the shell's
+// history list (history -r ~/.ssh/id_rsa).
+func (a *analyzer) setTaint(name string, t bool) {
+	if a.taint == nil {
+		a.taint = map[string]bool{}
+	}
+	a.taint[name] = t
 }
 
 // setVals records the values the call gave a variable (nil: unknown). They
