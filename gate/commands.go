@@ -95,6 +95,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	lb := strings.ToLower(base)
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
+	if f.pathExec {
+		s.or(a.runsWritten(name, sc, idx)) // echo 'cmd' > x.sh; ./x.sh
+	}
 	a.depth--
 	// a call of a function defined in this command runs its body, which is
 	// analysed where it is defined; the name is still analysed as a command,
@@ -324,6 +327,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		if len(args) > 0 {
 			a.readFact(a.pathWord(args[0], sc, false), idx, false)
 			a.runsFetched(f, args[0], sc)
+			return a.runsWritten(args[0], sc, idx)
 		}
 		return s
 	case isInterpreter(lb):
@@ -802,7 +806,7 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		f.ask = reason("ask.interpreter", "runs a shell script")
 		a.readFact(a.pathWord(args[i], sc, false), idx, false)
 		a.runsFetched(f, args[i], sc)
-		return summary{}
+		return a.runsWritten(args[i], sc, idx)
 	}
 	if in := a.stdin; in != nil {
 		// a here-doc, here-string or pipe is the script: analyse its known

@@ -104,6 +104,7 @@ type analyzer struct {
 	// allexport: set -a, so variables builtins assign reach children too
 	allexport bool
 	coprocs   map[string]summary // coproc NAME …: what writing to ${NAME[1]} feeds
+	written   map[string]string  // files this call wrote known text to (echo cmd > x.sh)
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.

@@ -280,6 +280,26 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 			}
 		}
 	}
+	if out := textOf(s.out); out != "" {
+		// echo 'cmd' > x.sh: running x.sh later in the call runs cmd
+		for _, r := range st.Redirs {
+			if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut || r.N != nil && r.N.Value != "1" {
+				continue
+			}
+			if w, ok := litText(r.Word); ok {
+				p := a.resolvePath(w, sc.cwd, true)
+				if p.known {
+					if a.written == nil {
+						a.written = map[string]string{}
+					}
+					if r.Op != syntax.AppOut {
+						a.written[p.abs] = ""
+					}
+					a.written[p.abs] += out
+				}
+			}
+		}
+	}
 	if cmdTaint {
 		// a file written from a secret is a secret too
 		for _, f := range a.facts[mid:] {
@@ -869,6 +889,18 @@ func wordsOf(ws []*syntax.Word) []word {
 		out = append(out, word{val: t, dyn: !ok, glob: hasGlob(t)})
 	}
 	return out
+}
+
+// runsWritten analyses a script this call wrote known text to earlier
+// (echo 'cmd' > x.sh && sh x.sh).
+func (a *analyzer) runsWritten(w word, sc *scope, idx int) summary {
+	if a.written == nil || w.dyn {
+		return summary{}
+	}
+	if text, ok := a.written[a.resolvePath(w.val, sc.cwd, false).abs]; ok {
+		return a.reparse(text, sc, idx)
+	}
+	return summary{}
 }
 
 // setTaint records whether a variable holds a secret; the keys are also
