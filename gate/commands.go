@@ -3,6 +3,7 @@ package gate
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -28,6 +29,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		}
 		words = words[1:]
 	}
+	in := a.stdin
 	a.simple++
 	argv := make([]string, len(words))
 	static := len(words)
@@ -59,6 +61,21 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 			// "$SHELL" -c 'rm -rf ~': the string is analysed as shell code
 			return a.reparse(words[2].val, sc, idx)
 		}
+		if name.val == "$BASH" || name.val == "$SHELL" {
+			// "$BASH" <<< 'cmd' is a shell reading its stdin
+			return a.inner(append([]word{{val: "bash"}}, words[1:]...), sc, idx)
+		}
+		// x=rm; $x -rf ~ or c='rm -rf /'; $c: the values the call gave
+		// the variables, split into words as an unquoted expansion is
+		for _, alt := range name.alts {
+			var ws []word
+			for _, v := range strings.Fields(alt) {
+				ws = append(ws, word{val: v, glob: hasGlob(v)})
+			}
+			if len(ws) > 0 {
+				s.or(a.inner(append(ws, words[1:]...), sc, idx))
+			}
+		}
 		return s
 	}
 	base := name.val
@@ -78,12 +95,25 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	lb := strings.ToLower(base)
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
+	if f.pathExec {
+		s.or(a.runsWritten(name, sc, idx)) // echo 'cmd' > x.sh; ./x.sh
+	}
 	a.depth--
 	// a call of a function defined in this command runs its body, which is
 	// analysed where it is defined; the name is still analysed as a command,
 	// because the definition may not run (if false; then rm() { :; }; fi)
-	if a.funcs[base] && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
+	body := a.funcs[base]
+	if body != nil && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
 		f.safe = reason("gate.safe", "calls a function defined in this command")
+	}
+	if body != nil && !f.pathExec {
+		// the body runs here, in this shell: its cd moves the caller, it
+		// reads the call's stdin and its output is the call's (cat .env | f)
+		a.depth++
+		a.pendingStdin = in
+		s.or(a.stmt(body, sc))
+		a.pendingStdin = nil
+		a.depth--
 	}
 	// a command that read a secret or dumped the environment taints what
 	// it feeds: a pipe, a substitution, a variable, a file it writes
@@ -144,8 +174,18 @@ func (a *analyzer) aliasCall(f *rfact, idx int, value string, words []word, sc *
 	f.safe = reason("gate.wrapper", "calls an alias; its value is analysed")
 	var b strings.Builder
 	b.WriteString(value)
+	// a value ending in a blank makes bash alias-expand the next word too
+	// (alias a='command ' b=rm; a b -rf ~)
+	next := strings.HasSuffix(value, " ") || strings.HasSuffix(value, "\t")
 	for _, w := range words[1:] {
 		b.WriteByte(' ')
+		v, ok := a.aliases[w.val]
+		if next && ok && !w.dyn {
+			b.WriteString(v)
+			next = strings.HasSuffix(v, " ") || strings.HasSuffix(v, "\t")
+			continue
+		}
+		next = false
 		if w.dyn {
 			b.WriteString("$_") // stays unknown when re-parsed
 		} else {
@@ -167,10 +207,16 @@ func (a *analyzer) inner(words []word, sc *scope, idx int) summary {
 
 // reparse analyses a string the shell will parse again (sh -c, eval).
 func (a *analyzer) reparse(src string, sc *scope, idx int) summary {
+	return a.reparseIn(src, sc.copy(), idx)
+}
+
+// reparseIn is reparse for code that runs in this shell (eval, a DEBUG
+// trap): its cd moves the commands after it.
+func (a *analyzer) reparseIn(src string, sc *scope, idx int) summary {
 	a.noAlways = true
 	saved := a.owner
 	a.owner = idx
-	s := a.shell(src, sc.copy())
+	s := a.shell(src, sc)
 	a.owner = saved
 	return s
 }
@@ -250,7 +296,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 				a.reparse(alt, sc, idx) // x='rm -rf ~'; eval "$x"
 			}
 		}
-		return a.reparse(strings.Join(parts, " "), sc, idx)
+		return a.reparseIn(strings.Join(parts, " "), sc, idx)
 	case lb == "source" || lb == ".":
 		a.noAlways = true
 		f.ask = reason("ask.source", "runs the code of a file in this shell")
@@ -259,20 +305,29 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 				f.human = reason("human.download-exec", "sources the output of a download")
 			}
 		}
-		if len(args) > 0 && args[0].proc && args[0].procText != nil {
-			// source <(echo 'cmd'): analysed like eval
-			in := args[0].procText
+		var in *stdinSrc
+		switch {
+		case len(args) > 0 && args[0].proc:
+			in = args[0].procText // source <(echo 'cmd'): analysed like eval
+		case len(args) > 0 && !args[0].dyn && isStdinPath(args[0].val):
+			in, a.stdin = a.stdin, nil // … | . /dev/stdin, source /dev/stdin <<< 'cmd'
+			if in == nil {
+				in = &stdinSrc{text: "$_"}
+			}
+		}
+		if in != nil {
 			if !in.known {
 				f.human = reason("human.eval-opaque", "sources commands only known at run time")
-				if args[0].sub.downloader {
+				if args[0].sub.downloader || in.download {
 					f.human = reason("human.download-exec", "sources the output of a download")
 				}
 			}
-			return a.reparse(in.text, sc, idx)
+			return a.reparseIn(in.text, sc, idx)
 		}
 		if len(args) > 0 {
 			a.readFact(a.pathWord(args[0], sc, false), idx, false)
 			a.runsFetched(f, args[0], sc)
+			return a.runsWritten(args[0], sc, idx)
 		}
 		return s
 	case isInterpreter(lb):
@@ -390,6 +445,20 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	cwd := sc.cwd
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
+		if len(v) > 2 && v[0] == '-' && strings.IndexByte("i0v", v[1]) >= 0 {
+			// -iS 'cmd', -vu X: a cluster of short options, one at a time
+			args = slices.Concat(args[:i], []word{{val: v[:2]}, {val: "-" + v[2:], dyn: args[i].dyn}}, args[i+1:])
+			v = v[:2]
+		}
+		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") && len(v) > 2 {
+			// GNU getopt takes an unambiguous prefix: --split='cmd'
+			if full := longOpt(n, envLong); full != "" && full != n {
+				v = "--" + full
+				if eq {
+					v += "=" + val
+				}
+			}
+		}
 		switch {
 		case v == "--":
 			if i+1 < len(args) {
@@ -448,6 +517,9 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	f.safe = reason("gate.safe", "env -i with no command")
 	return summary{}
 }
+
+var envLong = []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
+	"block-signal", "default-signal", "ignore-signal", "list-signal-handling", "argv0"}
 
 // transparent wrappers change how a command runs, not what it can do.
 func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *scope) summary {
@@ -722,6 +794,9 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 		return a.shellString(f, args[i], sc, idx)
 	}
+	if i < len(args) && !stdin && !args[i].dyn && isStdinPath(args[i].val) {
+		stdin = true // bash /dev/stdin <<< 'cmd' reads the script from stdin
+	}
 	if i < len(args) && !stdin && args[i].proc && args[i].procText != nil {
 		// bash <(echo 'cmd'): the script is the substitution's output
 		a.stdin = args[i].procText
@@ -731,7 +806,7 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		f.ask = reason("ask.interpreter", "runs a shell script")
 		a.readFact(a.pathWord(args[i], sc, false), idx, false)
 		a.runsFetched(f, args[i], sc)
-		return summary{}
+		return a.runsWritten(args[i], sc, idx)
 	}
 	if in := a.stdin; in != nil {
 		// a here-doc, here-string or pipe is the script: analyse its known
@@ -758,6 +833,11 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
 	return summary{shellSink: true}
+}
+
+// isStdinPath reports a file name that is the process's stdin.
+func isStdinPath(p string) bool {
+	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
 
 var revShellRe = regexp.MustCompile(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -92,12 +94,17 @@ type analyzer struct {
 	pol     *Policy
 	facts   []*rfact
 	prot    []string
-	funcs   map[string]bool
+	funcs   map[string]*syntax.Stmt
 	taint   map[string]bool // variables assigned from a secret
 	secrets map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
 	vals    map[string]*varVals
 	arrays  map[string][]word // a=(…) with known elements
 	aliases map[string]string // alias NAME=VALUE defined in this call
+	refs    map[string]string // declare -n NAME=TARGET: assigning NAME assigns TARGET
+	// allexport: set -a, so variables builtins assign reach children too
+	allexport bool
+	coprocs   map[string]summary // coproc NAME …: what writing to ${NAME[1]} feeds
+	written   map[string]string  // files this call wrote known text to (echo cmd > x.sh)
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.

@@ -473,6 +473,18 @@ func (a *analyzer) persistence(r pathRef) string {
 	if !r.known {
 		forms = []string{"/" + strings.TrimPrefix(r.raw, "/")}
 	}
+	if r.glob || !r.known && hasGlob(r.raw) {
+		// bash expands a glob that matches: >> .git/confi[g] is .git/config
+		for _, p := range forms {
+			for _, c := range persistCandidates {
+				if m := globSuffixMatch(p, c); m != "" {
+					if kind := a.persistence(pathRef{raw: m, abs: m, real: m, known: true}); kind != "" {
+						return kind
+					}
+				}
+			}
+		}
+	}
 	for _, p := range forms {
 		lp := strings.ToLower(p)
 		base := filepath.Base(lp)
@@ -518,6 +530,28 @@ func (a *analyzer) persistence(r pathRef) string {
 		}
 	}
 	return ""
+}
+
+// persistCandidates are persistence files a glob written to is checked
+// against.
+var persistCandidates = []string{".git/config", ".envrc", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv",
+	".gitconfig", ".npmrc", ".ssh/authorized_keys", ".ssh/config", ".mcp.json", "claude.md", "agents.md",
+	".cargo/config.toml", ".pre-commit-config.yaml", ".gitlab-ci.yml"}
+
+// globSuffixMatch returns p with its last elements replaced by c when they
+// match c element by element (case-insensitively); "" when they do not.
+func globSuffixMatch(p, c string) string {
+	pp, cp := strings.Split(strings.ToLower(p), "/"), strings.Split(c, "/")
+	if len(pp) <= len(cp) {
+		return ""
+	}
+	tail := pp[len(pp)-len(cp):]
+	for i := range cp {
+		if !shellGlobMatch(tail[i], cp[i]) {
+			return ""
+		}
+	}
+	return strings.Join(strings.Split(p, "/")[:len(pp)-len(cp)], "/") + "/" + c
 }
 
 var shellRC = map[string]bool{

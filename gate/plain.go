@@ -21,6 +21,13 @@ var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true
 	"logname": true, "users": true, "yes": true, "pgrep": true, "lsof": true,
 	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
 
+// harmlessShopt are shopt options that only change glob matching, history
+// or messages.
+var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob": true, "extglob": true, "failglob": true,
+	"nocaseglob": true, "nocasematch": true, "globasciiranges": true, "expand_aliases": true, "histappend": true,
+	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
+	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
+
 // readers are read-only commands whose operands are files they read.
 var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": true, "file": true, "stat": true, "ls": true,
 	"tree": true, "du": true, "df": true, "diff": true, "cmp": true, "sort": true, "uniq": true, "cut": true, "tr": true,
@@ -79,6 +86,23 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	var s summary
 	for _, n := range builtinTargets(lb, args) {
 		a.setsVar(lb, n.val, n.dyn)
+		a.subscript(n.val, sc)
+		v := builtinValue(lb, args)
+		a.setVals(n.val, v)
+		if a.allexport && v != nil {
+			for _, x := range v.vals {
+				a.envCommand(a.ref(n.val), x, sc) // set -a; printf -v GIT_PAGER …
+			}
+		}
+	}
+	switch lb {
+	case "unset", "test", "[":
+		// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
+		for i, w := range args {
+			if lb == "unset" || i > 0 && args[i-1].val == "-v" {
+				a.subscript(w.val, sc)
+			}
+		}
 	}
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
 	switch {
@@ -141,6 +165,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			// set -k: NAME=VALUE anywhere in a command line sets its environment
 			f.ask = reason("ask.flag", "set -k turns arguments into environment variables")
 		default:
+			if i := slices.IndexFunc(args, func(w word) bool { return w.val == "--" }); i >= 0 {
+				// set -- -rf ~: "$@" is those words
+				if a.arrays == nil {
+					a.arrays = map[string][]word{}
+				}
+				a.arrays["@"] = slices.Clone(args[i+1:])
+			}
+			// set -a exports what builtins assign later (printf -v GIT_PAGER)
+			a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
 			safe("sets shell options")
 		}
 	case lb == "hash":
@@ -157,6 +190,33 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if f.ask == nil {
 			safe("lists or clears the command hash table")
 		}
+	case (lb == "mapfile" || lb == "readarray" || lb == "compgen") && len(optionValues(args, 'C', "")) > 0:
+		// mapfile -C CODE, compgen -C CODE: the shell runs CODE
+		f.wrapper = true
+		for _, w := range optionValues(args, 'C', "") {
+			if w.dyn {
+				f.human = reason("human.eval-opaque", lb+" -C of a string only known at run time")
+			}
+			s.or(a.reparse(w.val, sc, idx))
+		}
+	case lb == "history" && len(operands(args, nil)) > 0 && hasShort(args, "rnwa"):
+		// history -r FILE loads FILE (history prints it later), -w/-a FILE writes it
+		for _, i := range operands(args, nil) {
+			if hasShort(args, "wa") {
+				a.writeWord(args[i], sc, idx)
+				continue
+			}
+			mid := len(a.facts)
+			a.readWord(args[i], sc, idx, false)
+			for _, g := range a.facts[mid:] {
+				if g.human != nil && g.human.Code == "human.sensitive-read" {
+					a.setTaint("(history)", true)
+				}
+			}
+		}
+	case lb == "history" && a.taint["(history)"] && !hasShort(args, "c"):
+		f.human = reason("human.sensitive-read", "prints a history that holds a secret file")
+		s.taint = true
 	case lb == "compgen" && hasFlag(args, "-v", "-e"):
 		f.human = reason("human.env-dump", "lists the environment")
 		s.taint = true
@@ -171,9 +231,38 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				f.safe = reason("gate.wrapper", "trap of a literal string; the string is analysed")
 			}
 			f.wrapper = true
-			s.or(a.reparse(w.val, sc, idx))
+			if slices.ContainsFunc(args[ops[0]+1:], func(w word) bool { return strings.EqualFold(strings.TrimPrefix(w.val, "SIG"), "DEBUG") }) {
+				// runs before every later command, in this shell: its cd moves them
+				s.or(a.reparseIn(w.val, sc, idx))
+			} else {
+				s.or(a.branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
+			}
 		} else {
 			safe("lists traps")
+		}
+	case lb == "shopt":
+		// glob, history and message options; others (lastpipe, cdable_vars,
+		// extdebug, sourcepath…) change where or what commands run
+		ok := true
+		for _, w := range args {
+			ok = ok && !w.dyn && (strings.HasPrefix(w.val, "-") || harmlessShopt[w.val])
+		}
+		if ok || hasShort(args, "pq") && !hasShort(args, "su") {
+			safe("sets glob or history options")
+		}
+	case (lb == "ulimit" || lb == "umask") && len(operands(args, nil)) == 0 && !hasFlag(args, "-"):
+		safe(lb + " without a value only prints it")
+	case lb == "jobs" && hasShort(args, "x"):
+		// jobs -x CMD ARGS runs CMD
+		for i, w := range args {
+			if strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "x") {
+				f.wrapper = true
+				f.safe = reason("gate.wrapper", "jobs -x runs the inner command, which is analysed")
+				if i+1 < len(args) {
+					return a.inner(args[i+1:], sc, idx)
+				}
+				break
+			}
 		}
 	case noOperand[lb]:
 		if lb == "date" {

@@ -43,6 +43,9 @@ type summary struct {
 	// secretStdin: a here-string or here-document feeds a secret variable
 	// to the command; not merged by or.
 	secretStdin bool
+	// sink: a redirection that feeds a process (> >(curl …), >&${COPROC[1]});
+	// the rest of the summary is that process's; not merged by or.
+	sink bool
 }
 
 // stdinSrc is what a command reads on stdin.
@@ -174,7 +177,8 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		return summary{}
 	}
 	var redir, s summary
-	for _, r := range st.Redirs {
+	var early []summary // redirections from <(…), analysed before the command
+	for i, r := range st.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
@@ -186,6 +190,19 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 			a.pendingStdin = &stdinSrc{text: t + "\n", known: ok}
 		case syntax.RdrIn:
 			a.pendingStdin = nil // a file: a script, not a string
+			if len(r.Word.Parts) == 1 {
+				if p, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && p.Op == syntax.CmdIn {
+					// bash < <(echo 'cmd'): the command reads the substitution's output
+					if early == nil {
+						early = make([]summary, len(st.Redirs))
+					}
+					w := a.word(r.Word, sc)
+					early[i] = w.sub
+					in := *w.procText
+					in.download = w.sub.downloader
+					a.pendingStdin = &in
+				}
+			}
 		}
 	}
 	if st.Cmd != nil {
@@ -194,12 +211,41 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	a.pendingStdin = nil
 	cmdTaint := s.taint
 	mid := len(a.facts)
-	for _, r := range st.Redirs {
-		rs := a.redirect(r, sc)
+	for i, r := range st.Redirs {
+		var rs summary
+		if early != nil && r.Op == syntax.RdrIn && len(r.Word.Parts) == 1 {
+			if _, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+				rs = early[i]
+			} else {
+				rs = a.redirect(r, sc)
+			}
+		} else {
+			rs = a.redirect(r, sc)
+		}
+		if rs.sink && cmdTaint && rs.net {
+			a.floorFact("floor.exfil", "a secret is written into a network tool")
+		}
+		if rs.sink && s.downloader && rs.shellSink {
+			a.humanFact("human.download-exec", "a download is written into a shell")
+		}
+		if exec, ok := st.Cmd.(*syntax.CallExpr); ok && len(exec.Args) == 1 && exec.Args[0].Lit() == "exec" && (r.Op == syntax.RdrIn || r.Op == syntax.DplIn) {
+			// exec 3<.env: fd 3 (0: the shell's stdin) holds the secret
+			// or the download for the rest of the call
+			fd := "0"
+			if r.N != nil {
+				fd = r.N.Value
+			}
+			if rs.taint {
+				a.setTaint("&"+fd, true)
+			}
+			if rs.downloader {
+				a.markFetched(pathRef{known: true, abs: "&" + fd, real: "&" + fd})
+			}
+		}
 		redir.or(rs)
 		redir.secretStdin = redir.secretStdin || rs.secretStdin
 	}
-	if redir.taint && s.net {
+	if (redir.taint || a.taint["&0"]) && s.net {
 		a.floorFact("floor.exfil", "a secret is fed to a network tool")
 	}
 	// cat <<< "$TOKEN" prints the secret (a pipe on to curl is a floor);
@@ -208,16 +254,17 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	if redir.secretStdin && !s.net {
 		s.taint = true
 	}
-	if c, ok := st.Cmd.(*syntax.CallExpr); ok && redir.taint && len(c.Args) > 1 {
-		// read K < .env: K holds the secret
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && (redir.taint || redir.downloader) && len(c.Args) > 1 {
+		// read K < .env: K holds the secret; read c < <(curl …): c holds
+		// downloaded text (recorded in fetched as $c)
 		switch c.Args[0].Lit() {
 		case "read", "mapfile", "readarray":
 			for _, w := range c.Args[1:] {
 				if n := w.Lit(); n != "" && !strings.HasPrefix(n, "-") {
-					if a.taint == nil {
-						a.taint = map[string]bool{}
+					a.setTaint(n, a.taint[n] || redir.taint)
+					if redir.downloader {
+						a.markFetched(pathRef{known: true, abs: "$" + n, real: "$" + n})
 					}
-					a.taint[n] = true
 				}
 			}
 		}
@@ -230,6 +277,26 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		for _, f := range a.facts[mid:] {
 			if f.kind == protocol.FactWrite {
 				a.markFetched(f.path)
+			}
+		}
+	}
+	if out := textOf(s.out); out != "" {
+		// echo 'cmd' > x.sh: running x.sh later in the call runs cmd
+		for _, r := range st.Redirs {
+			if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut || r.N != nil && r.N.Value != "1" {
+				continue
+			}
+			if w, ok := litText(r.Word); ok {
+				p := a.resolvePath(w, sc.cwd, true)
+				if p.known {
+					if a.written == nil {
+						a.written = map[string]string{}
+					}
+					if r.Op != syntax.AppOut {
+						a.written[p.abs] = ""
+					}
+					a.written[p.abs] += out
+				}
 			}
 		}
 	}
@@ -271,7 +338,16 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 		return s
 	case syntax.DplIn, syntax.DplOut:
 		if isFD(w.val) {
+			if r.Op == syntax.DplIn {
+				// <&3 after exec 3<.env reads the secret
+				s.taint = s.taint || a.taint["&"+w.val]
+				s.downloader = s.downloader || a.fetched["&"+w.val]
+			}
 			return s
+		}
+		if cp, ok := a.coprocs[strings.TrimPrefix(w.val, "$")]; ok && r.Op == syntax.DplOut {
+			cp.sink = true // >&${COPROC[1]} writes into the coprocess
+			return cp
 		}
 	}
 	if strings.HasPrefix(w.val, "/dev/tcp/") || strings.HasPrefix(w.val, "/dev/udp/") {
@@ -290,6 +366,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 			}
 		}
 	default:
+		s.sink = w.proc // > >(curl …) feeds the substitution's command
 		a.writeWord(w, sc, -1)
 	}
 	return s
@@ -416,7 +493,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		a.arith(c.X, sc)
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
-		a.arith(c.X, sc) // -eq and friends evaluate their operands
+		a.testArith(c.X, sc) // -eq and friends evaluate their operands
 		return a.walkSubst(c.X, sc)
 	case *syntax.LetClause:
 		var s summary
@@ -436,7 +513,17 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		if c.Stmt == nil {
 			return summary{}
 		}
-		return a.stmt(c.Stmt, sc.copy())
+		s := a.stmt(c.Stmt, sc.copy())
+		// its stdin is ${NAME[1]}: a later >&${NAME[1]} feeds it
+		name := "COPROC"
+		if c.Name != nil {
+			name = c.Name.Lit()
+		}
+		if a.coprocs == nil {
+			a.coprocs = map[string]summary{}
+		}
+		a.coprocs[name] = s
+		return s
 	}
 	a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	return summary{}
@@ -499,7 +586,7 @@ func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
 						"command", "builtin", "trap", "export", "declare", "typeset", "local", "readonly", "alias":
 						may = true
 					default:
-						may = may || a.funcs[cmd] || a.aliases[cmd] != ""
+						may = may || a.funcs[cmd] != nil || a.aliases[cmd] != ""
 					}
 				}
 			}
@@ -573,9 +660,9 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 func (a *analyzer) funcDecl(c *syntax.FuncDecl, sc *scope) summary {
 	name := c.Name.Value
 	if a.funcs == nil {
-		a.funcs = map[string]bool{}
+		a.funcs = map[string]*syntax.Stmt{}
 	}
-	a.funcs[name] = true
+	a.funcs[name] = c.Body
 	recursive := false
 	walkNodes(c.Body, func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == name {
@@ -607,12 +694,25 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 			continue
 		}
 		names++
+		if declFlag(flags, 'n') && a.refs != nil {
+			delete(a.refs, as.Name.Value) // declare -n r=…: r itself is set
+		}
 		s.or(a.assign(as, sc, true))
 		// declare -p GITHUB_TOKEN prints it; declare -n r=GITHUB_TOKEN
 		// (or a name only known at run time) makes $r expand it
 		target, known := "", false
 		if as.Value != nil {
 			target, known = litText(as.Value)
+		}
+		if known && declFlag(flags, 'n') {
+			a.subscript(target, sc) // declare -n r='a[$(cmd)]': $r runs cmd
+			if a.refs == nil {
+				a.refs = map[string]string{}
+			}
+			a.refs[as.Name.Value] = target
+		}
+		if known && declFlag(flags, 'i') {
+			a.evalAgain(target, sc) // declare -i n='a[$(cmd)]' evaluates the value
 		}
 		if secretVarName(as.Name.Value) && declFlag(flags, 'p') ||
 			as.Value != nil && declFlag(flags, 'n') && (!known || secretVarName(target)) {
@@ -688,17 +788,15 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		taint = taint || s.taint
 	}
 	if as.Index != nil {
+		a.arith(as.Index, sc) // a['$(cmd)']=1: an indexed array's subscript is arithmetic
 		s.or(a.walkSubst(as.Index, sc))
 	}
 	name := ""
 	if as.Name != nil {
-		name = as.Name.Value
+		name = a.ref(as.Name.Value)
 	}
 	if persist && name != "" {
-		if a.taint == nil {
-			a.taint = map[string]bool{}
-		}
-		a.taint[name] = taint
+		a.setTaint(name, taint)
 		a.setVals(name, known)
 	}
 	if dangerousEnv(name) {
@@ -717,8 +815,14 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
 // so a floor hidden in it is still seen.
 func (a *analyzer) envCommand(name, val string, sc *scope) {
-	if commandEnv[name] && val != "" {
+	switch {
+	case commandEnv[name] && val != "":
 		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
+	case strings.HasPrefix(name, "BASH_FUNC_"):
+		// BASH_FUNC_ls%%='() { …; }' defines ls in a child bash
+		a.reparse(strings.TrimSuffix(strings.TrimPrefix(name, "BASH_FUNC_"), "%%")+" "+val, sc, -1)
+	case name == "PS4" || name == "PS1" || name == "PS0":
+		a.evalAgain(val, sc) // prompt-expanded (PS4 under set -x): $(…) runs
 	}
 }
 
@@ -762,8 +866,12 @@ func (a *analyzer) arrayWords(w *syntax.Word) ([]word, bool) {
 		part = dq.Parts[0]
 	}
 	p, ok := part.(*syntax.ParamExp)
-	if !ok || p.Param == nil || p.Index == nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || p.Length || p.Excl {
+	if !ok || p.Param == nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || p.Length || p.Excl {
 		return nil, false
+	}
+	if p.Index == nil && (p.Param.Value == "@" || p.Param.Value == "*") {
+		elems, ok := a.arrays["@"] // the positional parameters (set -- …)
+		return elems, ok
 	}
 	idx, ok := p.Index.(*syntax.Word)
 	if !ok || (idx.Lit() != "@" && idx.Lit() != "*") {
@@ -781,6 +889,28 @@ func wordsOf(ws []*syntax.Word) []word {
 		out = append(out, word{val: t, dyn: !ok, glob: hasGlob(t)})
 	}
 	return out
+}
+
+// runsWritten analyses a script this call wrote known text to earlier
+// (echo 'cmd' > x.sh && sh x.sh).
+func (a *analyzer) runsWritten(w word, sc *scope, idx int) summary {
+	if a.written == nil || w.dyn {
+		return summary{}
+	}
+	if text, ok := a.written[a.resolvePath(w.val, sc.cwd, false).abs]; ok {
+		return a.reparse(text, sc, idx)
+	}
+	return summary{}
+}
+
+// setTaint records whether a variable holds a secret; the keys are also
+// "&N" for a file descriptor (exec 3<.env) and "(history)" for the shell's
+// history list (history -r ~/.ssh/id_rsa).
+func (a *analyzer) setTaint(name string, t bool) {
+	if a.taint == nil {
+		a.taint = map[string]bool{}
+	}
+	a.taint[name] = t
 }
 
 // setVals records the values the call gave a variable (nil: unknown). They
@@ -804,15 +934,24 @@ func (a *analyzer) setVals(name string, v *varVals) {
 // dyn: the name is only known at run time (printf -v "$n"), so it may be
 // any of them.
 func (a *analyzer) setsVar(by, name string, dyn bool) {
+	name = a.ref(name)
 	if dyn {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets a variable named at run time", parent: -1,
 			ask: reason("ask.env-prefix", by+" sets a variable whose name is only known at run time, which may be PATH")})
 		return
 	}
-	if lookupEnv[name] {
+	if lookupEnv[name] || a.allexport && dangerousEnv(name) {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets " + name, parent: -1,
 			ask: reason("ask.env-prefix", by+" sets "+name+", which changes what the command runs")})
 	}
+}
+
+// ref is the variable assigning name assigns: the target of a nameref.
+func (a *analyzer) ref(name string) string {
+	if t := a.refs[name]; t != "" {
+		return t
+	}
+	return name
 }
 
 // lookupEnv are the variables that change what runs even when a loop or a
@@ -847,6 +986,25 @@ func builtinTargets(lb string, args []word) []word {
 	return out
 }
 
+// builtinValue is what printf -v NAME FORMAT ARGS may store: one of its
+// literal words (stricter answers only); nil for read and the others.
+func builtinValue(lb string, args []word) *varVals {
+	if lb != "printf" {
+		return nil
+	}
+	v := &varVals{}
+	for i, w := range args {
+		switch {
+		case w.val == "-v", i > 0 && args[i-1].val == "-v", strings.HasPrefix(w.val, "-v"):
+		case w.dyn:
+			return nil
+		default:
+			v.vals = append(v.vals, w.val)
+		}
+	}
+	return v
+}
+
 // dangerousEnv lists variables that change what a command runs (SPEC §5.1).
 func dangerousEnv(n string) bool {
 	switch n {
@@ -860,7 +1018,7 @@ func dangerousEnv(n string) bool {
 		"CC", "CXX", "LD", "AR", "RUSTC", "RUSTDOC", "CARGO_HOME", "RUSTFLAGS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL":
 		return true
 	}
-	for _, p := range []string{"LD_", "DYLD_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_"} {
+	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_"} {
 		// npm reads npm_config_* in any case
 		if strings.HasPrefix(strings.ToUpper(n), p) {
 			return true
@@ -886,12 +1044,25 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 		s.or(a.assign(as, sc, false))
 	}
 	words := make([]word, 0, len(c.Args))
-	for i, w := range c.Args {
-		if elems, ok := a.arrayWords(w); ok && i == 0 {
-			// the array may have changed since (read -a, mapfile): its
-			// known elements only add facts, the command stays dynamic
-			s.or(a.exec(append(elems, wordsOf(c.Args[1:])...), sc, a.owner))
+	if len(a.arrays) > 0 {
+		// "${a[@]}" or "$@" with known elements, as the command or its
+		// arguments (a=(-rf ~); rm "${a[@]}"). The array may have changed
+		// since (read -a, mapfile): its elements only add facts, the
+		// command stays dynamic.
+		var alt []word
+		arr := false
+		for _, w := range c.Args {
+			if elems, ok := a.arrayWords(w); ok {
+				alt, arr = append(alt, elems...), true
+			} else {
+				alt = append(alt, wordsOf([]*syntax.Word{w})...)
+			}
 		}
+		if arr && len(alt) > 0 {
+			s.or(a.exec(alt, sc, a.owner))
+		}
+	}
+	for _, w := range c.Args {
 		nw := a.word(w, sc)
 		s.or(nw.sub)
 		words = appendBraced(words, nw)

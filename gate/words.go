@@ -149,14 +149,37 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		if a.taint[name] {
 			out.taint = true
 		}
+		if a.fetched["$"+name] {
+			out.sub.downloader = true // read c < <(curl …); $c
+		}
 		if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P") {
 			// ${x@P} expands x as a prompt: command substitutions in it run
 			a.promptExpand(name, sc)
 		}
-		if p.Index != nil || p.Slice != nil {
-			a.arith(p, sc) // subscripts and offsets are arithmetic
+		// subscripts and offsets are arithmetic
+		if p.Index != nil {
+			a.arith(p.Index, sc)
+		}
+		if p.Slice != nil {
+			if p.Slice.Offset != nil {
+				a.arith(p.Slice.Offset, sc)
+			}
+			if p.Slice.Length != nil {
+				a.arith(p.Slice.Length, sc)
+			}
+		}
+		if indirect(p) && a.vals[name] != nil {
+			// ${!r} with r='a[$(cmd)]': the named element's subscript runs
+			for _, x := range a.vals[name].vals {
+				a.subscript(x, sc)
+			}
 		}
 		if p.Exp != nil && p.Exp.Word != nil {
+			switch p.Exp.Op {
+			case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				// ${PATH:=/tmp/x} assigns PATH
+				a.setsVar("${"+name+":=…}", name, name == "")
+			}
 			switch p.Exp.Op {
 			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
 				if d, ok := litText(p.Exp.Word); ok {
@@ -194,9 +217,12 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
 		out.secretPaths = s.secretList
-		// $(echo main.go): one known word
+		// $(echo main.go): one known word; text that runs code when
+		// evaluated as arithmetic is kept too (n=$(echo 'a[$(cmd)]'); $((n)))
 		if t := strings.TrimRight(textOf(s.out), "\n"); t != "" && !strings.ContainsAny(t, " \t\n*?[") {
 			out.mulAlt(&varVals{vals: []string{t}, exact: true})
+		} else if risky(t) {
+			out.mulAlt(&varVals{vals: []string{t}})
 		} else {
 			out.alts, out.exact = nil, false
 		}
@@ -266,27 +292,72 @@ func risky(v string) bool {
 	return strings.Contains(v, "$(") || strings.Contains(v, "`")
 }
 
-// arith analyses the variables an arithmetic context evaluates: bash
-// evaluates their values as expressions, so x='a[$(rm -rf ~)]'; ((x)) runs
-// the substitution.
+// arith analyses the arithmetic in node: bash evaluates the values of the
+// variables it names as expressions, so x='a[$(rm -rf ~)]'; ((x)) runs the
+// substitution, and it removes quotes before evaluating, so
+// $(( 'a[$(rm -rf ~)]' )) runs it too.
 func (a *analyzer) arith(node syntax.Node, sc *scope) {
-	if len(a.vals) == 0 {
-		return
-	}
 	walkNodes(node, func(n syntax.Node) bool {
 		name := ""
 		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // analysed as commands by walkSubst
 		case *syntax.ParamExp:
 			if n.Param != nil {
 				name = n.Param.Value
 			}
 		case *syntax.Word:
 			name = n.Lit()
+			if name == "" {
+				if t, ok := litText(n); ok {
+					a.evalAgain(t, sc)
+				}
+			}
 		}
 		if v := a.vals[name]; v != nil {
 			for _, x := range v.vals {
-				if risky(x) {
-					a.reparse("echo "+x, sc, -1)
+				a.evalAgain(x, sc)
+			}
+		}
+		return true
+	})
+}
+
+// evalAgain analyses text bash evaluates once more, as arithmetic or as a
+// prompt: the substitutions in it run.
+func (a *analyzer) evalAgain(text string, sc *scope) {
+	if risky(text) {
+		a.reparse("echo "+text, sc, -1)
+	}
+}
+
+// subscript analyses a variable name bash resolves at run time (read NAME,
+// printf -v NAME, unset NAME, test -v NAME, a nameref's target, ${!r}): an
+// array subscript in it is arithmetic, so 'a[$(cmd)]' runs cmd.
+func (a *analyzer) subscript(name string, sc *scope) {
+	if strings.IndexByte(name, '[') > 0 {
+		a.evalAgain(name, sc)
+	}
+}
+
+// testArith analyses the parts of a [[ … ]] that bash evaluates as
+// arithmetic (the operands of -eq and friends) or as a name (-v).
+func (a *analyzer) testArith(node syntax.Node, sc *scope) {
+	walkNodes(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.BinaryTest:
+			switch n.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				a.arith(n.X, sc)
+				a.arith(n.Y, sc)
+				return false
+			}
+		case *syntax.UnaryTest:
+			if w, ok := n.X.(*syntax.Word); ok && n.Op == syntax.TsVarSet {
+				if t, ok := litText(w); ok {
+					a.subscript(t, sc)
 				}
 			}
 		}
@@ -352,9 +423,7 @@ func (a *analyzer) promptExpand(name string, sc *scope) {
 		return
 	}
 	for _, x := range v.vals {
-		if risky(x) {
-			a.reparse("echo "+x, sc, -1)
-		}
+		a.evalAgain(x, sc)
 	}
 }
 
