@@ -121,7 +121,8 @@ func (a *analyzer) commandInInput(in map[string]any) {
 		cwd = a.resolvePath(c, a.env.Cwd, false).abs
 	}
 	for _, k := range []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"} {
-		if c, ok := in[k].(string); ok && strings.TrimSpace(c) != "" {
+		// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
+		if c, ok := commandText(in, k); ok && strings.TrimSpace(c) != "" {
 			a.noAlways = true
 			a.shell(c, &scope{cwd: cwd})
 		}
@@ -331,41 +332,52 @@ func (a *analyzer) commandsOf(in map[string]any, rawStr string) ([]string, bool)
 	}
 	var out []string
 	for _, k := range []string{"command", "cmd", "script"} {
-		raw, present := in[k]
-		if !present {
+		if _, present := in[k]; !present {
 			continue
 		}
-		switch v := raw.(type) {
-		case string:
-			// {"command":"git","args":["push","-f"]} runs the args too
-			if args, ok := in["args"].([]any); ok {
-				for _, x := range args {
-					s, ok := x.(string)
-					if !ok {
-						return nil, false
-					}
-					v += " " + shellQuote(s)
-				}
-			}
-			out = append(out, v)
-		case []any:
-			parts := make([]string, 0, len(v))
-			for _, x := range v {
-				s, ok := x.(string)
-				if !ok {
-					return nil, false
-				}
-				parts = append(parts, shellQuote(s))
-			}
-			if len(parts) == 0 {
-				return nil, false
-			}
-			out = append(out, strings.Join(parts, " "))
-		default:
+		c, ok := commandText(in, k)
+		if !ok {
 			return nil, false
 		}
+		out = append(out, c)
 	}
 	return out, len(out) > 0
+}
+
+// commandText reads in[k] as a shell command: a string (with an "args"
+// list appended) or an argv list, each word quoted. ok is false when the
+// value is neither.
+func commandText(in map[string]any, k string) (string, bool) {
+	words := func(v []any) ([]string, bool) {
+		parts := make([]string, 0, len(v))
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, shellQuote(s))
+		}
+		return parts, true
+	}
+	switch v := in[k].(type) {
+	case string:
+		// {"command":"git","args":["push","-f"]} runs the args too
+		if args, ok := in["args"].([]any); ok {
+			parts, ok := words(args)
+			if !ok {
+				return "", false
+			}
+			v = strings.Join(append([]string{v}, parts...), " ")
+		}
+		return v, true
+	case []any:
+		parts, ok := words(v)
+		if !ok || len(parts) == 0 {
+			return "", false
+		}
+		return strings.Join(parts, " "), true
+	}
+	return "", false
 }
 
 // shellQuote quotes one argv word so the parser sees it as one literal.
