@@ -70,6 +70,7 @@ type rfact struct {
 	detail   string
 	listOnly bool   // a listing (ls, find roots): names, not contents
 	line     string // argv joined, for Bash rules (computed once)
+	cwd      string // where an exec fact runs ("" when unknown)
 
 	floor, human, ask, safe *protocol.Reason
 	open                    *protocol.Reason // why it asks when nothing covers it
@@ -488,6 +489,9 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 			if f.wrapper && len(r.lits) < 2 {
 				return false // a wrapper is never covered by a rule on its name alone
 			}
+			if a.outsideProject(f) {
+				return false // a rule's make, npm test, pytest are this project's, not the tree cd leads to
+			}
 		}
 		if f.line == "" {
 			f.line = strings.Join(f.argv, " ")
@@ -533,6 +537,13 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 		return f.tool != "" && globMatch(r.name, strings.ToLower(f.tool))
 	}
 	return false
+}
+
+// outsideProject reports an exec fact that runs outside the project, or
+// where the gate cannot tell (cd "$X"): the build files, scripts and tests
+// it runs there are not the ones a Bash rule or grant was given for.
+func (a *analyzer) outsideProject(f *rfact) bool {
+	return a.env.Project != "" && !within(f.cwd, a.env.Project)
 }
 
 // mayDeny reports a deny rule that a command with dynamic words could match.

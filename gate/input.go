@@ -683,6 +683,9 @@ func (a *analyzer) always() *Always {
 	}
 	switch f.kind {
 	case protocol.FactExec:
+		if a.outsideProject(f) {
+			return nil // no grant would cover it there
+		}
 		if a.simple != 1 || f.static != len(f.argv) || len(f.argv) == 0 {
 			return nil
 		}

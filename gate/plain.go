@@ -2107,7 +2107,7 @@ loop:
 			f.safe, f.ask = nil, reason("ask.flag", unsafe)
 		}
 		argv := append([]string{"git"}, f.argv[i+1:]...)
-		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx}
+		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx, cwd: cwd}
 		gidx = a.add(g)
 		a.noAlways = a.noAlways || cwdChanged || otherRepo
 	}
