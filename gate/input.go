@@ -47,6 +47,12 @@ var toolNames = map[string]toolClass{
 	"glob": tList, "ls": tList, "list": tList, "list_dir": tList, "list_directory": tList, "find": tList, "file_search": tList, "find_files": tList,
 	"webfetch": tFetch, "fetch": tFetch, "web_fetch": tFetch, "fetch_url": tFetch,
 	"websearch": tWebSearch, "web_search": tWebSearch, "search_web": tWebSearch,
+	// Continue, Gemini CLI
+	"create_new_file": tWrite, "edit_existing_file": tWrite, "read_many_files": tRead, "search_file_content": tSearch,
+	"file_glob_search": tList, "run_terminal_command": tShell, "fetch_url_content": tFetch,
+	// Claude Code's BashOutput and KillShell act only on the agent's own
+	// background shell, whose command was judged when it started
+	"bashoutput": tNoop, "killshell": tNoop, "killbash": tNoop,
 	"think": tNoop, "todowrite": tNoop, "todo_write": tNoop, "todoread": tNoop, "todo_read": tNoop, "update_plan": tNoop,
 }
 
@@ -55,9 +61,56 @@ var kindClass = map[protocol.ToolKind]toolClass{
 	protocol.KindSearch: tSearch, protocol.KindExecute: tShell, protocol.KindFetch: tFetch, protocol.KindThink: tNoop,
 }
 
-var pathKeys = []string{"path", "file_path", "filePath", "file", "filename", "target_file", "notebook_path", "absolute_path",
-	"relative_path", "relative_workspace_path", "target_directory", "directory", "dir_path", "dir", "source", "old_path", "from"}
+// pathKeys and destKeys name a tool's files. They are compared after
+// normKey: hosts spell them file_path, filePath, filepath (Continue) or
+// File_Path (a Go struct decoder matches any case).
+var pathKeys = []string{"path", "file_path", "file", "filename", "target_file", "notebook_path", "absolute_path",
+	"relative_path", "relative_workspace_path", "target_directory", "directory", "dir_path", "dir", "source", "old_path", "from",
+	"uri"} // MCP resources: file:///…
 var destKeys = []string{"destination", "new_path", "to", "target", "dest"}
+
+// keyRank maps a normalized path key to its place in pathKeys (dest keys
+// follow), so that paths come out in a stable order.
+var keyRank = func() map[string]int {
+	m := map[string]int{}
+	for i, k := range append(append([]string{}, pathKeys...), destKeys...) {
+		m[normKey(k)] = i
+	}
+	return m
+}()
+
+// normKey folds a key's case and drops _ and -: file_path, filePath,
+// FILEPATH and file-path are one key.
+func normKey(k string) string {
+	b := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// keySet says which keys a paths call reads.
+type keySet int
+
+const (
+	srcKeys keySet = 1 << iota
+	dstKeys
+)
+
+func (s keySet) has(rank int) bool {
+	if rank < len(pathKeys) {
+		return s&srcKeys != 0
+	}
+	return s&dstKeys != 0
+}
+
 var contentKeys = []string{"content", "new_string", "new_str", "file_text", "newText", "new_text", "text", "code_edit", "insert_text"}
 
 // input turns the call into facts and returns the action text.
@@ -133,8 +186,13 @@ func (a *analyzer) commandInInput(in map[string]any) {
 // kind, so floors and deny rules still see them; without a kind, the paths
 // it names are read (a secret among them is human-only).
 func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
+	cwd := a.env.Cwd
+	if c := firstString(in, cwdKeys[:4]...); c != "" {
+		cwd = a.resolvePath(c, a.env.Cwd, false).abs
+	}
+	a.otherPaths(in, cwd)
 	if call.Kind == "" || kindClass[call.Kind] == tUnknown {
-		for _, p := range a.paths(call, in, pathKeys) {
+		for _, p := range a.paths(call, in, cwd, srcKeys) {
 			if a.sensitive(p) {
 				a.readFact(p, -1, false)
 			}
@@ -142,11 +200,11 @@ func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
 	}
 	switch kindClass[call.Kind] {
 	case tRead, tSearch:
-		for _, p := range a.paths(call, in, pathKeys) {
+		for _, p := range a.paths(call, in, cwd, srcKeys) {
 			a.readFact(p, -1, false)
 		}
 	case tWrite, tDelete, tMove:
-		for _, p := range a.paths(call, in, append(append([]string{}, pathKeys...), destKeys...)) {
+		for _, p := range a.paths(call, in, cwd, srcKeys|dstKeys) {
 			a.writeFact(p, -1)
 		}
 	}
@@ -168,6 +226,9 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		// two working directories: the gate cannot tell which one the host uses
 		sc.cwd = ""
 		a.opaque("human.bad-input", "the input names two working directories", true)
+	}
+	if class != tShell && class != tNoop && class != tWebSearch {
+		a.otherPaths(in, sc.cwd)
 	}
 	switch class {
 	case tShell:
@@ -202,12 +263,13 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
 	case tRead, tSearch, tList:
-		ps := a.paths(call, in, pathKeys)
+		ps := a.paths(call, in, sc.cwd, srcKeys)
 		if len(ps) == 0 && class != tRead {
 			ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
 		}
 		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a read without a path", false)
+			// the host reads some file the gate did not find: it may be a secret
+			a.opaque("human.bad-input", "a read without a path the gate can read", true)
 			return name
 		}
 		for _, p := range ps {
@@ -240,9 +302,10 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 				return a.classFacts(tRead, name, call, in, rawStr)
 			}
 		}
-		ps := a.paths(call, in, pathKeys)
+		ps := a.paths(call, in, sc.cwd, srcKeys)
 		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a write without a path", false)
+			// the host writes some file the gate did not find: it may be a secret
+			a.opaque("human.bad-input", "a write without a path the gate can read", true)
 			return name
 		}
 		for _, p := range ps {
@@ -260,9 +323,10 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return name + ": " + displayPaths(ps)
 	case tDelete:
-		ps := a.paths(call, in, pathKeys)
+		ps := a.paths(call, in, sc.cwd, srcKeys)
 		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a delete without a path", false)
+			// the host deletes some file the gate did not find: it may be a secret
+			a.opaque("human.bad-input", "a delete without a path the gate can read", true)
 			return name
 		}
 		for _, p := range ps {
@@ -270,8 +334,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return name + ": " + displayPaths(ps)
 	case tMove:
-		src := a.paths(call, in, pathKeys)
-		dst := a.paths(protocol.ToolCall{}, in, destKeys)
+		src := a.paths(call, in, sc.cwd, srcKeys)
+		dst := a.paths(protocol.ToolCall{}, in, sc.cwd, dstKeys)
 		for _, p := range src {
 			a.deleteWord(word{val: p.raw}, sc, -1, true)
 		}
@@ -313,7 +377,8 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 		return
 	}
 	if strings.EqualFold(u.Scheme, "file") {
-		a.readFact(a.resolvePath(u.Path, sc.cwd, false), -1, false)
+		p, _ := uriPath(raw)
+		a.readFact(a.resolvePath(p, sc.cwd, false), -1, false)
 		return
 	}
 	if u.Hostname() == "" {
@@ -415,12 +480,29 @@ func firstString(in map[string]any, keys ...string) string {
 
 // paths collects the files a tool call names: argument keys, a paths
 // array, multiedit edits and ACP locations.
-func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []string) []pathRef {
-	var raw []string
-	for _, k := range keys {
-		if s, ok := in[k].(string); ok && s != "" {
-			raw = append(raw, s)
+func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, keys keySet) []pathRef {
+	type kv struct {
+		rank int
+		val  string
+	}
+	var named []kv
+	for k, v := range in {
+		s, ok := v.(string)
+		if !ok || s == "" {
+			continue
 		}
+		if r, ok := keyRank[normKey(k)]; ok && keys.has(r) {
+			if p, isPath := uriPath(s); isPath {
+				named = append(named, kv{r, p})
+			}
+		}
+	}
+	sort.Slice(named, func(i, j int) bool {
+		return named[i].rank < named[j].rank || named[i].rank == named[j].rank && named[i].val < named[j].val
+	})
+	raw := make([]string, 0, len(named))
+	for _, x := range named {
+		raw = append(raw, x.val)
 	}
 	for _, k := range []string{"paths", "target_directories", "targetDirectories", "directories", "files"} {
 		if list, ok := in[k].([]any); ok {
@@ -452,9 +534,65 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []strin
 			continue
 		}
 		seen[r] = true
-		out = append(out, a.resolve(r, a.env.Cwd, true, true))
+		out = append(out, a.resolve(r, cwd, true, true))
 	}
 	return out
+}
+
+// uriPath turns a file: URI into its path (file:///etc/x, file:.env);
+// a value with another scheme (https://…) names no local file. Plain
+// paths come back as they are.
+func uriPath(s string) (string, bool) {
+	i := strings.Index(s, ":")
+	if i < 2 || strings.ContainsAny(s[:i], "/\\.~ ") {
+		return s, true // no scheme (C:\x is a drive, not a scheme)
+	}
+	if !strings.EqualFold(s[:i], "file") {
+		if strings.HasPrefix(s[i:], "://") {
+			return "", false
+		}
+		return s, true
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return s[i+1:], true
+	}
+	p := u.Path
+	if p == "" {
+		// file:.env and file:../x are opaque: url.Parse leaves Path empty
+		if p, err = url.PathUnescape(u.Opaque); err != nil {
+			p = u.Opaque
+		}
+	}
+	if p == "" {
+		p = "."
+	}
+	return p, true
+}
+
+// otherPaths reads string values under keys the gate does not know that
+// look like paths (/…, ~/…, file:…, ../…): the host may open any of them,
+// so a secret among them is a sensitive read whatever the tool is.
+func (a *analyzer) otherPaths(in map[string]any, cwd string) {
+	for k, v := range in {
+		s, ok := v.(string)
+		if !ok || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") {
+			continue
+		}
+		if _, known := keyRank[normKey(k)]; known {
+			continue // read by paths
+		}
+		if !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "../") || strings.HasPrefix(strings.ToLower(s), "file:")) {
+			continue
+		}
+		p, isPath := uriPath(s)
+		if !isPath {
+			continue
+		}
+		if r := a.resolve(p, cwd, true, true); a.sensitive(r) {
+			a.readFact(r, -1, false)
+		}
+	}
 }
 
 // patchPaths finds the files an apply_patch input touches.
