@@ -162,6 +162,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	}
 	a := &analyzer{env: &env, pol: env.Policy, owner: -1}
 	action := a.input(call)
+	a.cloudMetadata()
 	if len(a.facts) == 0 {
 		a.opaque("ask.empty", "the call has nothing the gate can check", false)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -310,8 +311,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		for _, p := range ps {
 			i := a.writeFact(p, -1)
-			if i >= 0 && strings.EqualFold(filepath.Base(p.abs), "package.json") && a.facts[i].floor == nil && a.facts[i].human == nil && (touchesScripts(in) || editsScripts(p.real, in)) {
-				a.facts[i].human = reason("human.persistence-write", "changes package.json scripts")
+			if i >= 0 && isPackageJSON(p) && (touchesScripts(contentTexts(in)) || editsScripts(p.real, oldTexts(in))) {
+				a.scriptsWrite(i)
 			}
 		}
 		return name + ": " + displayPaths(ps)
@@ -386,6 +387,85 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 		return
 	}
 	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+}
+
+// cloudMetadata makes a request to a cloud instance metadata service a
+// sensitive read, by whatever tool: it answers with the machine's
+// credentials (SPEC §5.5), so auto mode must not clear it as network.
+func (a *analyzer) cloudMetadata() {
+	for _, f := range a.facts {
+		if f.kind == protocol.FactNetwork && f.floor == nil && f.human == nil && metadataHost(f.host) {
+			f.human = reason("human.sensitive-read", "asks a cloud metadata service for the machine's credentials")
+		}
+	}
+}
+
+// metadataHosts are the metadata services' names (lower case).
+var metadataHosts = map[string]bool{"metadata.google.internal": true, "metadata": true, "metadata.goog": true,
+	"instance-data": true, "instance-data.ec2.internal": true, "metadata.azure.internal": true, "metadata.tencentyun.com": true}
+
+// metadataHost reports a metadata service in any spelling: its name, the
+// link-local range 169.254.0.0/16 (AWS, GCP, Azure, ECS 169.254.170.2),
+// Alibaba's 100.100.100.200 and AWS's fd00:ec2::254, written as dotted,
+// decimal (2852039166), hex or octal IPv4 or as IPv6.
+func metadataHost(h string) bool {
+	h = strings.TrimSuffix(strings.Trim(strings.ToLower(h), "[]"), ".")
+	if h == "" {
+		return false
+	}
+	if metadataHosts[h] {
+		return true
+	}
+	var ip net.IP
+	if v4, ok := looseIPv4(h); ok {
+		ip = v4
+	} else if ip = net.ParseIP(h); ip == nil {
+		return false
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4[0] == 169 && v4[1] == 254 || v4.Equal(net.IPv4(100, 100, 100, 200))
+	}
+	return ip.Equal(net.ParseIP("fd00:ec2::254"))
+}
+
+// looseIPv4 parses an IPv4 address as inet_aton does, which curl and
+// most resolvers follow: 1 to 4 parts, each decimal, 0x hex or 0 octal,
+// the last filling the remaining bytes (2852039166, 0xa9.0xfe.43518).
+func looseIPv4(h string) (net.IP, bool) {
+	parts := strings.Split(h, ".")
+	if len(parts) > 4 {
+		return nil, false
+	}
+	var vals []uint64
+	for _, p := range parts {
+		base := 10
+		switch {
+		case strings.HasPrefix(p, "0x"):
+			p, base = p[2:], 16
+		case len(p) > 1 && p[0] == '0':
+			p, base = p[1:], 8
+		}
+		v, err := strconv.ParseUint(p, base, 32)
+		if err != nil {
+			return nil, false
+		}
+		vals = append(vals, v)
+	}
+	n := uint64(0)
+	for i, v := range vals {
+		if i < len(vals)-1 {
+			if v > 255 {
+				return nil, false
+			}
+			n |= v << (8 * (3 - i))
+			continue
+		}
+		if v >= 1<<(8*(4-i)) {
+			return nil, false
+		}
+		n |= v
+	}
+	return net.IPv4(byte(n>>24), byte(n>>16), byte(n>>8), byte(n)), true
 }
 
 // commandsOf reads command/cmd/script as a string or an argv array. Every
@@ -582,6 +662,11 @@ func (a *analyzer) otherPaths(in map[string]any, cwd string) {
 		if _, known := keyRank[normKey(k)]; known {
 			continue // read by paths
 		}
+		if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && metadataHost(u.Hostname()) {
+			// an MCP fetch tool allowed by name must not fetch credentials
+			a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+			continue
+		}
 		if !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "../") || strings.HasPrefix(strings.ToLower(s), "file:")) {
 			continue
 		}
@@ -609,8 +694,29 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 		text = strings.Join(parts, "\n")
 	}
 	var out []pathRef
+	// the hunk lines of a package.json being changed, to check its scripts
+	var pkg []int // its write facts (--- and +++ name it twice)
+	var pkgPath string
+	var news, olds []string
+	endPkg := func() {
+		if len(pkg) > 0 && (touchesScripts(news) || editsScripts(pkgPath, olds)) {
+			for _, i := range pkg {
+				a.scriptsWrite(i)
+			}
+		}
+		pkg, pkgPath, news, olds = nil, "", nil, nil
+	}
+	defer endPkg()
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
+		if len(pkg) > 0 && !strings.HasPrefix(line, "+++ ") && !strings.HasPrefix(line, "--- ") {
+			switch {
+			case strings.HasPrefix(line, "+"):
+				news = append(news, line[1:])
+			case strings.HasPrefix(line, "-"):
+				olds = append(olds, line[1:])
+			}
+		}
 		var p string
 		del := false
 		for _, pre := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ", "+++ ", "--- ",
@@ -641,17 +747,36 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 		r := a.resolvePath(p, sc.cwd, true)
 		if del {
 			a.deleteWord(word{val: p}, sc, -1, true)
-		} else {
-			a.writeFact(r, -1)
+		} else if i := a.writeFact(r, -1); i >= 0 && isPackageJSON(r) {
+			if r.real != pkgPath {
+				endPkg()
+				pkgPath = r.real
+			}
+			pkg = append(pkg, i)
+		} else if strings.HasPrefix(line, "*** ") || strings.HasPrefix(line, "+++ ") {
+			endPkg() // the next file's hunks
 		}
 		out = append(out, r)
 	}
 	return out
 }
 
-// touchesScripts reports an edit whose new text mentions package.json
-// scripts or lifecycle hooks (or whose text is unknown).
-func touchesScripts(in map[string]any) bool {
+// isPackageJSON reports a package.json: its scripts run on npm test,
+// npm install and more.
+func isPackageJSON(r pathRef) bool {
+	return strings.EqualFold(filepath.Base(r.abs), "package.json") || !r.known && strings.EqualFold(filepath.Base(r.raw), "package.json")
+}
+
+// scriptsWrite makes write fact i a persistence write of package.json
+// scripts (unless something stronger already holds).
+func (a *analyzer) scriptsWrite(i int) {
+	if f := a.facts[i]; f.floor == nil && f.human == nil {
+		f.human = reason("human.persistence-write", "changes package.json scripts")
+	}
+}
+
+// contentTexts are the new texts an edit tool's input writes.
+func contentTexts(in map[string]any) []string {
 	var texts []string
 	for _, k := range contentKeys {
 		if s, ok := in[k].(string); ok {
@@ -665,6 +790,12 @@ func touchesScripts(in map[string]any) bool {
 			}
 		}
 	}
+	return texts
+}
+
+// touchesScripts reports new text that mentions package.json scripts or
+// lifecycle hooks (or none known).
+func touchesScripts(texts []string) bool {
 	if len(texts) == 0 {
 		return true
 	}
@@ -700,10 +831,8 @@ func globDir(g string) string {
 	return d
 }
 
-// editsScripts reports an edit whose old text lies inside the "scripts"
-// object of the package.json on disk ("test": "jest" → "test": "curl…|sh"
-// names no lifecycle hook). A file that cannot be read or parsed counts.
-func editsScripts(path string, in map[string]any) bool {
+// oldTexts are the texts an edit tool's input replaces.
+func oldTexts(in map[string]any) []string {
 	var olds []string
 	for _, k := range []string{"old_string", "old_str", "oldText", "old_text"} {
 		if s, ok := in[k].(string); ok && s != "" {
@@ -719,6 +848,13 @@ func editsScripts(path string, in map[string]any) bool {
 			}
 		}
 	}
+	return olds
+}
+
+// editsScripts reports an edit whose old text lies inside the "scripts"
+// object of the package.json on disk ("test": "jest" → "test": "curl…|sh"
+// names no lifecycle hook). A file that cannot be read or parsed counts.
+func editsScripts(path string, olds []string) bool {
 	if len(olds) == 0 {
 		return false
 	}

@@ -688,7 +688,12 @@ func (a *analyzer) writeWord(w word, sc *scope, parent int) {
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
-		a.writeFact(a.resolvePath(alt, sc.cwd, true), parent)
+		r := a.resolvePath(alt, sc.cwd, true)
+		// the gate cannot tell what the shell writes into package.json:
+		// sed -i may rewrite a script as surely as npm pkg set
+		if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
+			a.scriptsWrite(i)
+		}
 	}
 }
 
@@ -730,6 +735,8 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
 	case a.persistence(r) != "":
 		f.human = reason("human.persistence-write", "writes a "+a.persistence(r))
+	case gitRef(r):
+		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
 	case !r.known:
 		f.ask = reason("ask.unknown-path", "a path only known at run time")
 	case strings.HasPrefix(r.abs, "/etc/") || strings.HasPrefix(r.real, "/etc/") || r.abs == "/etc":
