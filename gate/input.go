@@ -983,6 +983,13 @@ func (a *analyzer) always() *Always {
 				}
 			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx":
 				// runs arbitrary code: only the exact command
+			case base == "git" && (sub == "checkout" || sub == "restore" || sub == "switch"):
+				// git checkout -b * creates branches; git checkout * would
+				// also cover git checkout -- file, which discards work
+				pat = strings.Join(f.argv, " ")
+				if len(f.argv) >= 4 && branchOrStage[sub+" "+f.argv[2]] {
+					pat = strings.Join(f.argv[:3], " ") + " *"
+				}
 			case nestedSub(base, sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
 				// gh pr create *, docker compose up *, git stash list *
 				pat = strings.Join(f.argv[:3], " ") + " *"
@@ -1018,6 +1025,10 @@ func (a *analyzer) always() *Always {
 	}
 	return nil
 }
+
+// branchOrStage are the git checkout/switch/restore forms whose grant may
+// take any further words: they create a branch or only unstage.
+var branchOrStage = map[string]bool{"checkout -b": true, "switch -c": true, "switch --create": true, "restore --staged": true, "restore -S": true}
 
 // nestedSub reports tool subcommands whose next word is the real action, so
 // a grant must name it too (gh pr *, would cover gh pr merge).

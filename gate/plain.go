@@ -1970,6 +1970,23 @@ var buildToolFlags = map[string]struct{ runs, paths []string }{
 	"mvnw":    {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
 }
 
+// broadPathspec reports a pathspec that names more than one file: a
+// directory, a pattern or pathspec magic. A missing name without an
+// extension (src) is taken for a directory.
+func (a *analyzer) broadPathspec(v string, sc *scope) bool {
+	if v == "." || strings.HasPrefix(v, ":") || hasGlob(v) || strings.HasSuffix(v, "/") {
+		return true
+	}
+	r := a.resolvePath(v, sc.cwd, false)
+	if !r.known {
+		return true
+	}
+	if st, err := os.Stat(r.abs); err == nil {
+		return st.IsDir()
+	}
+	return !strings.Contains(filepath.Base(v), ".")
+}
+
 // flagValues returns the values of the named options, written NAME VALUE
 // or NAME=VALUE (docker, pip, terraform and eslint spell them so).
 func flagValues(args []word, names ...string) []word {
@@ -2417,8 +2434,31 @@ loop:
 				discard = true
 			}
 		}
-		if sub == "restore" && (hasFlag(rest, "--staged") || hasShort(rest, "S")) && !hasFlag(rest, "--worktree") && !hasShort(rest, "W") {
+		// pathspecs (restore's operands, checkout's after --) overwrite
+		// uncommitted work; a directory or pattern is checkout -- . for a tree
+		dd := slices.IndexFunc(rest, func(w word) bool { return w.val == "--" })
+		if sub == "restore" || sub == "checkout" && dd >= 0 {
+			from := rest
+			if sub == "checkout" {
+				from = rest[dd:]
+			}
+			for _, o := range operands(from, map[string]bool{"-s": true, "--source": true}) {
+				if from[o].dyn || a.broadPathspec(from[o].val, gsc) {
+					discard = true
+				}
+			}
+			if sub == "restore" && hasFlag(rest, "--pathspec-from-file") {
+				discard = true
+			}
+		}
+		staged := hasFlag(rest, "--staged") || hasShort(rest, "S")
+		worktree := hasFlag(rest, "--worktree") || hasShort(rest, "W")
+		if sub == "restore" && staged && !worktree {
 			discard = false // only unstages
+		}
+		if sub == "restore" && staged && worktree && !discard {
+			// a grant for git restore --staged must not cover it
+			g.ask = reason("ask.flag", "git restore --worktree discards local changes")
 		}
 		if discard {
 			human("human.history-rewrite", "git "+sub+" discards local changes")
