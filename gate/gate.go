@@ -71,6 +71,7 @@ type rfact struct {
 	listOnly bool   // a listing (ls, find roots): names, not contents
 	line     string // argv joined, for Bash rules (computed once)
 	cwd      string // where an exec fact runs ("" when unknown)
+	port     string // a network fact's port, when known
 
 	floor, human, ask, safe *protocol.Reason
 	open                    *protocol.Reason // why it asks when nothing covers it
@@ -532,6 +533,9 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 	case ruleFetch:
 		if f.kind != protocol.FactNetwork || f.host == "" {
 			return false
+		}
+		if r.port != "" && f.port != r.port && (!restrictive || f.port != "") {
+			return false // a port the rule does not name (unknown: only deny and ask match)
 		}
 		return globMatch(r.name, strings.ToLower(f.host))
 	case ruleTool:

@@ -386,7 +386,11 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 		a.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL without a host")})
 		return
 	}
-	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), port: port, parent: -1})
 }
 
 // cloudMetadata makes a request to a cloud instance metadata service a
@@ -981,8 +985,9 @@ func (a *analyzer) always() *Always {
 				if len(f.argv) > 3 {
 					pat += " *"
 				}
-			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx":
-				// runs arbitrary code: only the exact command
+			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(base, f.argv[1:]):
+				// runs arbitrary code, or installs it (pip install x * would
+				// cover git+https://… and another index): only the exact command
 			case base == "git" && (sub == "checkout" || sub == "restore" || sub == "switch"):
 				// git checkout -b * creates branches; git checkout * would
 				// also cover git checkout -- file, which discards work
@@ -1021,14 +1026,62 @@ func (a *analyzer) always() *Always {
 		if f.host == "" || strings.ContainsAny(f.host, "/*") {
 			return nil
 		}
-		return &Always{Pattern: "WebFetch(domain:" + f.host + ")", Covers: "webfetch: " + f.host + "  (this project)"}
+		host := f.host
+		if localHost(host) {
+			// localhost:3000 is one service; localhost is also the Docker
+			// API on 2375 and every other admin port
+			if f.port == "" {
+				return nil
+			}
+			if strings.Contains(host, ":") {
+				host = "[" + host + "]"
+			}
+			host += ":" + f.port
+		}
+		return &Always{Pattern: "WebFetch(domain:" + host + ")", Covers: "webfetch: " + host + "  (this project)"}
 	}
 	return nil
 }
 
+// installs reports a package manager subcommand that fetches and
+// installs packages (also uv pip install, poetry add, go get).
+func installs(tool string, rest []string) bool {
+	if !packageManagers[tool] {
+		return false
+	}
+	for i, w := range rest {
+		if i > 1 {
+			break
+		}
+		switch w {
+		case "install", "i", "add", "ci", "require", "update", "upgrade", "sync":
+			return true
+		case "get":
+			return tool == "go"
+		}
+	}
+	return false
+}
+
+var packageManagers = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true,
+	"poetry": true, "cargo": true, "go": true, "composer": true, "bundle": true, "brew": true, "apt": true, "dotnet": true, "mix": true}
+
 // branchOrStage are the git checkout/switch/restore forms whose grant may
 // take any further words: they create a branch or only unstage.
 var branchOrStage = map[string]bool{"checkout -b": true, "switch -c": true, "switch --create": true, "restore --staged": true, "restore -S": true}
+
+// localHost reports a loopback, private or link-local host, or a name
+// that stays on this machine or network.
+func localHost(h string) bool {
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") || strings.HasSuffix(h, ".internal") || !strings.Contains(h, ".") && !strings.Contains(h, ":") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	if v4, ok := looseIPv4(h); ok {
+		ip = v4
+	}
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())
+}
 
 // nestedSub reports tool subcommands whose next word is the real action, so
 // a grant must name it too (gh pr *, would cover gh pr merge).

@@ -1062,6 +1062,14 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		return
 	}
 	sub := args[ops[0]].val
+	if sub == "install" || sub == "i" || sub == "add" {
+		for _, i := range ops[1:] {
+			// a tarball URL or git spec: code from outside the registry
+			if v := args[i].val; strings.Contains(v, "://") || strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "github:") {
+				f.ask = reason("ask.flag", "installs a package from a URL")
+			}
+		}
+	}
 	switch {
 	case sub == "set-script" || sub == "pkg" && len(ops) > 2 && args[ops[1]].val == "set" && strings.HasPrefix(args[ops[2]].val, "scripts"):
 		f.human = reason("human.persistence-write", "changes package.json scripts")
