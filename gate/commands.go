@@ -43,7 +43,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 			noSafe = true
 		}
 	}
-	f := &rfact{kind: protocol.FactExec, argv: argv, static: static, parent: parent}
+	f := &rfact{kind: protocol.FactExec, argv: argv, static: static, parent: parent, cwd: sc.cwd}
 	idx := a.add(f)
 	name := words[0]
 	if name.dyn {

@@ -72,6 +72,8 @@ type rfact struct {
 	detail   string
 	listOnly bool   // a listing (ls, find roots): names, not contents
 	line     string // argv joined, for Bash rules (computed once)
+	cwd      string // where an exec fact runs ("" when unknown)
+	port     string // a network fact's port, when known
 
 	floor, human, ask, safe *protocol.Reason
 	open                    *protocol.Reason // why it asks when nothing covers it
@@ -168,6 +170,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	}
 	a := &analyzer{env: &env, pol: env.Policy, owner: -1}
 	action := a.input(call)
+	a.cloudMetadata()
 	if len(a.facts) == 0 {
 		a.opaque("ask.empty", "the call has nothing the gate can check", false)
 	}
@@ -495,6 +498,9 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 			if f.wrapper && len(r.lits) < 2 {
 				return false // a wrapper is never covered by a rule on its name alone
 			}
+			if a.outsideProject(f) {
+				return false // a rule's make, npm test, pytest are this project's, not the tree cd leads to
+			}
 		}
 		if f.line == "" {
 			f.line = strings.Join(f.argv, " ")
@@ -535,11 +541,21 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 		if f.kind != protocol.FactNetwork || f.host == "" {
 			return false
 		}
+		if r.port != "" && f.port != r.port && (!restrictive || f.port != "") {
+			return false // a port the rule does not name (unknown: only deny and ask match)
+		}
 		return globMatch(r.name, strings.ToLower(f.host))
 	case ruleTool:
 		return f.tool != "" && globMatch(r.name, strings.ToLower(f.tool))
 	}
 	return false
+}
+
+// outsideProject reports an exec fact that runs outside the project, or
+// where the gate cannot tell (cd "$X"): the build files, scripts and tests
+// it runs there are not the ones a Bash rule or grant was given for.
+func (a *analyzer) outsideProject(f *rfact) bool {
+	return a.env.Project != "" && !within(f.cwd, a.env.Project)
 }
 
 // mayDeny reports a deny rule that a command with dynamic words could match.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -47,6 +48,12 @@ var toolNames = map[string]toolClass{
 	"glob": tList, "ls": tList, "list": tList, "list_dir": tList, "list_directory": tList, "find": tList, "file_search": tList, "find_files": tList,
 	"webfetch": tFetch, "fetch": tFetch, "web_fetch": tFetch, "fetch_url": tFetch,
 	"websearch": tWebSearch, "web_search": tWebSearch, "search_web": tWebSearch,
+	// Continue, Gemini CLI
+	"create_new_file": tWrite, "edit_existing_file": tWrite, "read_many_files": tRead, "search_file_content": tSearch,
+	"file_glob_search": tList, "run_terminal_command": tShell, "fetch_url_content": tFetch,
+	// Claude Code's BashOutput and KillShell act only on the agent's own
+	// background shell, whose command was judged when it started
+	"bashoutput": tNoop, "killshell": tNoop, "killbash": tNoop,
 	"think": tNoop, "todowrite": tNoop, "todo_write": tNoop, "todoread": tNoop, "todo_read": tNoop, "update_plan": tNoop,
 }
 
@@ -55,9 +62,56 @@ var kindClass = map[protocol.ToolKind]toolClass{
 	protocol.KindSearch: tSearch, protocol.KindExecute: tShell, protocol.KindFetch: tFetch, protocol.KindThink: tNoop,
 }
 
-var pathKeys = []string{"path", "file_path", "filePath", "file", "filename", "target_file", "notebook_path", "absolute_path",
-	"relative_path", "relative_workspace_path", "target_directory", "directory", "dir_path", "dir", "source", "old_path", "from"}
+// pathKeys and destKeys name a tool's files. They are compared after
+// normKey: hosts spell them file_path, filePath, filepath (Continue) or
+// File_Path (a Go struct decoder matches any case).
+var pathKeys = []string{"path", "file_path", "file", "filename", "target_file", "notebook_path", "absolute_path",
+	"relative_path", "relative_workspace_path", "target_directory", "directory", "dir_path", "dir", "source", "old_path", "from",
+	"uri"} // MCP resources: file:///…
 var destKeys = []string{"destination", "new_path", "to", "target", "dest"}
+
+// keyRank maps a normalized path key to its place in pathKeys (dest keys
+// follow), so that paths come out in a stable order.
+var keyRank = func() map[string]int {
+	m := map[string]int{}
+	for i, k := range append(append([]string{}, pathKeys...), destKeys...) {
+		m[normKey(k)] = i
+	}
+	return m
+}()
+
+// normKey folds a key's case and drops _ and -: file_path, filePath,
+// FILEPATH and file-path are one key.
+func normKey(k string) string {
+	b := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// keySet says which keys a paths call reads.
+type keySet int
+
+const (
+	srcKeys keySet = 1 << iota
+	dstKeys
+)
+
+func (s keySet) has(rank int) bool {
+	if rank < len(pathKeys) {
+		return s&srcKeys != 0
+	}
+	return s&dstKeys != 0
+}
+
 var contentKeys = []string{"content", "new_string", "new_str", "file_text", "newText", "new_text", "text", "code_edit", "insert_text"}
 
 // input turns the call into facts and returns the action text.
@@ -121,7 +175,8 @@ func (a *analyzer) commandInInput(in map[string]any) {
 		cwd = a.resolvePath(c, a.env.Cwd, false).abs
 	}
 	for _, k := range []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"} {
-		if c, ok := in[k].(string); ok && strings.TrimSpace(c) != "" {
+		// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
+		if c, ok := commandText(in, k); ok && strings.TrimSpace(c) != "" {
 			a.noAlways = true
 			a.shell(c, &scope{cwd: cwd})
 		}
@@ -132,8 +187,13 @@ func (a *analyzer) commandInInput(in map[string]any) {
 // kind, so floors and deny rules still see them; without a kind, the paths
 // it names are read (a secret among them is human-only).
 func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
+	cwd := a.env.Cwd
+	if c := firstString(in, cwdKeys[:4]...); c != "" {
+		cwd = a.resolvePath(c, a.env.Cwd, false).abs
+	}
+	a.otherPaths(in, cwd)
 	if call.Kind == "" || kindClass[call.Kind] == tUnknown {
-		for _, p := range a.paths(call, in, pathKeys) {
+		for _, p := range a.paths(call, in, cwd, srcKeys) {
 			if a.sensitive(p) {
 				a.readFact(p, -1, false)
 			}
@@ -141,11 +201,11 @@ func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
 	}
 	switch kindClass[call.Kind] {
 	case tRead, tSearch:
-		for _, p := range a.paths(call, in, pathKeys) {
+		for _, p := range a.paths(call, in, cwd, srcKeys) {
 			a.readFact(p, -1, false)
 		}
 	case tWrite, tDelete, tMove:
-		for _, p := range a.paths(call, in, append(append([]string{}, pathKeys...), destKeys...)) {
+		for _, p := range a.paths(call, in, cwd, srcKeys|dstKeys) {
 			a.writeFact(p, -1)
 		}
 	}
@@ -167,6 +227,9 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		// two working directories: the gate cannot tell which one the host uses
 		sc.cwd = ""
 		a.opaque("human.bad-input", "the input names two working directories", true)
+	}
+	if class != tShell && class != tNoop && class != tWebSearch {
+		a.otherPaths(in, sc.cwd)
 	}
 	switch class {
 	case tShell:
@@ -201,12 +264,13 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
 	case tRead, tSearch, tList:
-		ps := a.paths(call, in, pathKeys)
+		ps := a.paths(call, in, sc.cwd, srcKeys)
 		if len(ps) == 0 && class != tRead {
 			ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
 		}
 		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a read without a path", false)
+			// the host reads some file the gate did not find: it may be a secret
+			a.opaque("human.bad-input", "a read without a path the gate can read", true)
 			return name
 		}
 		for _, p := range ps {
@@ -239,15 +303,16 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 				return a.classFacts(tRead, name, call, in, rawStr)
 			}
 		}
-		ps := a.paths(call, in, pathKeys)
+		ps := a.paths(call, in, sc.cwd, srcKeys)
 		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a write without a path", false)
+			// the host writes some file the gate did not find: it may be a secret
+			a.opaque("human.bad-input", "a write without a path the gate can read", true)
 			return name
 		}
 		for _, p := range ps {
 			i := a.writeFact(p, -1)
-			if i >= 0 && strings.EqualFold(filepath.Base(p.abs), "package.json") && a.facts[i].floor == nil && a.facts[i].human == nil && (touchesScripts(in) || editsScripts(p.real, in)) {
-				a.facts[i].human = reason("human.persistence-write", "changes package.json scripts")
+			if i >= 0 && isPackageJSON(p) && (touchesScripts(contentTexts(in)) || editsScripts(p.real, oldTexts(in))) {
+				a.scriptsWrite(i)
 			}
 		}
 		return name + ": " + displayPaths(ps)
@@ -259,9 +324,10 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return name + ": " + displayPaths(ps)
 	case tDelete:
-		ps := a.paths(call, in, pathKeys)
+		ps := a.paths(call, in, sc.cwd, srcKeys)
 		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a delete without a path", false)
+			// the host deletes some file the gate did not find: it may be a secret
+			a.opaque("human.bad-input", "a delete without a path the gate can read", true)
 			return name
 		}
 		for _, p := range ps {
@@ -269,8 +335,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return name + ": " + displayPaths(ps)
 	case tMove:
-		src := a.paths(call, in, pathKeys)
-		dst := a.paths(protocol.ToolCall{}, in, destKeys)
+		src := a.paths(call, in, sc.cwd, srcKeys)
+		dst := a.paths(protocol.ToolCall{}, in, sc.cwd, dstKeys)
 		for _, p := range src {
 			a.deleteWord(word{val: p.raw}, sc, -1, true)
 		}
@@ -312,14 +378,98 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 		return
 	}
 	if strings.EqualFold(u.Scheme, "file") {
-		a.readFact(a.resolvePath(u.Path, sc.cwd, false), -1, false)
+		p, _ := uriPath(raw)
+		a.readFact(a.resolvePath(p, sc.cwd, false), -1, false)
 		return
 	}
 	if u.Hostname() == "" {
 		a.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL without a host")})
 		return
 	}
-	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), port: port, parent: -1})
+}
+
+// cloudMetadata makes a request to a cloud instance metadata service a
+// sensitive read, by whatever tool: it answers with the machine's
+// credentials (SPEC §5.5), so auto mode must not clear it as network.
+func (a *analyzer) cloudMetadata() {
+	for _, f := range a.facts {
+		if f.kind == protocol.FactNetwork && f.floor == nil && f.human == nil && metadataHost(f.host) {
+			f.human = reason("human.sensitive-read", "asks a cloud metadata service for the machine's credentials")
+		}
+	}
+}
+
+// metadataHosts are the metadata services' names (lower case).
+var metadataHosts = map[string]bool{"metadata.google.internal": true, "metadata": true, "metadata.goog": true,
+	"instance-data": true, "instance-data.ec2.internal": true, "metadata.azure.internal": true, "metadata.tencentyun.com": true}
+
+// metadataHost reports a metadata service in any spelling: its name, the
+// link-local range 169.254.0.0/16 (AWS, GCP, Azure, ECS 169.254.170.2),
+// Alibaba's 100.100.100.200 and AWS's fd00:ec2::254, written as dotted,
+// decimal (2852039166), hex or octal IPv4 or as IPv6.
+func metadataHost(h string) bool {
+	h = strings.TrimSuffix(strings.Trim(strings.ToLower(h), "[]"), ".")
+	if h == "" {
+		return false
+	}
+	if metadataHosts[h] {
+		return true
+	}
+	var ip net.IP
+	if v4, ok := looseIPv4(h); ok {
+		ip = v4
+	} else if ip = net.ParseIP(h); ip == nil {
+		return false
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4[0] == 169 && v4[1] == 254 || v4.Equal(net.IPv4(100, 100, 100, 200))
+	}
+	return ip.Equal(net.ParseIP("fd00:ec2::254"))
+}
+
+// looseIPv4 parses an IPv4 address as inet_aton does, which curl and
+// most resolvers follow: 1 to 4 parts, each decimal, 0x hex or 0 octal,
+// the last filling the remaining bytes (2852039166, 0xa9.0xfe.43518).
+func looseIPv4(h string) (net.IP, bool) {
+	parts := strings.Split(h, ".")
+	if len(parts) > 4 {
+		return nil, false
+	}
+	var vals []uint64
+	for _, p := range parts {
+		base := 10
+		switch {
+		case strings.HasPrefix(p, "0x"):
+			p, base = p[2:], 16
+		case len(p) > 1 && p[0] == '0':
+			p, base = p[1:], 8
+		}
+		v, err := strconv.ParseUint(p, base, 32)
+		if err != nil {
+			return nil, false
+		}
+		vals = append(vals, v)
+	}
+	n := uint64(0)
+	for i, v := range vals {
+		if i < len(vals)-1 {
+			if v > 255 {
+				return nil, false
+			}
+			n |= v << (8 * (3 - i))
+			continue
+		}
+		if v >= 1<<(8*(4-i)) {
+			return nil, false
+		}
+		n |= v
+	}
+	return net.IPv4(byte(n>>24), byte(n>>16), byte(n>>8), byte(n)), true
 }
 
 // commandsOf reads command/cmd/script as a string or an argv array. Every
@@ -331,41 +481,52 @@ func (a *analyzer) commandsOf(in map[string]any, rawStr string) ([]string, bool)
 	}
 	var out []string
 	for _, k := range []string{"command", "cmd", "script"} {
-		raw, present := in[k]
-		if !present {
+		if _, present := in[k]; !present {
 			continue
 		}
-		switch v := raw.(type) {
-		case string:
-			// {"command":"git","args":["push","-f"]} runs the args too
-			if args, ok := in["args"].([]any); ok {
-				for _, x := range args {
-					s, ok := x.(string)
-					if !ok {
-						return nil, false
-					}
-					v += " " + shellQuote(s)
-				}
-			}
-			out = append(out, v)
-		case []any:
-			parts := make([]string, 0, len(v))
-			for _, x := range v {
-				s, ok := x.(string)
-				if !ok {
-					return nil, false
-				}
-				parts = append(parts, shellQuote(s))
-			}
-			if len(parts) == 0 {
-				return nil, false
-			}
-			out = append(out, strings.Join(parts, " "))
-		default:
+		c, ok := commandText(in, k)
+		if !ok {
 			return nil, false
 		}
+		out = append(out, c)
 	}
 	return out, len(out) > 0
+}
+
+// commandText reads in[k] as a shell command: a string (with an "args"
+// list appended) or an argv list, each word quoted. ok is false when the
+// value is neither.
+func commandText(in map[string]any, k string) (string, bool) {
+	words := func(v []any) ([]string, bool) {
+		parts := make([]string, 0, len(v))
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, shellQuote(s))
+		}
+		return parts, true
+	}
+	switch v := in[k].(type) {
+	case string:
+		// {"command":"git","args":["push","-f"]} runs the args too
+		if args, ok := in["args"].([]any); ok {
+			parts, ok := words(args)
+			if !ok {
+				return "", false
+			}
+			v = strings.Join(append([]string{v}, parts...), " ")
+		}
+		return v, true
+	case []any:
+		parts, ok := words(v)
+		if !ok || len(parts) == 0 {
+			return "", false
+		}
+		return strings.Join(parts, " "), true
+	}
+	return "", false
 }
 
 // shellQuote quotes one argv word so the parser sees it as one literal.
@@ -403,12 +564,29 @@ func firstString(in map[string]any, keys ...string) string {
 
 // paths collects the files a tool call names: argument keys, a paths
 // array, multiedit edits and ACP locations.
-func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []string) []pathRef {
-	var raw []string
-	for _, k := range keys {
-		if s, ok := in[k].(string); ok && s != "" {
-			raw = append(raw, s)
+func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, keys keySet) []pathRef {
+	type kv struct {
+		rank int
+		val  string
+	}
+	var named []kv
+	for k, v := range in {
+		s, ok := v.(string)
+		if !ok || s == "" {
+			continue
 		}
+		if r, ok := keyRank[normKey(k)]; ok && keys.has(r) {
+			if p, isPath := uriPath(s); isPath {
+				named = append(named, kv{r, p})
+			}
+		}
+	}
+	sort.Slice(named, func(i, j int) bool {
+		return named[i].rank < named[j].rank || named[i].rank == named[j].rank && named[i].val < named[j].val
+	})
+	raw := make([]string, 0, len(named))
+	for _, x := range named {
+		raw = append(raw, x.val)
 	}
 	for _, k := range []string{"paths", "target_directories", "targetDirectories", "directories", "files"} {
 		if list, ok := in[k].([]any); ok {
@@ -440,9 +618,70 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, keys []strin
 			continue
 		}
 		seen[r] = true
-		out = append(out, a.resolve(r, a.env.Cwd, true, true))
+		out = append(out, a.resolve(r, cwd, true, true))
 	}
 	return out
+}
+
+// uriPath turns a file: URI into its path (file:///etc/x, file:.env);
+// a value with another scheme (https://…) names no local file. Plain
+// paths come back as they are.
+func uriPath(s string) (string, bool) {
+	i := strings.Index(s, ":")
+	if i < 2 || strings.ContainsAny(s[:i], "/\\.~ ") {
+		return s, true // no scheme (C:\x is a drive, not a scheme)
+	}
+	if !strings.EqualFold(s[:i], "file") {
+		if strings.HasPrefix(s[i:], "://") {
+			return "", false
+		}
+		return s, true
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return s[i+1:], true
+	}
+	p := u.Path
+	if p == "" {
+		// file:.env and file:../x are opaque: url.Parse leaves Path empty
+		if p, err = url.PathUnescape(u.Opaque); err != nil {
+			p = u.Opaque
+		}
+	}
+	if p == "" {
+		p = "."
+	}
+	return p, true
+}
+
+// otherPaths reads string values under keys the gate does not know that
+// look like paths (/…, ~/…, file:…, ../…): the host may open any of them,
+// so a secret among them is a sensitive read whatever the tool is.
+func (a *analyzer) otherPaths(in map[string]any, cwd string) {
+	for k, v := range in {
+		s, ok := v.(string)
+		if !ok || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") {
+			continue
+		}
+		if _, known := keyRank[normKey(k)]; known {
+			continue // read by paths
+		}
+		if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && metadataHost(u.Hostname()) {
+			// an MCP fetch tool allowed by name must not fetch credentials
+			a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+			continue
+		}
+		if !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "../") || strings.HasPrefix(strings.ToLower(s), "file:")) {
+			continue
+		}
+		p, isPath := uriPath(s)
+		if !isPath {
+			continue
+		}
+		if r := a.resolve(p, cwd, true, true); a.sensitive(r) {
+			a.readFact(r, -1, false)
+		}
+	}
 }
 
 // patchPaths finds the files an apply_patch input touches.
@@ -459,8 +698,29 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 		text = strings.Join(parts, "\n")
 	}
 	var out []pathRef
+	// the hunk lines of a package.json being changed, to check its scripts
+	var pkg []int // its write facts (--- and +++ name it twice)
+	var pkgPath string
+	var news, olds []string
+	endPkg := func() {
+		if len(pkg) > 0 && (touchesScripts(news) || editsScripts(pkgPath, olds)) {
+			for _, i := range pkg {
+				a.scriptsWrite(i)
+			}
+		}
+		pkg, pkgPath, news, olds = nil, "", nil, nil
+	}
+	defer endPkg()
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
+		if len(pkg) > 0 && !strings.HasPrefix(line, "+++ ") && !strings.HasPrefix(line, "--- ") {
+			switch {
+			case strings.HasPrefix(line, "+"):
+				news = append(news, line[1:])
+			case strings.HasPrefix(line, "-"):
+				olds = append(olds, line[1:])
+			}
+		}
 		var p string
 		del := false
 		for _, pre := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ", "+++ ", "--- ",
@@ -491,17 +751,36 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 		r := a.resolvePath(p, sc.cwd, true)
 		if del {
 			a.deleteWord(word{val: p}, sc, -1, true)
-		} else {
-			a.writeFact(r, -1)
+		} else if i := a.writeFact(r, -1); i >= 0 && isPackageJSON(r) {
+			if r.real != pkgPath {
+				endPkg()
+				pkgPath = r.real
+			}
+			pkg = append(pkg, i)
+		} else if strings.HasPrefix(line, "*** ") || strings.HasPrefix(line, "+++ ") {
+			endPkg() // the next file's hunks
 		}
 		out = append(out, r)
 	}
 	return out
 }
 
-// touchesScripts reports an edit whose new text mentions package.json
-// scripts or lifecycle hooks (or whose text is unknown).
-func touchesScripts(in map[string]any) bool {
+// isPackageJSON reports a package.json: its scripts run on npm test,
+// npm install and more.
+func isPackageJSON(r pathRef) bool {
+	return strings.EqualFold(filepath.Base(r.abs), "package.json") || !r.known && strings.EqualFold(filepath.Base(r.raw), "package.json")
+}
+
+// scriptsWrite makes write fact i a persistence write of package.json
+// scripts (unless something stronger already holds).
+func (a *analyzer) scriptsWrite(i int) {
+	if f := a.facts[i]; f.floor == nil && f.human == nil {
+		f.human = reason("human.persistence-write", "changes package.json scripts")
+	}
+}
+
+// contentTexts are the new texts an edit tool's input writes.
+func contentTexts(in map[string]any) []string {
 	var texts []string
 	for _, k := range contentKeys {
 		if s, ok := in[k].(string); ok {
@@ -515,6 +794,12 @@ func touchesScripts(in map[string]any) bool {
 			}
 		}
 	}
+	return texts
+}
+
+// touchesScripts reports new text that mentions package.json scripts or
+// lifecycle hooks (or none known).
+func touchesScripts(texts []string) bool {
 	if len(texts) == 0 {
 		return true
 	}
@@ -550,10 +835,8 @@ func globDir(g string) string {
 	return d
 }
 
-// editsScripts reports an edit whose old text lies inside the "scripts"
-// object of the package.json on disk ("test": "jest" → "test": "curl…|sh"
-// names no lifecycle hook). A file that cannot be read or parsed counts.
-func editsScripts(path string, in map[string]any) bool {
+// oldTexts are the texts an edit tool's input replaces.
+func oldTexts(in map[string]any) []string {
 	var olds []string
 	for _, k := range []string{"old_string", "old_str", "oldText", "old_text"} {
 		if s, ok := in[k].(string); ok && s != "" {
@@ -569,6 +852,13 @@ func editsScripts(path string, in map[string]any) bool {
 			}
 		}
 	}
+	return olds
+}
+
+// editsScripts reports an edit whose old text lies inside the "scripts"
+// object of the package.json on disk ("test": "jest" → "test": "curl…|sh"
+// names no lifecycle hook). A file that cannot be read or parsed counts.
+func editsScripts(path string, olds []string) bool {
 	if len(olds) == 0 {
 		return false
 	}
@@ -671,6 +961,9 @@ func (a *analyzer) always() *Always {
 	}
 	switch f.kind {
 	case protocol.FactExec:
+		if a.outsideProject(f) {
+			return nil // no grant would cover it there
+		}
 		if a.simple != 1 || f.static != len(f.argv) || len(f.argv) == 0 {
 			return nil
 		}
@@ -692,8 +985,16 @@ func (a *analyzer) always() *Always {
 				if len(f.argv) > 3 {
 					pat += " *"
 				}
-			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx":
-				// runs arbitrary code: only the exact command
+			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(base, f.argv[1:]):
+				// runs arbitrary code, or installs it (pip install x * would
+				// cover git+https://… and another index): only the exact command
+			case base == "git" && (sub == "checkout" || sub == "restore" || sub == "switch"):
+				// git checkout -b * creates branches; git checkout * would
+				// also cover git checkout -- file, which discards work
+				pat = strings.Join(f.argv, " ")
+				if len(f.argv) >= 4 && branchOrStage[sub+" "+f.argv[2]] {
+					pat = strings.Join(f.argv[:3], " ") + " *"
+				}
 			case nestedSub(base, sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
 				// gh pr create *, docker compose up *, git stash list *
 				pat = strings.Join(f.argv[:3], " ") + " *"
@@ -725,9 +1026,61 @@ func (a *analyzer) always() *Always {
 		if f.host == "" || strings.ContainsAny(f.host, "/*") {
 			return nil
 		}
-		return &Always{Pattern: "WebFetch(domain:" + f.host + ")", Covers: "webfetch: " + f.host + "  (this project)"}
+		host := f.host
+		if localHost(host) {
+			// localhost:3000 is one service; localhost is also the Docker
+			// API on 2375 and every other admin port
+			if f.port == "" {
+				return nil
+			}
+			if strings.Contains(host, ":") {
+				host = "[" + host + "]"
+			}
+			host += ":" + f.port
+		}
+		return &Always{Pattern: "WebFetch(domain:" + host + ")", Covers: "webfetch: " + host + "  (this project)"}
 	}
 	return nil
+}
+
+// installs reports a package manager subcommand that fetches and
+// installs packages (also uv pip install, poetry add, go get).
+func installs(tool string, rest []string) bool {
+	if !packageManagers[tool] {
+		return false
+	}
+	for i, w := range rest {
+		if i > 1 {
+			break
+		}
+		switch w {
+		case "install", "i", "add", "ci", "require", "update", "upgrade", "sync":
+			return true
+		case "get":
+			return tool == "go"
+		}
+	}
+	return false
+}
+
+var packageManagers = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true,
+	"poetry": true, "cargo": true, "go": true, "composer": true, "bundle": true, "brew": true, "apt": true, "dotnet": true, "mix": true}
+
+// branchOrStage are the git checkout/switch/restore forms whose grant may
+// take any further words: they create a branch or only unstage.
+var branchOrStage = map[string]bool{"checkout -b": true, "switch -c": true, "switch --create": true, "restore --staged": true, "restore -S": true}
+
+// localHost reports a loopback, private or link-local host, or a name
+// that stays on this machine or network.
+func localHost(h string) bool {
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") || strings.HasSuffix(h, ".internal") || !strings.Contains(h, ".") && !strings.Contains(h, ":") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	if v4, ok := looseIPv4(h); ok {
+		ip = v4
+	}
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())
 }
 
 // nestedSub reports tool subcommands whose next word is the real action, so

@@ -236,6 +236,9 @@ func isSensitiveName(base string) bool {
 			return true
 		}
 	}
+	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") {
+		return true // /etc/ssh/ssh_host_ed25519_key: the host's private key
+	}
 	return (strings.Contains(base, "credentials") || strings.Contains(base, "service-account") || strings.Contains(base, "serviceaccount")) &&
 		strings.HasSuffix(base, ".json")
 }
@@ -282,7 +285,8 @@ func (a *analyzer) sensitive(r pathRef) bool {
 				}
 			}
 		}
-		if strings.HasPrefix(lp, "/etc/shadow") || strings.HasPrefix(lp, "/etc/sudoers") || strings.HasPrefix(lp, "/etc/gshadow") {
+		if strings.HasPrefix(lp, "/etc/shadow") || strings.HasPrefix(lp, "/etc/sudoers") || strings.HasPrefix(lp, "/etc/gshadow") ||
+			within(lp, "/etc/ssl/private") || within(lp, "/etc/pki/tls/private") {
 			return true
 		}
 		for _, g := range a.pol.sensitiveGlobs(a.env) {
@@ -466,6 +470,20 @@ func (a *analyzer) protected() []string {
 	return out
 }
 
+// gitRef reports a file of git's refs: writing or deleting one moves or
+// drops a branch, past what the reflog shows (like git update-ref).
+func gitRef(r pathRef) bool {
+	for _, p := range r.both() {
+		if i := strings.LastIndex(p, "/.git/"); i >= 0 {
+			rest := p[i+len("/.git/"):]
+			if strings.HasPrefix(rest, "refs/") || rest == "refs" || rest == "HEAD" || rest == "packed-refs" || rest == "ORIG_HEAD" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // persistence classifies a write that makes something run later or changes
 // how agents and tools behave (SPEC §5.4); "" when it is none of those.
 func (a *analyzer) persistence(r pathRef) string {
@@ -490,12 +508,17 @@ func (a *analyzer) persistence(r pathRef) string {
 		base := filepath.Base(lp)
 		switch {
 		case strings.Contains(lp, "/.git/hooks/") || strings.HasSuffix(lp, "/.git/hooks") || strings.Contains(lp, "/.husky/") ||
+			strings.Contains(lp, "/.githooks/") || // the usual core.hooksPath
 			strings.Contains(lp, "/.git/modules/") && (strings.Contains(lp, "/hooks/") || strings.HasSuffix(lp, "/hooks")) ||
 			base == "lefthook.yml" || base == ".lefthook.yml" || base == "lefthook.yaml":
 			return "git hook"
 		case strings.HasSuffix(lp, "/.git/config") || strings.HasSuffix(lp, "/.git/config.worktree") || base == ".gitconfig" ||
 			strings.HasSuffix(lp, "/.config/git/config") || strings.Contains(lp, "/.git/modules/") && strings.HasSuffix(lp, "/config"):
 			return "git config"
+		case base == ".git":
+			// a gitdir: pointer file sends git (and the git status a rule
+			// allows) to a repository whose config runs programs
+			return "git directory pointer"
 		case strings.Contains(lp, "/.github/workflows/") || strings.Contains(lp, "/.github/actions/") || strings.Contains(lp, "/.circleci/") ||
 			strings.Contains(lp, "/.buildkite/") || base == ".gitlab-ci.yml" || base == "jenkinsfile" || base == ".travis.yml" ||
 			base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".pre-commit-config.yaml" || strings.Contains(lp, "/.devcontainer/") ||
@@ -504,7 +527,7 @@ func (a *analyzer) persistence(r pathRef) string {
 		case strings.Contains(lp, "/.vscode/") || strings.Contains(lp, "/.zed/") || strings.Contains(lp, "/.idea/") && (base == "workspace.xml" || strings.Contains(lp, "/runconfigurations/")):
 			return "editor task configuration"
 		case strings.HasSuffix(lp, "/.cargo/config.toml") || strings.HasSuffix(lp, "/.cargo/config") || base == ".pnpmfile.cjs" ||
-			base == "mise.toml" || base == ".mise.toml":
+			base == "mise.toml" || base == ".mise.toml" || base == ".bazelrc" || base == "user.bazelrc":
 			return "build tool configuration that runs programs"
 		case strings.Contains(lp, "/.config/autostart/") || strings.Contains(lp, "/.local/bin/"):
 			return "program started or found first on the PATH"

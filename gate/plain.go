@@ -510,9 +510,33 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
 		a.pkgManager(f, idx, args, sc)
+	case lb == "pip" || lb == "pip3":
+		a.pipCmd(f, idx, args, sc)
+	case lb == "gofmt":
+		// -w rewrites the files; -l, -d, -s only print
+		ops := operands(args, map[string]bool{"-r": true, "-cpuprofile": true})
+		for _, w := range flagValues(args, "-cpuprofile") {
+			a.writeWord(w, sc, idx)
+		}
+		for _, i := range ops {
+			if hasShort(args, "w") {
+				a.writeWord(args[i], sc, idx)
+			} else {
+				a.readWord(args[i], sc, idx, false)
+			}
+		}
+		if !hasShort(args, "w") && len(flagValues(args, "-cpuprofile")) == 0 {
+			safe("gofmt without -w only prints")
+		}
+	case lb == "eslint" || lb == "prettier":
+		a.fixer(f, idx, lb, args, sc)
 	case lb == "terraform" || lb == "tofu" || lb == "pulumi" || lb == "cdk" || lb == "cdktf" || lb == "sst" || lb == "serverless" || lb == "sls":
 		if hasWord(args, "destroy") || hasWord(args, "remove") || hasFlag(args, "-destroy", "--destroy") {
 			f.human = reason("human.teardown", lb+" destroys infrastructure")
+		}
+		// terraform plan -out=FILE, -state-out, -backup write where they say
+		for _, w := range flagValues(args, "-out", "-state-out", "-backup") {
+			a.writeWord(w, sc, idx)
 		}
 	case lb == "kubectl" || lb == "helm" || lb == "oc":
 		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true})
@@ -557,6 +581,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			switch args[0].val {
 			case "ps", "images", "version", "info", "inspect", "logs":
 				safe(lb + " " + args[0].val + " only inspects")
+			case "build", "buildx", "image":
+				a.dockerBuild(f, idx, args, sc)
 			}
 		}
 	case lb == "patch":
@@ -777,7 +803,12 @@ func (a *analyzer) writeWord(w word, sc *scope, parent int) {
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
-		a.writeFact(a.resolvePath(alt, sc.cwd, true), parent)
+		r := a.resolvePath(alt, sc.cwd, true)
+		// the gate cannot tell what the shell writes into package.json:
+		// sed -i may rewrite a script as surely as npm pkg set
+		if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
+			a.scriptsWrite(i)
+		}
 	}
 }
 
@@ -819,6 +850,8 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
 	case a.persistence(r) != "":
 		f.human = reason("human.persistence-write", "writes a "+a.persistence(r))
+	case gitRef(r):
+		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
 	case !r.known:
 		f.ask = reason("ask.unknown-path", "a path only known at run time")
 	case strings.HasPrefix(r.abs, "/etc/") || strings.HasPrefix(r.real, "/etc/") || r.abs == "/etc":
@@ -1100,6 +1133,12 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		switch n {
 		case "--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell-emulator":
 			f.ask = reason("ask.flag", n+" changes what npm runs")
+		case "--registry":
+			f.ask = reason("ask.flag", "--registry installs packages from another source")
+		case "-g", "--global", "--location":
+			if n != "--location" || val == "global" {
+				f.human = reason("human.outside-write", "a global install writes outside the project and onto the PATH")
+			}
 		case "--prefix", "-C", "--dir":
 			if !eq && i+1 < len(args) {
 				val = args[i+1].val
@@ -1112,6 +1151,14 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		return
 	}
 	sub := args[ops[0]].val
+	if sub == "install" || sub == "i" || sub == "add" {
+		for _, i := range ops[1:] {
+			// a tarball URL or git spec: code from outside the registry
+			if v := args[i].val; strings.Contains(v, "://") || strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "github:") {
+				f.ask = reason("ask.flag", "installs a package from a URL")
+			}
+		}
+	}
 	switch {
 	case sub == "set-script" || sub == "pkg" && len(ops) > 2 && args[ops[1]].val == "set" && strings.HasPrefix(args[ops[2]].val, "scripts"):
 		f.human = reason("human.persistence-write", "changes package.json scripts")
@@ -1181,7 +1228,18 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 			if v := takeVal(); v.val != "" {
 				a.writeWord(v, sc, idx)
 			}
-		case "overlay", "modfile", "pgo":
+		case "overlay":
+			// replaces source files with ones from anywhere
+			takeVal()
+			policed = true
+			f.ask = reason("ask.flag", "go -overlay swaps in source files the rule never saw")
+		case "modfile":
+			v := takeVal()
+			policed = true
+			if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
+				f.ask = reason("ask.flag", "go -modfile builds with a go.mod outside the project")
+			}
+		case "pgo":
 			policed = true
 		}
 	}
@@ -2009,6 +2067,156 @@ var buildToolFlags = map[string]struct{ runs, paths []string }{
 	"mvnw":    {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
 }
 
+// broadPathspec reports a pathspec that names more than one file: a
+// directory, a pattern or pathspec magic. A missing name without an
+// extension (src) is taken for a directory.
+func (a *analyzer) broadPathspec(v string, sc *scope) bool {
+	if v == "." || strings.HasPrefix(v, ":") || hasGlob(v) || strings.HasSuffix(v, "/") {
+		return true
+	}
+	r := a.resolvePath(v, sc.cwd, false)
+	if !r.known {
+		return true
+	}
+	if st, err := os.Stat(r.abs); err == nil {
+		return st.IsDir()
+	}
+	return !strings.Contains(filepath.Base(v), ".")
+}
+
+// flagValues returns the values of the named options, written NAME VALUE
+// or NAME=VALUE (docker, pip, terraform and eslint spell them so).
+func flagValues(args []word, names ...string) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			break
+		}
+		for _, n := range names {
+			switch {
+			case v == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(v, n+"="):
+				out = append(out, word{val: v[len(n)+1:], dyn: args[i].dyn})
+			}
+		}
+	}
+	return out
+}
+
+// pipCmd polices pip: queries only read; an install that writes outside
+// the project (--user, --target, --prefix, --root) or takes packages from
+// another index or a URL is more than the "pip install" a rule allowed.
+func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
+	valFlags := map[string]bool{"-r": true, "--requirement": true, "-c": true, "--constraint": true, "-t": true, "--target": true,
+		"--prefix": true, "--root": true, "--src": true, "-i": true, "--index-url": true, "--extra-index-url": true, "-f": true,
+		"--find-links": true, "--trusted-host": true, "--python": true, "--cache-dir": true, "--log": true, "-e": true, "--editable": true,
+		"--platform": true, "--python-version": true, "--implementation": true, "--abi": true, "--progress-bar": true, "--proxy": true}
+	ops := operands(args, valFlags)
+	if len(ops) == 0 {
+		return
+	}
+	switch args[ops[0]].val {
+	case "list", "show", "freeze", "check", "help", "inspect":
+		if len(flagValues(args, "--python", "--log", "--path")) == 0 {
+			f.safe = reason("gate.safe", "pip "+args[ops[0]].val+" only prints package metadata")
+		}
+	case "install", "download", "wheel":
+		if hasFlag(args, "--user") {
+			f.human = reason("human.outside-write", "pip install --user writes ~/.local, outside the project")
+		}
+		for _, w := range flagValues(args, "-t", "--target", "--prefix", "--root", "--src", "-d", "--dest", "-w", "--wheel-dir") {
+			a.writeWord(w, sc, idx)
+		}
+		if len(flagValues(args, "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host")) > 0 {
+			f.ask = reason("ask.flag", "pip installs from another index")
+		}
+		for _, i := range ops[1:] {
+			if v := args[i].val; strings.Contains(v, "://") || strings.HasPrefix(v, "git+") {
+				f.ask = reason("ask.flag", "pip installs from a URL")
+			}
+		}
+	}
+}
+
+// fixer polices eslint --fix and prettier --write: they rewrite the files
+// they are given, and -o writes a report.
+func (a *analyzer) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
+	for _, w := range flagValues(args, "-o", "--output-file") {
+		a.writeWord(w, sc, idx)
+	}
+	if !hasFlag(args, "--fix", "--write", "-w") {
+		return
+	}
+	vals := map[string]bool{"-c": true, "--config": true, "-o": true, "--output-file": true, "-f": true, "--format": true,
+		"--ext": true, "--rulesdir": true, "--ignore-path": true, "--parser": true, "--plugin": true, "--rule": true, "--env": true,
+		"--global": true, "--max-warnings": true, "--cache-location": true, "--resolve-plugins-relative-to": true, "--stdin-filename": true,
+		"--fix-type": true, "--config-precedence": true, "--log-level": true, "--ignore-pattern": true}
+	for _, i := range operands(args, vals) {
+		a.writeWord(args[i], sc, idx)
+	}
+}
+
+// dockerBuild sees what a build reads and writes: its context and
+// Dockerfile (sent to the daemon), --secret and --build-context sources,
+// and --output, --iidfile, --metadata-file.
+func (a *analyzer) dockerBuild(f *rfact, idx int, args []word, sc *scope) {
+	for _, w := range flagValues(args, "--secret") {
+		for _, kv := range strings.Split(w.val, ",") {
+			if k, v, ok := strings.Cut(kv, "="); ok && (k == "src" || k == "source") {
+				a.readWord(word{val: v, dyn: w.dyn}, sc, idx, false)
+			}
+		}
+	}
+	local := func(v string) bool {
+		return v != "" && v != "-" && !strings.Contains(v, "://") && !strings.HasPrefix(v, "git@")
+	}
+	for _, w := range flagValues(args, "--build-context") {
+		if _, v, ok := strings.Cut(w.val, "="); ok && local(v) {
+			a.readWord(word{val: v, dyn: w.dyn}, sc, idx, false)
+		}
+	}
+	for _, w := range flagValues(args, "-f", "--file") {
+		if r := a.resolveMaybe(w, w.val, sc, false); local(w.val) && (w.dyn || !a.inProject(r)) {
+			// like make -f: the build steps are not this project's
+			f.ask = reason("ask.flag", "docker build -f reads a Dockerfile outside the project")
+			a.readWord(w, sc, idx, false)
+		}
+	}
+	for _, w := range flagValues(args, "--iidfile", "--metadata-file") {
+		a.writeWord(w, sc, idx)
+	}
+	for _, w := range flagValues(args, "-o", "--output") {
+		dest := w.val
+		if strings.Contains(dest, "=") {
+			dest = ""
+			for _, kv := range strings.Split(w.val, ",") {
+				if k, v, ok := strings.Cut(kv, "="); ok && k == "dest" {
+					dest = v
+				}
+			}
+		}
+		if local(dest) {
+			a.writeWord(word{val: dest, dyn: w.dyn}, sc, idx)
+		}
+	}
+	vals := map[string]bool{"-t": true, "--tag": true, "-f": true, "--file": true, "--build-arg": true, "--target": true,
+		"--platform": true, "--label": true, "--secret": true, "--ssh": true, "--network": true, "--cache-from": true,
+		"--cache-to": true, "--progress": true, "--build-context": true, "-o": true, "--output": true, "--iidfile": true,
+		"--add-host": true, "--shm-size": true, "-m": true, "--memory": true, "--ulimit": true, "--metadata-file": true,
+		"--builder": true, "--attest": true, "--isolation": true, "--cgroup-parent": true, "--cpuset-cpus": true, "--annotation": true}
+	ops := operands(args, vals)
+	// docker build CTX, docker buildx build CTX, docker image build CTX
+	if len(ops) > 1 && (args[ops[1]].val == "build" || args[ops[0]].val == "build") {
+		ctx := ops[len(ops)-1]
+		if ctx != ops[0] && args[ctx].val != "build" && local(args[ctx].val) {
+			// the whole tree goes to the daemon, secrets below it included
+			a.readWord(args[ctx], sc, idx, false)
+		}
+	}
+}
+
 // buildToolFlags applies buildToolFlags to one command line.
 func (a *analyzer) buildToolFlags(f *rfact, lb string, args []word, sc *scope) {
 	spec := buildToolFlags[lb]
@@ -2196,7 +2404,7 @@ loop:
 			f.safe, f.ask = nil, reason("ask.flag", unsafe)
 		}
 		argv := append([]string{"git"}, f.argv[i+1:]...)
-		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx}
+		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx, cwd: cwd}
 		gidx = a.add(g)
 		a.noAlways = a.noAlways || cwdChanged || otherRepo
 	}
@@ -2323,8 +2531,31 @@ loop:
 				discard = true
 			}
 		}
-		if sub == "restore" && (hasFlag(rest, "--staged") || hasShort(rest, "S")) && !hasFlag(rest, "--worktree") && !hasShort(rest, "W") {
+		// pathspecs (restore's operands, checkout's after --) overwrite
+		// uncommitted work; a directory or pattern is checkout -- . for a tree
+		dd := slices.IndexFunc(rest, func(w word) bool { return w.val == "--" })
+		if sub == "restore" || sub == "checkout" && dd >= 0 {
+			from := rest
+			if sub == "checkout" {
+				from = rest[dd:]
+			}
+			for _, o := range operands(from, map[string]bool{"-s": true, "--source": true}) {
+				if from[o].dyn || a.broadPathspec(from[o].val, gsc) {
+					discard = true
+				}
+			}
+			if sub == "restore" && hasFlag(rest, "--pathspec-from-file") {
+				discard = true
+			}
+		}
+		staged := hasFlag(rest, "--staged") || hasShort(rest, "S")
+		worktree := hasFlag(rest, "--worktree") || hasShort(rest, "W")
+		if sub == "restore" && staged && !worktree {
 			discard = false // only unstages
+		}
+		if sub == "restore" && staged && worktree && !discard {
+			// a grant for git restore --staged must not cover it
+			g.ask = reason("ask.flag", "git restore --worktree discards local changes")
 		}
 		if discard {
 			human("human.history-rewrite", "git "+sub+" discards local changes")

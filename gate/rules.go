@@ -36,6 +36,10 @@ type rule struct {
 	glob string
 	// WebFetch: lower-case host glob. Tool: lower-case name glob.
 	name string
+	port string // WebFetch(domain:localhost:3000): only that port
+	// exact: a Read/Write grant names one path, not the tree below it
+	// (an always for Read /etc must not cover /etc/ssl/private/…)
+	exact bool
 }
 
 var ruleRe = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$`)
@@ -98,6 +102,11 @@ func parseRule(s string) (*rule, error) {
 			r.name = "*"
 		case strings.HasPrefix(arg, "domain:") && len(arg) > len("domain:"):
 			r.name = strings.ToLower(strings.TrimPrefix(arg, "domain:"))
+			// HOST:PORT or [V6]:PORT names one port; a bare ::1 does not
+			if i := strings.LastIndexByte(r.name, ':'); i > 0 && isDigits(r.name[i+1:]) &&
+				(strings.Count(r.name, ":") == 1 || strings.HasPrefix(r.name, "[")) {
+				r.name, r.port = strings.Trim(r.name[:i], "[]"), r.name[i+1:]
+			}
 		default:
 			return nil, fmt.Errorf("rule %q: WebFetch takes domain:HOSTGLOB, e.g. WebFetch(domain:*.example.com)", s)
 		}
@@ -115,6 +124,10 @@ func parseRule(s string) (*rule, error) {
 	return r, nil
 }
 
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 var grantCache sync.Map // pattern → *rule (nil when invalid)
 
 // compileGrant parses a grant pattern once per process.
@@ -125,6 +138,8 @@ func compileGrant(p string) *rule {
 	r, err := parseRule(p)
 	if err != nil {
 		r = nil
+	} else {
+		r.exact = true
 	}
 	grantCache.Store(p, r)
 	return r
@@ -212,6 +227,9 @@ func (r *rule) matchPath(p, project, home string, restrictive bool) bool {
 	}
 	if ok, _ := doublestar.Match(g, p); ok {
 		return true
+	}
+	if r.exact {
+		return false
 	}
 	// a rule on a directory covers what is inside it
 	ok, _ := doublestar.Match(strings.TrimSuffix(g, "/")+"/**", p)

