@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -1610,13 +1611,28 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			f.human = reason("human.env-dump", "awk reads the environment")
 			readsEnv = true
 		}
+		if progSafe || p.dyn {
+			continue
+		}
+		code, lits, _ := awkLex(v)
+		if code == "" {
+			lits = awkStrings(v)
+		}
+		// the commands it runs and the files it writes or reads by name
+		cmds, writes, reads := awkEffects(code, lits)
+		for _, c := range cmds {
+			a.reparse(c, sc, idx)
+		}
+		for _, w := range writes {
+			a.writeWord(word{val: w}, sc, idx)
+		}
+		for _, r := range reads {
+			a.readWord(word{val: r}, sc, idx, false)
+		}
 		// A path in a string of a program that can open files
 		// (ARGV[1]="~/.ssh/id_rsa", getline < ".env") is a file it may
 		// read; in any other program a string is only text ($0 == ".env").
-		for _, lit := range awkStrings(v) {
-			if progSafe {
-				break
-			}
+		for _, lit := range lits {
 			if strings.ContainsAny(lit, "/.~") && !strings.ContainsAny(lit, " \t\n%") {
 				if r := a.resolvePath(lit, sc.cwd, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
@@ -2581,34 +2597,145 @@ func (a *analyzer) flagValueSecrets(args []word, sc *scope, idx int) {
 	}
 }
 
+// awkLex splits an awk program into code and string literals: each string
+// becomes "N" (N indexes lits), each regex literal //, each comment is
+// dropped. A " inside /"/ or # " does not start a string. ok is false when
+// a string or regex does not end.
+func awkLex(prog string) (code string, lits []string, ok bool) {
+	var b strings.Builder
+	prev := byte(0) // last significant code byte: decides / (divide or regex)
+	for i := 0; i < len(prog); i++ {
+		c := prog[i]
+		switch {
+		case c == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+			prev = '\n'
+		case c == '"':
+			var lit strings.Builder
+			for i++; i < len(prog) && prog[i] != '"'; i++ {
+				if prog[i] == '\\' && i+1 < len(prog) {
+					i++
+				}
+				lit.WriteByte(prog[i])
+			}
+			if i >= len(prog) {
+				return "", nil, false
+			}
+			b.WriteString(`"` + strconv.Itoa(len(lits)) + `"`)
+			lits = append(lits, lit.String())
+			prev = '"'
+		case c == '/' && (!awkOperandEnd(prev) || awkRegexAfter(b.String())):
+			class := false
+			for i++; i < len(prog) && (prog[i] != '/' || class); i++ {
+				switch prog[i] {
+				case '\\':
+					i++
+				case '[':
+					class = true
+				case ']':
+					class = false
+				case '\n':
+					return "", nil, false
+				}
+			}
+			if i >= len(prog) {
+				return "", nil, false
+			}
+			b.WriteString("//")
+			prev = '/'
+		default:
+			b.WriteByte(c)
+			if c != ' ' && c != '\t' {
+				prev = c
+			}
+		}
+	}
+	return b.String(), lits, true
+}
+
+// awkOperandEnd reports a byte after which / divides: a name, a number, a
+// closing bracket, a string or regex.
+func awkOperandEnd(c byte) bool {
+	return c == '_' || c == ')' || c == ']' || c == '$' || c == '"' || c == '/' ||
+		c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// awkRegexAfter reports code ending in a keyword after which / starts a
+// regex (print /x/), not a division.
+func awkRegexAfter(code string) bool {
+	code = strings.TrimRight(code, " \t")
+	j := len(code)
+	for j > 0 && (code[j-1] == '_' || code[j-1] >= 'a' && code[j-1] <= 'z') {
+		j--
+	}
+	switch code[j:] {
+	case "print", "printf", "return", "in", "case", "getline":
+		return true
+	}
+	return false
+}
+
+var (
+	// awkCmdRe finds the command strings of an awk program: system("…"),
+	// "…" | getline, print … | "…"; awkOutRe the files of print > "…" and
+	// awkInRe those of getline < "…".
+	awkCmdRe = regexp.MustCompile(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
+	awkOutRe = regexp.MustCompile(`>>?\s*\(?\s*"(\d+)"`)
+	awkInRe  = regexp.MustCompile(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
+)
+
+// awkEffects lists what a lexed awk program runs, writes and reads by
+// literal name.
+func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
+	lit := func(m []string) string {
+		for _, g := range m[1:] {
+			if g != "" {
+				n, _ := strconv.Atoi(g)
+				return lits[n]
+			}
+		}
+		return ""
+	}
+	for _, m := range awkCmdRe.FindAllStringSubmatch(code, 16) {
+		cmds = append(cmds, lit(m))
+	}
+	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
+		if k := strings.Index(stmt, "print"); k >= 0 {
+			for _, m := range awkOutRe.FindAllStringSubmatch(stmt[k:], 4) {
+				writes = append(writes, lit(m))
+			}
+		}
+	}
+	for _, m := range awkInRe.FindAllStringSubmatch(code, 16) {
+		reads = append(reads, lit(m))
+	}
+	return cmds, writes, reads
+}
+
 // awkProgramSafe rejects awk programs that run commands (system, pipes,
 // getline from a command), write files (print > file) or read the
 // environment. Comparisons (NR > 5) and logical or (||) are fine.
 func awkProgramSafe(prog string) bool {
-	// drop string literals: "a > b" is text
-	var b strings.Builder
-	in := false
-	for i := 0; i < len(prog); i++ {
-		c := prog[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-			b.WriteByte('"')
-		case !in:
-			b.WriteByte(c)
-		}
+	code, _, ok := awkLex(prog)
+	if !ok {
+		return false
 	}
-	code := b.String()
 	if strings.Contains(prog, "/inet/") {
 		return false // gawk network special files, usually inside a string
 	}
-	// @f(...) is a gawk indirect call: f may name system
-	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@", "ARGV", "ARGC", "SYMTAB", "FUNCTAB"} {
-		if strings.Contains(code, bad) {
+	// @f(...) is a gawk indirect call: f may name system. The names are
+	// looked for in the whole program, strings included: a lexing mistake
+	// must not hide one.
+	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "ARGV", "ARGC", "SYMTAB", "FUNCTAB"} {
+		if strings.Contains(prog, bad) {
 			return false
 		}
+	}
+	if strings.Contains(code, "@") {
+		return false
 	}
 	if strings.Contains(strings.ReplaceAll(code, "||", ""), "|") {
 		return false
