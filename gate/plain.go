@@ -1253,8 +1253,28 @@ var (
 // (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
 // cannot parse is unsafe.
 func sedScriptSafe(script string) bool {
+	ok, _ := sedScript(script)
+	return ok
+}
+
+// sedEffects are what a sed script runs (e CMD), writes (w FILE,
+// s///w FILE) and reads (r FILE) by name.
+type sedEffects struct{ cmds, writes, reads []string }
+
+// sedScript scans a sed script like sedScriptSafe and lists its effects.
+func sedScript(script string) (bool, sedEffects) {
+	var eff sedEffects
 	s := script
 	i := 0
+	safe := true
+	// restOfLine is the operand of w, r, e: the rest of the line
+	restOfLine := func() string {
+		j := i
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		return strings.TrimLeft(s[j:i], " \t")
+	}
 	skipSpace := func() {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
@@ -1315,7 +1335,7 @@ func sedScriptSafe(script string) bool {
 			continue
 		}
 		if !address() {
-			return false
+			return false, eff
 		}
 		skipSpace()
 		if i < len(s) && s[i] == ',' {
@@ -1325,7 +1345,7 @@ func sedScriptSafe(script string) bool {
 				i++
 			}
 			if !address() {
-				return false
+				return false, eff
 			}
 		}
 		skipSpace()
@@ -1334,30 +1354,43 @@ func sedScriptSafe(script string) bool {
 			skipSpace()
 		}
 		if i >= len(s) {
-			return false
+			return false, eff
 		}
 		cmd := s[i]
 		i++
 		switch cmd {
 		case 'w', 'W', 'e', 'r', 'R':
-			return false
+			safe = false
+			switch arg := restOfLine(); {
+			case cmd == 'e' && arg != "":
+				eff.cmds = append(eff.cmds, arg)
+			case cmd == 'w' || cmd == 'W':
+				eff.writes = append(eff.writes, arg)
+			case cmd == 'r' || cmd == 'R':
+				eff.reads = append(eff.reads, arg)
+			}
 		case '{', '}', ';', '\n':
 		case 's', 'y':
 			if i >= len(s) {
-				return false
+				return false, eff
 			}
 			d := s[i]
 			i++
 			// s/PATTERN/REPLACEMENT/ and y/SRC/DST/: two operands.
 			if !delimited(d) {
-				return false
+				return false, eff
 			}
 			if !delimited(d) {
-				return false
+				return false, eff
 			}
 			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
 				if cmd == 's' && strings.IndexByte("eEwW", s[i]) >= 0 {
-					return false
+					safe = false
+					if s[i] == 'w' || s[i] == 'W' {
+						i++
+						eff.writes = append(eff.writes, restOfLine())
+						break
+					}
 				}
 				i++
 			}
@@ -1375,10 +1408,10 @@ func sedScriptSafe(script string) bool {
 				i++
 			}
 		default:
-			return false
+			return false, eff
 		}
 	}
-	return true
+	return safe, eff
 }
 
 func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
@@ -1473,8 +1506,16 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 	}
 	ok = ok && !inPlace
 	for _, s := range scripts {
-		if !sedScriptSafe(s) {
-			ok = false
+		safe, eff := sedScript(s)
+		ok = ok && safe
+		for _, c := range eff.cmds {
+			a.reparse(c, sc, idx)
+		}
+		for _, w := range eff.writes {
+			a.writeWord(word{val: w}, sc, idx)
+		}
+		for _, r := range eff.reads {
+			a.readWord(word{val: r}, sc, idx, false)
 		}
 	}
 	if ok {
