@@ -1200,7 +1200,10 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
 	for _, w := range s.paths {
-		a.readWord(w, sc, idx, false)
+		a.readWord(w, sc, idx, s.files) // rg --files only lists names
+	}
+	for _, c := range s.preCmds {
+		a.reparse(c, sc, idx)
 	}
 	for _, w := range s.patternFiles {
 		a.readWord(w, sc, idx, false)
@@ -2017,7 +2020,9 @@ func isRemoteURL(v string) bool {
 
 // gitCommandKey matches git configuration keys whose value is a command
 // line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
-var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack))$`)
+var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
+	`interactive\.difffilter|trailer\..*\.(command|cmd)|submodule\..*\.update|core\.alternaterefscommand|sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd)|` +
+	`core\.(hookspath|gitproxy)|protocol\..*\.allow|ssh\.variant|gpg\..*\.program|credential\..*\.helper)$`)
 
 // gitConfigCommand analyses the command of a git -c key=value that names
 // one, so a floor or an upload in it is seen (git -c core.pager='rm -rf ~'
@@ -2058,7 +2063,7 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case (v == "--upload-pack" || v == "--receive-pack") && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx)
 		case strings.HasPrefix(v, "ext::"):
-			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
+			a.reparse(extCommand(strings.TrimPrefix(v, "ext::")), sc, idx)
 		case (sub == "clone" || sub == "fetch" || sub == "pull") && v == "-u" && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx) // -u is --upload-pack
 		case sub == "clone" && (v == "-c" || v == "--config") && j+1 < len(rest):
@@ -2067,6 +2072,26 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
 		}
 	}
+}
+
+// extCommand turns git's ext:: remote syntax into a shell command line:
+// words split at spaces, "% " a space inside a word, "%%" a percent sign.
+func extCommand(ext string) string {
+	var out []string
+	var b strings.Builder
+	for i := 0; i < len(ext); i++ {
+		switch c := ext[i]; {
+		case c == '%' && i+1 < len(ext) && (ext[i+1] == ' ' || ext[i+1] == '%'):
+			i++
+			b.WriteByte(ext[i])
+		case c == ' ':
+			out = append(out, shellQuote(b.String()))
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.Join(append(out, shellQuote(b.String())), " ")
 }
 
 // optionValues returns the values of a short option letter (-f FILE, -fFILE,
@@ -2111,6 +2136,7 @@ func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	unsafe := ""
 	i := 0
 	cwdChanged, otherRepo := false, false
+	var workTree pathRef
 loop:
 	for i < len(args) {
 		v := args[i].val
@@ -2143,6 +2169,9 @@ loop:
 			}
 			if r := a.resolvePath(p, cwd, false); p == "" || args[i].dyn || !a.inProject(r) {
 				otherRepo = true
+			}
+			if strings.HasPrefix(v, "--work-tree") {
+				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)
 			}
 			i++
 		case v == "--namespace" || v == "--super-prefix":
@@ -2202,6 +2231,9 @@ loop:
 	var gs searchCmd // git grep's command line, read once
 	if sub == "grep" {
 		gs = parseSearch("git-grep", rest)
+		for _, c := range gs.preCmds {
+			a.reparse(c, gsc, gidx) // the pager runs through the shell
+		}
 	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
@@ -2231,6 +2263,40 @@ loop:
 		for _, w := range args {
 			if w.taint {
 				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
+			}
+		}
+	}
+	// files written where an option says, not in the work tree
+	switch sub {
+	case "archive":
+		for _, w := range optionValues(rest, 'o', "--output") {
+			a.writeWord(w, gsc, gidx)
+		}
+	case "checkout-index":
+		for _, w := range rest {
+			if p, ok := strings.CutPrefix(w.val, "--prefix="); ok {
+				a.writeFact(a.resolveMaybe(w, p, gsc, true), gidx)
+			}
+		}
+	case "apply", "am":
+		for _, w := range optionValues(rest, 0, "--directory") {
+			a.writeWord(w, gsc, gidx) // with --unsafe-paths it may leave the project
+		}
+	case "hash-object":
+		for _, o := range ops {
+			a.readWord(rest[o], gsc, gidx, false) // -w stores the file in the repository
+		}
+	}
+	if workTree.raw != "" {
+		switch sub {
+		case "checkout", "restore", "switch", "reset", "checkout-index", "read-tree", "apply", "am", "stash", "merge", "pull",
+			"cherry-pick", "revert", "rebase", "clean", "rm", "mv":
+			// --work-tree=DIR: the files it writes are under DIR
+			a.writeFact(workTree, gidx)
+			if dd := slices.IndexFunc(rest, func(w word) bool { return w.val == "--" }); dd >= 0 && workTree.known {
+				for _, w := range rest[dd+1:] {
+					a.writeFact(a.resolveMaybe(w, w.val, &scope{cwd: workTree.abs}, true), gidx)
+				}
 			}
 		}
 	}
