@@ -33,7 +33,7 @@ type searchCmd struct {
 	// context: the output holds more than the matching lines (-A/-B/-C,
 	// grep -z reading a whole file as one line, rg -U across lines).
 	context bool
-	pre     bool // rg --pre/-z runs a program on each file
+	pre     bool     // rg --pre/-z runs a program on each file
 	preCmds []string // the programs of --pre and git grep -O, when given
 	files   bool     // rg --files: the operands are all paths
 }
