@@ -486,7 +486,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		for _, w := range optionValues(args, 'o', "--output") {
 			a.writeWord(w, sc, idx)
 		}
-	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "bsdtar":
+	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
 	}
 	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && versionTools[lb] && len(args) == 1 &&
@@ -906,42 +906,120 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 // tarCommands are tar options whose value is a command tar runs.
 var tarCommands = []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command", "rmt-command"}
 
-func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
-	if lb == "tar" || lb == "bsdtar" {
-		for i := 0; i < len(args); i++ {
-			v := args[i].val
-			cmd, found := "", false
-			switch {
-			case v == "-I" || v == "-F":
-				found = i+1 < len(args)
-				if found {
-					i++
-					cmd = args[i].val
+// tarValueLetters are tar's short options that take a value.
+const tarValueLetters = "fCTXIFbKNgLVH"
+
+// tarLong maps tar's long options that take a value to their letters.
+var tarLong = map[string]byte{"file": 'f', "directory": 'C', "files-from": 'T', "exclude-from": 'X',
+	"use-compress-program": 'I', "info-script": 'F', "new-volume-script": 'F'}
+
+// tarLongNames orders tarLong: an exact name before the longer ones it
+// abbreviates (--file before --files-from).
+var tarLongNames = []string{"file", "files-from", "directory", "exclude-from", "use-compress-program", "info-script", "new-volume-script"}
+
+// tarArgs reads a tar command line in all three styles (tar -czf A, tar
+// czf A, tar --file=A): the values of its short options by letter, the
+// letters given and the operands.
+func tarArgs(args []word) (vals map[byte][]word, letters string, ops []int) {
+	vals = map[byte][]word{}
+	next := 0 // old style: values follow the letter bundle in order
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		switch {
+		case i == 0 && v != "" && v[0] != '-' && !w.dyn:
+			next = 1
+			for j := 0; j < len(v); j++ {
+				letters += string(v[j])
+				if strings.IndexByte(tarValueLetters, v[j]) >= 0 && next < len(args) {
+					vals[v[j]] = append(vals[v[j]], args[next])
+					next++
 				}
-			case strings.HasPrefix(v, "--") && len(v) > 4:
-				n, val, eq := strings.Cut(v[2:], "=")
-				for _, c := range tarCommands {
-					if strings.HasPrefix(c, n) && len(n) >= 2 {
-						found = true
-						if !eq && i+1 < len(args) {
-							i++
-							val = args[i].val
-						}
-						cmd = strings.TrimPrefix(val, "exec=")
+			}
+			i = next - 1
+		case v == "--":
+			for j := i + 1; j < len(args); j++ {
+				ops = append(ops, j)
+			}
+			return
+		case strings.HasPrefix(v, "--"):
+			n, val, eq := strings.Cut(v[2:], "=")
+			for _, long := range tarLongNames {
+				if l := tarLong[long]; n == long || strings.HasPrefix(long, n) && len(n) >= 3 {
+					vw := word{val: val, dyn: w.dyn}
+					if !eq && i+1 < len(args) {
+						i++
+						vw = args[i]
 					}
+					vals[l] = append(vals[l], vw)
+					break
 				}
 			}
-			if found {
-				f.ask = reason("ask.flag", "tar runs a command")
-				a.reparse(cmd, sc, idx)
+		case len(v) > 1 && v[0] == '-' && !w.dyn:
+			for j := 1; j < len(v); j++ {
+				letters += string(v[j])
+				if strings.IndexByte(tarValueLetters, v[j]) < 0 {
+					continue
+				}
+				vw := word{val: v[j+1:], dyn: w.dyn}
+				if vw.val == "" && i+1 < len(args) {
+					i++
+					vw = args[i]
+				}
+				vals[v[j]] = append(vals[v[j]], vw)
+				break
 			}
+		default:
+			ops = append(ops, i)
 		}
 	}
-	extract := lb == "unzip" || lb == "gunzip" || (lb == "tar" || lb == "bsdtar") && (hasShort(args, "x") || hasFlag(args, "--extract", "--get") || len(args) > 0 && strings.Contains(args[0].val, "x") && !strings.HasPrefix(args[0].val, "-"))
-	dir := sc.cwd
+	return
+}
+
+func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
+	if lb == "tar" || lb == "bsdtar" {
+		a.tar(f, idx, args, sc)
+		return
+	}
+	ops := operands(args, map[string]bool{"-d": true, "-x": true, "-i": true, "-TT": true, "--unzip-command": true})
+	sub := ""
+	if len(ops) > 0 {
+		sub = args[ops[0]].val
+	}
+	// zip -TT CMD tests the archive with CMD, through the shell
+	for _, w := range optionValues(args, 0, "--unzip-command") {
+		f.ask = reason("ask.flag", "zip runs a command")
+		a.reparse(w.val, sc, idx)
+	}
 	for i, w := range args {
-		if (w.val == "-C" || w.val == "--directory" || w.val == "-d") && i+1 < len(args) {
-			dir = a.pathWord(args[i+1], sc, true).abs
+		if lb == "zip" && w.val == "-TT" && i+1 < len(args) {
+			f.ask = reason("ask.flag", "zip runs a command")
+			a.reparse(args[i+1].val, sc, idx)
+		}
+	}
+	var extract, listing bool
+	dir := sc.cwd
+	switch lb {
+	case "unzip":
+		// -l, -v, -t, -Z, -z list or test; -p and -c print to stdout
+		listing = hasShort(args, "lvtZzpc")
+		extract = !listing
+		for _, w := range optionValues(args, 'd', "") {
+			dir = a.pathWord(w, sc, true).abs
+		}
+	case "gunzip":
+		listing = hasShort(args, "ctl") || hasLongAbbrev(args, "--stdout", "--to-stdout", "--list", "--test")
+		extract = !listing
+	case "7z", "7za", "7zr":
+		extract = sub == "x" || sub == "e"
+		listing = sub == "l" || sub == "t"
+		for _, w := range args {
+			if o, ok := strings.CutPrefix(w.val, "-o"); ok && o != "" {
+				dir = a.resolveMaybe(w, o, sc, true).abs
+			}
+		}
+		if len(ops) > 0 {
+			ops = ops[1:] // the command letter
 		}
 	}
 	if extract {
@@ -951,13 +1029,12 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
 	}
-	ops := operands(args, map[string]bool{"-C": true, "--directory": true, "-d": true, "-f": true, "--file": true, "-T": true, "-X": true})
 	for _, i := range ops {
 		a.readWord(args[i], sc, idx, false)
 	}
-	// An archive of a directory streamed to stdout carries its hidden files
-	// (.env, keys) to wherever the output goes: the agent's context or,
-	// piped, the network (the taint then makes it a floor).
+	if listing && f.ask == nil {
+		f.safe = reason("gate.safe", lb+" only lists, tests or prints an archive")
+	}
 	if !extract && archiveToStdout(lb, args, ops) {
 		for n, i := range ops {
 			if lb == "zip" && n == 0 {
@@ -967,13 +1044,83 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
 		}
 	}
-	for i, w := range args {
-		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
-			if extract {
-				a.readWord(args[i+1], sc, idx, false)
-			} else {
-				a.writeWord(args[i+1], sc, idx)
+}
+
+// tar analyses a tar command line: the commands its options run, the
+// archive it writes or reads, the files it packs (relative to -C) and the
+// directory it extracts into.
+func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
+	vals, letters, ops := tarArgs(args)
+	for _, l := range []byte{'I', 'F'} {
+		for _, w := range vals[l] {
+			f.ask = reason("ask.flag", "tar runs a command")
+			a.reparse(w.val, sc, idx)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if !strings.HasPrefix(v, "--") || len(v) <= 4 {
+			continue
+		}
+		n, val, eq := strings.Cut(v[2:], "=")
+		for _, c := range tarCommands {
+			if strings.HasPrefix(c, n) && len(n) >= 2 {
+				if !eq && i+1 < len(args) {
+					i++
+					val = args[i].val
+				}
+				f.ask = reason("ask.flag", "tar runs a command")
+				a.reparse(strings.TrimPrefix(val, "exec="), sc, idx)
+				break
 			}
+		}
+	}
+	extract := strings.ContainsAny(letters, "x") || hasLongAbbrev(args, "--extract", "--get")
+	list := strings.ContainsAny(letters, "t") || hasLongAbbrev(args, "--list")
+	dir := sc.cwd
+	for _, w := range vals['C'] {
+		dir = a.pathWord(w, sc, true).abs
+	}
+	if extract {
+		r := a.resolvePath(dir, "", true)
+		a.writeFact(r, idx)
+		if a.holdsProtected(r) {
+			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
+		}
+	}
+	for _, w := range vals['f'] {
+		if extract || list {
+			a.readWord(w, sc, idx, false)
+		} else {
+			a.writeWord(w, sc, idx)
+		}
+	}
+	for _, l := range []byte{'T', 'X'} {
+		for _, w := range vals[l] {
+			a.readWord(w, sc, idx, false)
+		}
+	}
+	// the files packed are named relative to -C
+	in := &scope{cwd: dir}
+	if dir == "" {
+		in = sc
+	}
+	for _, i := range ops {
+		if extract || list {
+			continue // member names inside the archive
+		}
+		a.readWord(args[i], in, idx, false)
+	}
+	if list && !extract && f.ask == nil && f.human == nil {
+		f.safe = reason("gate.safe", "tar -t only lists an archive")
+	}
+	// An archive of a directory streamed to stdout carries its hidden files
+	// (.env, keys) to wherever the output goes: the agent's context or,
+	// piped, the network (the taint then makes it a floor).
+	if !extract && !list && archiveToStdout("tar", args, ops) {
+		for _, i := range ops {
+			a.add(&rfact{kind: protocol.FactRead, path: a.pathWord(args[i], in, false), parent: idx,
+				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
 		}
 	}
 }
