@@ -176,6 +176,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		} else {
 			safe("lists traps")
 		}
+	case otherTools[lb]:
+		s.or(a.otherTool(f, idx, lb, args, sc))
 	case noOperand[lb]:
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {
@@ -386,7 +388,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		for _, i := range operands(args, nil) {
 			a.deleteWord(args[i], sc, idx, strong)
 		}
-	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "rsync" && !remoteArgs(args):
+	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "link" || lb == "rsync" && !remoteArgs(args):
 		a.copyMove(f, idx, lb, args, sc)
 	case lb == "touch" || lb == "mkdir" || lb == "truncate" || lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "chattr" || lb == "setfacl":
 		a.metaWrite(f, idx, lb, args, sc)
@@ -507,7 +509,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.projList = false
 		}
 	}
-	if netTools[lb] {
+	if netTools[lb] && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else {
 		a.flagValueSecrets(args, sc, idx)
@@ -3015,4 +3017,302 @@ func awkProgramSafe(prog string) bool {
 		}
 	}
 	return true
+}
+
+// otherTools are programs that run command strings, write files named by
+// an option or print secrets; otherTool models each.
+var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
+	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
+	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
+	"poweroff": true, "halt": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true, "pip": true, "pip3": true}
+
+// compilers read their operands and write -o FILE.
+var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
+
+// vimWriteRe matches an ex command that writes a file: w[rite][!] FILE,
+// sav[eas], wq, x, up[date].
+var vimWriteRe = regexp.MustCompile(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
+
+// exCommand analyses one ex/vim/ed command line: !CMD runs a shell
+// command, w FILE writes, r FILE reads.
+func (a *analyzer) exCommand(f *rfact, idx int, c string, sc *scope) {
+	c = strings.TrimLeft(c, ": \t")
+	if rest, ok := strings.CutPrefix(c, "silent"); ok {
+		c = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	}
+	switch {
+	case strings.HasPrefix(c, "!"):
+		a.reparse(c[1:], sc, idx)
+	case strings.HasPrefix(c, "r !") || strings.HasPrefix(c, "r!") || strings.HasPrefix(c, "w !"):
+		// r !CMD reads a command's output, w !CMD pipes the buffer to it
+		a.reparse(c[strings.IndexByte(c, '!')+1:], sc, idx)
+	case strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "term") || strings.HasPrefix(c, "sh"):
+		for _, l := range codeLiterals(c, false) {
+			a.reparse(l, sc, idx)
+		}
+		f.ask = reason("ask.flag", "the editor runs a command")
+	case vimWriteRe.MatchString(c):
+		a.writeWord(word{val: vimWriteRe.FindStringSubmatch(c)[2]}, sc, idx)
+	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so "):
+		a.readWord(word{val: strings.TrimSpace(c[strings.IndexByte(c, ' '):])}, sc, idx, false)
+	}
+}
+
+func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	var s summary
+	secret := func(what string) {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " " + what}, parent: idx,
+			human: reason("human.sensitive-read", lb+" prints "+what)})
+		s.taint = true
+	}
+	ops := operands(args, nil)
+	switch {
+	case lb == "sponge":
+		for _, i := range ops {
+			a.writeWord(args[i], sc, idx)
+		}
+	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
+		// -c CMD, +CMD, --cmd CMD and an ed script on stdin are ex commands
+		vals := map[string]bool{"-c": true, "--cmd": true, "-S": true, "-u": true, "-i": true, "-T": true, "-p": true}
+		for i, w := range args {
+			switch {
+			case (w.val == "-c" || w.val == "--cmd") && i+1 < len(args):
+				a.exCommand(f, idx, args[i+1].val, sc)
+			case strings.HasPrefix(w.val, "+") && len(w.val) > 1:
+				a.exCommand(f, idx, w.val[1:], sc)
+			case (w.val == "-S" || w.val == "-u") && i+1 < len(args):
+				a.readWord(args[i+1], sc, idx, false) // a script it sources
+			}
+		}
+		if in := a.stdin; in != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
+			a.stdin = nil
+			for _, line := range strings.Split(in.text, "\n") {
+				a.exCommand(f, idx, line, sc)
+			}
+		}
+		for _, i := range operands(args, vals) {
+			if strings.HasPrefix(args[i].val, "+") {
+				continue
+			}
+			a.readWord(args[i], sc, idx, false)
+			if lb != "view" {
+				a.writeWord(args[i], sc, idx) // an editor may write what it opens
+			}
+		}
+	case lb == "emacs":
+		for i, w := range args {
+			v := w.val
+			if (v == "--eval" || v == "-eval" || v == "--execute" || v == "-l" || v == "--load") && i+1 < len(args) {
+				if v == "-l" || v == "--load" {
+					a.readWord(args[i+1], sc, idx, false)
+					continue
+				}
+				a.elisp(f, idx, args[i+1].val, sc)
+			} else if x, ok := strings.CutPrefix(v, "--eval="); ok {
+				a.elisp(f, idx, x, sc)
+			}
+		}
+		for _, i := range ops {
+			a.readWord(args[i], sc, idx, false)
+		}
+	case lb == "gdb":
+		for i, w := range args {
+			v := strings.TrimLeft(w.val, "-")
+			switch {
+			case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
+				a.gdbCommand(args[i+1].val, sc, idx)
+			case strings.HasPrefix(v, "eval-command="):
+				a.gdbCommand(strings.TrimPrefix(v, "eval-command="), sc, idx)
+			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
+				a.readWord(args[i+1], sc, idx, false)
+			}
+		}
+	case lb == "man":
+		for _, w := range optionValues(args, 'P', "--pager") {
+			f.ask = reason("ask.flag", "man -P runs a pager command")
+			a.reparse(w.val, sc, idx)
+		}
+		for _, w := range optionValues(args, 'H', "--html") {
+			a.reparse(w.val, sc, idx)
+		}
+	case lb == "sqlite3":
+		// sqlite3 DB SQL…: dot-commands run programs and open files
+		for n, i := range ops {
+			if n == 0 {
+				a.readWord(args[i], sc, idx, false)
+				continue
+			}
+			a.sqliteCommands(args[i].val, sc, idx)
+		}
+		if in := a.stdin; in != nil {
+			a.stdin = nil
+			a.sqliteCommands(in.text, sc, idx)
+		}
+		for _, w := range optionValues(args, 0, "-init") {
+			a.readWord(w, sc, idx, false)
+		}
+	case lb == "split":
+		// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
+		// gets each piece on its stdin
+		vals := map[string]bool{"-a": true, "-b": true, "-C": true, "-l": true, "-n": true, "-t": true, "--suffix-length": true,
+			"--bytes": true, "--line-bytes": true, "--lines": true, "--number": true, "--separator": true, "--additional-suffix": true, "--filter": true}
+		sops := operands(args, vals)
+		secretIn := false
+		if len(sops) > 0 {
+			mid := len(a.facts)
+			a.readWord(args[sops[0]], sc, idx, false)
+			for _, g := range a.facts[mid:] {
+				secretIn = secretIn || g.human != nil && g.human.Code == "human.sensitive-read"
+			}
+		}
+		filter := false
+		for _, w := range optionValues(args, 0, "--filter") {
+			filter = true
+			if r := a.reparse(w.val, sc, idx); r.net && secretIn {
+				f.floor = reason("floor.exfil", "split feeds a sensitive file to a network command")
+			}
+		}
+		if !filter {
+			prefix := word{val: "x"}
+			if len(sops) > 1 {
+				prefix = args[sops[1]]
+			}
+			a.writeWord(prefix, sc, idx)
+		}
+	case lb == "cmake" && len(args) > 1 && args[0].val == "-E":
+		a.cmakeE(f, idx, args[1:], sc)
+	case compilers[lb]:
+		for _, w := range optionValues(args, 'o', "") {
+			a.writeWord(w, sc, idx)
+		}
+		for _, i := range operands(args, map[string]bool{"-o": true, "-I": true, "-L": true, "-l": true, "-D": true, "-x": true, "-include": true, "-MF": true}) {
+			a.readWord(args[i], sc, idx, false)
+		}
+	case lb == "kill":
+		// kill -9 -1 signals every process the user may signal
+		i := 0
+		if len(args) > 0 && (args[0].val == "-s" || args[0].val == "-n" || args[0].val == "--signal") {
+			i = 2
+		} else if len(args) > 0 && strings.HasPrefix(args[0].val, "-") && args[0].val != "--" {
+			i = 1
+		}
+		for _, w := range args[min(i, len(args)):] {
+			if w.val == "-1" {
+				f.human = reason("human.teardown", "kill -1 signals every process of the user")
+			}
+		}
+	case lb == "shutdown" || lb == "reboot" || lb == "poweroff" || lb == "halt":
+		f.human = reason("human.teardown", lb+" stops the machine")
+	case lb == "gpg" || lb == "gpg2":
+		if hasLongAbbrev(args, "--export-secret-keys", "--export-secret-subkeys") {
+			secret("secret keys")
+		}
+		for _, i := range ops {
+			a.readWord(args[i], sc, idx, false)
+		}
+	case lb == "security":
+		if len(ops) > 0 && (strings.HasPrefix(args[ops[0]].val, "find-") && hasShort(args, "wg") || args[ops[0]].val == "dump-keychain") {
+			secret("a keychain password")
+		}
+	case lb == "secret-tool":
+		if len(ops) > 0 && args[ops[0]].val == "lookup" {
+			secret("a stored secret")
+		}
+	case lb == "pip" || lb == "pip3":
+		for _, w := range optionValues(args, 't', "--target") {
+			a.writeWord(w, sc, idx)
+		}
+		for _, w := range optionValues(args, 0, "--prefix") {
+			a.writeWord(w, sc, idx)
+		}
+		if len(ops) > 0 && (args[ops[0]].val == "list" || args[ops[0]].val == "show" || args[ops[0]].val == "freeze") {
+			f.safe = reason("gate.safe", lb+" only lists packages")
+		}
+	}
+	return s
+}
+
+// elisp analyses an emacs --eval expression: the strings of a
+// shell-command or process call are shell commands.
+func (a *analyzer) elisp(f *rfact, idx int, expr string, sc *scope) {
+	f.ask = reason("ask.flag", "emacs evaluates code")
+	if strings.Contains(expr, "shell-command") || strings.Contains(expr, "process") {
+		for _, l := range codeLiterals(expr, false) {
+			a.reparse(l, sc, idx)
+		}
+	}
+	for _, l := range codeLiterals(expr, false) {
+		if r := a.resolvePath(l, sc.cwd, true); pathLiteral(l) && strings.Contains(expr, "write") {
+			a.writeFact(r, idx)
+		}
+	}
+}
+
+// gdbCommand analyses a gdb command: shell CMD, !CMD and pipe … | CMD run
+// a shell command.
+func (a *analyzer) gdbCommand(c string, sc *scope, idx int) {
+	c = strings.TrimSpace(c)
+	switch {
+	case strings.HasPrefix(c, "!"):
+		a.reparse(c[1:], sc, idx)
+	case strings.HasPrefix(c, "shell "):
+		a.reparse(c[6:], sc, idx)
+	case strings.HasPrefix(c, "pipe ") || strings.HasPrefix(c, "| "):
+		if j := strings.LastIndexByte(c, '|'); j > 0 {
+			a.reparse(c[j+1:], sc, idx)
+		}
+	}
+}
+
+// sqliteCommands analyses sqlite3 input: .shell/.system run commands,
+// .read/.import read files, .output/.once/.save/.backup write them.
+func (a *analyzer) sqliteCommands(text string, sc *scope, idx int) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		cmd, rest, _ := strings.Cut(line[1:], " ")
+		rest = strings.TrimSpace(rest)
+		switch cmd {
+		case "shell", "system":
+			a.reparse(rest, sc, idx)
+		case "read", "import", "open", "restore":
+			if strings.HasPrefix(rest, "|") {
+				a.reparse(rest[1:], sc, idx)
+			} else if fs := strings.Fields(rest); len(fs) > 0 {
+				a.readWord(word{val: strings.Trim(fs[0], `'"`)}, sc, idx, false)
+			}
+		case "output", "once", "save", "backup", "dump":
+			if strings.HasPrefix(rest, "|") {
+				a.reparse(rest[1:], sc, idx)
+			} else if fs := strings.Fields(rest); len(fs) > 0 && cmd != "dump" {
+				a.writeWord(word{val: strings.Trim(fs[len(fs)-1], `'"`)}, sc, idx)
+			}
+		}
+	}
+}
+
+// cmakeE analyses cmake -E TOOL ARGS as the command it stands for.
+func (a *analyzer) cmakeE(f *rfact, idx int, args []word, sc *scope) {
+	as := map[string][]string{"rm": {"rm"}, "remove": {"rm", "-f"}, "remove_directory": {"rm", "-rf"},
+		"copy": {"cp"}, "copy_if_different": {"cp"}, "copy_directory": {"cp", "-r"}, "copy_directory_if_different": {"cp", "-r"},
+		"cat": {"cat"}, "rename": {"mv"}, "make_directory": {"mkdir", "-p"}, "touch": {"touch"}, "touch_nocreate": {"touch"},
+		"create_symlink": {"ln", "-s"}, "create_hardlink": {"ln"}, "tar": {"tar"}, "env": {"env"}, "echo": {"echo"},
+		"sha256sum": {"sha256sum"}, "md5sum": {"md5sum"}, "compare_files": {"cmp"}, "true": {"true"}, "false": {"false"}}
+	tool := args[0].val
+	if tool == "chdir" && len(args) > 2 {
+		a.inner(args[2:], &scope{cwd: a.pathWord(args[1], sc, false).abs}, idx)
+		return
+	}
+	cmd, ok := as[tool]
+	if !ok {
+		f.ask = reason("ask.flag", "cmake -E "+tool)
+		return
+	}
+	words := make([]word, 0, len(cmd)+len(args))
+	for _, c := range cmd {
+		words = append(words, word{val: c})
+	}
+	a.inner(append(words, args[1:]...), sc, idx)
 }
