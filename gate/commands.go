@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -202,7 +203,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
 		f.wrapper = true
 		f.open = reason("ask.privileged", lb+" runs the command with other privileges")
-		i := skipOpts(args, "ugCDhprtTUP", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true})
+		i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
 		if lb == "chroot" && i < len(args) {
 			i++
 		}
@@ -215,7 +216,18 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		f.wrapper = true
 		f.open = reason("ask.privileged", "su runs the command as another user")
 		for i := 0; i < len(args); i++ {
-			if (args[i].val == "-c" || args[i].val == "--command") && i+1 < len(args) {
+			v := args[i].val
+			if (v == "-c" || v == "--command" || v == "--session-command") && i+1 < len(args) {
+				return a.shellString(f, args[i+1], sc, idx)
+			}
+			// --command=CMD, -cCMD, -lcCMD
+			if c, ok := strings.CutPrefix(v, "--command="); ok {
+				return a.shellString(f, word{val: c, dyn: args[i].dyn}, sc, idx)
+			}
+			if len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'c') > 0 && v[len(v)-1] != 'c' {
+				return a.shellString(f, word{val: v[strings.IndexByte(v, 'c')+1:], dyn: args[i].dyn}, sc, idx)
+			}
+			if len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
 				return a.shellString(f, args[i+1], sc, idx)
 			}
 		}
@@ -499,6 +511,21 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		}
 		i++ // the mask
 	case "flock":
+		// getopt permutes: flock -c CMD FILE is flock FILE -c CMD
+		for j, w := range args {
+			if w.val == "--" {
+				break
+			}
+			if (w.val == "-c" || w.val == "--command") && j+1 < len(args) {
+				for _, x := range append(slices.Clone(args[:j]), args[j+2:]...) {
+					if !strings.HasPrefix(x.val, "-") {
+						a.writeFact(a.pathWord(x, sc, true), idx)
+						break
+					}
+				}
+				return a.shellString(f, args[j+1], sc, idx)
+			}
+		}
 		i = skipOpts(args, "Ew", map[string]bool{"--timeout": true, "--conflict-exit-code": true})
 		if i < len(args) {
 			a.writeFact(a.pathWord(args[i], sc, true), idx)
@@ -688,7 +715,7 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		v := args[i].val
 		if v == "--" || v == "-" {
 			i++
-			stdin = v == "-"
+			stdin = stdin || v == "-" // bash -s -- ARGS: still the script on stdin
 			break
 		}
 		if strings.HasPrefix(v, "--") {
@@ -721,7 +748,22 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 			f.ask = reason("ask.interpreter", "shell -c without a string")
 			return summary{}
 		}
-		return a.shellString(f, args[i], sc, idx)
+		// sh -c 'rm -rf "$0"' ~: the words after the string are $0, $1, …
+		var saved []*varVals
+		for n, w := range args[i+1 : min(len(args), i+10)] {
+			name := strconv.Itoa(n)
+			saved = append(saved, a.vals[name])
+			if w.dyn {
+				a.setVals(name, &varVals{vals: w.alts})
+			} else {
+				a.setVals(name, &varVals{vals: []string{w.val}, exact: true})
+			}
+		}
+		s := a.shellString(f, args[i], sc, idx)
+		for n, v := range saved {
+			a.setVals(strconv.Itoa(n), v)
+		}
+		return s
 	}
 	if i < len(args) && !stdin && args[i].proc && args[i].procText != nil {
 		// bash <(echo 'cmd'): the script is the substitution's output
@@ -982,6 +1024,12 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 		start = 1
 	case "aws-vault":
 		start = 2
+	case "systemd-run":
+		// a timer or path trigger runs the command again later: persistence
+		if hasLongAbbrev(args, "--on-calendar", "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
+			"--on-unit-inactive", "--on-clock-change", "--on-timezone-change", "--timer-property", "--path-property", "--socket-property") {
+			f.human = reason("human.persistence-write", "systemd-run schedules a command")
+		}
 	}
 	var s summary
 	tried := 0
@@ -1079,6 +1127,12 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		if strings.HasPrefix(w.val, "--command=") || strings.HasPrefix(w.val, "--run=") {
 			_, v, _ := strings.Cut(w.val, "=")
 			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
+		}
+	}
+	if lb == "runuser" {
+		// runuser -u USER [--] CMD ARGS: the command runs as given
+		if i := skipOpts(args, "ugGw", map[string]bool{"--user": true, "--group": true, "--supp-group": true, "--whitelist-environment": true}); i < len(args) {
+			return a.inner(args[i:], sc, idx)
 		}
 	}
 	return summary{}

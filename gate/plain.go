@@ -415,6 +415,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		switch args[operands(args, nil)[0]].val {
 		case "enable", "link", "edit", "load", "bootstrap", "set-property", "preset", "add-wants", "add-requires", "revert":
 			f.human = reason("human.persistence-write", "installs or changes a service")
+		case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot":
+			f.human = reason("human.teardown", lb+" stops or restarts the machine")
 		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print", "list-timers":
 			if hasLongAbbrev(args, "--host", "--machine") || hasShort(args, "HM") {
 				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
@@ -1292,6 +1294,7 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 			check("directory", v, ok)
 		case "E", "eval":
 			f.ask = reason("ask.flag", "make --eval injects a recipe")
+			a.makeShell(v.val, sc, idx)
 		case "p", "print-data-base":
 			f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
 		}
@@ -1342,6 +1345,37 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 				// CC=/tmp/evil: a recipe runs a program from outside the project
 				f.ask = reason("ask.flag", "make with "+n+" naming a program outside the project")
 			}
+		}
+	}
+}
+
+// makeShell analyses the $(shell CMD) calls and recipe lines of make
+// text: make runs them through the shell as it reads them.
+func (a *analyzer) makeShell(text string, sc *scope, idx int) {
+	for k := 0; k < len(text); k++ {
+		rest := text[k:]
+		if !strings.HasPrefix(rest, "$(shell") && !strings.HasPrefix(rest, "${shell") {
+			continue
+		}
+		op, cl := rest[1], byte(')')
+		if op == '{' {
+			cl = '}'
+		}
+		depth, j := 0, 1
+		for ; j < len(rest); j++ {
+			if rest[j] == op {
+				depth++
+			} else if rest[j] == cl {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		a.reparse(rest[len("$(shell"):min(j, len(rest))], sc, idx)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			a.reparse(strings.TrimLeft(line, "\t@-+"), sc, idx)
 		}
 	}
 }
