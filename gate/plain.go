@@ -2246,7 +2246,9 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case (v == "--upload-pack" || v == "--receive-pack") && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx)
 		case strings.HasPrefix(v, "ext::"):
+			// split as git does, and as a shell would: either reading only adds facts
 			a.reparse(extCommand(strings.TrimPrefix(v, "ext::")), sc, idx)
+			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
 		case (sub == "clone" || sub == "fetch" || sub == "pull") && v == "-u" && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx) // -u is --upload-pack
 		case sub == "clone" && (v == "-c" || v == "--config") && j+1 < len(rest):
@@ -3118,6 +3120,10 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 				a.readWord(args[i+1], sc, idx, false) // a script it sources
 			}
 		}
+		// an editor driven by commands, not by a person: ed and ex read
+		// them from stdin, vim from -c, +CMD, -s or -e
+		scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
+			slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
 		if in := a.stdin; in != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
 			a.stdin = nil
 			for _, line := range strings.Split(in.text, "\n") {
@@ -3129,8 +3135,8 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 				continue
 			}
 			a.readWord(args[i], sc, idx, false)
-			if lb != "view" {
-				a.writeWord(args[i], sc, idx) // an editor may write what it opens
+			if scripted && lb != "view" {
+				a.writeWord(args[i], sc, idx) // commands given up front may write what it opens
 			}
 		}
 	case lb == "emacs":
