@@ -431,7 +431,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.human = reason("human.teardown", lb+" destroys infrastructure")
 		}
 	case lb == "kubectl" || lb == "helm" || lb == "oc":
-		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true})
+		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true, "-c": true, "--container": true})
+		if len(ops) > 0 && args[ops[0]].val == "cp" {
+			a.copyOut(args[ops[0]+1:], sc, idx)
+		}
+		if len(ops) > 1 && args[ops[0]].val == "config" && args[ops[1]].val == "view" && hasFlag(args, "--raw") {
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " config view --raw"}, parent: idx,
+				human: reason("human.sensitive-read", lb+" prints cluster credentials")})
+			s.taint = true
+		}
 		if len(ops) > 1 && (args[ops[0]].val == "delete" && (strings.HasPrefix(args[ops[1]].val, "ns") || strings.HasPrefix(args[ops[1]].val, "namespace") || hasFlag(args, "--all")) ||
 			args[ops[0]].val == "uninstall" || lb == "helm" && args[ops[0]].val == "delete") {
 			f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
@@ -440,6 +448,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
+	case cloudSecret(lb, args):
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
+			human: reason("human.sensitive-read", lb+" prints a credential")})
+		s.taint = true
 	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
 		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
@@ -471,8 +483,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "docker" || lb == "podman" || lb == "nerdctl":
 		if len(args) > 0 {
 			switch args[0].val {
-			case "ps", "images", "version", "info", "inspect", "logs":
+			case "ps", "images", "version", "info", "logs":
 				safe(lb + " " + args[0].val + " only inspects")
+			case "inspect":
+				// a container's configuration holds its environment: API keys
+				f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
+			case "cp":
+				a.copyOut(args[1:], sc, idx)
 			}
 		}
 	case lb == "patch":
@@ -486,9 +503,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		for _, w := range optionValues(args, 'o', "--output") {
 			a.writeWord(w, sc, idx)
 		}
+		for _, w := range optionValues(args, 'd', "--directory") {
+			a.writeWord(w, sc, idx) // the files of the patch are under DIR
+		}
 	case lb == "shuf" || lb == "iconv":
 		for _, w := range optionValues(args, 'o', "--output") {
 			a.writeWord(w, sc, idx)
+		}
+		if lb == "iconv" {
+			for _, i := range operands(args, map[string]bool{"-f": true, "-t": true, "-o": true, "--output": true}) {
+				a.readWord(args[i], sc, idx, false)
+			}
 		}
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
@@ -1180,6 +1205,9 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		f.human = reason("human.persistence-write", "changes package.json scripts")
 	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
 		f.human = reason("human.persistence-write", "changes the package manager configuration")
+	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey.MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "npm config get"}, parent: idx,
+			human: reason("human.sensitive-read", "prints a registry token")})
 	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
 		f.safe = reason("gate.safe", "package manager query")
 	}
@@ -1914,6 +1942,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		for i, w := range args {
 			if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
 				a.readWord(args[i+1], sc, idx, false)
+			}
+			if w.val == "-out" && i+1 < len(args) {
+				a.writeWord(args[i+1], sc, idx)
 			}
 		}
 		if !s.net {
@@ -3053,6 +3084,49 @@ func awkProgramSafe(prog string) bool {
 		}
 	}
 	return true
+}
+
+// cloudSecrets are subcommands of cloud CLIs that print a credential.
+var cloudSecrets = map[string][]string{
+	"aws":    {"configure get", "configure export-credentials", "ecr get-login-password", "sts get-session-token", "secretsmanager get-secret-value"},
+	"gcloud": {"auth print-access-token", "auth print-identity-token", "auth application-default print-access-token", "secrets versions access"},
+	"az":     {"account get-access-token"},
+}
+
+// cloudSecret reports a cloud CLI call that prints a credential.
+func cloudSecret(lb string, args []word) bool {
+	subs, ok := cloudSecrets[lb]
+	if !ok {
+		return false
+	}
+	var b strings.Builder
+	for _, i := range operands(args, map[string]bool{"--profile": true, "--region": true, "--project": true}) {
+		b.WriteString(args[i].val + " ")
+	}
+	line := b.String()
+	for _, sub := range subs {
+		if strings.HasPrefix(line, sub+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// copyOut analyses docker cp / kubectl cp SRC DST: a local SRC is read, a
+// local DST written (CONTAINER:PATH is the container's).
+func (a *analyzer) copyOut(args []word, sc *scope, idx int) {
+	ops := operands(args, map[string]bool{"-c": true, "--container": true, "-n": true, "--namespace": true})
+	if len(ops) < 2 {
+		return
+	}
+	local := func(w word) bool { return !strings.Contains(w.val, ":") || strings.HasPrefix(w.val, "/") || strings.HasPrefix(w.val, ".") }
+	src, dst := args[ops[0]], args[ops[len(ops)-1]]
+	if local(src) {
+		a.readWord(src, sc, idx, false)
+	}
+	if local(dst) {
+		a.writeWord(dst, sc, idx)
+	}
 }
 
 // otherTools are programs that run command strings, write files named by
