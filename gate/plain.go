@@ -3119,7 +3119,9 @@ func (a *analyzer) copyOut(args []word, sc *scope, idx int) {
 	if len(ops) < 2 {
 		return
 	}
-	local := func(w word) bool { return !strings.Contains(w.val, ":") || strings.HasPrefix(w.val, "/") || strings.HasPrefix(w.val, ".") }
+	local := func(w word) bool {
+		return !strings.Contains(w.val, ":") || strings.HasPrefix(w.val, "/") || strings.HasPrefix(w.val, ".")
+	}
 	src, dst := args[ops[0]], args[ops[len(ops)-1]]
 	if local(src) {
 		a.readWord(src, sc, idx, false)
