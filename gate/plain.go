@@ -254,6 +254,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		case "bat":
 			ok = !hasFlag(args, "--pager")
 		}
+		// sort/wc/du --files0-from=F read the files named in F (- is stdin)
+		for _, w := range optionValues(args, 0, "--files0-from") {
+			a.filesNamedIn(w, sc, idx)
+		}
 		// no flag takes a value here: a flag value read as a file only makes
 		// the answer stricter, while a file read as a flag value would hide it
 		ops := operands(args, nil)
@@ -314,11 +318,25 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// --arg NAME VALUE and its kin take two words: they are dropped
 		// here, so that the filter is the first operand left.
 		var rest []word
+		splits := false
 		for i := 0; i < len(args); i++ {
 			switch v := args[i].val; {
 			case v == "--":
 				rest = append(rest, args[i:]...)
 				i = len(args)
+			case lb == "yq" && (v == "-s" || v == "--split-exp" || strings.HasPrefix(v, "--split-exp=")):
+				// yq -s EXPR writes one file per document, named by EXPR
+				exp := strings.TrimPrefix(v, "--split-exp=")
+				if exp == v && i+1 < len(args) {
+					i++
+					exp = args[i].val
+				}
+				f.ask = reason("ask.flag", "yq -s writes files named by an expression")
+				a.writeFact(pathRef{raw: exp}, idx)
+				for _, l := range codeLiterals(exp, false) {
+					a.writeWord(word{val: l + ".yml"}, sc, idx)
+				}
+				splits = true
 			case v == "--arg" || v == "--argjson" || v == "--slurpfile" || v == "--rawfile":
 				if (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args) {
 					a.readWord(args[i+2], sc, idx, false)
@@ -361,7 +379,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			for _, i := range ops[min(1, len(ops)):] {
 				a.writeFact(a.pathWord(args[i], sc, true), -1)
 			}
-		} else {
+		} else if !splits {
 			safe(lb + " only reads")
 		}
 	case lb == "fd" || lb == "fdfind":
@@ -3129,6 +3147,23 @@ func (a *analyzer) copyOut(args []word, sc *scope, idx int) {
 	if local(dst) {
 		a.writeWord(dst, sc, idx)
 	}
+}
+
+// filesNamedIn records the reads of a command that opens the files named
+// in w's file, or on its stdin for "-": the names it can see, and a read
+// of names only known at run time.
+func (a *analyzer) filesNamedIn(w word, sc *scope, idx int) {
+	if w.val != "-" {
+		a.readWord(w, sc, idx, false)
+	} else if in := a.stdin; in != nil {
+		a.stdin = nil
+		for _, n := range strings.FieldsFunc(in.text, func(r rune) bool { return r == 0 || r == '\n' || r == '\\' }) {
+			if pathLiteral(n) {
+				a.readWord(word{val: n}, sc, idx, false)
+			}
+		}
+	}
+	a.readFact(pathRef{raw: "(files named in " + w.val + ")"}, idx, false)
 }
 
 // otherTools are programs that run command strings, write files named by
