@@ -3,6 +3,7 @@ package gate
 import (
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -2043,6 +2044,21 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 		for _, c := range uploadCandidates(lb, args, i, v) {
 			a.readFact(a.resolveMaybe(w, c, sc, false), idx, false)
+			// find -exec curl -T {}: names a listing did not keep from secrets
+			if i+1 < len(args) && args[i+1].val == c {
+				w = args[i+1]
+			}
+			if w.dyn && w.secretPaths {
+				a.readWord(word{val: c, dyn: true, secretPaths: true}, sc, idx, false)
+			}
+			w = args[i]
+		}
+		if lb == "socat" {
+			for _, p := range []string{"create:", "gopen:", "open:"} {
+				if strings.HasPrefix(strings.ToLower(v), p) && (p != "open:" || strings.Contains(strings.ToLower(v), "creat")) {
+					a.writeWord(word{val: strings.SplitN(v[len(p):], ",", 2)[0], dyn: w.dyn}, sc, idx)
+				}
+			}
 		}
 		// f=.env; curl -d @$f: the values the word can take are known
 		for _, alt := range w.alts {
@@ -2093,6 +2109,18 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	for _, g := range a.facts[sensitiveBefore:] {
 		if g.human != nil && g.human.Code == "human.sensitive-read" {
 			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
+		}
+	}
+	// curl -O and wget without -O save under the URL's file name: a file a
+	// later command may run
+	if lb == "curl" && (hasShort(args, "O") || hasFlag(args, "--remote-name", "--remote-name-all")) ||
+		lb == "wget" && len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider") {
+		for _, w := range args {
+			if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
+				r := a.resolvePath(path.Base(u.Path), sc.cwd, true)
+				a.writeFact(r, idx)
+				a.markFetched(r)
+			}
 		}
 	}
 	// curl file:///… reads a local file (and prints it): a read, not an upload
@@ -2186,15 +2214,38 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 				out = append(out, strings.TrimPrefix(v, p))
 			}
 		}
-		if (v == "--post-file" || v == "--body-file") && i+1 < len(args) {
+		// -i FILE: the file's lines are URLs, sent (with -B) to any host
+		if (v == "--post-file" || v == "--body-file" || v == "-i" || v == "--input-file") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
 	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail":
 		if (v == "-a" || v == "--attach") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
-		if lb == "socat" && strings.HasPrefix(strings.ToLower(v), "file:") {
-			out = append(out, strings.SplitN(v[5:], ",", 2)[0])
+		// socat FILE:, OPEN:, GOPEN: addresses read a file into the stream
+		if lb == "socat" {
+			for _, p := range []string{"file:", "open:", "gopen:"} {
+				if strings.HasPrefix(strings.ToLower(v), p) {
+					out = append(out, strings.SplitN(v[len(p):], ",", 2)[0])
+				}
+			}
+		}
+	case "ftp", "tftp", "smbclient":
+		// ftp -u URL FILE…, tftp -c put FILE, smbclient -c 'put FILE': uploads
+		switch {
+		case lb == "ftp" && i > 0 && !strings.HasPrefix(v, "-") && !strings.Contains(v, "://") && hasFlag(args, "-u"):
+			out = append(out, v)
+		case lb == "tftp" && (v == "put" || v == "-c" && i+2 < len(args) && args[i+1].val == "put") && i+1 < len(args):
+			if v == "-c" {
+				i++
+			}
+			out = append(out, args[i+1].val)
+		case lb == "smbclient" && (v == "-c" || v == "--command") && i+1 < len(args):
+			for _, c := range strings.Split(args[i+1].val, ";") {
+				if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput") {
+					out = append(out, f[1:]...)
+				}
+			}
 		}
 	}
 	return out
@@ -3171,7 +3222,7 @@ func (a *analyzer) filesNamedIn(w word, sc *scope, idx int) {
 var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
 	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
 	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
-	"poweroff": true, "halt": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true, "pip": true, "pip3": true}
+	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true, "pip": true, "pip3": true}
 
 // compilers read their operands and write -o FILE.
 var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
@@ -3352,6 +3403,8 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 				f.human = reason("human.teardown", "kill -1 signals every process of the user")
 			}
 		}
+	case lb == "httpd":
+		f.human = reason("human.file-server", "httpd serves a directory, secrets such as .env included, to the network")
 	case lb == "shutdown" || lb == "reboot" || lb == "poweroff" || lb == "halt":
 		f.human = reason("human.teardown", lb+" stops the machine")
 	case lb == "gpg" || lb == "gpg2":
