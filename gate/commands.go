@@ -1194,6 +1194,13 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 	f.open = reason("ask.runner", "runs a program in a container")
 	i++
 	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
+		n, v, eq := strings.Cut(args[i].val, "=")
+		if dockerVal[n] && !eq && i+1 < len(args) {
+			v = args[i+1].val
+		}
+		if n == "-v" || n == "--volume" || n == "--mount" {
+			a.containerMount(f, n, v, sc, idx)
+		}
 		if dockerVal[args[i].val] {
 			i++
 		}
@@ -1204,6 +1211,28 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 		return a.inner(args[i:], sc, idx)
 	}
 	return summary{}
+}
+
+// containerMount checks a bind mount: a container given /, a system
+// directory, the home or a secret reads everything in it.
+func (a *analyzer) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
+	host, _, _ := strings.Cut(v, ":")
+	if flag == "--mount" {
+		host = ""
+		for _, kv := range strings.Split(v, ",") {
+			if k, x, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+				host = x
+			}
+		}
+	}
+	if host == "" || !strings.ContainsAny(host[:1], "/~.") {
+		return // a named volume
+	}
+	r := a.resolvePath(host, sc.cwd, false)
+	if a.sensitive(r) || r.known && a.floorTarget(r.abs) && !a.inProject(r) {
+		a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+			human: reason("human.sensitive-read", "mounts "+r.abs+" into a container, secrets included")})
+	}
 }
 
 // isAssignWord reports NAME=VALUE.
