@@ -1429,7 +1429,15 @@ func (a *analyzer) makeShell(text string, sc *scope, idx int) {
 
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
+	hunts := s.huntsSecrets() != ""
 	for _, w := range s.paths {
+		if w.dyn && w.projPaths && !w.secretPaths && !hunts {
+			// find -name '*.go' | xargs grep TODO: project files a listing
+			// kept away from secrets, searched for text that is no secret
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: idx,
+				safe: reason("gate.read", "searches project files a listing named")})
+			continue
+		}
 		a.readWord(w, sc, idx, s.files) // rg --files only lists names
 	}
 	for _, c := range s.preCmds {
@@ -2844,10 +2852,14 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	if len(roots) == 0 {
 		roots = []word{{val: "."}}
 	}
+	rootsInProject := true
 	for _, r := range roots {
 		a.readWord(r, sc, idx, true)
+		if p := a.pathWord(r, sc, false); !p.known || !a.inProject(p) {
+			rootsInProject = false
+		}
 	}
-	ok := true
+	ok, ranExec := true, false
 	for ; i < len(args); i++ {
 		v := args[i].val
 		switch v {
@@ -2866,7 +2878,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				a.writeWord(args[i+1], sc, -1)
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
-			ok = false
+			ranExec = true
 			j := i + 1
 			for j < len(args) && args[j].val != ";" && args[j].val != "+" {
 				j++
@@ -2876,8 +2888,10 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				if strings.Contains(inner[k].val, "{}") {
 					inner[k].dyn = true
 					inner[k].secretPaths = findMaySelectSecrets(args)
+					inner[k].projPaths = inner[k].val == "{}" && rootsInProject
 				}
 			}
+			mid := len(a.facts)
 			if len(inner) > 0 {
 				base := strings.ToLower(filepath.Base(inner[0].val))
 				if (base == "rm" || base == "shred" || base == "unlink" || base == "rmdir") && !findFiltered(args) {
@@ -2890,18 +2904,21 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				f.wrapper = true
 				s.or(a.inner(inner, sc, idx))
 			}
+			// -exec grep PATTERN {} +: a known-safe command on the files
+			// found keeps find known-safe; -ok asks a person at run time
+			ok = ok && len(inner) > 0 && v != "-ok" && v != "-okdir"
+			for _, g := range a.facts[mid:] {
+				ok = ok && g.safe != nil && g.ask == nil && g.open == nil && g.human == nil && g.floor == nil
+			}
 			i = j
 		}
 	}
 	s.secretList = findMaySelectSecrets(args)
-	if ok {
+	if ok && ranExec {
+		f.safe = reason("gate.safe", "find runs only known-safe commands on the files it lists")
+	} else if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
-		s.projList = true
-		for _, r := range roots {
-			if p := a.pathWord(r, sc, false); !p.known || !a.inProject(p) {
-				s.projList = false
-			}
-		}
+		s.projList = rootsInProject
 	} else if f.wrapper && f.floor == nil {
 		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")
 	}
