@@ -1429,9 +1429,8 @@ func (a *analyzer) makeShell(text string, sc *scope, idx int) {
 
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
-	hunts := s.huntsSecrets() != ""
 	for _, w := range s.paths {
-		if w.dyn && w.projPaths && !w.secretPaths && !hunts {
+		if w.dyn && w.projPaths && !w.secretPaths && s.huntsSecrets() == "" {
 			// find -name '*.go' | xargs grep TODO: project files a listing
 			// kept away from secrets, searched for text that is no secret
 			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: idx,
