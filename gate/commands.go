@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -247,7 +248,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
 		f.wrapper = true
 		f.open = reason("ask.privileged", lb+" runs the command with other privileges")
-		i := skipOpts(args, "ugCDhprtTUP", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true})
+		i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
 		if lb == "chroot" && i < len(args) {
 			i++
 		}
@@ -260,7 +261,18 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		f.wrapper = true
 		f.open = reason("ask.privileged", "su runs the command as another user")
 		for i := 0; i < len(args); i++ {
-			if (args[i].val == "-c" || args[i].val == "--command") && i+1 < len(args) {
+			v := args[i].val
+			if (v == "-c" || v == "--command" || v == "--session-command") && i+1 < len(args) {
+				return a.shellString(f, args[i+1], sc, idx)
+			}
+			// --command=CMD, -cCMD, -lcCMD
+			if c, ok := strings.CutPrefix(v, "--command="); ok {
+				return a.shellString(f, word{val: c, dyn: args[i].dyn}, sc, idx)
+			}
+			if len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'c') > 0 && v[len(v)-1] != 'c' {
+				return a.shellString(f, word{val: v[strings.IndexByte(v, 'c')+1:], dyn: args[i].dyn}, sc, idx)
+			}
+			if len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
 				return a.shellString(f, args[i+1], sc, idx)
 			}
 		}
@@ -570,6 +582,21 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		}
 		i++ // the mask
 	case "flock":
+		// getopt permutes: flock -c CMD FILE is flock FILE -c CMD
+		for j, w := range args {
+			if w.val == "--" {
+				break
+			}
+			if (w.val == "-c" || w.val == "--command") && j+1 < len(args) {
+				for _, x := range append(slices.Clone(args[:j]), args[j+2:]...) {
+					if !strings.HasPrefix(x.val, "-") {
+						a.writeFact(a.pathWord(x, sc, true), idx)
+						break
+					}
+				}
+				return a.shellString(f, args[j+1], sc, idx)
+			}
+		}
 		i = skipOpts(args, "Ew", map[string]bool{"--timeout": true, "--conflict-exit-code": true})
 		if i < len(args) {
 			a.writeFact(a.pathWord(args[i], sc, true), idx)
@@ -759,7 +786,7 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 		v := args[i].val
 		if v == "--" || v == "-" {
 			i++
-			stdin = v == "-"
+			stdin = stdin || v == "-" // bash -s -- ARGS: still the script on stdin
 			break
 		}
 		if strings.HasPrefix(v, "--") {
@@ -792,7 +819,22 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 			f.ask = reason("ask.interpreter", "shell -c without a string")
 			return summary{}
 		}
-		return a.shellString(f, args[i], sc, idx)
+		// sh -c 'rm -rf "$0"' ~: the words after the string are $0, $1, …
+		var saved []*varVals
+		for n, w := range args[i+1 : min(len(args), i+10)] {
+			name := strconv.Itoa(n)
+			saved = append(saved, a.vals[name])
+			if w.dyn {
+				a.setVals(name, &varVals{vals: w.alts})
+			} else {
+				a.setVals(name, &varVals{vals: []string{w.val}, exact: true})
+			}
+		}
+		s := a.shellString(f, args[i], sc, idx)
+		for n, v := range saved {
+			a.setVals(strconv.Itoa(n), v)
+		}
+		return s
 	}
 	if i < len(args) && !stdin && !args[i].dyn && isStdinPath(args[i].val) {
 		stdin = true // bash /dev/stdin <<< 'cmd' reads the script from stdin
@@ -850,57 +892,194 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 		return summary{}
 	}
 	f.ask = reason("ask.interpreter", lb+" runs code the gate cannot analyse")
-	code := false
-	for i, w := range args {
+	for _, w := range args {
 		if w.sub.downloader {
 			f.human = reason("human.download-exec", lb+" runs the output of a download")
 		}
-		switch w.val {
-		case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval":
-			code = true
-			if i+1 < len(args) {
-				c := args[i+1].val
-				if revShellRe.MatchString(c) && revShellExecRe.MatchString(c) {
-					f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
-				}
-				a.inlineCode(f, idx, lb, c, sc)
-			}
-		}
 	}
-	if servesFiles(lb, args) {
+	c := parseInterp(lb, args)
+	for _, code := range c.code {
+		if revShellRe.MatchString(code) && revShellExecRe.MatchString(code) {
+			f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
+		}
+		a.inlineCode(f, idx, lb, code, sc)
+	}
+	if c.serves() {
 		f.human = reason("human.file-server", lb+" serves the directory, secrets such as .env included, to the network")
 	}
-	ops := operands(args, map[string]bool{"-m": true, "-W": true, "-X": true})
-	if !code && (len(ops) == 0 || args[ops[0]].val == "-") && !hasFlag(args, "-m") {
+	rest := args[min(c.rest, len(args)):]
+	ops := operands(rest, nil)
+	switch {
+	case len(c.code) > 0 || c.module != "":
+		// the words after the code or module are its arguments, mostly
+		// files (perl -ne CODE FILE, python -m base64 FILE): read, or
+		// written by perl -i and by an extraction's last operand
+		for n, o := range ops {
+			switch {
+			case c.inPlace || n == len(ops)-1 && n > 0 && c.extracts(rest):
+				a.writeWord(rest[o], sc, idx)
+			default:
+				a.readWord(rest[o], sc, idx, false)
+			}
+		}
+		return summary{}
+	case len(rest) == 0 || rest[0].val == "-":
 		if in := a.stdin; in != nil && in.text != "" {
 			a.inlineCode(f, idx, lb, in.text, sc) // python3 - <<'EOF'
 		}
 		return summary{shellSink: true}
 	}
-	if !code && len(ops) > 0 && !hasFlag(args, "-m") {
-		a.readFact(a.pathWord(args[ops[0]], sc, false), idx, false)
-		a.runsFetched(f, args[ops[0]], sc)
-	}
+	a.readFact(a.pathWord(rest[0], sc, false), idx, false)
+	a.runsFetched(f, rest[0], sc)
 	return summary{}
 }
 
-// servesFiles reports an interpreter's built-in file server: python -m
-// http.server (SimpleHTTPServer), php -S. They listen on every interface by
-// default.
-func servesFiles(lb string, args []word) bool {
-	for i, w := range args {
-		switch {
-		case w.val == "-m" && i+1 < len(args) && strings.HasPrefix(lb, "python"):
-			if m := args[i+1].val; m == "http.server" || m == "SimpleHTTPServer" {
-				return true
+// interpCall is an interpreter's command line: its inline code, the module
+// or libraries it loads, and where its operands start.
+type interpCall struct {
+	lb, family string
+	code       []string
+	module     string   // python -m, perl -M
+	libs       []string // ruby -r, node -r
+	inPlace    bool     // perl/ruby -i
+	phpServe   bool     // php -S
+	rest       int      // first word after the options
+}
+
+// interpLetters are the short options of an interpreter family: those
+// whose value is code, those that take a value (the rest of the cluster or
+// the next word) and those that take only the rest of the cluster.
+var interpLetters = map[string][3]string{
+	"python": {"c", "mWXQ", ""},
+	"perl":   {"eE", "IMm", "ixdD"},
+	"ruby":   {"e", "rICE", "ixTKF"},
+	"node":   {"ep", "r", ""},
+	"php":    {"rBRE", "fdcStz", ""},
+}
+
+// interpLong are long options that take the next word as their value.
+var interpLong = map[string]bool{"--require": true, "--import": true, "--loader": true, "--experimental-loader": true,
+	"--input-type": true, "--check-hash-based-pycs": true}
+
+func interpFamily(lb string) string {
+	switch {
+	case strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy"):
+		return "python"
+	case lb == "node" || lb == "nodejs":
+		return "node"
+	case lb == "perl" || lb == "ruby" || lb == "php":
+		return lb
+	}
+	return ""
+}
+
+// parseInterp reads an interpreter's options, short ones clustered as its
+// getopt does (perl -lne CODE, python3 -Ic CODE, ruby -rsocket -we CODE).
+// For interpreters it does not model, any -c/-e/--eval word's value is
+// code.
+func parseInterp(lb string, args []word) interpCall {
+	c := interpCall{lb: lb, family: interpFamily(lb), rest: len(args)}
+	letters, known := interpLetters[c.family]
+	if !known {
+		for i, w := range args {
+			switch w.val {
+			case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval":
+				if i+1 < len(args) {
+					c.code = append(c.code, args[i+1].val)
+				}
 			}
-		case w.val == "-mhttp.server" && strings.HasPrefix(lb, "python"):
-			return true
-		case w.val == "-S" && lb == "php":
-			return true
+		}
+		c.rest = len(args)
+		return c
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i].val
+			}
+			return ""
+		}
+		switch {
+		case v == "--":
+			c.rest = i + 1
+			return c
+		case v == "-" || !strings.HasPrefix(v, "-") || args[i].dyn:
+			c.rest = i
+			return c
+		case strings.HasPrefix(v, "--"):
+			n, val, eq := strings.Cut(v, "=")
+			if !eq && (n == "--eval" || n == "--print" || interpLong[n]) {
+				val = next()
+			}
+			if n == "--eval" || n == "--print" {
+				c.code = append(c.code, val)
+			} else if n == "--require" || n == "--import" {
+				c.libs = append(c.libs, val)
+			}
+		default:
+			for j := 1; j < len(v); j++ {
+				l := v[j]
+				if l == 'i' && (c.family == "perl" || c.family == "ruby") {
+					c.inPlace = true
+				}
+				if (l == 'l' || l == '0' || l == 'C' || l == 'W') && (c.family == "perl" || c.family == "ruby") {
+					// -l, -0, -C, -W take only the digits that follow: -l0ne CODE
+					for j+1 < len(v) && (v[j+1] >= '0' && v[j+1] <= '9' || l == '0' && v[j+1] == 'x') {
+						j++
+					}
+					continue
+				}
+				if !strings.ContainsRune(letters[0]+letters[1]+letters[2], rune(l)) {
+					continue
+				}
+				val := v[j+1:]
+				if val == "" && !strings.ContainsRune(letters[2], rune(l)) {
+					val = next()
+				}
+				switch {
+				case strings.ContainsRune(letters[0], rune(l)):
+					c.code = append(c.code, val)
+					if c.family == "python" {
+						c.rest = i + 1 // python -c CODE: the rest is its argv
+						return c
+					}
+				case l == 'S' && c.family == "php":
+					c.phpServe = true
+				case l == 'm' && c.family == "python":
+					c.module = val
+					c.rest = i + 1
+					return c
+				case l == 'M' || l == 'm' || l == 'r':
+					c.libs = append(c.libs, val)
+				}
+				break
+			}
 		}
 	}
+	return c
+}
+
+// serves reports an interpreter's built-in file server: python -m
+// http.server (SimpleHTTPServer), php -S, ruby -run -e httpd. They listen
+// on every interface by default.
+func (c interpCall) serves() bool {
+	switch c.family {
+	case "python":
+		return c.module == "http.server" || c.module == "SimpleHTTPServer"
+	case "php":
+		return c.phpServe
+	case "ruby":
+		return slices.Contains(c.libs, "un") && slices.ContainsFunc(c.code, func(s string) bool { return strings.HasPrefix(strings.TrimSpace(s), "httpd") })
+	}
 	return false
+}
+
+// extracts reports a python -m zipfile/tarfile -e: its last operand is the
+// directory written.
+func (c interpCall) extracts(rest []word) bool {
+	return (c.module == "zipfile" || c.module == "tarfile") && (hasFlag(rest, "-e", "--extract"))
 }
 
 // prefixRunners run the command that follows their own flags (strace -f
@@ -924,6 +1103,12 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 		start = 1
 	case "aws-vault":
 		start = 2
+	case "systemd-run":
+		// a timer or path trigger runs the command again later: persistence
+		if hasLongAbbrev(args, "--on-calendar", "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
+			"--on-unit-inactive", "--on-clock-change", "--on-timezone-change", "--timer-property", "--path-property", "--socket-property") {
+			f.human = reason("human.persistence-write", "systemd-run schedules a command")
+		}
 	}
 	var s summary
 	tried := 0
@@ -1023,6 +1208,12 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
 		}
 	}
+	if lb == "runuser" {
+		// runuser -u USER [--] CMD ARGS: the command runs as given
+		if i := skipOpts(args, "ugGw", map[string]bool{"--user": true, "--group": true, "--supp-group": true, "--whitelist-environment": true}); i < len(args) {
+			return a.inner(args[i:], sc, idx)
+		}
+	}
 	return summary{}
 }
 
@@ -1082,6 +1273,13 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 	f.open = reason("ask.runner", "runs a program in a container")
 	i++
 	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
+		n, v, eq := strings.Cut(args[i].val, "=")
+		if dockerVal[n] && !eq && i+1 < len(args) {
+			v = args[i+1].val
+		}
+		if n == "-v" || n == "--volume" || n == "--mount" {
+			a.containerMount(f, n, v, sc, idx)
+		}
 		if dockerVal[args[i].val] {
 			i++
 		}
@@ -1092,6 +1290,28 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 		return a.inner(args[i:], sc, idx)
 	}
 	return summary{}
+}
+
+// containerMount checks a bind mount: a container given /, a system
+// directory, the home or a secret reads everything in it.
+func (a *analyzer) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
+	host, _, _ := strings.Cut(v, ":")
+	if flag == "--mount" {
+		host = ""
+		for _, kv := range strings.Split(v, ",") {
+			if k, x, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+				host = x
+			}
+		}
+	}
+	if host == "" || !strings.ContainsAny(host[:1], "/~.") {
+		return // a named volume
+	}
+	r := a.resolvePath(host, sc.cwd, false)
+	if a.sensitive(r) || r.known && a.floorTarget(r.abs) && !a.inProject(r) {
+		a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+			human: reason("human.sensitive-read", "mounts "+r.abs+" into a container, secrets included")})
+	}
 }
 
 // isAssignWord reports NAME=VALUE.

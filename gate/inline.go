@@ -2,6 +2,7 @@ package gate
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -40,6 +41,9 @@ var (
 	// inlineNetwork reaches the network.
 	inlineNetwork = regexp.MustCompile(`urllib|requests\.|http\.client|httpx|socket|\bfetch\(|https?\.(request|get)\(|XMLHttpRequest|` +
 		`axios|LWP|HTTP::Tiny|Net::HTTP|open-uri|curl_|smtplib|ftplib|paramiko|WebSocket|dgram|\bnet\.connect`)
+	// inlineEval runs a string as code: with a URL in the code, the
+	// downloaded text is what runs (php -r "eval(file_get_contents(URL))").
+	inlineEval = regexp.MustCompile(`\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bload(string)?\s*\(|instance_eval|\brequire\s*\(\s*['"]https?:`)
 	// inlineList is a list of string literals: ["rm", "-rf", "/x"].
 	inlineList = regexp.MustCompile(`\[\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*\]`)
 )
@@ -98,6 +102,11 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 		if targets == 0 || home {
 			f.human = reason("human.rm-unresolved", lb+" code deletes a tree whose path is only known at run time")
 		}
+	}
+	if inlineEval.MatchString(code) && slices.ContainsFunc(lits, func(l string) bool {
+		return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+	}) {
+		f.human = reason("human.download-exec", lb+" code runs code it downloads")
 	}
 	if inlineEnvDump.MatchString(code) {
 		f.human = reason("human.env-dump", lb+" code prints the whole environment")

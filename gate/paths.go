@@ -200,7 +200,7 @@ var sensitiveHome = []string{
 	"library/keychains", "library/application support/google/chrome", "library/cookies",
 	".local/share/keyrings", ".azure", ".terraform.d/credentials.tfrc.json",
 	".codex/auth.json", ".claude/.credentials.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
-	".config/github-copilot", ".bash_history", ".zsh_history", ".local/share/fish/fish_history", ".psql_history",
+	".config/github-copilot", ".config/git/credentials", ".bash_history", ".zsh_history", ".local/share/fish/fish_history", ".psql_history",
 	".mysql_history", ".python_history", ".node_repl_history",
 }
 

@@ -3,9 +3,11 @@ package gate
 import (
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -264,6 +266,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				break
 			}
 		}
+	case otherTools[lb]:
+		s.or(a.otherTool(f, idx, lb, args, sc))
 	case noOperand[lb]:
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {
@@ -340,6 +344,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		case "bat":
 			ok = !hasFlag(args, "--pager")
 		}
+		// sort/wc/du --files0-from=F read the files named in F (- is stdin)
+		for _, w := range optionValues(args, 0, "--files0-from") {
+			a.filesNamedIn(w, sc, idx)
+		}
 		// no flag takes a value here: a flag value read as a file only makes
 		// the answer stricter, while a file read as a flag value would hide it
 		ops := operands(args, nil)
@@ -400,11 +408,25 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// --arg NAME VALUE and its kin take two words: they are dropped
 		// here, so that the filter is the first operand left.
 		var rest []word
+		splits := false
 		for i := 0; i < len(args); i++ {
 			switch v := args[i].val; {
 			case v == "--":
 				rest = append(rest, args[i:]...)
 				i = len(args)
+			case lb == "yq" && (v == "-s" || v == "--split-exp" || strings.HasPrefix(v, "--split-exp=")):
+				// yq -s EXPR writes one file per document, named by EXPR
+				exp := strings.TrimPrefix(v, "--split-exp=")
+				if exp == v && i+1 < len(args) {
+					i++
+					exp = args[i].val
+				}
+				f.ask = reason("ask.flag", "yq -s writes files named by an expression")
+				a.writeFact(pathRef{raw: exp}, idx)
+				for _, l := range codeLiterals(exp, false) {
+					a.writeWord(word{val: l + ".yml"}, sc, idx)
+				}
+				splits = true
 			case v == "--arg" || v == "--argjson" || v == "--slurpfile" || v == "--rawfile":
 				if (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args) {
 					a.readWord(args[i+2], sc, idx, false)
@@ -447,7 +469,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			for _, i := range ops[min(1, len(ops)):] {
 				a.writeFact(a.pathWord(args[i], sc, true), -1)
 			}
-		} else {
+		} else if !splits {
 			safe(lb + " only reads")
 		}
 	case lb == "fd" || lb == "fdfind":
@@ -474,7 +496,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		for _, i := range operands(args, nil) {
 			a.deleteWord(args[i], sc, idx, strong)
 		}
-	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "rsync" && !remoteArgs(args):
+	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "link" || lb == "rsync" && !remoteArgs(args):
 		a.copyMove(f, idx, lb, args, sc)
 	case lb == "touch" || lb == "mkdir" || lb == "truncate" || lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "chattr" || lb == "setfacl":
 		a.metaWrite(f, idx, lb, args, sc)
@@ -501,6 +523,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		switch args[operands(args, nil)[0]].val {
 		case "enable", "link", "edit", "load", "bootstrap", "set-property", "preset", "add-wants", "add-requires", "revert":
 			f.human = reason("human.persistence-write", "installs or changes a service")
+		case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot":
+			f.human = reason("human.teardown", lb+" stops or restarts the machine")
 		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print", "list-timers":
 			if hasLongAbbrev(args, "--host", "--machine") || hasShort(args, "HM") {
 				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
@@ -539,7 +563,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			a.writeWord(w, sc, idx)
 		}
 	case lb == "kubectl" || lb == "helm" || lb == "oc":
-		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true})
+		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true, "-c": true, "--container": true})
+		if len(ops) > 0 && args[ops[0]].val == "cp" {
+			a.copyOut(args[ops[0]+1:], sc, idx)
+		}
+		if len(ops) > 1 && args[ops[0]].val == "config" && args[ops[1]].val == "view" && hasFlag(args, "--raw") {
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " config view --raw"}, parent: idx,
+				human: reason("human.sensitive-read", lb+" prints cluster credentials")})
+			s.taint = true
+		}
 		if len(ops) > 1 && (args[ops[0]].val == "delete" && (strings.HasPrefix(args[ops[1]].val, "ns") || strings.HasPrefix(args[ops[1]].val, "namespace") || hasFlag(args, "--all")) ||
 			args[ops[0]].val == "uninstall" || lb == "helm" && args[ops[0]].val == "delete") {
 			f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
@@ -548,6 +580,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
+	case cloudSecret(lb, args):
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
+			human: reason("human.sensitive-read", lb+" prints a credential")})
+		s.taint = true
 	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
 		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
@@ -579,10 +615,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "docker" || lb == "podman" || lb == "nerdctl":
 		if len(args) > 0 {
 			switch args[0].val {
-			case "ps", "images", "version", "info", "inspect", "logs":
+			case "ps", "images", "version", "info", "logs":
 				safe(lb + " " + args[0].val + " only inspects")
 			case "build", "buildx", "image":
 				a.dockerBuild(f, idx, args, sc)
+			case "inspect":
+				// a container's configuration holds its environment: API keys
+				f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
+			case "cp":
+				a.copyOut(args[1:], sc, idx)
 			}
 		}
 	case lb == "patch":
@@ -596,11 +637,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		for _, w := range optionValues(args, 'o', "--output") {
 			a.writeWord(w, sc, idx)
 		}
+		for _, w := range optionValues(args, 'd', "--directory") {
+			a.writeWord(w, sc, idx) // the files of the patch are under DIR
+		}
 	case lb == "shuf" || lb == "iconv":
 		for _, w := range optionValues(args, 'o', "--output") {
 			a.writeWord(w, sc, idx)
 		}
-	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "bsdtar":
+		if lb == "iconv" {
+			for _, i := range operands(args, map[string]bool{"-f": true, "-t": true, "-o": true, "--output": true}) {
+				a.readWord(args[i], sc, idx, false)
+			}
+		}
+	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
 	}
 	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && versionTools[lb] && len(args) == 1 &&
@@ -621,7 +670,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.projList = false
 		}
 	}
-	if netTools[lb] {
+	if netTools[lb] && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else {
 		a.flagValueSecrets(args, sc, idx)
@@ -1027,42 +1076,120 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 // tarCommands are tar options whose value is a command tar runs.
 var tarCommands = []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command", "rmt-command"}
 
-func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
-	if lb == "tar" || lb == "bsdtar" {
-		for i := 0; i < len(args); i++ {
-			v := args[i].val
-			cmd, found := "", false
-			switch {
-			case v == "-I" || v == "-F":
-				found = i+1 < len(args)
-				if found {
-					i++
-					cmd = args[i].val
+// tarValueLetters are tar's short options that take a value.
+const tarValueLetters = "fCTXIFbKNgLVH"
+
+// tarLong maps tar's long options that take a value to their letters.
+var tarLong = map[string]byte{"file": 'f', "directory": 'C', "files-from": 'T', "exclude-from": 'X',
+	"use-compress-program": 'I', "info-script": 'F', "new-volume-script": 'F'}
+
+// tarLongNames orders tarLong: an exact name before the longer ones it
+// abbreviates (--file before --files-from).
+var tarLongNames = []string{"file", "files-from", "directory", "exclude-from", "use-compress-program", "info-script", "new-volume-script"}
+
+// tarArgs reads a tar command line in all three styles (tar -czf A, tar
+// czf A, tar --file=A): the values of its short options by letter, the
+// letters given and the operands.
+func tarArgs(args []word) (vals map[byte][]word, letters string, ops []int) {
+	vals = map[byte][]word{}
+	next := 0 // old style: values follow the letter bundle in order
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		switch {
+		case i == 0 && v != "" && v[0] != '-' && !w.dyn:
+			next = 1
+			for j := 0; j < len(v); j++ {
+				letters += string(v[j])
+				if strings.IndexByte(tarValueLetters, v[j]) >= 0 && next < len(args) {
+					vals[v[j]] = append(vals[v[j]], args[next])
+					next++
 				}
-			case strings.HasPrefix(v, "--") && len(v) > 4:
-				n, val, eq := strings.Cut(v[2:], "=")
-				for _, c := range tarCommands {
-					if strings.HasPrefix(c, n) && len(n) >= 2 {
-						found = true
-						if !eq && i+1 < len(args) {
-							i++
-							val = args[i].val
-						}
-						cmd = strings.TrimPrefix(val, "exec=")
+			}
+			i = next - 1
+		case v == "--":
+			for j := i + 1; j < len(args); j++ {
+				ops = append(ops, j)
+			}
+			return
+		case strings.HasPrefix(v, "--"):
+			n, val, eq := strings.Cut(v[2:], "=")
+			for _, long := range tarLongNames {
+				if l := tarLong[long]; n == long || strings.HasPrefix(long, n) && len(n) >= 3 {
+					vw := word{val: val, dyn: w.dyn}
+					if !eq && i+1 < len(args) {
+						i++
+						vw = args[i]
 					}
+					vals[l] = append(vals[l], vw)
+					break
 				}
 			}
-			if found {
-				f.ask = reason("ask.flag", "tar runs a command")
-				a.reparse(cmd, sc, idx)
+		case len(v) > 1 && v[0] == '-' && !w.dyn:
+			for j := 1; j < len(v); j++ {
+				letters += string(v[j])
+				if strings.IndexByte(tarValueLetters, v[j]) < 0 {
+					continue
+				}
+				vw := word{val: v[j+1:], dyn: w.dyn}
+				if vw.val == "" && i+1 < len(args) {
+					i++
+					vw = args[i]
+				}
+				vals[v[j]] = append(vals[v[j]], vw)
+				break
 			}
+		default:
+			ops = append(ops, i)
 		}
 	}
-	extract := lb == "unzip" || lb == "gunzip" || (lb == "tar" || lb == "bsdtar") && (hasShort(args, "x") || hasFlag(args, "--extract", "--get") || len(args) > 0 && strings.Contains(args[0].val, "x") && !strings.HasPrefix(args[0].val, "-"))
-	dir := sc.cwd
+	return
+}
+
+func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
+	if lb == "tar" || lb == "bsdtar" {
+		a.tar(f, idx, args, sc)
+		return
+	}
+	ops := operands(args, map[string]bool{"-d": true, "-x": true, "-i": true, "-TT": true, "--unzip-command": true})
+	sub := ""
+	if len(ops) > 0 {
+		sub = args[ops[0]].val
+	}
+	// zip -TT CMD tests the archive with CMD, through the shell
+	for _, w := range optionValues(args, 0, "--unzip-command") {
+		f.ask = reason("ask.flag", "zip runs a command")
+		a.reparse(w.val, sc, idx)
+	}
 	for i, w := range args {
-		if (w.val == "-C" || w.val == "--directory" || w.val == "-d") && i+1 < len(args) {
-			dir = a.pathWord(args[i+1], sc, true).abs
+		if lb == "zip" && w.val == "-TT" && i+1 < len(args) {
+			f.ask = reason("ask.flag", "zip runs a command")
+			a.reparse(args[i+1].val, sc, idx)
+		}
+	}
+	var extract, listing bool
+	dir := sc.cwd
+	switch lb {
+	case "unzip":
+		// -l, -v, -t, -Z, -z list or test; -p and -c print to stdout
+		listing = hasShort(args, "lvtZzpc")
+		extract = !listing
+		for _, w := range optionValues(args, 'd', "") {
+			dir = a.pathWord(w, sc, true).abs
+		}
+	case "gunzip":
+		listing = hasShort(args, "ctl") || hasLongAbbrev(args, "--stdout", "--to-stdout", "--list", "--test")
+		extract = !listing
+	case "7z", "7za", "7zr":
+		extract = sub == "x" || sub == "e"
+		listing = sub == "l" || sub == "t"
+		for _, w := range args {
+			if o, ok := strings.CutPrefix(w.val, "-o"); ok && o != "" {
+				dir = a.resolveMaybe(w, o, sc, true).abs
+			}
+		}
+		if len(ops) > 0 {
+			ops = ops[1:] // the command letter
 		}
 	}
 	if extract {
@@ -1072,13 +1199,12 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
 	}
-	ops := operands(args, map[string]bool{"-C": true, "--directory": true, "-d": true, "-f": true, "--file": true, "-T": true, "-X": true})
 	for _, i := range ops {
 		a.readWord(args[i], sc, idx, false)
 	}
-	// An archive of a directory streamed to stdout carries its hidden files
-	// (.env, keys) to wherever the output goes: the agent's context or,
-	// piped, the network (the taint then makes it a floor).
+	if listing && f.ask == nil {
+		f.safe = reason("gate.safe", lb+" only lists, tests or prints an archive")
+	}
 	if !extract && archiveToStdout(lb, args, ops) {
 		for n, i := range ops {
 			if lb == "zip" && n == 0 {
@@ -1088,13 +1214,83 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
 		}
 	}
-	for i, w := range args {
-		if (w.val == "-f" || w.val == "--file") && i+1 < len(args) {
-			if extract {
-				a.readWord(args[i+1], sc, idx, false)
-			} else {
-				a.writeWord(args[i+1], sc, idx)
+}
+
+// tar analyses a tar command line: the commands its options run, the
+// archive it writes or reads, the files it packs (relative to -C) and the
+// directory it extracts into.
+func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
+	vals, letters, ops := tarArgs(args)
+	for _, l := range []byte{'I', 'F'} {
+		for _, w := range vals[l] {
+			f.ask = reason("ask.flag", "tar runs a command")
+			a.reparse(w.val, sc, idx)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if !strings.HasPrefix(v, "--") || len(v) <= 4 {
+			continue
+		}
+		n, val, eq := strings.Cut(v[2:], "=")
+		for _, c := range tarCommands {
+			if strings.HasPrefix(c, n) && len(n) >= 2 {
+				if !eq && i+1 < len(args) {
+					i++
+					val = args[i].val
+				}
+				f.ask = reason("ask.flag", "tar runs a command")
+				a.reparse(strings.TrimPrefix(val, "exec="), sc, idx)
+				break
 			}
+		}
+	}
+	extract := strings.ContainsAny(letters, "x") || hasLongAbbrev(args, "--extract", "--get")
+	list := strings.ContainsAny(letters, "t") || hasLongAbbrev(args, "--list")
+	dir := sc.cwd
+	for _, w := range vals['C'] {
+		dir = a.pathWord(w, sc, true).abs
+	}
+	if extract {
+		r := a.resolvePath(dir, "", true)
+		a.writeFact(r, idx)
+		if a.holdsProtected(r) {
+			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
+		}
+	}
+	for _, w := range vals['f'] {
+		if extract || list {
+			a.readWord(w, sc, idx, false)
+		} else {
+			a.writeWord(w, sc, idx)
+		}
+	}
+	for _, l := range []byte{'T', 'X'} {
+		for _, w := range vals[l] {
+			a.readWord(w, sc, idx, false)
+		}
+	}
+	// the files packed are named relative to -C
+	in := &scope{cwd: dir}
+	if dir == "" {
+		in = sc
+	}
+	for _, i := range ops {
+		if extract || list {
+			continue // member names inside the archive
+		}
+		a.readWord(args[i], in, idx, false)
+	}
+	if list && !extract && f.ask == nil && f.human == nil {
+		f.safe = reason("gate.safe", "tar -t only lists an archive")
+	}
+	// An archive of a directory streamed to stdout carries its hidden files
+	// (.env, keys) to wherever the output goes: the agent's context or,
+	// piped, the network (the taint then makes it a floor).
+	if !extract && !list && archiveToStdout("tar", args, ops) {
+		for _, i := range ops {
+			a.add(&rfact{kind: protocol.FactRead, path: a.pathWord(args[i], in, false), parent: idx,
+				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
 		}
 	}
 }
@@ -1164,6 +1360,9 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		f.human = reason("human.persistence-write", "changes package.json scripts")
 	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
 		f.human = reason("human.persistence-write", "changes the package manager configuration")
+	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey.MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "npm config get"}, parent: idx,
+			human: reason("human.sensitive-read", "prints a registry token")})
 	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
 		f.safe = reason("gate.safe", "package manager query")
 	}
@@ -1289,6 +1488,7 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 			check("directory", v, ok)
 		case "E", "eval":
 			f.ask = reason("ask.flag", "make --eval injects a recipe")
+			a.makeShell(v.val, sc, idx)
 		case "p", "print-data-base":
 			f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
 		}
@@ -1343,10 +1543,51 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 	}
 }
 
+// makeShell analyses the $(shell CMD) calls and recipe lines of make
+// text: make runs them through the shell as it reads them.
+func (a *analyzer) makeShell(text string, sc *scope, idx int) {
+	for k := 0; k < len(text); k++ {
+		rest := text[k:]
+		if !strings.HasPrefix(rest, "$(shell") && !strings.HasPrefix(rest, "${shell") {
+			continue
+		}
+		op, cl := rest[1], byte(')')
+		if op == '{' {
+			cl = '}'
+		}
+		depth, j := 0, 1
+		for ; j < len(rest); j++ {
+			if rest[j] == op {
+				depth++
+			} else if rest[j] == cl {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		a.reparse(rest[len("$(shell"):min(j, len(rest))], sc, idx)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			a.reparse(strings.TrimLeft(line, "\t@-+"), sc, idx)
+		}
+	}
+}
+
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
 	for _, w := range s.paths {
-		a.readWord(w, sc, idx, false)
+		if w.dyn && w.projPaths && !w.secretPaths && s.huntsSecrets() == "" {
+			// find -name '*.go' | xargs grep TODO: project files a listing
+			// kept away from secrets, searched for text that is no secret
+			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: idx,
+				safe: reason("gate.read", "searches project files a listing named")})
+			continue
+		}
+		a.readWord(w, sc, idx, s.files) // rg --files only lists names
+	}
+	for _, c := range s.preCmds {
+		a.reparse(c, sc, idx)
 	}
 	for _, w := range s.patternFiles {
 		a.readWord(w, sc, idx, false)
@@ -1399,8 +1640,28 @@ var (
 // (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
 // cannot parse is unsafe.
 func sedScriptSafe(script string) bool {
+	ok, _ := sedScript(script)
+	return ok
+}
+
+// sedEffects are what a sed script runs (e CMD), writes (w FILE,
+// s///w FILE) and reads (r FILE) by name.
+type sedEffects struct{ cmds, writes, reads []string }
+
+// sedScript scans a sed script like sedScriptSafe and lists its effects.
+func sedScript(script string) (bool, sedEffects) {
+	var eff sedEffects
 	s := script
 	i := 0
+	safe := true
+	// restOfLine is the operand of w, r, e: the rest of the line
+	restOfLine := func() string {
+		j := i
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		return strings.TrimLeft(s[j:i], " \t")
+	}
 	skipSpace := func() {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
@@ -1461,7 +1722,7 @@ func sedScriptSafe(script string) bool {
 			continue
 		}
 		if !address() {
-			return false
+			return false, eff
 		}
 		skipSpace()
 		if i < len(s) && s[i] == ',' {
@@ -1471,7 +1732,7 @@ func sedScriptSafe(script string) bool {
 				i++
 			}
 			if !address() {
-				return false
+				return false, eff
 			}
 		}
 		skipSpace()
@@ -1480,30 +1741,43 @@ func sedScriptSafe(script string) bool {
 			skipSpace()
 		}
 		if i >= len(s) {
-			return false
+			return false, eff
 		}
 		cmd := s[i]
 		i++
 		switch cmd {
 		case 'w', 'W', 'e', 'r', 'R':
-			return false
+			safe = false
+			switch arg := restOfLine(); {
+			case cmd == 'e' && arg != "":
+				eff.cmds = append(eff.cmds, arg)
+			case cmd == 'w' || cmd == 'W':
+				eff.writes = append(eff.writes, arg)
+			case cmd == 'r' || cmd == 'R':
+				eff.reads = append(eff.reads, arg)
+			}
 		case '{', '}', ';', '\n':
 		case 's', 'y':
 			if i >= len(s) {
-				return false
+				return false, eff
 			}
 			d := s[i]
 			i++
 			// s/PATTERN/REPLACEMENT/ and y/SRC/DST/: two operands.
 			if !delimited(d) {
-				return false
+				return false, eff
 			}
 			if !delimited(d) {
-				return false
+				return false, eff
 			}
 			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
 				if cmd == 's' && strings.IndexByte("eEwW", s[i]) >= 0 {
-					return false
+					safe = false
+					if s[i] == 'w' || s[i] == 'W' {
+						i++
+						eff.writes = append(eff.writes, restOfLine())
+						break
+					}
 				}
 				i++
 			}
@@ -1521,10 +1795,10 @@ func sedScriptSafe(script string) bool {
 				i++
 			}
 		default:
-			return false
+			return false, eff
 		}
 	}
-	return true
+	return safe, eff
 }
 
 func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
@@ -1619,8 +1893,16 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 	}
 	ok = ok && !inPlace
 	for _, s := range scripts {
-		if !sedScriptSafe(s) {
-			ok = false
+		safe, eff := sedScript(s)
+		ok = ok && safe
+		for _, c := range eff.cmds {
+			a.reparse(c, sc, idx)
+		}
+		for _, w := range eff.writes {
+			a.writeWord(word{val: w}, sc, idx)
+		}
+		for _, r := range eff.reads {
+			a.readWord(word{val: r}, sc, idx, false)
 		}
 	}
 	if ok {
@@ -1757,13 +2039,28 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			f.human = reason("human.env-dump", "awk reads the environment")
 			readsEnv = true
 		}
+		if progSafe || p.dyn {
+			continue
+		}
+		code, lits, _ := awkLex(v)
+		if code == "" {
+			lits = awkStrings(v)
+		}
+		// the commands it runs and the files it writes or reads by name
+		cmds, writes, reads := awkEffects(code, lits)
+		for _, c := range cmds {
+			a.reparse(c, sc, idx)
+		}
+		for _, w := range writes {
+			a.writeWord(word{val: w}, sc, idx)
+		}
+		for _, r := range reads {
+			a.readWord(word{val: r}, sc, idx, false)
+		}
 		// A path in a string of a program that can open files
 		// (ARGV[1]="~/.ssh/id_rsa", getline < ".env") is a file it may
 		// read; in any other program a string is only text ($0 == ".env").
-		for _, lit := range awkStrings(v) {
-			if progSafe {
-				break
-			}
+		for _, lit := range lits {
 			if strings.ContainsAny(lit, "/.~") && !strings.ContainsAny(lit, " \t\n%") {
 				if r := a.resolvePath(lit, sc.cwd, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
@@ -1818,6 +2115,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		for i, w := range args {
 			if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
 				a.readWord(args[i+1], sc, idx, false)
+			}
+			if w.val == "-out" && i+1 < len(args) {
+				a.writeWord(args[i+1], sc, idx)
 			}
 		}
 		if !s.net {
@@ -1898,6 +2198,21 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 		for _, c := range uploadCandidates(lb, args, i, v) {
 			a.readFact(a.resolveMaybe(w, c, sc, false), idx, false)
+			// find -exec curl -T {}: names a listing did not keep from secrets
+			if i+1 < len(args) && args[i+1].val == c {
+				w = args[i+1]
+			}
+			if w.dyn && w.secretPaths {
+				a.readWord(word{val: c, dyn: true, secretPaths: true}, sc, idx, false)
+			}
+			w = args[i]
+		}
+		if lb == "socat" {
+			for _, p := range []string{"create:", "gopen:", "open:"} {
+				if strings.HasPrefix(strings.ToLower(v), p) && (p != "open:" || strings.Contains(strings.ToLower(v), "creat")) {
+					a.writeWord(word{val: strings.SplitN(v[len(p):], ",", 2)[0], dyn: w.dyn}, sc, idx)
+				}
+			}
 		}
 		// f=.env; curl -d @$f: the values the word can take are known
 		for _, alt := range w.alts {
@@ -1948,6 +2263,18 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	for _, g := range a.facts[sensitiveBefore:] {
 		if g.human != nil && g.human.Code == "human.sensitive-read" {
 			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
+		}
+	}
+	// curl -O and wget without -O save under the URL's file name: a file a
+	// later command may run
+	if lb == "curl" && (hasShort(args, "O") || hasFlag(args, "--remote-name", "--remote-name-all")) ||
+		lb == "wget" && len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider") {
+		for _, w := range args {
+			if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
+				r := a.resolvePath(path.Base(u.Path), sc.cwd, true)
+				a.writeFact(r, idx)
+				a.markFetched(r)
+			}
 		}
 	}
 	// curl file:///… reads a local file (and prints it): a read, not an upload
@@ -2041,15 +2368,38 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 				out = append(out, strings.TrimPrefix(v, p))
 			}
 		}
-		if (v == "--post-file" || v == "--body-file") && i+1 < len(args) {
+		// -i FILE: the file's lines are URLs, sent (with -B) to any host
+		if (v == "--post-file" || v == "--body-file" || v == "-i" || v == "--input-file") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
 	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail":
 		if (v == "-a" || v == "--attach") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
-		if lb == "socat" && strings.HasPrefix(strings.ToLower(v), "file:") {
-			out = append(out, strings.SplitN(v[5:], ",", 2)[0])
+		// socat FILE:, OPEN:, GOPEN: addresses read a file into the stream
+		if lb == "socat" {
+			for _, p := range []string{"file:", "open:", "gopen:"} {
+				if strings.HasPrefix(strings.ToLower(v), p) {
+					out = append(out, strings.SplitN(v[len(p):], ",", 2)[0])
+				}
+			}
+		}
+	case "ftp", "tftp", "smbclient":
+		// ftp -u URL FILE…, tftp -c put FILE, smbclient -c 'put FILE': uploads
+		switch {
+		case lb == "ftp" && i > 0 && !strings.HasPrefix(v, "-") && !strings.Contains(v, "://") && hasFlag(args, "-u"):
+			out = append(out, v)
+		case lb == "tftp" && (v == "put" || v == "-c" && i+2 < len(args) && args[i+1].val == "put") && i+1 < len(args):
+			if v == "-c" {
+				i++
+			}
+			out = append(out, args[i+1].val)
+		case lb == "smbclient" && (v == "-c" || v == "--command") && i+1 < len(args):
+			for _, c := range strings.Split(args[i+1].val, ";") {
+				if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput") {
+					out = append(out, f[1:]...)
+				}
+			}
 		}
 	}
 	return out
@@ -2257,7 +2607,9 @@ func isRemoteURL(v string) bool {
 
 // gitCommandKey matches git configuration keys whose value is a command
 // line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
-var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack))$`)
+var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
+	`interactive\.difffilter|trailer\..*\.(command|cmd)|submodule\..*\.update|core\.alternaterefscommand|sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd)|` +
+	`core\.(hookspath|gitproxy)|protocol\..*\.allow|ssh\.variant|gpg\..*\.program|credential\..*\.helper)$`)
 
 // gitConfigCommand analyses the command of a git -c key=value that names
 // one, so a floor or an upload in it is seen (git -c core.pager='rm -rf ~'
@@ -2298,6 +2650,8 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case (v == "--upload-pack" || v == "--receive-pack") && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx)
 		case strings.HasPrefix(v, "ext::"):
+			// split as git does, and as a shell would: either reading only adds facts
+			a.reparse(extCommand(strings.TrimPrefix(v, "ext::")), sc, idx)
 			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
 		case (sub == "clone" || sub == "fetch" || sub == "pull") && v == "-u" && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx) // -u is --upload-pack
@@ -2307,6 +2661,26 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
 		}
 	}
+}
+
+// extCommand turns git's ext:: remote syntax into a shell command line:
+// words split at spaces, "% " a space inside a word, "%%" a percent sign.
+func extCommand(ext string) string {
+	var out []string
+	var b strings.Builder
+	for i := 0; i < len(ext); i++ {
+		switch c := ext[i]; {
+		case c == '%' && i+1 < len(ext) && (ext[i+1] == ' ' || ext[i+1] == '%'):
+			i++
+			b.WriteByte(ext[i])
+		case c == ' ':
+			out = append(out, shellQuote(b.String()))
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.Join(append(out, shellQuote(b.String())), " ")
 }
 
 // optionValues returns the values of a short option letter (-f FILE, -fFILE,
@@ -2351,6 +2725,7 @@ func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	unsafe := ""
 	i := 0
 	cwdChanged, otherRepo := false, false
+	var workTree pathRef
 loop:
 	for i < len(args) {
 		v := args[i].val
@@ -2383,6 +2758,9 @@ loop:
 			}
 			if r := a.resolvePath(p, cwd, false); p == "" || args[i].dyn || !a.inProject(r) {
 				otherRepo = true
+			}
+			if strings.HasPrefix(v, "--work-tree") {
+				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)
 			}
 			i++
 		case v == "--namespace" || v == "--super-prefix":
@@ -2442,6 +2820,9 @@ loop:
 	var gs searchCmd // git grep's command line, read once
 	if sub == "grep" {
 		gs = parseSearch("git-grep", rest)
+		for _, c := range gs.preCmds {
+			a.reparse(c, gsc, gidx) // the pager runs through the shell
+		}
 	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
@@ -2471,6 +2852,40 @@ loop:
 		for _, w := range args {
 			if w.taint {
 				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
+			}
+		}
+	}
+	// files written where an option says, not in the work tree
+	switch sub {
+	case "archive":
+		for _, w := range optionValues(rest, 'o', "--output") {
+			a.writeWord(w, gsc, gidx)
+		}
+	case "checkout-index":
+		for _, w := range rest {
+			if p, ok := strings.CutPrefix(w.val, "--prefix="); ok {
+				a.writeFact(a.resolveMaybe(w, p, gsc, true), gidx)
+			}
+		}
+	case "apply", "am":
+		for _, w := range optionValues(rest, 0, "--directory") {
+			a.writeWord(w, gsc, gidx) // with --unsafe-paths it may leave the project
+		}
+	case "hash-object":
+		for _, o := range ops {
+			a.readWord(rest[o], gsc, gidx, false) // -w stores the file in the repository
+		}
+	}
+	if workTree.raw != "" {
+		switch sub {
+		case "checkout", "restore", "switch", "reset", "checkout-index", "read-tree", "apply", "am", "stash", "merge", "pull",
+			"cherry-pick", "revert", "rebase", "clean", "rm", "mv":
+			// --work-tree=DIR: the files it writes are under DIR
+			a.writeFact(workTree, gidx)
+			if dd := slices.IndexFunc(rest, func(w word) bool { return w.val == "--" }); dd >= 0 && workTree.known {
+				for _, w := range rest[dd+1:] {
+					a.writeFact(a.resolveMaybe(w, w.val, &scope{cwd: workTree.abs}, true), gidx)
+				}
 			}
 		}
 	}
@@ -2756,10 +3171,14 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	if len(roots) == 0 {
 		roots = []word{{val: "."}}
 	}
+	rootsInProject := true
 	for _, r := range roots {
 		a.readWord(r, sc, idx, true)
+		if p := a.pathWord(r, sc, false); !p.known || !a.inProject(p) {
+			rootsInProject = false
+		}
 	}
-	ok := true
+	ok, ranExec := true, false
 	for ; i < len(args); i++ {
 		v := args[i].val
 		switch v {
@@ -2778,7 +3197,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				a.writeWord(args[i+1], sc, -1)
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
-			ok = false
+			ranExec = true
 			j := i + 1
 			for j < len(args) && args[j].val != ";" && args[j].val != "+" {
 				j++
@@ -2788,8 +3207,10 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				if strings.Contains(inner[k].val, "{}") {
 					inner[k].dyn = true
 					inner[k].secretPaths = findMaySelectSecrets(args)
+					inner[k].projPaths = inner[k].val == "{}" && rootsInProject
 				}
 			}
+			mid := len(a.facts)
 			if len(inner) > 0 {
 				base := strings.ToLower(filepath.Base(inner[0].val))
 				if (base == "rm" || base == "shred" || base == "unlink" || base == "rmdir") && !findFiltered(args) {
@@ -2802,18 +3223,21 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				f.wrapper = true
 				s.or(a.inner(inner, sc, idx))
 			}
+			// -exec grep PATTERN {} +: a known-safe command on the files
+			// found keeps find known-safe; -ok asks a person at run time
+			ok = ok && len(inner) > 0 && v != "-ok" && v != "-okdir"
+			for _, g := range a.facts[mid:] {
+				ok = ok && g.safe != nil && g.ask == nil && g.open == nil && g.human == nil && g.floor == nil
+			}
 			i = j
 		}
 	}
 	s.secretList = findMaySelectSecrets(args)
-	if ok {
+	if ok && ranExec {
+		f.safe = reason("gate.safe", "find runs only known-safe commands on the files it lists")
+	} else if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
-		s.projList = true
-		for _, r := range roots {
-			if p := a.pathWord(r, sc, false); !p.known || !a.inProject(p) {
-				s.projList = false
-			}
-		}
+		s.projList = rootsInProject
 	} else if f.wrapper && f.floor == nil {
 		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")
 	}
@@ -2901,34 +3325,145 @@ func (a *analyzer) flagValueSecrets(args []word, sc *scope, idx int) {
 	}
 }
 
+// awkLex splits an awk program into code and string literals: each string
+// becomes "N" (N indexes lits), each regex literal //, each comment is
+// dropped. A " inside /"/ or # " does not start a string. ok is false when
+// a string or regex does not end.
+func awkLex(prog string) (code string, lits []string, ok bool) {
+	var b strings.Builder
+	prev := byte(0) // last significant code byte: decides / (divide or regex)
+	for i := 0; i < len(prog); i++ {
+		c := prog[i]
+		switch {
+		case c == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+			prev = '\n'
+		case c == '"':
+			var lit strings.Builder
+			for i++; i < len(prog) && prog[i] != '"'; i++ {
+				if prog[i] == '\\' && i+1 < len(prog) {
+					i++
+				}
+				lit.WriteByte(prog[i])
+			}
+			if i >= len(prog) {
+				return "", nil, false
+			}
+			b.WriteString(`"` + strconv.Itoa(len(lits)) + `"`)
+			lits = append(lits, lit.String())
+			prev = '"'
+		case c == '/' && (!awkOperandEnd(prev) || awkRegexAfter(b.String())):
+			class := false
+			for i++; i < len(prog) && (prog[i] != '/' || class); i++ {
+				switch prog[i] {
+				case '\\':
+					i++
+				case '[':
+					class = true
+				case ']':
+					class = false
+				case '\n':
+					return "", nil, false
+				}
+			}
+			if i >= len(prog) {
+				return "", nil, false
+			}
+			b.WriteString("//")
+			prev = '/'
+		default:
+			b.WriteByte(c)
+			if c != ' ' && c != '\t' {
+				prev = c
+			}
+		}
+	}
+	return b.String(), lits, true
+}
+
+// awkOperandEnd reports a byte after which / divides: a name, a number, a
+// closing bracket, a string or regex.
+func awkOperandEnd(c byte) bool {
+	return c == '_' || c == ')' || c == ']' || c == '$' || c == '"' || c == '/' ||
+		c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// awkRegexAfter reports code ending in a keyword after which / starts a
+// regex (print /x/), not a division.
+func awkRegexAfter(code string) bool {
+	code = strings.TrimRight(code, " \t")
+	j := len(code)
+	for j > 0 && (code[j-1] == '_' || code[j-1] >= 'a' && code[j-1] <= 'z') {
+		j--
+	}
+	switch code[j:] {
+	case "print", "printf", "return", "in", "case", "getline":
+		return true
+	}
+	return false
+}
+
+var (
+	// awkCmdRe finds the command strings of an awk program: system("…"),
+	// "…" | getline, print … | "…"; awkOutRe the files of print > "…" and
+	// awkInRe those of getline < "…".
+	awkCmdRe = regexp.MustCompile(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
+	awkOutRe = regexp.MustCompile(`>>?\s*\(?\s*"(\d+)"`)
+	awkInRe  = regexp.MustCompile(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
+)
+
+// awkEffects lists what a lexed awk program runs, writes and reads by
+// literal name.
+func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
+	lit := func(m []string) string {
+		for _, g := range m[1:] {
+			if g != "" {
+				n, _ := strconv.Atoi(g)
+				return lits[n]
+			}
+		}
+		return ""
+	}
+	for _, m := range awkCmdRe.FindAllStringSubmatch(code, 16) {
+		cmds = append(cmds, lit(m))
+	}
+	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
+		if k := strings.Index(stmt, "print"); k >= 0 {
+			for _, m := range awkOutRe.FindAllStringSubmatch(stmt[k:], 4) {
+				writes = append(writes, lit(m))
+			}
+		}
+	}
+	for _, m := range awkInRe.FindAllStringSubmatch(code, 16) {
+		reads = append(reads, lit(m))
+	}
+	return cmds, writes, reads
+}
+
 // awkProgramSafe rejects awk programs that run commands (system, pipes,
 // getline from a command), write files (print > file) or read the
 // environment. Comparisons (NR > 5) and logical or (||) are fine.
 func awkProgramSafe(prog string) bool {
-	// drop string literals: "a > b" is text
-	var b strings.Builder
-	in := false
-	for i := 0; i < len(prog); i++ {
-		c := prog[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-			b.WriteByte('"')
-		case !in:
-			b.WriteByte(c)
-		}
+	code, _, ok := awkLex(prog)
+	if !ok {
+		return false
 	}
-	code := b.String()
 	if strings.Contains(prog, "/inet/") {
 		return false // gawk network special files, usually inside a string
 	}
-	// @f(...) is a gawk indirect call: f may name system
-	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "@", "ARGV", "ARGC", "SYMTAB", "FUNCTAB"} {
-		if strings.Contains(code, bad) {
+	// @f(...) is a gawk indirect call: f may name system. The names are
+	// looked for in the whole program, strings included: a lexing mistake
+	// must not hide one.
+	for _, bad := range []string{"system", "getline", "close(", "fflush", "ENVIRON", "PROCINFO", "ARGV", "ARGC", "SYMTAB", "FUNCTAB"} {
+		if strings.Contains(prog, bad) {
 			return false
 		}
+	}
+	if strings.Contains(code, "@") {
+		return false
 	}
 	if strings.Contains(strings.ReplaceAll(code, "||", ""), "|") {
 		return false
@@ -2954,4 +3489,360 @@ func awkProgramSafe(prog string) bool {
 		}
 	}
 	return true
+}
+
+// cloudSecrets are subcommands of cloud CLIs that print a credential.
+var cloudSecrets = map[string][]string{
+	"aws":    {"configure get", "configure export-credentials", "ecr get-login-password", "sts get-session-token", "secretsmanager get-secret-value"},
+	"gcloud": {"auth print-access-token", "auth print-identity-token", "auth application-default print-access-token", "secrets versions access"},
+	"az":     {"account get-access-token"},
+}
+
+// cloudSecret reports a cloud CLI call that prints a credential.
+func cloudSecret(lb string, args []word) bool {
+	subs, ok := cloudSecrets[lb]
+	if !ok {
+		return false
+	}
+	var b strings.Builder
+	for _, i := range operands(args, map[string]bool{"--profile": true, "--region": true, "--project": true}) {
+		b.WriteString(args[i].val + " ")
+	}
+	line := b.String()
+	for _, sub := range subs {
+		if strings.HasPrefix(line, sub+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// copyOut analyses docker cp / kubectl cp SRC DST: a local SRC is read, a
+// local DST written (CONTAINER:PATH is the container's).
+func (a *analyzer) copyOut(args []word, sc *scope, idx int) {
+	ops := operands(args, map[string]bool{"-c": true, "--container": true, "-n": true, "--namespace": true})
+	if len(ops) < 2 {
+		return
+	}
+	local := func(w word) bool {
+		return !strings.Contains(w.val, ":") || strings.HasPrefix(w.val, "/") || strings.HasPrefix(w.val, ".")
+	}
+	src, dst := args[ops[0]], args[ops[len(ops)-1]]
+	if local(src) {
+		a.readWord(src, sc, idx, false)
+	}
+	if local(dst) {
+		a.writeWord(dst, sc, idx)
+	}
+}
+
+// filesNamedIn records the reads of a command that opens the files named
+// in w's file, or on its stdin for "-": the names it can see, and a read
+// of names only known at run time.
+func (a *analyzer) filesNamedIn(w word, sc *scope, idx int) {
+	if w.val != "-" {
+		a.readWord(w, sc, idx, false)
+	} else if in := a.stdin; in != nil {
+		a.stdin = nil
+		for _, n := range strings.FieldsFunc(in.text, func(r rune) bool { return r == 0 || r == '\n' || r == '\\' }) {
+			if pathLiteral(n) {
+				a.readWord(word{val: n}, sc, idx, false)
+			}
+		}
+	}
+	a.readFact(pathRef{raw: "(files named in " + w.val + ")"}, idx, false)
+}
+
+// otherTools are programs that run command strings, write files named by
+// an option or print secrets; otherTool models each.
+var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
+	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
+	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
+	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true}
+
+// compilers read their operands and write -o FILE.
+var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
+
+// vimWriteRe matches an ex command that writes a file: w[rite][!] FILE,
+// sav[eas], wq, x, up[date].
+var vimWriteRe = regexp.MustCompile(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
+
+// exCommand analyses one ex/vim/ed command line: !CMD runs a shell
+// command, w FILE writes, r FILE reads.
+func (a *analyzer) exCommand(f *rfact, idx int, c string, sc *scope) {
+	c = strings.TrimLeft(c, ": \t")
+	if rest, ok := strings.CutPrefix(c, "silent"); ok {
+		c = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	}
+	switch {
+	case strings.HasPrefix(c, "!"):
+		a.reparse(c[1:], sc, idx)
+	case strings.HasPrefix(c, "r !") || strings.HasPrefix(c, "r!") || strings.HasPrefix(c, "w !"):
+		// r !CMD reads a command's output, w !CMD pipes the buffer to it
+		a.reparse(c[strings.IndexByte(c, '!')+1:], sc, idx)
+	case strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "term") || strings.HasPrefix(c, "sh"):
+		for _, l := range codeLiterals(c, false) {
+			a.reparse(l, sc, idx)
+		}
+		f.ask = reason("ask.flag", "the editor runs a command")
+	case vimWriteRe.MatchString(c):
+		a.writeWord(word{val: vimWriteRe.FindStringSubmatch(c)[2]}, sc, idx)
+	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so "):
+		a.readWord(word{val: strings.TrimSpace(c[strings.IndexByte(c, ' '):])}, sc, idx, false)
+	}
+}
+
+func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	var s summary
+	secret := func(what string) {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " " + what}, parent: idx,
+			human: reason("human.sensitive-read", lb+" prints "+what)})
+		s.taint = true
+	}
+	ops := operands(args, nil)
+	switch {
+	case lb == "sponge":
+		for _, i := range ops {
+			a.writeWord(args[i], sc, idx)
+		}
+	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
+		// -c CMD, +CMD, --cmd CMD and an ed script on stdin are ex commands
+		vals := map[string]bool{"-c": true, "--cmd": true, "-S": true, "-u": true, "-i": true, "-T": true, "-p": true}
+		for i, w := range args {
+			switch {
+			case (w.val == "-c" || w.val == "--cmd") && i+1 < len(args):
+				a.exCommand(f, idx, args[i+1].val, sc)
+			case strings.HasPrefix(w.val, "+") && len(w.val) > 1:
+				a.exCommand(f, idx, w.val[1:], sc)
+			case (w.val == "-S" || w.val == "-u") && i+1 < len(args):
+				a.readWord(args[i+1], sc, idx, false) // a script it sources
+			}
+		}
+		// an editor driven by commands, not by a person: ed and ex read
+		// them from stdin, vim from -c, +CMD, -s or -e
+		scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
+			slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
+		if in := a.stdin; in != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
+			a.stdin = nil
+			for _, line := range strings.Split(in.text, "\n") {
+				a.exCommand(f, idx, line, sc)
+			}
+		}
+		for _, i := range operands(args, vals) {
+			if strings.HasPrefix(args[i].val, "+") {
+				continue
+			}
+			a.readWord(args[i], sc, idx, false)
+			if scripted && lb != "view" {
+				a.writeWord(args[i], sc, idx) // commands given up front may write what it opens
+			}
+		}
+	case lb == "emacs":
+		for i, w := range args {
+			v := w.val
+			if (v == "--eval" || v == "-eval" || v == "--execute" || v == "-l" || v == "--load") && i+1 < len(args) {
+				if v == "-l" || v == "--load" {
+					a.readWord(args[i+1], sc, idx, false)
+					continue
+				}
+				a.elisp(f, idx, args[i+1].val, sc)
+			} else if x, ok := strings.CutPrefix(v, "--eval="); ok {
+				a.elisp(f, idx, x, sc)
+			}
+		}
+		for _, i := range ops {
+			a.readWord(args[i], sc, idx, false)
+		}
+	case lb == "gdb":
+		for i, w := range args {
+			v := strings.TrimLeft(w.val, "-")
+			switch {
+			case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
+				a.gdbCommand(args[i+1].val, sc, idx)
+			case strings.HasPrefix(v, "eval-command="):
+				a.gdbCommand(strings.TrimPrefix(v, "eval-command="), sc, idx)
+			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
+				a.readWord(args[i+1], sc, idx, false)
+			}
+		}
+	case lb == "man":
+		for _, w := range optionValues(args, 'P', "--pager") {
+			f.ask = reason("ask.flag", "man -P runs a pager command")
+			a.reparse(w.val, sc, idx)
+		}
+		for _, w := range optionValues(args, 'H', "--html") {
+			a.reparse(w.val, sc, idx)
+		}
+	case lb == "sqlite3":
+		// sqlite3 DB SQL…: dot-commands run programs and open files
+		for n, i := range ops {
+			if n == 0 {
+				a.readWord(args[i], sc, idx, false)
+				continue
+			}
+			a.sqliteCommands(args[i].val, sc, idx)
+		}
+		if in := a.stdin; in != nil {
+			a.stdin = nil
+			a.sqliteCommands(in.text, sc, idx)
+		}
+		for _, w := range optionValues(args, 0, "-init") {
+			a.readWord(w, sc, idx, false)
+		}
+	case lb == "split":
+		// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
+		// gets each piece on its stdin
+		vals := map[string]bool{"-a": true, "-b": true, "-C": true, "-l": true, "-n": true, "-t": true, "--suffix-length": true,
+			"--bytes": true, "--line-bytes": true, "--lines": true, "--number": true, "--separator": true, "--additional-suffix": true, "--filter": true}
+		sops := operands(args, vals)
+		secretIn := false
+		if len(sops) > 0 {
+			mid := len(a.facts)
+			a.readWord(args[sops[0]], sc, idx, false)
+			for _, g := range a.facts[mid:] {
+				secretIn = secretIn || g.human != nil && g.human.Code == "human.sensitive-read"
+			}
+		}
+		filter := false
+		for _, w := range optionValues(args, 0, "--filter") {
+			filter = true
+			if r := a.reparse(w.val, sc, idx); r.net && secretIn {
+				f.floor = reason("floor.exfil", "split feeds a sensitive file to a network command")
+			}
+		}
+		if !filter {
+			prefix := word{val: "x"}
+			if len(sops) > 1 {
+				prefix = args[sops[1]]
+			}
+			a.writeWord(prefix, sc, idx)
+		}
+	case lb == "cmake" && len(args) > 1 && args[0].val == "-E":
+		a.cmakeE(f, idx, args[1:], sc)
+	case compilers[lb]:
+		for _, w := range optionValues(args, 'o', "") {
+			a.writeWord(w, sc, idx)
+		}
+		for _, i := range operands(args, map[string]bool{"-o": true, "-I": true, "-L": true, "-l": true, "-D": true, "-x": true, "-include": true, "-MF": true}) {
+			a.readWord(args[i], sc, idx, false)
+		}
+	case lb == "kill":
+		// kill -9 -1 signals every process the user may signal
+		i := 0
+		if len(args) > 0 && (args[0].val == "-s" || args[0].val == "-n" || args[0].val == "--signal") {
+			i = 2
+		} else if len(args) > 0 && strings.HasPrefix(args[0].val, "-") && args[0].val != "--" {
+			i = 1
+		}
+		for _, w := range args[min(i, len(args)):] {
+			if w.val == "-1" {
+				f.human = reason("human.teardown", "kill -1 signals every process of the user")
+			}
+		}
+	case lb == "httpd":
+		f.human = reason("human.file-server", "httpd serves a directory, secrets such as .env included, to the network")
+	case lb == "shutdown" || lb == "reboot" || lb == "poweroff" || lb == "halt":
+		f.human = reason("human.teardown", lb+" stops the machine")
+	case lb == "gpg" || lb == "gpg2":
+		if hasLongAbbrev(args, "--export-secret-keys", "--export-secret-subkeys") {
+			secret("secret keys")
+		}
+		for _, i := range ops {
+			a.readWord(args[i], sc, idx, false)
+		}
+	case lb == "security":
+		if len(ops) > 0 && (strings.HasPrefix(args[ops[0]].val, "find-") && hasShort(args, "wg") || args[ops[0]].val == "dump-keychain") {
+			secret("a keychain password")
+		}
+	case lb == "secret-tool":
+		if len(ops) > 0 && args[ops[0]].val == "lookup" {
+			secret("a stored secret")
+		}
+	}
+	return s
+}
+
+// elisp analyses an emacs --eval expression: the strings of a
+// shell-command or process call are shell commands.
+func (a *analyzer) elisp(f *rfact, idx int, expr string, sc *scope) {
+	f.ask = reason("ask.flag", "emacs evaluates code")
+	if strings.Contains(expr, "shell-command") || strings.Contains(expr, "process") {
+		for _, l := range codeLiterals(expr, false) {
+			a.reparse(l, sc, idx)
+		}
+	}
+	for _, l := range codeLiterals(expr, false) {
+		if r := a.resolvePath(l, sc.cwd, true); pathLiteral(l) && strings.Contains(expr, "write") {
+			a.writeFact(r, idx)
+		}
+	}
+}
+
+// gdbCommand analyses a gdb command: shell CMD, !CMD and pipe … | CMD run
+// a shell command.
+func (a *analyzer) gdbCommand(c string, sc *scope, idx int) {
+	c = strings.TrimSpace(c)
+	switch {
+	case strings.HasPrefix(c, "!"):
+		a.reparse(c[1:], sc, idx)
+	case strings.HasPrefix(c, "shell "):
+		a.reparse(c[6:], sc, idx)
+	case strings.HasPrefix(c, "pipe ") || strings.HasPrefix(c, "| "):
+		if j := strings.LastIndexByte(c, '|'); j > 0 {
+			a.reparse(c[j+1:], sc, idx)
+		}
+	}
+}
+
+// sqliteCommands analyses sqlite3 input: .shell/.system run commands,
+// .read/.import read files, .output/.once/.save/.backup write them.
+func (a *analyzer) sqliteCommands(text string, sc *scope, idx int) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		cmd, rest, _ := strings.Cut(line[1:], " ")
+		rest = strings.TrimSpace(rest)
+		switch cmd {
+		case "shell", "system":
+			a.reparse(rest, sc, idx)
+		case "read", "import", "open", "restore":
+			if strings.HasPrefix(rest, "|") {
+				a.reparse(rest[1:], sc, idx)
+			} else if fs := strings.Fields(rest); len(fs) > 0 {
+				a.readWord(word{val: strings.Trim(fs[0], `'"`)}, sc, idx, false)
+			}
+		case "output", "once", "save", "backup", "dump":
+			if strings.HasPrefix(rest, "|") {
+				a.reparse(rest[1:], sc, idx)
+			} else if fs := strings.Fields(rest); len(fs) > 0 && cmd != "dump" {
+				a.writeWord(word{val: strings.Trim(fs[len(fs)-1], `'"`)}, sc, idx)
+			}
+		}
+	}
+}
+
+// cmakeE analyses cmake -E TOOL ARGS as the command it stands for.
+func (a *analyzer) cmakeE(f *rfact, idx int, args []word, sc *scope) {
+	as := map[string][]string{"rm": {"rm"}, "remove": {"rm", "-f"}, "remove_directory": {"rm", "-rf"},
+		"copy": {"cp"}, "copy_if_different": {"cp"}, "copy_directory": {"cp", "-r"}, "copy_directory_if_different": {"cp", "-r"},
+		"cat": {"cat"}, "rename": {"mv"}, "make_directory": {"mkdir", "-p"}, "touch": {"touch"}, "touch_nocreate": {"touch"},
+		"create_symlink": {"ln", "-s"}, "create_hardlink": {"ln"}, "tar": {"tar"}, "env": {"env"}, "echo": {"echo"},
+		"sha256sum": {"sha256sum"}, "md5sum": {"md5sum"}, "compare_files": {"cmp"}, "true": {"true"}, "false": {"false"}}
+	tool := args[0].val
+	if tool == "chdir" && len(args) > 2 {
+		a.inner(args[2:], &scope{cwd: a.pathWord(args[1], sc, false).abs}, idx)
+		return
+	}
+	cmd, ok := as[tool]
+	if !ok {
+		f.ask = reason("ask.flag", "cmake -E "+tool)
+		return
+	}
+	words := make([]word, 0, len(cmd)+len(args))
+	for _, c := range cmd {
+		words = append(words, word{val: c})
+	}
+	a.inner(append(words, args[1:]...), sc, idx)
 }

@@ -163,6 +163,11 @@ func TestAwkProgramSafe(t *testing.T) {
 		{"{\"date\" | getline d}", false},
 		{"BEGIN{for(k in ENVIRON) print k}", false},
 		{"BEGIN{s=\"/inet/tcp/0/h/1\"}", false},
+		{"/\"/ {system(\"id\")} /\"/", false},
+		{"# \"\n{print $0 > \"x\"} # \"", false},
+		{"/\"/ {print $1} /\"/", true},
+		{"{print $1/2}", true},
+		{"{print \"unterminated}", false},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.safe, awkProgramSafe(c.prog), c.prog)

@@ -33,7 +33,9 @@ type searchCmd struct {
 	// context: the output holds more than the matching lines (-A/-B/-C,
 	// grep -z reading a whole file as one line, rg -U across lines).
 	context bool
-	pre     bool // rg --pre/-z runs a program on each file
+	pre     bool     // rg --pre/-z runs a program on each file
+	preCmds []string // the programs of --pre and git grep -O, when given
+	files   bool     // rg --files: the operands are all paths
 }
 
 type dialect int
@@ -153,6 +155,9 @@ func parseSearch(lb string, args []word) searchCmd {
 			c := v[j]
 			if lb == "git-grep" && c == 'O' {
 				s.pre = true // -O[PAGER]: the rest of the cluster is a program
+				if v[j+1:] != "" {
+					s.preCmds = append(s.preCmds, v[j+1:])
+				}
 				break
 			}
 			if lb != "rg" && lb != "ag" && lb != "ack" && lb != "git-grep" && c >= '0' && c <= '9' {
@@ -178,7 +183,7 @@ func parseSearch(lb string, args []word) searchCmd {
 			s.applyShort(lb, c, word{}, false)
 		}
 	}
-	if !s.patternGiven && len(operands) > 0 {
+	if !s.patternGiven && !s.files && len(operands) > 0 {
 		s.patterns, operands = append(s.patterns, operands[0]), operands[1:]
 	}
 	s.paths = operands
@@ -318,8 +323,13 @@ func (s *searchCmd) applyLong(lb, name string, v word, ok bool) {
 		}
 	case "include", "glob", "iglob", "file-search-regex":
 		s.globs = append(s.globs, v.val)
-	case "pre", "pre-glob", "search-zip", "hostname-bin":
+	case "pre", "pre-glob", "search-zip", "hostname-bin", "open-files-in-pager":
 		s.pre = true
+		if (name == "pre" || name == "open-files-in-pager") && ok && v.val != "" {
+			s.preCmds = append(s.preCmds, v.val)
+		}
+	case "files":
+		s.files = lb == "rg"
 	}
 }
 
