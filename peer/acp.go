@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -19,19 +20,26 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 			sess.mu.Lock()
 			merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
 			sess.mu.Unlock()
-			reply, err := s.decide(ctx, w, sess, 0, acpToolCall(merged), s.canPrompt(), settledOnly)
-			if err != nil {
+			// A session/cancel while the call is being decided cancels it,
+			// whoever was deciding (gate, judge, user): the agent stopped the
+			// turn, so nothing from it may run. decide then records a headless
+			// reject and the answer is ACP's "cancelled". One that comes after
+			// the decision is recorded gets the decision, as its record says.
+			dctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer sess.trackACP(s.arrival(ctx), cancel)()
+			reply, err := s.decide(dctx, w, sess, 0, acpToolCall(merged), s.canPrompt(), settledOnly)
+			cancelledOut := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
+			switch {
+			case errors.Is(err, errCancelled) && ctx.Err() == nil: // withdrawn by session/cancel or session/close
+				return result{value: cancelledOut}
+			case err != nil:
 				return decideError(err)
 			}
-			// A session/cancel while the call was being decided makes the
-			// answer ACP's "cancelled", whoever decided: the agent stopped the
-			// turn, so nothing from it may run.
-			cancelled := sess.withdrawnSince(s.arrival(ctx))
-			out := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
-			if id := pickOption(p.Options, reply.Reply); id != "" && !cancelled {
-				out.Outcome = protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}
+			if id := pickOption(p.Options, reply.Reply); id != "" {
+				return result{value: protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}, Meta: reply.Meta}}
 			}
-			return result{value: out}
+			return result{value: cancelledOut}
 		})
 }
 

@@ -78,6 +78,9 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		}
 		d = s.deliberate(ctx, rq)
 	}
+	if s.beforeRecord != nil {
+		s.beforeRecord(ctx)
+	}
 	cancelled := ctx.Err() != nil
 	if cancelled {
 		// Cancelled: the requester gets -32800, but the attempt is audited.

@@ -53,6 +53,10 @@ type Server struct {
 	w           *world
 	sessions    map[string]*session
 	pending     map[jsonrpc2.ID]context.CancelFunc
+	// withdrawals is the frame of the latest session/cancel or
+	// session/close of each session id, loaded or not: a request may have
+	// arrived before the cancel and load its session after it (on a worker).
+	withdrawals map[string]uint64
 
 	inflight sync.WaitGroup
 	askSeq   atomic.Uint64
@@ -71,10 +75,10 @@ type Server struct {
 	asks        askTable
 	workers     *workers
 
-	// afterRecord, set only by tests, runs in decide right after a
-	// decision's record is durable and before the reply: the one moment a
-	// late $/cancelRequest can otherwise only hit by chance.
-	afterRecord func(ctx context.Context)
+	// beforeRecord and afterRecord, set only by tests, run in decide just
+	// before a decision is recorded and right after its record is durable:
+	// the moments a cancellation can otherwise only hit by chance.
+	beforeRecord, afterRecord func(ctx context.Context)
 }
 
 // world is the project the connection decides for: policy, store, judge.
@@ -98,6 +102,7 @@ func New(cfg Config) *Server {
 	return &Server{
 		cfg:         cfg,
 		sessions:    map[string]*session{},
+		withdrawals: map[string]uint64{},
 		pending:     map[jsonrpc2.ID]context.CancelFunc{},
 		exited:      make(chan struct{}),
 		inputGone:   ctx,
@@ -391,6 +396,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 			s.mu.Lock()
 			sess := s.sessions[p.SessionID]
 			delete(s.sessions, p.SessionID)
+			s.withdrawals[p.SessionID] = frame
 			s.mu.Unlock()
 			if sess != nil {
 				sess.withdrawAsks(frame)
@@ -406,6 +412,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 		if decodeParams(req.Method, req.Params, &p) == nil {
 			s.mu.Lock()
 			sess := s.sessions[p.SessionID]
+			s.withdrawals[p.SessionID] = frame
 			s.mu.Unlock()
 			if sess != nil {
 				sess.withdrawAsks(frame)

@@ -17,6 +17,8 @@ import (
 	"unsafe"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/store"
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 func TestCancelFlows(t *testing.T) {
@@ -232,27 +234,121 @@ func TestWithdrawnAsksAreReleased(t *testing.T) {
 // with a real "selected" allow option (acp.go:29 requires DecidedBy headless
 // to report "cancelled").
 func TestACPCancelDuringJudgeIsCancelled(t *testing.T) {
+	called, release := make(chan struct{}), make(chan struct{})
 	js := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
-		time.Sleep(300 * time.Millisecond)
+		close(called)
+		select { // answer "allow" only once the cancel is in (or the peer gave up)
+		case <-release:
+		case <-r.Context().Done():
+		}
 		fmt.Fprint(w, `{"choices":[{"message":{"role":"assistant","content":"{\"decision\":\"allow\",\"risk_level\":\"low\",\"reason\":\"ok\"}"}}]}`)
 	}))
 	defer js.Close()
+	defer close(release)
 	home := t.TempDir()
 	pol := filepath.Join(home, "policy.json")
 	os.WriteFile(pol, []byte(fmt.Sprintf(`{"mode":"ai","judge":{"endpoint":%q,"model":"m"}}`, js.URL)), 0o600)
 	h := newHarnessPolicy(t, pol)
 	opts := []map[string]any{{"optionId": "y", "name": "Allow", "kind": "allow_once"}, {"optionId": "n", "name": "Reject", "kind": "reject_once"}}
 	h.call(1, "session/request_permission", map[string]any{"sessionId": "a1", "toolCall": map[string]any{"toolCallId": "t1", "kind": "execute", "rawInput": map[string]any{"command": "make build"}}, "options": opts})
-	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-called:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the judge was never asked")
+	}
 	h.notify("session/cancel", map[string]any{"sessionId": "a1"})
 	m := h.wait(1)
-	t.Logf("%v", m["result"])
 	out := m["result"].(map[string]any)["outcome"].(map[string]any)
 	if out["outcome"] != "cancelled" {
 		t.Fatalf("session/cancel arrived before the decision, but the peer selected %v", out)
 	}
+	if rec := lastRecord(t, h, "a1"); rec.Decision != protocol.ReplyReject || rec.DecidedBy != protocol.ByHeadless {
+		t.Fatalf("the answer was cancelled but the record says %v by %v", rec.Decision, rec.DecidedBy)
+	}
 	h.close()
+}
+
+// The user answers "always", then the session is cancelled before the
+// decision is recorded: the answer is ACP's "cancelled", the record a
+// headless reject, and no grant is made for a call the agent never ran.
+func TestACPCancelAfterAnswerBeforeRecord(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	synced := make(chan bool, 1)
+	h.srv.beforeRecord = func(context.Context) {
+		h.notify("session/cancel", map[string]any{"sessionId": "a2"})
+		h.call("sync", "grants/list", map[string]any{}) // read after the cancel, so answered after it took effect
+		select {
+		case <-h.ch("sync"):
+			synced <- true
+		case <-time.After(10 * time.Second):
+			synced <- false
+		}
+	}
+	opts := []map[string]any{{"optionId": "y", "name": "Allow", "kind": "allow_once"}, {"optionId": "a", "name": "Always", "kind": "allow_always"}}
+	h.call(1, "session/request_permission", map[string]any{"sessionId": "a2", "toolCall": map[string]any{"toolCallId": "t1", "kind": "execute", "rawInput": map[string]any{"command": "make build"}}, "options": opts})
+	h.answer(h.ask(), map[string]any{"reply": "always"})
+	m := h.wait(1)
+	if !<-synced {
+		t.Fatal("the session/cancel was never taken")
+	}
+	if out := m["result"].(map[string]any)["outcome"].(map[string]any); out["outcome"] != "cancelled" {
+		t.Fatalf("cancelled before the record, but the peer selected %v", out)
+	}
+	if rec := lastRecord(t, h, "a2"); rec.Decision != protocol.ReplyReject || rec.DecidedBy != protocol.ByHeadless {
+		t.Fatalf("the answer was cancelled but the record says %v by %v", rec.Decision, rec.DecidedBy)
+	}
+	h.call("g", "grants/list", map[string]any{})
+	if g := h.wait("g")["result"].(map[string]any)["grants"].([]any); len(g) != 0 {
+		t.Fatalf("a cancelled call made a grant: %v", g)
+	}
+	h.close()
+}
+
+// A session/cancel handled before the session of an earlier request is
+// loaded (the request waited for a worker) still withdraws that request.
+func TestSessionCancelBeforeSessionLoaded(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	// frame 10: a request; frame 11: the cancel, taken before the request's
+	// worker loads the session
+	notif := &jsonrpc2.Request{Method: "session/cancel", Notif: true}
+	if err := notif.SetParams(map[string]any{"sessionId": "late"}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.handleNotification(notif, 11)
+	sess, err := h.srv.session("late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled := false
+	sess.trackACP(10, func() { cancelled = true })()
+	if !cancelled {
+		t.Fatal("a request that arrived before the session/cancel was not withdrawn")
+	}
+	cancelled = false
+	sess.trackACP(12, func() { cancelled = true })()
+	if cancelled {
+		t.Fatal("a request that arrived after the session/cancel was withdrawn")
+	}
+	h.close()
+}
+
+// lastRecord is the newest audit record of a session, read from the
+// server's own bbolt file (an ACP session has no initialize, so no
+// permission/audit).
+func lastRecord(t *testing.T, h *harness, sessionID string) protocol.AuditRecord {
+	t.Helper()
+	w, err := h.srv.world()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := w.db.Audit(store.AuditQuery{SessionID: sessionID, Limit: 1000})
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("audit of session %s: %d records, %v", sessionID, len(recs), err)
+	}
+	return recs[len(recs)-1]
 }
 
 // session/open on a live session rewrites ss.info under ss.mu while the

@@ -28,6 +28,10 @@ type session struct {
 	history     []judge.HistoryEntry // this turn's calls, oldest first
 	acpCalls    map[string]protocol.ACPToolCallUpdate
 	asks        map[string]context.CancelFunc // pending escalations by ask id
+	// acpReqs cancels the ACP permission requests being decided, by arrival
+	// frame: session/cancel answers them "cancelled", and their records say
+	// so (SPEC §3.6).
+	acpReqs map[uint64]context.CancelFunc
 	// withdrawnAt is the frame number of the latest session/cancel or
 	// session/close: a request that arrived before it is withdrawn, even if
 	// it started deciding after it (it may have waited for a worker).
@@ -38,7 +42,8 @@ type session struct {
 const maxACPCalls = 1024
 
 func newSession(info protocol.Session) *session {
-	return &session{info: info, acpCalls: map[string]protocol.ACPToolCallUpdate{}, asks: map[string]context.CancelFunc{}}
+	return &session{info: info, acpCalls: map[string]protocol.ACPToolCallUpdate{}, asks: map[string]context.CancelFunc{},
+		acpReqs: map[uint64]context.CancelFunc{}}
 }
 
 // beginTurn starts dialog turn n: the turn's history resets, and a new epoch
@@ -104,13 +109,36 @@ func (ss *session) pruneRevoked(grants []protocol.Grant) bool {
 }
 
 // withdrawAsks cancels every pending escalation of the session and
-// withdraws every request that arrived before frame.
+// withdraws every request that arrived before frame: the ACP ones being
+// decided are cancelled outright.
 func (ss *session) withdrawAsks(frame uint64) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.withdrawnAt = max(ss.withdrawnAt, frame)
 	for _, cancel := range ss.asks {
 		cancel()
+	}
+	for arrival, cancel := range ss.acpReqs {
+		if arrival < frame {
+			cancel()
+		}
+	}
+}
+
+// trackACP registers the cancel of an ACP request that arrived as frame
+// until untrack is called; one already withdrawn is cancelled at once.
+func (ss *session) trackACP(frame uint64, cancel context.CancelFunc) (untrack func()) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.withdrawnAt > frame {
+		cancel()
+		return func() {}
+	}
+	ss.acpReqs[frame] = cancel
+	return func() {
+		ss.mu.Lock()
+		delete(ss.acpReqs, frame)
+		ss.mu.Unlock()
 	}
 }
 
@@ -148,6 +176,9 @@ func (s *Server) session(id string) (*session, error) {
 		return existing, nil
 	}
 	ss = newSession(info)
+	// a session/cancel or session/close that came before the session was
+	// loaded still withdraws the requests that arrived before it
+	ss.withdrawnAt = s.withdrawals[id]
 	s.sessions[id] = ss
 	return ss, nil
 }
@@ -210,12 +241,4 @@ func (s *Server) modeOf(w *world, info protocol.Session) (protocol.Mode, protoco
 		tier = w.policy.Tier()
 	}
 	return mode, tier
-}
-
-// withdrawnSince reports whether a session/cancel or session/close came
-// after the request that arrived as frame.
-func (ss *session) withdrawnSince(frame uint64) bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.withdrawnAt > frame
 }
