@@ -67,6 +67,9 @@ type Call struct {
 type Decision struct {
 	Outcome Outcome
 	Details protocol.JudgeDetails
+	// Denied: the model answered "deny" (below critical, so the outcome is
+	// Escalate). It is sure, not in doubt, and no tier may approve it.
+	Denied bool
 }
 
 // BreakerLimit is the number of judge rejections in one turn after which
@@ -296,14 +299,15 @@ func (j *Judge) Decide(ctx context.Context, prefix string, history []HistoryEntr
 		d.Details.Error = err.Error()
 		return d
 	}
-	out, risk, reason, err := ParseVerdict(content)
+	v, err := parseModelVerdict(content)
 	if err != nil {
 		d.Details.Error = fmt.Sprintf("%v; reply %s", err, snippet(redact.String(content)))
 		return d
 	}
-	d.Outcome = out
-	d.Details.Verdict = string(out)
-	d.Details.Risk = risk
-	d.Details.Reason = redact.String(reason)
+	d.Outcome = v.outcome
+	d.Denied = v.decision == "deny"
+	d.Details.Verdict = string(v.outcome)
+	d.Details.Risk = v.risk
+	d.Details.Reason = redact.String(v.reason)
 	return d
 }

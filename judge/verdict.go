@@ -27,39 +27,54 @@ const MaxReasonBytes = 500
 // duplicate key, a non-string value, two objects, an empty reply — returns
 // Escalate with an error. Nothing is ever matched as a substring.
 func ParseVerdict(raw string) (Outcome, protocol.Risk, string, error) {
+	v, err := parseModelVerdict(raw)
+	return v.outcome, v.risk, v.reason, err
+}
+
+// modelVerdict is a parsed reply: the outcome, and the model's own
+// decision ("deny" that became Escalate is not doubt: see peer's tiers).
+type modelVerdict struct {
+	outcome  Outcome
+	decision string
+	risk     protocol.Risk
+	reason   string
+}
+
+func parseModelVerdict(raw string) (modelVerdict, error) {
+	esc := modelVerdict{outcome: Escalate}
 	body, err := unfence(raw)
 	if err != nil {
-		return Escalate, "", "", err
+		return esc, err
 	}
 	fields, err := strictObject(body)
 	if err != nil {
-		return Escalate, "", "", err
+		return esc, err
 	}
 	risk := protocol.Risk(fields["risk_level"])
 	switch risk {
 	case protocol.RiskLow, protocol.RiskMedium, protocol.RiskHigh, protocol.RiskCritical:
 	default:
-		return Escalate, "", "", fmt.Errorf("verdict: unknown risk_level %q", fields["risk_level"])
+		return esc, fmt.Errorf("verdict: unknown risk_level %q", fields["risk_level"])
 	}
 	reason := fields["reason"]
 	if len(reason) > MaxReasonBytes {
 		reason = reason[:cutHead(reason, MaxReasonBytes)] + "…"
 	}
-	switch fields["decision"] {
+	v := modelVerdict{outcome: Escalate, decision: fields["decision"], risk: risk, reason: reason}
+	switch v.decision {
 	case "allow":
-		if risk == protocol.RiskCritical {
-			return Escalate, risk, reason, nil
+		if risk != protocol.RiskCritical {
+			v.outcome = Allow
 		}
-		return Allow, risk, reason, nil
 	case "deny":
 		if risk == protocol.RiskCritical {
-			return Reject, risk, reason, nil
+			v.outcome = Reject
 		}
-		return Escalate, risk, reason, nil
 	case "escalate":
-		return Escalate, risk, reason, nil
+	default:
+		return esc, fmt.Errorf("verdict: unknown decision %q", fields["decision"])
 	}
-	return Escalate, "", "", fmt.Errorf("verdict: unknown decision %q", fields["decision"])
+	return v, nil
 }
 
 // unfence trims whitespace and removes one optional ``` or ```json fence.

@@ -227,10 +227,11 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 	default:
 		// The tiers act on the model's own doubt only. An escalation that
 		// is really a failure (timeout, HTTP error, unparsable reply, the
-		// breaker opening under a concurrent call) or that the model rated
-		// critical goes to the human under the aggressive tier: a judge
-		// failure never becomes an approval.
-		doubt := details.Error == "" && details.Risk != protocol.RiskCritical && !j.Tripped(key)
+		// breaker opening under a concurrent call), that the model rated
+		// critical, or that is a "deny" below critical goes to the human
+		// under the aggressive tier: neither a judge failure nor a judge
+		// that wanted to refuse ever becomes an approval.
+		doubt := details.Error == "" && details.Risk != protocol.RiskCritical && !jd.Denied && !j.Tripped(key)
 		switch {
 		case tier == protocol.TierAggressive && doubt:
 			d = rq.finish(protocol.ReplyOnce, protocol.ByJudge, protocol.SourceJudge, "judge escalated (aggressive tier): "+why, judge.AggressiveNote)

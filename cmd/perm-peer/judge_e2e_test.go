@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -189,6 +190,27 @@ func TestJudgeTiers(t *testing.T) {
 				t.Fatalf("a tier rejection must not claim the user rejected: %q", fb)
 			}
 		})
+	}
+}
+
+// A judge that answers "deny" below critical is not in doubt: SPEC §7 maps
+// it to escalate, and the aggressive tier, which approves the model's
+// doubtful calls, must hand it to the human instead (here headless: reject).
+func TestAggressiveTierDoesNotApproveAJudgeDeny(t *testing.T) {
+	m := newModelServer(t)
+	p := startJudged(t, m, false, "aggressive")
+	for i, risk := range []string{"low", "medium", "high"} {
+		m.script(verdict("deny", risk))
+		r := p.call("session/requestPermission", permParams("s1", bashCall(fmt.Sprint("d", i), "make nuke-"+risk)), nil)
+		if k, _, meta := reply(r); k != "reject" || meta["decidedBy"] != "headless" {
+			t.Fatalf("judge deny+%s under the aggressive tier: want the human (headless reject), got %v", risk, r)
+		}
+	}
+	// its own doubt is still approved
+	m.script(verdict("escalate", "high"))
+	r := p.call("session/requestPermission", permParams("s1", bashCall("e1", "make deploy")), nil)
+	if k, _, meta := reply(r); k != "once" || meta["decidedBy"] != "judge" {
+		t.Fatalf("judge escalate+high under the aggressive tier: want once by judge, got %v", r)
 	}
 }
 
