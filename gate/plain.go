@@ -107,6 +107,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	}
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
+	s.or(a.subcmdEffects(f, idx, lb, args))
 	switch {
 	case lb == "cd" || lb == "pushd" || lb == "chdir":
 		ops := operands(args, nil)
@@ -580,10 +581,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
-	case cloudSecret(lb, args):
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
-			human: reason("human.sensitive-read", lb+" prints a credential")})
-		s.taint = true
+	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
+		// sysctl NAME=VALUE writes /proc/sys like -w does
+		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
 		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
@@ -2103,12 +2103,6 @@ func awkStrings(prog string) []string {
 // network records hosts, uploads and reverse shells of network tools.
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	s := summary{net: true, rawNet: rawNet[lb], downloader: downloaders[lb]}
-	if lb == "gh" && len(args) > 1 && args[0].val == "auth" &&
-		(args[1].val == "token" || args[1].val == "status" && (hasShort(args[2:], "t") || hasFlag(args[2:], "--show-token"))) {
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "gh auth token"}, parent: idx,
-			human: reason("human.sensitive-read", "prints the GitHub token")})
-		s.taint = true
-	}
 	if lb == "openssl" {
 		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
 		s.rawNet = s.net
@@ -2802,6 +2796,9 @@ loop:
 		}
 	}
 	a.gitRunsCommand(sub, rest, gsc, gidx)
+	if lookupSubcmd(configWriters, "git", args[i:]) {
+		human("human.persistence-write", "git "+sub+" installs hooks or scheduled jobs")
+	}
 	if sub == "commit" || sub == "tag" || sub == "notes" || sub == "merge" {
 		// the message file (-F, --file, -t, --template) is read into history
 		for j, w := range rest {
@@ -3049,6 +3046,20 @@ loop:
 		}
 		if len(ops) > 0 && rest[ops[0]].val == "remove" && (hasFlag(rest, "--force") || hasShort(rest, "f")) {
 			human("human.history-rewrite", "git worktree remove --force deletes uncommitted work")
+		}
+		if len(ops) > 0 && rest[ops[0]].val == "add" {
+			// git worktree add [-b BRANCH] PATH: checks files out at PATH
+			add := rest[ops[0]+1:]
+			if p := operands(add, map[string]bool{"-b": true, "-B": true, "--reason": true}); len(p) > 0 {
+				a.writeWord(add[p[0]], gsc, gidx)
+			}
+		}
+	case "symbolic-ref":
+		// with a target (or -d) it rewrites HEAD or another ref, like update-ref
+		if len(operands(rest, map[string]bool{"-m": true})) > 1 || hasShort(rest, "d") || hasFlag(rest, "--delete") {
+			human("human.history-rewrite", "git symbolic-ref moves a ref, past what the reflog shows")
+		} else {
+			safe()
 		}
 	case "config":
 		for j, w := range rest {
@@ -3489,32 +3500,6 @@ func awkProgramSafe(prog string) bool {
 		}
 	}
 	return true
-}
-
-// cloudSecrets are subcommands of cloud CLIs that print a credential.
-var cloudSecrets = map[string][]string{
-	"aws":    {"configure get", "configure export-credentials", "ecr get-login-password", "sts get-session-token", "secretsmanager get-secret-value"},
-	"gcloud": {"auth print-access-token", "auth print-identity-token", "auth application-default print-access-token", "secrets versions access"},
-	"az":     {"account get-access-token"},
-}
-
-// cloudSecret reports a cloud CLI call that prints a credential.
-func cloudSecret(lb string, args []word) bool {
-	subs, ok := cloudSecrets[lb]
-	if !ok {
-		return false
-	}
-	var b strings.Builder
-	for _, i := range operands(args, map[string]bool{"--profile": true, "--region": true, "--project": true}) {
-		b.WriteString(args[i].val + " ")
-	}
-	line := b.String()
-	for _, sub := range subs {
-		if strings.HasPrefix(line, sub+" ") {
-			return true
-		}
-	}
-	return false
 }
 
 // copyOut analyses docker cp / kubectl cp SRC DST: a local SRC is read, a
