@@ -670,7 +670,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.projList = false
 		}
 	}
-	if netTools[lb] && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else {
 		a.flagValueSecrets(args, sc, idx)
@@ -2122,6 +2122,21 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		a.sshCommand(args, sc, idx)
 	}
 	sensitiveBefore := len(a.facts)
+	if lb == "sftp" {
+		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts upload
+		for _, w := range optionValues(args, 'b', "") {
+			if w.val != "-" {
+				a.readWord(w, sc, idx, false)
+			} else if in := a.stdin; in != nil {
+				a.stdin = nil
+				for _, c := range putOperands(in.text) {
+					a.readWord(word{val: c}, sc, idx, false)
+				}
+			}
+		}
+	}
+	// programs whose file operands and --*file* values are sent
+	fileOps := lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
 	skipNext := false
 	for i, w := range args {
 		v := w.val
@@ -2225,7 +2240,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				a.readWord(w, sc, idx, false)
 			}
 		}
-		if (lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || lb == "mail" || lb == "mutt") && i > 0 {
+		if fileOps && i > 0 {
 			// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
 			// aws file://FILE
 			var cands []string
@@ -2311,7 +2326,27 @@ var sshVals = map[string]map[string]bool{
 
 // uploadField matches the start of a form or httpie field whose value is a
 // file: name=@, name=<, name@, name:=@, name:@.
-var uploadField = regexp.MustCompile(`^[A-Za-z0-9_-]*(=@|=<|:=@|:@|@)()`)
+// gh api -F 'files[a.txt][content]=@FILE' nests keys in brackets.
+var uploadField = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
+
+// mailers send mail: -a FILE attaches FILE.
+var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
+
+// wgetLong are wget's long options that name a file to send, with their
+// neighbours: wget takes any unambiguous prefix (--post-f=FILE).
+var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only"}
+
+// putOperands lists the files a batch of put/mput commands (sftp,
+// smbclient -c) uploads.
+func putOperands(script string) []string {
+	var out []string
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+		if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
+			out = append(out, f[1:]...)
+		}
+	}
+	return out
+}
 
 // uploadCandidates lists files a network tool would send, from args[i]
 // when it has the value v.
@@ -2350,23 +2385,40 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 		case uploadField.MatchString(body):
 			c = body[uploadField.FindStringSubmatchIndex(body)[3]:]
 		}
-		if c, _, _ = strings.Cut(c, ";"); c != "" && c != "-" {
+		if q, ok := strings.CutPrefix(c, `"`); ok {
+			c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
+		} else {
+			c, _, _ = strings.Cut(c, ";")
+		}
+		if c != "" && c != "-" {
 			out = append(out, c)
 		}
 		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
 	case "wget":
-		for _, p := range []string{"--post-file=", "--body-file=", "--input-file="} {
-			if strings.HasPrefix(v, p) {
-				out = append(out, strings.TrimPrefix(v, p))
+		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
+			if o := longOpt(n, wgetLong); o == "post-file" || o == "body-file" || o == "input-file" {
+				if !eq && i+1 < len(args) {
+					val = args[i+1].val
+				}
+				out = append(out, val)
+			}
+		} else if len(v) > 1 && v[0] == '-' {
+			// -i FILE, alone or ending a cluster (-qi FILE, -qiFILE): the
+			// file's lines are URLs, sent (with -B) to any host
+			for j := 1; j < len(v) && !strings.ContainsRune("oaeOBtTwQPUlARDIX", rune(v[j])); j++ {
+				if v[j] == 'i' {
+					if j == len(v)-1 && i+1 < len(args) {
+						out = append(out, args[i+1].val)
+					} else {
+						out = append(out, v[j+1:])
+					}
+					break
+				}
 			}
 		}
-		// -i FILE: the file's lines are URLs, sent (with -B) to any host
-		if (v == "--post-file" || v == "--body-file" || v == "-i" || v == "--input-file") && i+1 < len(args) {
-			out = append(out, args[i+1].val)
-		}
-	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail":
+	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail", "mailx", "s-nail":
 		if (v == "-a" || v == "--attach") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
@@ -2389,11 +2441,7 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 			}
 			out = append(out, args[i+1].val)
 		case lb == "smbclient" && (v == "-c" || v == "--command") && i+1 < len(args):
-			for _, c := range strings.Split(args[i+1].val, ";") {
-				if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput") {
-					out = append(out, f[1:]...)
-				}
-			}
+			out = append(out, putOperands(args[i+1].val)...)
 		}
 	}
 	return out

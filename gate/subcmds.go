@@ -91,6 +91,14 @@ var configWriters = subcmdTable(map[string][]string{
 	"sysctl":  {"-w|--write|-p|--load|--system"},
 })
 
+// uploaders send the files they name (operands, --*file* values) to a
+// remote service, like gsutil cp and gh gist create.
+var uploaders = subcmdTable(map[string][]string{
+	"gcloud": {"storage cp", "storage rsync", "alpha storage cp", "compute scp", "compute copy-files"},
+	"az":     {"storage blob upload", "storage blob upload-batch", "storage file upload", "storage file upload-batch", "storage copy"},
+	"glab":   {"snippet create", "release create", "release upload", "issue create", "mr create"},
+})
+
 // lookupSubcmd reports whether args run one of prog's subcommands in t.
 func lookupSubcmd(t map[string][]subcmd, prog string, args []word) bool {
 	list, ok := t[prog]
