@@ -354,6 +354,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, 1)
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
+	case (lb == "kubectl" || lb == "oc") && matchPath(args, []string{"exec"}, false) && slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
+		// kubectl exec POD -- CMD runs CMD in the pod, like docker exec
+		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
 		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
 		lb == "op" && len(args) > 0 && args[0].val == "run":

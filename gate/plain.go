@@ -91,6 +91,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		a.subscript(n.val, sc)
 		v := builtinValue(lb, args)
 		a.setVals(n.val, v)
+		if slices.ContainsFunc(args, func(w word) bool { return w.taint }) {
+			a.setTaint(a.ref(n.val), true) // printf -v k %s "$(cat .env)"
+		}
 		if a.allexport && v != nil {
 			for _, x := range v.vals {
 				a.envCommand(a.ref(n.val), x, sc) // set -a; printf -v GIT_PAGER …

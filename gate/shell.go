@@ -345,6 +345,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 			}
 			return s
 		}
+		if n, ok := strings.CutPrefix(w.val, "$"); ok && r.Op == syntax.DplIn {
+			// <&$fd after exec {fd}<.env
+			s.taint = s.taint || a.taint["&{"+strings.Trim(n, "{}")+"}"]
+		}
 		if cp, ok := a.coprocs[strings.TrimPrefix(w.val, "$")]; ok && r.Op == syntax.DplOut {
 			cp.sink = true // >&${COPROC[1]} writes into the coprocess
 			return cp
@@ -361,7 +365,8 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 		mid := len(a.facts)
 		a.readWord(w, sc, -1, false)
 		for _, f := range a.facts[mid:] {
-			if f.human != nil && f.human.Code == "human.sensitive-read" {
+			// < .env, and < /proc/$PPID/environ: the environment is a secret too
+			if f.human != nil && (f.human.Code == "human.sensitive-read" || f.human.Code == "human.env-dump") {
 				s.taint = true
 			}
 		}
@@ -539,6 +544,9 @@ func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope)
 	for _, it := range wi.Items {
 		w := a.word(it, sc)
 		s.or(w.sub)
+		if w.taint {
+			a.setTaint(name, true) // for l in $(cat .env): $l holds the secret
+		}
 		switch {
 		case !w.dyn:
 			for _, alt := range appendBraced(nil, w) {
