@@ -679,11 +679,22 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		a.flagValueSecrets(args, sc, idx)
 	}
 	for _, w := range args {
-		if w.taint && s.net {
+		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
 			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
 		}
 	}
 	return s
+}
+
+// hostsOf lists the hosts command idx connects to.
+func (a *analyzer) hostsOf(idx int) []string {
+	var hosts []string
+	for _, g := range a.facts[max(idx, 0):] {
+		if g.kind == protocol.FactNetwork && g.parent == idx {
+			hosts = append(hosts, g.host)
+		}
+	}
+	return hosts
 }
 
 // printedText is what echo or printf prints, when the gate can tell.
