@@ -811,6 +811,8 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
 		a.envCommand(name, val, sc)
+	} else if strings.HasPrefix(name, "GIT_TRACE") {
+		a.envCommand(name, val, sc) // it writes a file, it does not change what runs
 	}
 	return s
 }
@@ -831,6 +833,9 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		a.reparse(strings.TrimSuffix(strings.TrimPrefix(name, "BASH_FUNC_"), "%%")+" "+val, sc, -1)
 	case name == "PS4" || name == "PS1" || name == "PS0":
 		a.evalAgain(val, sc) // prompt-expanded (PS4 under set -x): $(…) runs
+	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
+		// GIT_TRACE*=/abs/path: git appends its trace to that file
+		a.writeWord(word{val: val}, sc, -1)
 	}
 }
 
