@@ -237,7 +237,7 @@ var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "ht
 var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
 	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
 	"ftp": true, "dig": true, "nslookup": true, "host": true, "ping": true, "openssl": true, "gh": true, "aws": true, "gsutil": true,
-	"mail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true}
+	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true}
 
 var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
 
@@ -354,6 +354,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, 1)
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
+	case (lb == "kubectl" || lb == "oc") && matchPath(args, []string{"exec"}, false) && slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
+		// kubectl exec POD -- CMD runs CMD in the pod, like docker exec
+		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
 		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
 		lb == "op" && len(args) > 0 && args[0].val == "run":

@@ -91,6 +91,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		a.subscript(n.val, sc)
 		v := builtinValue(lb, args)
 		a.setVals(n.val, v)
+		if slices.ContainsFunc(args, func(w word) bool { return w.taint }) {
+			a.setTaint(a.ref(n.val), true) // printf -v k %s "$(cat .env)"
+		}
 		if a.allexport && v != nil {
 			for _, x := range v.vals {
 				a.envCommand(a.ref(n.val), x, sc) // set -a; printf -v GIT_PAGER …
@@ -107,6 +110,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	}
 	safe := func(why string) { f.safe = reason("gate.safe", why) }
+	s.or(a.subcmdEffects(f, idx, lb, args))
 	switch {
 	case lb == "cd" || lb == "pushd" || lb == "chdir":
 		ops := operands(args, nil)
@@ -580,10 +584,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
-	case cloudSecret(lb, args):
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
-			human: reason("human.sensitive-read", lb+" prints a credential")})
-		s.taint = true
+	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
+		// sysctl NAME=VALUE writes /proc/sys like -w does
+		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
 		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
@@ -670,17 +673,28 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.projList = false
 		}
 	}
-	if netTools[lb] && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else {
 		a.flagValueSecrets(args, sc, idx)
 	}
 	for _, w := range args {
-		if w.taint && s.net {
+		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
 			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
 		}
 	}
 	return s
+}
+
+// hostsOf lists the hosts command idx connects to.
+func (a *analyzer) hostsOf(idx int) []string {
+	var hosts []string
+	for _, g := range a.facts[max(idx, 0):] {
+		if g.kind == protocol.FactNetwork && g.parent == idx {
+			hosts = append(hosts, g.host)
+		}
+	}
+	return hosts
 }
 
 // printedText is what echo or printf prints, when the gate can tell.
@@ -2103,12 +2117,6 @@ func awkStrings(prog string) []string {
 // network records hosts, uploads and reverse shells of network tools.
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	s := summary{net: true, rawNet: rawNet[lb], downloader: downloaders[lb]}
-	if lb == "gh" && len(args) > 1 && args[0].val == "auth" &&
-		(args[1].val == "token" || args[1].val == "status" && (hasShort(args[2:], "t") || hasFlag(args[2:], "--show-token"))) {
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "gh auth token"}, parent: idx,
-			human: reason("human.sensitive-read", "prints the GitHub token")})
-		s.taint = true
-	}
 	if lb == "openssl" {
 		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
 		s.rawNet = s.net
@@ -2128,6 +2136,21 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		a.sshCommand(args, sc, idx)
 	}
 	sensitiveBefore := len(a.facts)
+	if lb == "sftp" {
+		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts upload
+		for _, w := range optionValues(args, 'b', "") {
+			if w.val != "-" {
+				a.readWord(w, sc, idx, false)
+			} else if in := a.stdin; in != nil {
+				a.stdin = nil
+				for _, c := range putOperands(in.text) {
+					a.readWord(word{val: c}, sc, idx, false)
+				}
+			}
+		}
+	}
+	// programs whose file operands and --*file* values are sent
+	fileOps := lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
 	skipNext := false
 	for i, w := range args {
 		v := w.val
@@ -2231,7 +2254,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				a.readWord(w, sc, idx, false)
 			}
 		}
-		if (lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || lb == "mail" || lb == "mutt") && i > 0 {
+		if fileOps && i > 0 {
 			// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
 			// aws file://FILE
 			var cands []string
@@ -2317,7 +2340,27 @@ var sshVals = map[string]map[string]bool{
 
 // uploadField matches the start of a form or httpie field whose value is a
 // file: name=@, name=<, name@, name:=@, name:@.
-var uploadField = regexp.MustCompile(`^[A-Za-z0-9_-]*(=@|=<|:=@|:@|@)()`)
+// gh api -F 'files[a.txt][content]=@FILE' nests keys in brackets.
+var uploadField = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
+
+// mailers send mail: -a FILE attaches FILE.
+var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
+
+// wgetLong are wget's long options that name a file to send, with their
+// neighbours: wget takes any unambiguous prefix (--post-f=FILE).
+var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only"}
+
+// putOperands lists the files a batch of put/mput commands (sftp,
+// smbclient -c) uploads.
+func putOperands(script string) []string {
+	var out []string
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+		if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
+			out = append(out, f[1:]...)
+		}
+	}
+	return out
+}
 
 // uploadCandidates lists files a network tool would send, from args[i]
 // when it has the value v.
@@ -2356,23 +2399,40 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 		case uploadField.MatchString(body):
 			c = body[uploadField.FindStringSubmatchIndex(body)[3]:]
 		}
-		if c, _, _ = strings.Cut(c, ";"); c != "" && c != "-" {
+		if q, ok := strings.CutPrefix(c, `"`); ok {
+			c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
+		} else {
+			c, _, _ = strings.Cut(c, ";")
+		}
+		if c != "" && c != "-" {
 			out = append(out, c)
 		}
 		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
 	case "wget":
-		for _, p := range []string{"--post-file=", "--body-file=", "--input-file="} {
-			if strings.HasPrefix(v, p) {
-				out = append(out, strings.TrimPrefix(v, p))
+		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
+			if o := longOpt(n, wgetLong); o == "post-file" || o == "body-file" || o == "input-file" {
+				if !eq && i+1 < len(args) {
+					val = args[i+1].val
+				}
+				out = append(out, val)
+			}
+		} else if len(v) > 1 && v[0] == '-' {
+			// -i FILE, alone or ending a cluster (-qi FILE, -qiFILE): the
+			// file's lines are URLs, sent (with -B) to any host
+			for j := 1; j < len(v) && !strings.ContainsRune("oaeOBtTwQPUlARDIX", rune(v[j])); j++ {
+				if v[j] == 'i' {
+					if j == len(v)-1 && i+1 < len(args) {
+						out = append(out, args[i+1].val)
+					} else {
+						out = append(out, v[j+1:])
+					}
+					break
+				}
 			}
 		}
-		// -i FILE: the file's lines are URLs, sent (with -B) to any host
-		if (v == "--post-file" || v == "--body-file" || v == "-i" || v == "--input-file") && i+1 < len(args) {
-			out = append(out, args[i+1].val)
-		}
-	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail":
+	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail", "mailx", "s-nail":
 		if (v == "-a" || v == "--attach") && i+1 < len(args) {
 			out = append(out, args[i+1].val)
 		}
@@ -2395,11 +2455,7 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 			}
 			out = append(out, args[i+1].val)
 		case lb == "smbclient" && (v == "-c" || v == "--command") && i+1 < len(args):
-			for _, c := range strings.Split(args[i+1].val, ";") {
-				if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput") {
-					out = append(out, f[1:]...)
-				}
-			}
+			out = append(out, putOperands(args[i+1].val)...)
 		}
 	}
 	return out
@@ -2802,6 +2858,9 @@ loop:
 		}
 	}
 	a.gitRunsCommand(sub, rest, gsc, gidx)
+	if lookupSubcmd(configWriters, "git", args[i:]) {
+		human("human.persistence-write", "git "+sub+" installs hooks or scheduled jobs")
+	}
 	if sub == "commit" || sub == "tag" || sub == "notes" || sub == "merge" {
 		// the message file (-F, --file, -t, --template) is read into history
 		for j, w := range rest {
@@ -3049,6 +3108,20 @@ loop:
 		}
 		if len(ops) > 0 && rest[ops[0]].val == "remove" && (hasFlag(rest, "--force") || hasShort(rest, "f")) {
 			human("human.history-rewrite", "git worktree remove --force deletes uncommitted work")
+		}
+		if len(ops) > 0 && rest[ops[0]].val == "add" {
+			// git worktree add [-b BRANCH] PATH: checks files out at PATH
+			add := rest[ops[0]+1:]
+			if p := operands(add, map[string]bool{"-b": true, "-B": true, "--reason": true}); len(p) > 0 {
+				a.writeWord(add[p[0]], gsc, gidx)
+			}
+		}
+	case "symbolic-ref":
+		// with a target (or -d) it rewrites HEAD or another ref, like update-ref
+		if len(operands(rest, map[string]bool{"-m": true})) > 1 || hasShort(rest, "d") || hasFlag(rest, "--delete") {
+			human("human.history-rewrite", "git symbolic-ref moves a ref, past what the reflog shows")
+		} else {
+			safe()
 		}
 	case "config":
 		for j, w := range rest {
@@ -3489,32 +3562,6 @@ func awkProgramSafe(prog string) bool {
 		}
 	}
 	return true
-}
-
-// cloudSecrets are subcommands of cloud CLIs that print a credential.
-var cloudSecrets = map[string][]string{
-	"aws":    {"configure get", "configure export-credentials", "ecr get-login-password", "sts get-session-token", "secretsmanager get-secret-value"},
-	"gcloud": {"auth print-access-token", "auth print-identity-token", "auth application-default print-access-token", "secrets versions access"},
-	"az":     {"account get-access-token"},
-}
-
-// cloudSecret reports a cloud CLI call that prints a credential.
-func cloudSecret(lb string, args []word) bool {
-	subs, ok := cloudSecrets[lb]
-	if !ok {
-		return false
-	}
-	var b strings.Builder
-	for _, i := range operands(args, map[string]bool{"--profile": true, "--region": true, "--project": true}) {
-		b.WriteString(args[i].val + " ")
-	}
-	line := b.String()
-	for _, sub := range subs {
-		if strings.HasPrefix(line, sub+" ") {
-			return true
-		}
-	}
-	return false
 }
 
 // copyOut analyses docker cp / kubectl cp SRC DST: a local SRC is read, a

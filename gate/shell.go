@@ -345,6 +345,10 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 			}
 			return s
 		}
+		if n, ok := strings.CutPrefix(w.val, "$"); ok && r.Op == syntax.DplIn {
+			// <&$fd after exec {fd}<.env
+			s.taint = s.taint || a.taint["&{"+strings.Trim(n, "{}")+"}"]
+		}
 		if cp, ok := a.coprocs[strings.TrimPrefix(w.val, "$")]; ok && r.Op == syntax.DplOut {
 			cp.sink = true // >&${COPROC[1]} writes into the coprocess
 			return cp
@@ -361,7 +365,8 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 		mid := len(a.facts)
 		a.readWord(w, sc, -1, false)
 		for _, f := range a.facts[mid:] {
-			if f.human != nil && f.human.Code == "human.sensitive-read" {
+			// < .env, and < /proc/$PPID/environ: the environment is a secret too
+			if f.human != nil && (f.human.Code == "human.sensitive-read" || f.human.Code == "human.env-dump") {
 				s.taint = true
 			}
 		}
@@ -539,6 +544,9 @@ func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope)
 	for _, it := range wi.Items {
 		w := a.word(it, sc)
 		s.or(w.sub)
+		if w.taint {
+			a.setTaint(name, true) // for l in $(cat .env): $l holds the secret
+		}
 		switch {
 		case !w.dyn:
 			for _, alt := range appendBraced(nil, w) {
@@ -803,6 +811,8 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
 		a.envCommand(name, val, sc)
+	} else if strings.HasPrefix(name, "GIT_TRACE") {
+		a.envCommand(name, val, sc) // it writes a file, it does not change what runs
 	}
 	return s
 }
@@ -823,6 +833,9 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		a.reparse(strings.TrimSuffix(strings.TrimPrefix(name, "BASH_FUNC_"), "%%")+" "+val, sc, -1)
 	case name == "PS4" || name == "PS1" || name == "PS0":
 		a.evalAgain(val, sc) // prompt-expanded (PS4 under set -x): $(…) runs
+	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
+		// GIT_TRACE*=/abs/path: git appends its trace to that file
+		a.writeWord(word{val: val}, sc, -1)
 	}
 }
 

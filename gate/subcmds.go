@@ -1,0 +1,174 @@
+package gate
+
+import (
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// subcmd is a subcommand of a CLI: its path (the words after the program,
+// global options and their values skipped) and, if any, the options one
+// of which it needs to do what the table says.
+type subcmd struct {
+	path  []string
+	flags []string
+}
+
+// subcmdTable builds a table from "sub path -flag|--flag" specs: words
+// after the path that start with "-" are alternative options, one of which
+// must be present. A "prog-*" key covers every program named prog-….
+func subcmdTable(specs map[string][]string) map[string][]subcmd {
+	t := make(map[string][]subcmd, len(specs))
+	for prog, list := range specs {
+		for _, spec := range list {
+			var c subcmd
+			for _, w := range strings.Fields(spec) {
+				if strings.HasPrefix(w, "-") {
+					c.flags = append(c.flags, strings.Split(w, "|")...)
+				} else {
+					c.path = append(c.path, w)
+				}
+			}
+			t[prog] = append(t[prog], c)
+		}
+	}
+	return t
+}
+
+// secretPrinters print a credential or a decrypted secret: a read as
+// sensitive as the file or keychain it comes from.
+var secretPrinters = subcmdTable(map[string][]string{
+	"aws": {"configure get", "configure export-credentials", "ecr get-login-password", "ecr get-authorization-token",
+		"sts get-session-token", "sts assume-role", "sts assume-role-with-web-identity", "sts assume-role-with-saml",
+		"secretsmanager get-secret-value", "ssm get-parameter --with-decryption", "ssm get-parameters --with-decryption",
+		"ssm get-parameters-by-path --with-decryption", "codeartifact get-authorization-token", "rds generate-db-auth-token",
+		"iam create-access-key"},
+	"gcloud": {"auth print-access-token", "auth print-identity-token", "auth application-default print-access-token",
+		"secrets versions access", "config config-helper"},
+	"az": {"account get-access-token", "keyvault secret show", "keyvault secret download", "storage account keys list",
+		"acr login --expose-token"},
+	"gh":                  {"auth token", "auth status -t|--show-token"},
+	"glab":                {"auth status -t|--show-token"},
+	"vault":               {"kv get", "read", "print token", "token create"},
+	"op":                  {"read", "item get --reveal", "inject"},
+	"pass":                {"show"},
+	"gopass":              {"show"},
+	"bw":                  {"get"},
+	"lpass":               {"show"},
+	"sops":                {"-d|--decrypt", "decrypt"},
+	"ansible-vault":       {"view", "decrypt"},
+	"age":                 {"-d|--decrypt"},
+	"kubectl":             {"get secret -o|--output", "get secrets -o|--output", "create token"},
+	"oc":                  {"get secret -o|--output", "get secrets -o|--output", "create token", "whoami -t|--show-token"},
+	"terraform":           {"output -raw|-json", "state pull", "show -json"},
+	"tofu":                {"output -raw|-json", "state pull", "show -json"},
+	"pulumi":              {"--show-secrets"},
+	"docker-credential-*": {"get"},
+	"git-credential-*":    {"get"},
+})
+
+// configWriters change a configuration that later runs commands or loads
+// code (hooks, scheduled jobs, credential helpers, extensions, package
+// indexes): persistence, outside what the project's files show.
+var configWriters = subcmdTable(map[string][]string{
+	"git":     {"init --template", "clone --template", "maintenance start", "maintenance register"},
+	"npm":     {"set"},
+	"pnpm":    {"set"},
+	"mise":    {"trust"},
+	"gh":      {"alias set", "alias import", "config set", "extension install"},
+	"glab":    {"alias set", "config set"},
+	"aws":     {"configure set"},
+	"kubectl": {"config set-credentials", "config set"},
+	"oc":      {"config set-credentials", "config set"},
+	"pip":     {"config set", "config edit"},
+	"pip3":    {"config set", "config edit"},
+	"claude":  {"mcp add", "mcp add-json", "mcp add-from-claude-desktop"},
+	"codex":   {"mcp add"},
+	"gemini":  {"mcp add", "extensions install"},
+	"code":    {"--install-extension"},
+	"codium":  {"--install-extension"},
+	"cursor":  {"--install-extension"},
+	"sysctl":  {"-w|--write|-p|--load|--system"},
+})
+
+// uploaders send the files they name (operands, --*file* values) to a
+// remote service, like gsutil cp and gh gist create.
+var uploaders = subcmdTable(map[string][]string{
+	"gcloud": {"storage cp", "storage rsync", "alpha storage cp", "compute scp", "compute copy-files"},
+	"az":     {"storage blob upload", "storage blob upload-batch", "storage file upload", "storage file upload-batch", "storage copy"},
+	"glab":   {"snippet create", "release create", "release upload", "issue create", "mr create"},
+})
+
+// lookupSubcmd reports whether args run one of prog's subcommands in t.
+func lookupSubcmd(t map[string][]subcmd, prog string, args []word) bool {
+	list, ok := t[prog]
+	if !ok {
+		i := strings.LastIndexByte(prog, '-')
+		if i <= 0 {
+			return false
+		}
+		if list, ok = t[prog[:i+1]+"*"]; !ok {
+			return false
+		}
+	}
+	for _, c := range list {
+		if matchPath(args, c.path, false) && (c.flags == nil || anyFlag(args, c.flags)) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPath reports whether the words of path come next in args, options
+// skipped. A global option's value cannot be told from a subcommand
+// without knowing the option, so a word right after an option without
+// "=" is tried both ways (aws --output text configure get).
+func matchPath(args []word, path []string, afterOpt bool) bool {
+	if len(path) == 0 {
+		return true
+	}
+	for i, w := range args {
+		v := w.val
+		if v == "--" {
+			return false
+		}
+		if strings.HasPrefix(v, "-") && !w.dyn {
+			afterOpt = !strings.Contains(v, "=")
+			continue
+		}
+		if v == path[0] && matchPath(args[i+1:], path[1:], false) {
+			return true
+		}
+		if !afterOpt {
+			return false
+		}
+		afterOpt = false
+	}
+	return false
+}
+
+// anyFlag reports one of flags in args: -x alone or in a cluster, -name,
+// --name alone or with =value.
+func anyFlag(args []word, flags []string) bool {
+	for _, f := range flags {
+		if len(f) == 2 && hasShort(args, f[1:]) || hasFlag(args, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// subcmdEffects records what a secret printer or a configuration writer
+// does, whatever else the command's own model says.
+func (a *analyzer) subcmdEffects(f *rfact, idx int, lb string, args []word) summary {
+	var s summary
+	if lookupSubcmd(secretPrinters, lb, args) {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
+			human: reason("human.sensitive-read", lb+" prints a credential or a decrypted secret")})
+		s.taint = true
+	}
+	if lookupSubcmd(configWriters, lb, args) {
+		f.human = reason("human.persistence-write", lb+" changes a configuration that runs commands or loads code")
+	}
+	return s
+}
