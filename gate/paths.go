@@ -301,6 +301,36 @@ func (a *analyzer) sensitive(r pathRef) bool {
 	return false
 }
 
+// surelySensitive tells a secret from a glob that only may match one: scp
+// dist/* host: could send a dist/server.key, so it is a human-only read,
+// but only ~/.ssh/* (whose fixed directory is itself sensitive) is surely
+// a secret, enough for the exfiltration floor that no one can override.
+func (a *analyzer) surelySensitive(r pathRef) bool {
+	if !r.glob || !r.known {
+		return true
+	}
+	dir := r.abs
+	if i := strings.IndexAny(dir, "*?["); i >= 0 {
+		dir = filepath.Dir(dir[:i+1])
+	}
+	if a.sensitive(pathRef{raw: dir, abs: dir, real: dir, known: true}) {
+		return true
+	}
+	// a pattern that matches no ordinary file name is aimed at the secret
+	// (.[!x]nv, *.pem); one that does (*, *.tgz, .env*) only may match one
+	base := filepath.Base(r.abs)
+	for _, c := range ordinaryNames {
+		if shellGlobMatch(base, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// ordinaryNames are file names no one keeps secrets in, for surelySensitive.
+var ordinaryNames = []string{"README.md", "main.go", "index.js", "app.py", "app.tgz", "app.tar.gz", "app.zip", "notes.txt",
+	"Makefile", "package.json", "report.pdf", "image.png", "data.csv", "lib.so", "a.out", "dist", "build", ".gitignore", ".env.example"}
+
 // npmrcHasToken reports an .npmrc that holds credentials. A file that does
 // not exist (or cannot be read) counts as holding them.
 func npmrcHasToken(path string) bool {

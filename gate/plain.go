@@ -2284,7 +2284,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	for _, g := range a.facts[sensitiveBefore:] {
-		if g.human != nil && g.human.Code == "human.sensitive-read" {
+		if g.human != nil && g.human.Code == "human.sensitive-read" && a.surelySensitive(g.path) {
 			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
 		}
 	}
