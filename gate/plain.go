@@ -156,8 +156,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		sc.cwd = ""
 		safe("changes directory")
 	case lb == "printenv":
-		f.human = reason("human.env-dump", "prints the environment")
-		s.taint = true
+		// printenv NAME… prints those variables only, like echo "$NAME":
+		// human-only for the whole environment or a name that holds a secret
+		ops := operands(args, nil)
+		if len(ops) == 0 || slices.ContainsFunc(ops, func(i int) bool {
+			return args[i].dyn || secretVarName(args[i].val) || a.secrets[args[i].val]
+		}) {
+			f.human = reason("human.env-dump", "prints the environment")
+			s.taint = true
+		} else {
+			safe("printenv prints the named variables")
+		}
 	case lb == "set":
 		switch {
 		case len(args) == 0:
