@@ -381,12 +381,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if args[i].val == "-" {
 					continue
 				}
-				if args[i].projPaths && counters[lb] {
-					a.readWord(args[i], sc, idx, true)
-					continue
-				}
-				// tree --fromfile prints the lines of its operands
-				a.readWord(args[i], sc, idx, listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
+				// counters show a count or a type and listers names, never
+				// contents (wc -l *.json, file .env); tree --fromfile prints
+				// the lines of its operands
+				a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
 			}
 		}
 		if ok {
@@ -814,11 +812,34 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 	}
 	for _, alt := range braceExpand(w.val) {
 		r := a.resolvePath(alt, sc.cwd, false)
+		if r.glob && r.known && !listOnly && a.readGlobMatches(r, parent) {
+			continue
+		}
 		a.readFact(r, parent, listOnly)
 		if r.glob && r.known && !listOnly {
 			a.globLinks(r.abs, parent)
 		}
 	}
+}
+
+// readGlobMatches judges a read of a glob by the files it matches on disk
+// (cat *.json), as if they had been named: the pattern's own fact says
+// where it reads, each match whether it is a secret or a link out of the
+// project. False when the glob cannot be expanded.
+func (a *analyzer) readGlobMatches(r pathRef, parent int) bool {
+	ms, ok := globMatches(r.abs)
+	if !ok {
+		return false
+	}
+	// listOnly skips the guess from the pattern's name; it is a content read
+	a.facts[a.readFact(r, parent, true)].listOnly = false
+	for _, m := range ms {
+		// only what is not a plain read in the project is worth a fact
+		if i := a.readFact(a.resolvePath(m, "", false), parent, false); a.facts[i].safe != nil {
+			a.facts = a.facts[:i]
+		}
+	}
+	return true
 }
 
 // globLinks reads the symlinks a glob matches as the files they point to:
