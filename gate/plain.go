@@ -900,6 +900,9 @@ func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
 		f.human = reason("human.env-dump", "reads a process environment")
 	case !listOnly && a.sensitive(r):
 		f.human = reason("human.sensitive-read", "reads a sensitive file")
+	case r.known && r.abs == "/dev/null" && r.real == r.abs:
+		// diff /dev/null new.go, cmd < /dev/null: reads nothing
+		f.safe = reason("gate.read", "/dev/null is empty")
 	case !r.known:
 		f.open = reason("ask.unknown-path", "a path only known at run time")
 	case a.inProject(r):
