@@ -3142,7 +3142,29 @@ loop:
 	case "diff", "log", "whatchanged", "show-branch":
 		// operands may be paths: git diff .env shows the secret's changes
 		for _, o := range ops {
+			if sub == "log" && o > 0 && rest[o-1].val == "-L" {
+				continue // read below
+			}
 			a.readWord(rest[o], gsc, gidx, false)
+		}
+		// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
+		// print lines of FILE, after the last colon; START may be /regex/
+		for i, w := range rest {
+			if w.val == "--" {
+				break
+			}
+			v, ok := strings.CutPrefix(w.val, "-L")
+			if sub != "log" || !ok || w.dyn {
+				continue
+			}
+			if v == "" && i+1 < len(rest) {
+				w = rest[i+1]
+				v = w.val
+			}
+			if c := strings.LastIndexByte(v, ':'); c >= 0 && !w.dyn {
+				v = v[c+1:]
+			}
+			a.readWord(word{val: v, dyn: w.dyn}, gsc, gidx, false)
 		}
 		safe()
 	case "ls-remote":
