@@ -543,6 +543,20 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		a.pkgManager(f, idx, args, sc)
 	case lb == "pip" || lb == "pip3":
 		a.pipCmd(f, idx, args, sc)
+	case lb == "zipinfo":
+		// lists an archive's members, like unzip -l; later operands name members
+		if ops := operands(args, nil); len(ops) > 0 {
+			a.readWord(args[ops[0]], sc, idx, false)
+		}
+		safe("zipinfo only lists an archive")
+	case lb == "ss":
+		// ss -ltnp lists sockets; -K kills them, and -F, -D, -f, -A, -N
+		// and filter expressions take values
+		if !slices.ContainsFunc(args, func(w word) bool {
+			return w.dyn || len(w.val) < 2 || w.val[0] != '-' || strings.Trim(w.val[1:], "ltuanpxw46eimsrHOo") != ""
+		}) {
+			safe("ss only lists sockets")
+		}
 	case lb == "gofmt":
 		// -w rewrites the files; -l, -d, -s only print
 		ops := operands(args, map[string]bool{"-r": true, "-cpuprofile": true})
@@ -622,13 +636,28 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "docker" || lb == "podman" || lb == "nerdctl":
 		if len(args) > 0 {
 			switch args[0].val {
-			case "ps", "images", "version", "info", "logs":
+			case "ps", "images", "version", "info", "logs", "port":
 				safe(lb + " " + args[0].val + " only inspects")
+			case "compose":
+				// compose ps/logs are docker ps/logs of the project's
+				// services; compose config would print the interpolated .env
+				if len(args) > 1 && (args[1].val == "ps" || args[1].val == "logs" || args[1].val == "version" || args[1].val == "ls") {
+					safe(lb + " compose " + args[1].val + " only inspects")
+				}
+			case "network", "volume":
+				if len(args) == 2 && args[1].val == "ls" {
+					safe(lb + " " + args[0].val + " ls only lists")
+				}
 			case "build", "buildx", "image":
 				a.dockerBuild(f, idx, args, sc)
 			case "inspect":
-				// a container's configuration holds its environment: API keys
-				f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
+				// a container's configuration holds its environment: API keys;
+				// a --format template that names other fields prints those
+				if tmpl := optionValues(args, 'f', "--format"); len(tmpl) == 0 || slices.ContainsFunc(tmpl, dockerTemplateMayPrintEnv) {
+					f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
+				} else {
+					safe(lb + " inspect prints the fields its template names")
+				}
 			case "cp":
 				a.copyOut(args[1:], sc, idx)
 			}
@@ -721,6 +750,24 @@ var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true,
 	"zig": true, "gem": true, "pip": true, "pip3": true, "poetry": true, "uv": true, "docker": true, "kubectl": true,
 	"helm": true, "terraform": true, "gh": true, "git": true, "npm": true, "yarn": true, "pnpm": true, "tsc": true,
 	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true}
+
+// templateFields are the field chains of a Go template ({{.State.Status}}).
+var templateFields = regexp.MustCompile(`\.[A-Za-z0-9_.]*`)
+
+// dockerTemplateMayPrintEnv reports a docker inspect --format template that
+// may print .Config.Env: a field chain through Config or Env, the whole
+// object (., $), or one only known at run time.
+func dockerTemplateMayPrintEnv(w word) bool {
+	if w.dyn || strings.Contains(w.val, "$") {
+		return true
+	}
+	for _, m := range templateFields.FindAllString(w.val, -1) {
+		if l := strings.ToLower(m); m == "." || strings.Contains(l, "config") || strings.Contains(l, "env") {
+			return true
+		}
+	}
+	return false
+}
 
 // lineFilters print a subset of the lines on their stdin.
 var lineFilters = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "grep": true, "rg": true}
@@ -1376,6 +1423,10 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		}
 	}
 	ops := operands(args, nil)
+	if len(args) == 1 && (args[0].val == "-v" || args[0].val == "run" || args[0].val == "run-script") {
+		// npm -v is --version; run without a script lists the scripts
+		f.safe = reason("gate.safe", "package manager query")
+	}
 	if len(ops) == 0 {
 		return
 	}
@@ -1481,6 +1532,11 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 	switch args[0].val {
 	case "version", "env", "list", "doc", "help":
 		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
+	case "mod":
+		// go mod graph prints the module graph, like go list -m all
+		if len(args) == 2 && args[1].val == "graph" {
+			f.safe = reason("gate.safe", "go mod graph only reads")
+		}
 	}
 }
 
@@ -3191,6 +3247,11 @@ loop:
 			return summary{}
 		}
 		safe()
+	case "submodule":
+		// git submodule [status]: the commit each submodule has checked out
+		if len(ops) == 0 || rest[ops[0]].val == "status" {
+			safe()
+		}
 	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
 		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "help", "version",
 		"cherry", "range-diff", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
