@@ -2556,9 +2556,15 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 	if len(ops) == 0 {
 		return
 	}
+	// another index, links page, trusted host or proxy: pip list -o sends
+	// the installed packages there, pip install takes code from there
+	// (optparse takes -iURL and unique prefixes: --index=URL)
+	foreign := hasShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
 	switch args[ops[0]].val {
 	case "list", "show", "freeze", "check", "help", "inspect":
-		if len(flagValues(args, "--python", "--log", "--path")) == 0 {
+		if foreign {
+			f.ask = reason("ask.flag", "pip queries another index")
+		} else if len(flagValues(args, "--python", "--log", "--path")) == 0 {
 			f.safe = reason("gate.safe", "pip "+args[ops[0]].val+" only prints package metadata")
 		}
 	case "install", "download", "wheel":
@@ -2568,7 +2574,7 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 		for _, w := range flagValues(args, "-t", "--target", "--prefix", "--root", "--src", "-d", "--dest", "-w", "--wheel-dir") {
 			a.writeWord(w, sc, idx)
 		}
-		if len(flagValues(args, "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host")) > 0 {
+		if foreign {
 			f.ask = reason("ask.flag", "pip installs from another index")
 		}
 		for _, i := range ops[1:] {
