@@ -97,6 +97,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	}
+	// … | while read f: f holds one name the listing printed
+	if lb == "read" && a.stdin != nil && a.stdin.projList && len(args) > 0 && !args[len(args)-1].dyn &&
+		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
+		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList})
+	}
 	switch lb {
 	case "unset", "test", "[":
 		// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
@@ -705,6 +710,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if lb != "grep" && lb != "rg" && len(operands(args, nil)) > 0 && lb != "head" && lb != "tail" {
 			s.projList = false
 		}
+		s.cleanList = s.projList && a.stdin.cleanList
 	}
 	if netTools[lb] && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
@@ -839,11 +845,12 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
 			human: reason("human.sensitive-read", "reads files a listing did not keep away from secrets")})
 	}
-	if w.dyn && w.projPaths && listOnly {
+	if w.dyn && w.projPaths && (listOnly || w.cleanPaths && !w.secretPaths) {
 		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
-		// and a count or listing shows nothing of their contents
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: true,
-			safe: reason("gate.read", "lists or counts files a project listing names")})
+		// and a count or listing shows nothing of their contents; cat
+		// $(git ls-files '*.go'): project files whose names are no secret
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: listOnly,
+			safe: reason("gate.read", "reads project files a listing names")})
 		return
 	}
 	if w.dyn {
@@ -3269,7 +3276,14 @@ loop:
 	}
 	// git ls-files and --name-only print paths of the repository
 	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
-	return summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	// git ls-files '*.go': every pathspec a wildcard that cannot match a
+	// secret's name (a literal one names a directory, all files below it)
+	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
+		v := rest[o].val
+		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
+	})
+	return s
 }
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.
@@ -3330,6 +3344,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 					inner[k].dyn = true
 					inner[k].secretPaths = findMaySelectSecrets(args)
 					inner[k].projPaths = inner[k].val == "{}" && rootsInProject
+					inner[k].cleanPaths = !findFollows(args)
 				}
 			}
 			mid := len(a.facts)
@@ -3360,6 +3375,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	} else if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
 		s.projList = rootsInProject
+		s.cleanList = rootsInProject && !s.secretList && !findFollows(args)
 	} else if f.wrapper && f.floor == nil {
 		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")
 	}
@@ -3398,19 +3414,49 @@ func findMaySelectSecrets(args []word) bool {
 				return false
 			}
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
-			pat := strings.ToLower(filepath.Base(args[i+1].val))
-			if args[i+1].dyn || isSensitiveName(pat) {
+			if args[i+1].dyn || patternMaySelectSecret(args[i+1].val, w.val != "-name" && w.val != "-iname") {
 				return true
-			}
-			for _, c := range globCandidates {
-				if shellGlobMatch(pat, c) {
-					return true
-				}
 			}
 			filtered = true
 		}
 	}
 	return !filtered
+}
+
+// patternMaySelectSecret reports a name pattern that could match a secret:
+// a sensitive name, or a glob matching one of globCandidates. pathPat: a
+// find -path or git pathspec, whose * matches / too, so only the literal
+// tail after its last wildcard surely lies in the last component.
+func patternMaySelectSecret(pat string, pathPat bool) bool {
+	pat = strings.ToLower(pat)
+	if strings.Contains(pat, `\`) {
+		return true
+	}
+	if pathPat {
+		i := strings.LastIndexAny(pat, "*?]")
+		tail := pat[i+1:]
+		if j := strings.LastIndexByte(tail, '/'); j >= 0 {
+			pat = tail[j+1:]
+		} else if i >= 0 {
+			pat = "*" + tail
+		}
+	}
+	pat = filepath.Base(pat)
+	if pat == "" || pat == "." || pat == "/" || isSensitiveName(pat) {
+		return true
+	}
+	for _, c := range globCandidates {
+		if shellGlobMatch(pat, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// findFollows reports find -L or -follow: the files it lists may be links
+// out of the project.
+func findFollows(args []word) bool {
+	return slices.ContainsFunc(args, func(w word) bool { return w.val == "-L" || w.val == "-follow" })
 }
 
 // findFiltered reports a find expression that selects files by name, path,
