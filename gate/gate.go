@@ -100,9 +100,13 @@ type analyzer struct {
 	taint   map[string]bool // variables assigned from a secret
 	secrets map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
 	vals    map[string]*varVals
-	arrays  map[string][]word // a=(…) with known elements
-	aliases map[string]string // alias NAME=VALUE defined in this call
-	refs    map[string]string // declare -n NAME=TARGET: assigning NAME assigns TARGET
+	// listVars are loop variables holding one name from a project listing
+	// (for f in $(git ls-files '*.go'), … | while read f): that listing's
+	// projPaths, cleanPaths and secretPaths
+	listVars map[string]word
+	arrays   map[string][]word // a=(…) with known elements
+	aliases  map[string]string // alias NAME=VALUE defined in this call
+	refs     map[string]string // declare -n NAME=TARGET: assigning NAME assigns TARGET
 	// allexport: set -a, so variables builtins assign reach children too
 	allexport bool
 	coprocs   map[string]summary // coproc NAME …: what writing to ${NAME[1]} feeds

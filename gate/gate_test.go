@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -229,6 +230,52 @@ func TestSymlinks(t *testing.T) {
 			assert.Equal(t, c.decision, v.Decision)
 			assert.Equal(t, c.human, v.HumanOnly)
 		})
+	}
+}
+
+// TestGlobReads checks that a reader's glob is judged by the files it
+// matches on disk, and by the names it could match when it cannot be expanded.
+func TestGlobReads(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "repo")
+	home := filepath.Join(dir, "home")
+	for _, f := range []string{"package.json", "tsconfig.json", "docs/a.md", "docs/b.md", "src/x/main.go",
+		"conf/app.json", "conf/credentials.json", "hidden/a.md", "hidden/.env", "links/a.txt", "many/.keep", home + "/.ssh/id_rsa"} {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(proj, f)
+		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(f), 0o755))
+		require.NoError(t, os.WriteFile(f, []byte("x"), 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(proj, "links", "b.txt")))
+	for i := range maxGlobMatches + 1 {
+		require.NoError(t, os.WriteFile(filepath.Join(proj, "many", fmt.Sprintf("f%d.json", i)), nil, 0o644))
+	}
+	e := Env{Project: proj, Home: home}
+	cases := []struct {
+		cmd   string
+		dec   protocol.Decision
+		human bool
+	}{
+		{"cat *.json", protocol.DecisionAllow, false},
+		{"head -3 *.json", protocol.DecisionAllow, false},
+		{"jq . *.json", protocol.DecisionAllow, false},
+		{"cat docs/*", protocol.DecisionAllow, false},
+		{"cat src/*/*.go", protocol.DecisionAllow, false},
+		{"cat conf/*.json", protocol.DecisionAsk, true},
+		{"cat conf/CRED*", protocol.DecisionAsk, true},       // nocaseglob
+		{"cat hidden/*", protocol.DecisionAsk, true},         // dotglob
+		{"cat links/*", protocol.DecisionAsk, true},          // a link to a key
+		{"cat docs/*.pem", protocol.DecisionAsk, true},       // no match: judged by name
+		{"cat many/*.json", protocol.DecisionAsk, true},      // too many matches: judged by name
+		{"cat docs/../.*/*", protocol.DecisionAsk, true},     // .* matches .. too
+		{"wc -l conf/*.json", protocol.DecisionAllow, false}, // a count, not contents
+		{"file conf/*", protocol.DecisionAllow, false},
+	}
+	for _, c := range cases {
+		v := Analyze(bash(c.cmd), e)
+		assert.Equal(t, c.dec, v.Decision, c.cmd)
+		assert.Equal(t, c.human, v.HumanOnly, c.cmd)
 	}
 }
 

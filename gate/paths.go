@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -788,4 +790,73 @@ func (a *analyzer) holdsProtected(r pathRef) bool {
 		}
 	}
 	return false
+}
+
+// Bounds of globMatches: past them the glob is judged by its pattern.
+const (
+	maxGlobMatches = 256
+	maxGlobDirs    = 32
+	maxGlobEntries = 4096
+)
+
+// globMatches expands an absolute glob on disk, for a reader to be judged
+// by the files it will read rather than by every secret name the pattern
+// could match. It errs towards more matches: * matches dotfiles (dotglob
+// may be on in the agent's shell), . and .. too for a .pattern, and case
+// is ignored (nocaseglob). ok is false when the pattern cannot be expanded
+// cheaply and surely: **, extglob, escapes, an unreadable directory, no
+// match at all (the directory may not be the one the command sees) or more
+// than maxGlobMatches.
+func globMatches(pattern string) (matches []string, ok bool) {
+	if strings.Contains(pattern, "**") || strings.ContainsAny(pattern, `\(`) || !filepath.IsAbs(pattern) {
+		return nil, false
+	}
+	cur := []string{"/"}
+	dirs, entries := 0, 0
+	for _, seg := range strings.Split(pattern[1:], "/") {
+		if !hasGlob(seg) {
+			for i := range cur {
+				cur[i] = filepath.Join(cur[i], seg)
+			}
+			continue
+		}
+		lseg := strings.ToLower(seg)
+		var next []string
+		for _, d := range cur {
+			if dirs++; dirs > maxGlobDirs {
+				return nil, false
+			}
+			ents, err := os.ReadDir(d)
+			if err != nil {
+				if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
+					continue
+				}
+				return nil, false
+			}
+			if entries += len(ents); entries > maxGlobEntries {
+				return nil, false
+			}
+			names := make([]string, 0, len(ents)+2)
+			if seg[0] == '.' {
+				names = append(names, ".", "..")
+			}
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			for _, n := range names {
+				if shellGlobMatch(lseg, strings.ToLower(n)) {
+					if next = append(next, filepath.Join(d, n)); len(next) > maxGlobMatches {
+						return nil, false
+					}
+				}
+			}
+		}
+		cur = next
+	}
+	for _, m := range cur {
+		if _, err := os.Lstat(m); err == nil {
+			matches = append(matches, m)
+		}
+	}
+	return matches, len(matches) > 0
 }

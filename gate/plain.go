@@ -100,6 +100,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	}
+	// … | while read f: f holds one name the listing printed
+	if lb == "read" && a.stdin != nil && a.stdin.projList && len(args) > 0 && !args[len(args)-1].dyn &&
+		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
+		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList})
+	}
 	switch lb {
 	case "unset", "test", "[":
 		// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
@@ -160,8 +165,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		sc.cwd = ""
 		safe("changes directory")
 	case lb == "printenv":
-		f.human = reason("human.env-dump", "prints the environment")
-		s.taint = true
+		// printenv NAME… prints those variables only, like echo "$NAME":
+		// human-only for the whole environment or a name that holds a secret
+		ops := operands(args, nil)
+		if len(ops) == 0 || slices.ContainsFunc(ops, func(i int) bool {
+			return args[i].dyn || secretVarName(args[i].val) || a.secrets[args[i].val]
+		}) {
+			f.human = reason("human.env-dump", "prints the environment")
+			s.taint = true
+		} else {
+			safe("printenv prints the named variables")
+		}
 	case lb == "set":
 		switch {
 		case len(args) == 0:
@@ -376,12 +390,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if args[i].val == "-" {
 					continue
 				}
-				if args[i].projPaths && counters[lb] {
-					a.readWord(args[i], sc, idx, true)
-					continue
-				}
-				// tree --fromfile prints the lines of its operands
-				a.readWord(args[i], sc, idx, listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
+				// counters show a count or a type and listers names, never
+				// contents (wc -l *.json, file .env); tree --fromfile prints
+				// the lines of its operands
+				a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
 			}
 		}
 		if ok {
@@ -540,6 +552,20 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		a.pkgManager(f, idx, args, sc)
 	case lb == "pip" || lb == "pip3":
 		a.pipCmd(f, idx, args, sc)
+	case lb == "zipinfo":
+		// lists an archive's members, like unzip -l; later operands name members
+		if ops := operands(args, nil); len(ops) > 0 {
+			a.readWord(args[ops[0]], sc, idx, false)
+		}
+		safe("zipinfo only lists an archive")
+	case lb == "ss":
+		// ss -ltnp lists sockets; -K kills them, and -F, -D, -f, -A, -N
+		// and filter expressions take values
+		if !slices.ContainsFunc(args, func(w word) bool {
+			return w.dyn || len(w.val) < 2 || w.val[0] != '-' || strings.Trim(w.val[1:], "ltuanpxw46eimsrHOo") != ""
+		}) {
+			safe("ss only lists sockets")
+		}
 	case lb == "gofmt":
 		// -w rewrites the files; -l, -d, -s only print
 		ops := operands(args, map[string]bool{"-r": true, "-cpuprofile": true})
@@ -618,13 +644,28 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "docker" || lb == "podman" || lb == "nerdctl":
 		if len(args) > 0 {
 			switch args[0].val {
-			case "ps", "images", "version", "info", "logs":
+			case "ps", "images", "version", "info", "logs", "port":
 				safe(lb + " " + args[0].val + " only inspects")
+			case "compose":
+				// compose ps/logs are docker ps/logs of the project's
+				// services; compose config would print the interpolated .env
+				if len(args) > 1 && (args[1].val == "ps" || args[1].val == "logs" || args[1].val == "version" || args[1].val == "ls") {
+					safe(lb + " compose " + args[1].val + " only inspects")
+				}
+			case "network", "volume":
+				if len(args) == 2 && args[1].val == "ls" {
+					safe(lb + " " + args[0].val + " ls only lists")
+				}
 			case "build", "buildx", "image":
 				a.dockerBuild(f, idx, args, sc)
 			case "inspect":
-				// a container's configuration holds its environment: API keys
-				f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
+				// a container's configuration holds its environment: API keys;
+				// a --format template that names other fields prints those
+				if tmpl := optionValues(args, 'f', "--format"); len(tmpl) == 0 || slices.ContainsFunc(tmpl, dockerTemplateMayPrintEnv) {
+					f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
+				} else {
+					safe(lb + " inspect prints the fields its template names")
+				}
 			case "cp":
 				a.copyOut(args[1:], sc, idx)
 			}
@@ -672,6 +713,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if lb != "grep" && lb != "rg" && len(operands(args, nil)) > 0 && lb != "head" && lb != "tail" {
 			s.projList = false
 		}
+		s.cleanList = s.projList && a.stdin.cleanList
 	}
 	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
@@ -728,6 +770,24 @@ var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true,
 	"zig": true, "gem": true, "pip": true, "pip3": true, "poetry": true, "uv": true, "docker": true, "kubectl": true,
 	"helm": true, "terraform": true, "gh": true, "git": true, "npm": true, "yarn": true, "pnpm": true, "tsc": true,
 	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true}
+
+// templateFields are the field chains of a Go template ({{.State.Status}}).
+var templateFields = regexp.MustCompile(`\.[A-Za-z0-9_.]*`)
+
+// dockerTemplateMayPrintEnv reports a docker inspect --format template that
+// may print .Config.Env: a field chain through Config or Env, the whole
+// object (., $), or one only known at run time.
+func dockerTemplateMayPrintEnv(w word) bool {
+	if w.dyn || strings.Contains(w.val, "$") {
+		return true
+	}
+	for _, m := range templateFields.FindAllString(w.val, -1) {
+		if l := strings.ToLower(m); m == "." || strings.Contains(l, "config") || strings.Contains(l, "env") {
+			return true
+		}
+	}
+	return false
+}
 
 // lineFilters print a subset of the lines on their stdin.
 var lineFilters = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "grep": true, "rg": true}
@@ -799,11 +859,12 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
 			human: reason("human.sensitive-read", "reads files a listing did not keep away from secrets")})
 	}
-	if w.dyn && w.projPaths && listOnly {
+	if w.dyn && w.projPaths && (listOnly || w.cleanPaths && !w.secretPaths) {
 		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
-		// and a count or listing shows nothing of their contents
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: true,
-			safe: reason("gate.read", "lists or counts files a project listing names")})
+		// and a count or listing shows nothing of their contents; cat
+		// $(git ls-files '*.go'): project files whose names are no secret
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: listOnly,
+			safe: reason("gate.read", "reads project files a listing names")})
 		return
 	}
 	if w.dyn {
@@ -819,11 +880,34 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 	}
 	for _, alt := range braceExpand(w.val) {
 		r := a.resolvePath(alt, sc.cwd, false)
+		if r.glob && r.known && !listOnly && a.readGlobMatches(r, parent) {
+			continue
+		}
 		a.readFact(r, parent, listOnly)
 		if r.glob && r.known && !listOnly {
 			a.globLinks(r.abs, parent)
 		}
 	}
+}
+
+// readGlobMatches judges a read of a glob by the files it matches on disk
+// (cat *.json), as if they had been named: the pattern's own fact says
+// where it reads, each match whether it is a secret or a link out of the
+// project. False when the glob cannot be expanded.
+func (a *analyzer) readGlobMatches(r pathRef, parent int) bool {
+	ms, ok := globMatches(r.abs)
+	if !ok {
+		return false
+	}
+	// listOnly skips the guess from the pattern's name; it is a content read
+	a.facts[a.readFact(r, parent, true)].listOnly = false
+	for _, m := range ms {
+		// only what is not a plain read in the project is worth a fact
+		if i := a.readFact(a.resolvePath(m, "", false), parent, false); a.facts[i].safe != nil {
+			a.facts = a.facts[:i]
+		}
+	}
+	return true
 }
 
 // globLinks reads the symlinks a glob matches as the files they point to:
@@ -884,6 +968,9 @@ func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
 		f.human = reason("human.env-dump", "reads a process environment")
 	case !listOnly && a.sensitive(r):
 		f.human = reason("human.sensitive-read", "reads a sensitive file")
+	case r.known && r.abs == "/dev/null" && r.real == r.abs:
+		// diff /dev/null new.go, cmd < /dev/null: reads nothing
+		f.safe = reason("gate.read", "/dev/null is empty")
 	case !r.known:
 		f.open = reason("ask.unknown-path", "a path only known at run time")
 	case a.inProject(r):
@@ -1357,6 +1444,10 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		}
 	}
 	ops := operands(args, nil)
+	if len(args) == 1 && (args[0].val == "-v" || args[0].val == "run" || args[0].val == "run-script") {
+		// npm -v is --version; run without a script lists the scripts
+		f.safe = reason("gate.safe", "package manager query")
+	}
 	if len(ops) == 0 {
 		return
 	}
@@ -1462,6 +1553,11 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 	switch args[0].val {
 	case "version", "env", "list", "doc", "help":
 		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
+	case "mod":
+		// go mod graph prints the module graph, like go list -m all
+		if len(args) == 2 && args[1].val == "graph" {
+			f.safe = reason("gate.safe", "go mod graph only reads")
+		}
 	}
 }
 
@@ -2523,9 +2619,15 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 	if len(ops) == 0 {
 		return
 	}
+	// another index, links page, trusted host or proxy: pip list -o sends
+	// the installed packages there, pip install takes code from there
+	// (optparse takes -iURL and unique prefixes: --index=URL)
+	foreign := hasShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
 	switch args[ops[0]].val {
 	case "list", "show", "freeze", "check", "help", "inspect":
-		if len(flagValues(args, "--python", "--log", "--path")) == 0 {
+		if foreign {
+			f.ask = reason("ask.flag", "pip queries another index")
+		} else if len(flagValues(args, "--python", "--log", "--path")) == 0 {
 			f.safe = reason("gate.safe", "pip "+args[ops[0]].val+" only prints package metadata")
 		}
 	case "install", "download", "wheel":
@@ -2535,7 +2637,7 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 		for _, w := range flagValues(args, "-t", "--target", "--prefix", "--root", "--src", "-d", "--dest", "-w", "--wheel-dir") {
 			a.writeWord(w, sc, idx)
 		}
-		if len(flagValues(args, "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host")) > 0 {
+		if foreign {
 			f.ask = reason("ask.flag", "pip installs from another index")
 		}
 		for _, i := range ops[1:] {
@@ -3182,7 +3284,29 @@ loop:
 	case "diff", "log", "whatchanged", "show-branch":
 		// operands may be paths: git diff .env shows the secret's changes
 		for _, o := range ops {
+			if sub == "log" && o > 0 && rest[o-1].val == "-L" {
+				continue // read below
+			}
 			a.readWord(rest[o], gsc, gidx, false)
+		}
+		// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
+		// print lines of FILE, after the last colon; START may be /regex/
+		for i, w := range rest {
+			if w.val == "--" {
+				break
+			}
+			v, ok := strings.CutPrefix(w.val, "-L")
+			if sub != "log" || !ok || w.dyn {
+				continue
+			}
+			if v == "" && i+1 < len(rest) {
+				w = rest[i+1]
+				v = w.val
+			}
+			if c := strings.LastIndexByte(v, ':'); c >= 0 && !w.dyn {
+				v = v[c+1:]
+			}
+			a.readWord(word{val: v, dyn: w.dyn}, gsc, gidx, false)
 		}
 		safe()
 	case "ls-remote":
@@ -3209,6 +3333,11 @@ loop:
 			return summary{}
 		}
 		safe()
+	case "submodule":
+		// git submodule [status]: the commit each submodule has checked out
+		if len(ops) == 0 || rest[ops[0]].val == "status" {
+			safe()
+		}
 	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
 		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "help", "version",
 		"cherry", "range-diff", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
@@ -3220,7 +3349,14 @@ loop:
 	}
 	// git ls-files and --name-only print paths of the repository
 	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
-	return summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	// git ls-files '*.go': every pathspec a wildcard that cannot match a
+	// secret's name (a literal one names a directory, all files below it)
+	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
+		v := rest[o].val
+		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
+	})
+	return s
 }
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.
@@ -3281,6 +3417,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 					inner[k].dyn = true
 					inner[k].secretPaths = findMaySelectSecrets(args)
 					inner[k].projPaths = inner[k].val == "{}" && rootsInProject
+					inner[k].cleanPaths = !findFollows(args)
 				}
 			}
 			mid := len(a.facts)
@@ -3311,6 +3448,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	} else if ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
 		s.projList = rootsInProject
+		s.cleanList = rootsInProject && !s.secretList && !findFollows(args)
 	} else if f.wrapper && f.floor == nil {
 		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")
 	}
@@ -3349,19 +3487,49 @@ func findMaySelectSecrets(args []word) bool {
 				return false
 			}
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
-			pat := strings.ToLower(filepath.Base(args[i+1].val))
-			if args[i+1].dyn || isSensitiveName(pat) {
+			if args[i+1].dyn || patternMaySelectSecret(args[i+1].val, w.val != "-name" && w.val != "-iname") {
 				return true
-			}
-			for _, c := range globCandidates {
-				if shellGlobMatch(pat, c) {
-					return true
-				}
 			}
 			filtered = true
 		}
 	}
 	return !filtered
+}
+
+// patternMaySelectSecret reports a name pattern that could match a secret:
+// a sensitive name, or a glob matching one of globCandidates. pathPat: a
+// find -path or git pathspec, whose * matches / too, so only the literal
+// tail after its last wildcard surely lies in the last component.
+func patternMaySelectSecret(pat string, pathPat bool) bool {
+	pat = strings.ToLower(pat)
+	if strings.Contains(pat, `\`) {
+		return true
+	}
+	if pathPat {
+		i := strings.LastIndexAny(pat, "*?]")
+		tail := pat[i+1:]
+		if j := strings.LastIndexByte(tail, '/'); j >= 0 {
+			pat = tail[j+1:]
+		} else if i >= 0 {
+			pat = "*" + tail
+		}
+	}
+	pat = filepath.Base(pat)
+	if pat == "" || pat == "." || pat == "/" || isSensitiveName(pat) {
+		return true
+	}
+	for _, c := range globCandidates {
+		if shellGlobMatch(pat, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// findFollows reports find -L or -follow: the files it lists may be links
+// out of the project.
+func findFollows(args []word) bool {
+	return slices.ContainsFunc(args, func(w word) bool { return w.val == "-L" || w.val == "-follow" })
 }
 
 // findFiltered reports a find expression that selects files by name, path,

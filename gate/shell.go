@@ -37,6 +37,9 @@ type summary struct {
 	// projList: it prints only names of files in the project (git
 	// ls-files, find ., rg -l); not merged by or.
 	projList bool
+	// cleanList: a projList whose name filter rules out secrets (git
+	// ls-files '*.go', find . -name '*.go'); not merged by or.
+	cleanList bool
 	// secretList: the names it prints may include secrets (find without a
 	// name filter that rules them out); merged by or.
 	secretList bool
@@ -56,6 +59,8 @@ type stdinSrc struct {
 	download bool
 	// projList: the text is a list of project file names
 	projList bool
+	// cleanList: the names cannot be secrets
+	cleanList bool
 	// secretList: the names may include secrets
 	secretList bool
 }
@@ -161,6 +166,7 @@ func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope) summary {
 		one := a.stmt(st, sc)
 		s.or(one)
 		s.projList = len(list) == 1 && one.projList
+		s.cleanList = len(list) == 1 && one.cleanList
 		if len(list) == 1 {
 			s.out = one.out
 		}
@@ -541,8 +547,12 @@ func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope)
 	name := wi.Name.Value
 	a.setsVar("for", name, false)
 	vals := &varVals{exact: len(wi.Items) > 0 && !a.mayAssign(body, name)}
-	for _, it := range wi.Items {
+	var first word
+	for i, it := range wi.Items {
 		w := a.word(it, sc)
+		if i == 0 {
+			first = w
+		}
 		s.or(w.sub)
 		if w.taint {
 			a.setTaint(name, true) // for l in $(cat .env): $l holds the secret
@@ -567,11 +577,46 @@ func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope)
 		vals = nil // for x; do: the positional parameters
 	}
 	a.setVals(name, vals)
+	if len(wi.Items) == 1 && !a.mayAssign(body, name) {
+		a.bindListVar(name, first)
+	}
 	s.or(a.stmts(body, sc))
+	// after the loop: the last name, or the old value when the list was empty
+	delete(a.listVars, name)
 	if vals != nil {
 		vals.exact = false // after the loop: the last value, or the old one
 	}
 	return s
+}
+
+// bindListVar records that variable name holds one name from a project
+// listing, as w does; any later assignment forgets it.
+func (a *analyzer) bindListVar(name string, w word) {
+	if !w.projPaths {
+		return
+	}
+	if a.listVars == nil {
+		a.listVars = map[string]word{}
+	}
+	a.listVars[name] = word{projPaths: true, cleanPaths: w.cleanPaths, secretPaths: w.secretPaths}
+}
+
+// listVarWord is the listing a word "$f" or $f expands, for a variable
+// bindListVar recorded.
+func (a *analyzer) listVarWord(w *syntax.Word) (word, bool) {
+	if len(w.Parts) != 1 || len(a.listVars) == 0 {
+		return word{}, false
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil {
+		return word{}, false
+	}
+	lv, ok := a.listVars[p.Param.Value]
+	return lv, ok
 }
 
 // mayAssign reports whether body may change variable name (or anything,
@@ -639,13 +684,14 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 				for _, p := range sums[:i] {
 					dl = dl || p.downloader
 				}
-				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList, secretList: sums[i-1].secretList}
+				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList, secretList: sums[i-1].secretList,
+					cleanList: sums[i-1].cleanList}
 			}
 		}
 		sums[i] = a.stmt(st, sc.copy())
 		all.or(sums[i])
 	}
-	all.projList = sums[len(sums)-1].projList
+	all.projList, all.cleanList = sums[len(sums)-1].projList, sums[len(sums)-1].cleanList
 	var tainted, downloaded bool
 	for _, s := range sums {
 		if tainted && s.net {
@@ -929,6 +975,7 @@ func (a *analyzer) setTaint(name string, t bool) {
 // setVals records the values the call gave a variable (nil: unknown). They
 // only make answers stricter unless exact.
 func (a *analyzer) setVals(name string, v *varVals) {
+	delete(a.listVars, name)
 	if v == nil {
 		if a.vals != nil {
 			delete(a.vals, name)
@@ -948,6 +995,7 @@ func (a *analyzer) setVals(name string, v *varVals) {
 // any of them.
 func (a *analyzer) setsVar(by, name string, dyn bool) {
 	name = a.ref(name)
+	delete(a.listVars, name)
 	if dyn {
 		a.add(&rfact{kind: protocol.FactEnv, detail: by + " sets a variable named at run time", parent: -1,
 			ask: reason("ask.env-prefix", by+" sets a variable whose name is only known at run time, which may be PATH")})
@@ -1083,7 +1131,7 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 	a.stdin = in
 	e := a.exec(words, sc, a.owner)
 	s.or(e)
-	s.out, s.projList = e.out, e.projList
+	s.out, s.projList, s.cleanList = e.out, e.projList, e.cleanList
 	return s
 }
 

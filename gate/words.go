@@ -42,6 +42,9 @@ type word struct {
 	// secretPaths: the word names files a listing could not rule out as
 	// secrets (find . | xargs cat, find -exec cat {})
 	secretPaths bool
+	// cleanPaths: with projPaths, names a listing's filter keeps from
+	// secrets (cat $(git ls-files '*.go'))
+	cleanPaths bool
 }
 
 // maxAlts bounds the values tracked for one word.
@@ -70,6 +73,10 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 		_, out.proc = w.Parts[0].(*syntax.ProcSubst)
 		_, cs := w.Parts[0].(*syntax.CmdSubst)
 		out.projPaths = cs && out.sub.projList
+		out.cleanPaths = cs && out.sub.cleanList
+		if lv, ok := a.listVarWord(w); ok {
+			out.projPaths, out.cleanPaths, out.secretPaths = true, lv.cleanPaths, out.secretPaths || lv.secretPaths
+		}
 	}
 	if !out.dyn {
 		out.alts, out.exact = nil, false
@@ -222,6 +229,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
+		out.sub.cleanList = len(p.Stmts) == 1 && s.cleanList
 		out.secretPaths = s.secretList
 		// $(echo main.go): one known word; text that runs code when
 		// evaluated as arithmetic is kept too (n=$(echo 'a[$(cmd)]'); $((n)))
