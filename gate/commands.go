@@ -381,9 +381,15 @@ func skipOpts(args []word, withVal string, longVal map[string]bool) int {
 				i++
 			}
 		case len(v) > 1 && v[0] == '-':
-			last := v[len(v)-1]
-			if len(v) == 2 && strings.IndexByte(withVal, last) >= 0 {
-				i++
+			// getopt: in a cluster (sudo -iu root) the first value-taking
+			// letter takes the rest of the word, or the next word when last
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte(withVal, v[j]) >= 0 {
+					if j == len(v)-1 {
+						i++
+					}
+					break
+				}
 			}
 		default:
 			return i
@@ -1143,46 +1149,7 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 		return summary{}
 	case "parallel":
-		cmd := args
-		var vals []word
-		for i, w := range args {
-			if w.val == ":::" || w.val == "::::" {
-				cmd, vals = args[:i], args[i+1:]
-				break
-			}
-		}
-		i := skipOpts(cmd, "jSIE", nil)
-		if i >= len(cmd) {
-			// no command: each argument (or line of stdin) is a command line
-			var s summary
-			for n, v := range vals {
-				if n >= 8 {
-					break
-				}
-				s.or(a.shellString(f, v, sc, idx))
-			}
-			if in := a.stdin; len(vals) == 0 && in != nil {
-				a.stdin = nil
-				if !in.known {
-					f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
-					return s
-				}
-				s.or(a.reparse(in.text, sc, idx))
-			}
-			return s
-		}
-		var s summary
-		for n, v := range vals {
-			if n >= 8 {
-				break
-			}
-			one := append(append([]word{}, cmd[i:]...), v)
-			s.or(a.inner(one, sc, idx))
-		}
-		if len(vals) == 0 {
-			s.or(a.inner(append(append([]word{}, cmd[i:]...), word{val: "$_", dyn: true}), sc, idx))
-		}
-		return s
+		return a.parallel(f, idx, args, sc)
 	case "tmux":
 		// the shell command is the last word of new/neww/split/respawn/run
 		for i, w := range args {
@@ -1215,6 +1182,106 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 	}
 	return summary{}
+}
+
+// parallelLong are GNU parallel's long options that take the next word.
+var parallelLong = map[string]bool{"--jobs": true, "--max-procs": true, "--sshlogin": true, "--sshloginfile": true,
+	"--arg-file": true, "--delay": true, "--halt": true, "--joblog": true, "--results": true, "--res": true,
+	"--tmpdir": true, "--timeout": true, "--retries": true, "--max-args": true, "--max-chars": true, "--max-lines": true,
+	"--colsep": true, "--delimiter": true, "--workdir": true, "--wd": true, "--basefile": true, "--env": true,
+	"--tagstring": true, "--tag-string": true, "--memfree": true, "--load": true, "--nice": true, "--block": true,
+	"--block-size": true, "--transferfile": true, "--return": true, "--termseq": true, "--limit": true, "--ssh": true,
+	"--rpl": true, "--eof": true, "--profile": true, "--recstart": true, "--recend": true, "--header": true,
+	"--shard": true, "--bin": true, "--group-by": true, "--compress-program": true, "--decompress-program": true}
+
+// parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).
+var parallelRepl = regexp.MustCompile(`\{[0-9]*[./#%]*/?\.?\}`)
+
+// parallel: GNU parallel joins its command words (unquoted, so 'rm -rf {}'
+// is a shell string), puts each quoted argument in place of {} or at the
+// end, and runs the line with the shell. Arguments from ::::, -a FILE or
+// stdin are only known at run time.
+func (a *analyzer) parallel(f *rfact, idx int, args []word, sc *scope) summary {
+	cmd, vals, fromFile := args, []word(nil), false
+	isSep := func(v string) bool { return strings.HasPrefix(v, ":::") && strings.Trim(v, ":+") == "" }
+	if at := slices.IndexFunc(args, func(w word) bool { return isSep(w.val) }); at >= 0 {
+		cmd = args[:at]
+		files := false
+		for _, v := range args[at:] {
+			switch {
+			case isSep(v.val): // ::: ARGS, :::: FILES (and the linked :::+ forms)
+				files = strings.HasPrefix(v.val, "::::")
+			case files:
+				fromFile = true
+			default:
+				vals = append(vals, v)
+			}
+		}
+	}
+	i := skipOpts(cmd, "jPSIEanNsLCd", parallelLong)
+	for _, w := range cmd[:i] {
+		if w.val == "-a" || w.val == "--arg-file" || strings.HasPrefix(w.val, "--arg-file=") {
+			fromFile = true
+		}
+	}
+	var s summary
+	if i >= len(cmd) {
+		// no command: each argument (or line of stdin) is a command line
+		for n, v := range vals {
+			if n >= 8 {
+				break
+			}
+			s.or(a.shellString(f, v, sc, idx))
+		}
+		if fromFile {
+			f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+			return s
+		}
+		if in := a.stdin; len(vals) == 0 && in != nil {
+			a.stdin = nil
+			if !in.known {
+				f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+				return s
+			}
+			s.or(a.reparse(in.text, sc, idx))
+		}
+		return s
+	}
+	if len(vals) > 8 {
+		vals = vals[:8]
+	}
+	if fromFile || len(vals) == 0 {
+		vals = append(vals, word{val: "$_", dyn: true})
+	}
+	tmpl := make([]string, 0, len(cmd)-i)
+	for _, w := range cmd[i:] {
+		if w.dyn {
+			tmpl = nil // a command word only known at run time: analyse argv as given
+			break
+		}
+		tmpl = append(tmpl, w.val)
+	}
+	for _, v := range vals {
+		if tmpl == nil {
+			s.or(a.inner(append(append([]word{}, cmd[i:]...), v), sc, idx))
+			continue
+		}
+		q := `"$_"`
+		if !v.dyn {
+			q = shellQuote(v.val)
+			if r := v.val[min(1, len(v.val)):]; strings.HasPrefix(v.val, "~") && shellQuote(r) == r {
+				q = v.val // ::: ~ was expanded by the shell already
+			}
+		}
+		line := strings.Join(tmpl, " ")
+		if parallelRepl.MatchString(line) {
+			line = parallelRepl.ReplaceAllLiteralString(line, q)
+		} else {
+			line += " " + q
+		}
+		s.or(a.reparse(line, sc, idx))
+	}
+	return s
 }
 
 // runner wrappers (npx, docker exec, devbox run, ...) run another program:
