@@ -1151,16 +1151,7 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 	case "parallel":
 		return a.parallel(f, idx, args, sc)
 	case "tmux":
-		// the shell command is the last word of new/neww/split/respawn/run
-		for i, w := range args {
-			switch w.val {
-			case "new", "new-session", "neww", "new-window", "splitw", "split-window", "respawn-pane", "respawnp", "run", "run-shell", "send", "send-keys":
-				if last := len(args) - 1; last > i && !strings.HasPrefix(args[last].val, "-") {
-					return a.shellString(f, args[last], sc, idx)
-				}
-			}
-		}
-		return summary{}
+		return a.tmux(f, idx, args, sc)
 	}
 	for i, w := range args {
 		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
@@ -1182,6 +1173,74 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 	}
 	return summary{}
+}
+
+// tmuxShellCmd are the tmux commands that take a shell command, with their
+// value-taking option letters: the first operand is a shell string, several
+// operands (tmux ≥ 3.0) an argv it execs.
+var tmuxShellCmd = map[string]string{"new": "cefFnstxy", "new-session": "cefFnstxy", "neww": "ceFnt", "new-window": "ceFnt",
+	"splitw": "ceFlt", "split-window": "ceFlt", "respawn-pane": "cet", "respawnp": "cet", "respawn-window": "cet",
+	"respawnw": "cet", "run": "dt", "run-shell": "dt", "pipe-pane": "t", "pipep": "t", "if-shell": "t", "if": "t",
+	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy"}
+
+// tmuxKeys are send-keys key names that submit the typed line.
+var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
+
+// tmux: tmux -c CMD, the shell commands of new-session/run-shell/…, and
+// send-keys, whose keys a pane's shell reads as a command line. Commands
+// are separated by ';' words.
+func (a *analyzer) tmux(f *rfact, idx int, args []word, sc *scope) summary {
+	var s summary
+	i := skipOpts(args, "cLSfT", nil)
+	for j := 0; j+1 < i; j++ { // tmux -c CMD runs CMD with the shell
+		if v := args[j].val; v == "-c" || len(v) > 2 && v[0] == '-' && strings.IndexByte(v, 'c') == len(v)-1 {
+			s.or(a.shellString(f, args[j+1], sc, idx))
+		}
+	}
+	for seg := args[i:]; len(seg) > 0; {
+		end := slices.IndexFunc(seg, func(w word) bool { return w.val == ";" })
+		if end < 0 {
+			end = len(seg)
+		}
+		cmd, rest := seg[0].val, seg[1:end]
+		if end < len(seg) {
+			seg = seg[end+1:]
+		} else {
+			seg = nil
+		}
+		if cmd == "send" || cmd == "send-keys" {
+			k := skipOpts(rest, "tNc", nil)
+			var typed strings.Builder
+			dyn := false
+			literal := hasShort(rest[:k], "l")
+			for _, w := range rest[k:] {
+				dyn = dyn || w.dyn
+				v := w.val
+				switch {
+				case literal:
+					typed.WriteString(v)
+				case tmuxKeys[v] != "":
+					typed.WriteString(tmuxKeys[v])
+				case len(v) < 3 || v[1] != '-' || strings.IndexByte("CMS", v[0]) < 0: // C-c, M-x type no text
+					typed.WriteString(v)
+				}
+			}
+			s.or(a.shellString(f, word{val: typed.String(), dyn: dyn}, sc, idx))
+			continue
+		}
+		vals, ok := tmuxShellCmd[cmd]
+		if !ok {
+			continue
+		}
+		k := skipOpts(rest, vals, nil)
+		switch n := len(rest) - k; {
+		case n == 1 || n > 1 && (cmd == "if-shell" || cmd == "if" || strings.HasPrefix(cmd, "run")):
+			s.or(a.shellString(f, rest[k], sc, idx))
+		case n > 1:
+			s.or(a.inner(rest[k:], sc, idx))
+		}
+	}
+	return s
 }
 
 // parallelLong are GNU parallel's long options that take the next word.
