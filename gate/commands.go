@@ -318,14 +318,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 			}
 		}
 		var in *stdinSrc
-		switch {
-		case len(args) > 0 && args[0].proc:
-			in = args[0].procText // source <(echo 'cmd'): analysed like eval
-		case len(args) > 0 && !args[0].dyn && isStdinPath(args[0].val):
-			in, a.stdin = a.stdin, nil // … | . /dev/stdin, source /dev/stdin <<< 'cmd'
-			if in == nil {
-				in = &stdinSrc{text: "$_"}
-			}
+		if len(args) > 0 {
+			// source <(echo 'cmd'), … | . /dev/stdin: analysed like eval
+			in = a.scriptFrom(args[0])
 		}
 		if in != nil {
 			if !in.known {
@@ -883,6 +878,26 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	return summary{shellSink: true}
 }
 
+// scriptFrom is the script a command reads from the file operand w when
+// that file is its stdin (python3 /dev/stdin <<< CODE, sed -f /dev/stdin,
+// source /dev/stdin) or a <(…) substitution; nil for an ordinary file. It
+// consumes the stdin; a stdin the gate did not see is text only known at
+// run time.
+func (a *analyzer) scriptFrom(w word) *stdinSrc {
+	switch {
+	case w.proc && w.procText != nil:
+		return w.procText
+	case !w.dyn && isStdinPath(w.val):
+		in := a.stdin
+		a.stdin = nil
+		if in == nil {
+			in = &stdinSrc{text: "$_"}
+		}
+		return in
+	}
+	return nil
+}
+
 // isStdinPath reports a file name that is the process's stdin.
 func isStdinPath(p string) bool {
 	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
@@ -916,6 +931,11 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	rest := args[min(c.rest, len(args)):]
 	ops := operands(rest, nil)
 	switch {
+	case codeModules[c.module]:
+		for _, w := range rest {
+			a.inlineCode(f, idx, lb, w.val, sc) // python -m timeit [-s SETUP] STMT: each word may be code
+		}
+		return summary{}
 	case len(c.code) > 0 || c.module != "":
 		// the words after the code or module are its arguments, mostly
 		// files (perl -ne CODE FILE, python -m base64 FILE): read, or
@@ -935,10 +955,20 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 		}
 		return summary{shellSink: true}
 	}
+	if in := a.scriptFrom(rest[0]); in != nil {
+		// python3 /dev/stdin <<< CODE, ruby <(echo CODE): the script is that text
+		a.inlineCode(f, idx, lb, in.text, sc)
+		a.runsFetched(f, rest[0], sc)
+		return summary{shellSink: !rest[0].proc}
+	}
 	a.readFact(a.pathWord(rest[0], sc, false), idx, false)
 	a.runsFetched(f, rest[0], sc)
 	return summary{}
 }
+
+// codeModules are python -m modules whose operands are code (timeit's
+// statements and setup, pdb -c's commands).
+var codeModules = map[string]bool{"timeit": true, "pdb": true}
 
 // interpCall is an interpreter's command line: its inline code, the module
 // or libraries it loads, and where its operands start.
@@ -1023,6 +1053,14 @@ func parseInterp(lb string, args []word) interpCall {
 				c.code = append(c.code, val)
 			} else if n == "--require" || n == "--import" {
 				c.libs = append(c.libs, val)
+			}
+		case c.family == "node":
+			// node does not cluster options: -pe is its alias of -p -e
+			switch v {
+			case "-e", "-p", "-pe":
+				c.code = append(c.code, next())
+			case "-r":
+				c.libs = append(c.libs, next())
 			}
 		default:
 			for j := 1; j < len(v); j++ {
