@@ -1767,12 +1767,18 @@ func sedScript(script string) (bool, sedEffects) {
 			if !delimited(d) {
 				return false, eff
 			}
+			repl := i
 			if !delimited(d) {
 				return false, eff
 			}
+			repl1 := i - 1
 			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
 				if cmd == 's' && strings.IndexByte("eEwW", s[i]) >= 0 {
 					safe = false
+					if s[i] == 'e' {
+						// s///e runs the pattern space as a command: the replacement is what is known of it
+						eff.cmds = append(eff.cmds, s[repl:repl1])
+					}
 					if s[i] == 'w' || s[i] == 'W' {
 						i++
 						eff.writes = append(eff.writes, restOfLine())
@@ -1812,6 +1818,14 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 			ok = false
 		}
 	}
+	// scriptFile: -f FILE is read, or is the script when it is stdin
+	scriptFile := func(w word) {
+		if in := a.scriptFrom(w); in != nil {
+			script(word{val: in.text, dyn: !in.known})
+		} else {
+			a.readWord(w, sc, idx, false)
+		}
+	}
 	dd := false
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
@@ -1834,9 +1848,11 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 				}
 			case "file":
 				scriptFlag, ok = true, false // a script file the gate does not read
-				if !eq && i+1 < len(args) {
+				if eq {
+					scriptFile(word{val: val})
+				} else if i+1 < len(args) {
 					i++
-					a.readWord(args[i], sc, idx, false)
+					scriptFile(args[i])
 				}
 			case "in-place":
 				inPlace = true
@@ -1855,19 +1871,17 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 				switch v[j] {
 				case 'n', 'r', 'E', 's', 'u', 'z':
 				case 'e', 'f', 'l':
-					rest := v[j+1:]
-					if rest == "" && i+1 < len(args) {
+					val := word{val: v[j+1:]}
+					if val.val == "" && i+1 < len(args) {
 						i++
-						rest = args[i].val
-						if v[j] == 'e' {
-							script(args[i])
-						}
-					} else if v[j] == 'e' {
-						script(word{val: rest})
+						val = args[i]
 					}
-					if v[j] == 'f' {
+					switch v[j] {
+					case 'e':
+						script(val)
+					case 'f':
 						ok = false
-						a.readWord(word{val: rest}, sc, idx, false)
+						scriptFile(val)
 					}
 					scriptFlag = scriptFlag || v[j] != 'l'
 					break cluster
@@ -2006,7 +2020,11 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			next() // mawk -W version
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
-				a.readWord(args[i+1], sc, idx, false)
+				if in := a.scriptFrom(args[i+1]); in != nil {
+					progs = append(progs, word{val: in.text, dyn: !in.known}) // awk -f /dev/stdin <<< PROG
+				} else {
+					a.readWord(args[i+1], sc, idx, false)
+				}
 			}
 			ok = false
 			next()
@@ -3413,6 +3431,10 @@ var (
 	awkCmdRe = regexp.MustCompile(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
 	awkOutRe = regexp.MustCompile(`>>?\s*\(?\s*"(\d+)"`)
 	awkInRe  = regexp.MustCompile(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
+	// awkPrintShRe is print EXPR | "CMD" (group 1 the printed expression),
+	// awkLitRe a literal in it
+	awkPrintShRe = regexp.MustCompile(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
+	awkLitRe     = regexp.MustCompile(`"(\d+)"`)
 )
 
 // awkEffects lists what a lexed awk program runs, writes and reads by
@@ -3434,6 +3456,16 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 		if k := strings.Index(stmt, "print"); k >= 0 {
 			for _, m := range awkOutRe.FindAllStringSubmatch(stmt[k:], 4) {
 				writes = append(writes, lit(m))
+			}
+			// print "CMD" | "sh": what is printed is the shell's script
+			if m := awkPrintShRe.FindStringSubmatch(stmt[k:]); m != nil {
+				if sh := strings.Fields(lit([]string{"", m[2]})); len(sh) > 0 && shells[path.Base(sh[0])] {
+					var printed strings.Builder
+					for _, p := range awkLitRe.FindAllStringSubmatch(m[1], 8) {
+						printed.WriteString(lit(p))
+					}
+					cmds = append(cmds, printed.String())
+				}
 			}
 		}
 	}
