@@ -393,6 +393,28 @@ func skipOpts(args []word, withVal string, longVal map[string]bool) int {
 	return len(args)
 }
 
+// shortValue reads args[j] as a cluster of short options the way getopt
+// does and returns the value of letter in it: the rest of the word, or the
+// next word when letter ends it (-ix CMD, -xCMD). Letters in withVal that
+// come first take the rest themselves, hiding letter.
+func shortValue(args []word, j int, letter byte, withVal string) (string, bool) {
+	v := args[j].val
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", false
+	}
+	for k := 1; k < len(v); k++ {
+		switch {
+		case v[k] == letter && k < len(v)-1:
+			return v[k+1:], true
+		case v[k] == letter && j+1 < len(args):
+			return args[j+1].val, true
+		case v[k] == letter || strings.IndexByte(withVal, v[k]) >= 0:
+			return "", false
+		}
+	}
+	return "", false
+}
+
 // operands lists the non-flag words, skipping values of flags in valFlags.
 func operands(args []word, valFlags map[string]bool) []int {
 	var out []int

@@ -2660,7 +2660,7 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case sub == "bisect" && v == "run" && j+1 < len(rest):
 			a.inner(rest[j+1:], sc, idx)
 			return
-		case (sub == "rebase" || sub == "difftool") && (v == "-x" || v == "--exec" || v == "--extcmd") && j+1 < len(rest):
+		case (sub == "rebase" || sub == "difftool") && (v == "--exec" || v == "--extcmd") && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx)
 		case strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--extcmd=") || strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack="):
 			_, cmd, _ := strings.Cut(v, "=")
@@ -2677,6 +2677,11 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 			a.gitConfigCommand(rest[j+1].val, sc, idx)
 		case sub == "clone" && strings.HasPrefix(v, "--config="):
 			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
+		case sub == "rebase" || sub == "difftool":
+			// -x CMD, -ix CMD, -xCMD: parse-options clusters short options
+			if cmd, ok := shortValue(rest, j, 'x', "sXCt"); ok {
+				a.reparse(cmd, sc, idx)
+			}
 		}
 	}
 }
@@ -2913,6 +2918,16 @@ loop:
 		for _, o := range ops {
 			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, false); a.sensitive(r) {
 				a.readFact(r, gidx, false)
+			}
+		}
+	case "fetch":
+		// +SRC:DST (or -f with SRC:DST) force-updates DST: a local branch loses its
+		// commits like after a force-push; remote-tracking refs are git's own
+		force := hasLongAbbrev(rest, "--force") || hasShort(rest, "f")
+		for _, o := range opVals() {
+			_, dst, ok := strings.Cut(o, ":")
+			if ok && dst != "" && (force || strings.HasPrefix(o, "+")) && !strings.HasPrefix(dst, "refs/remotes/") {
+				human("human.history-rewrite", "git fetch with a forced refspec overwrites local branches")
 			}
 		}
 	case "clone":
