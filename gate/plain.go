@@ -47,6 +47,10 @@ var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": tru
 var blockTools = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true,
 	"blkdiscard": true, "hdparm": true, "badblocks": true, "cryptsetup": true, "pvcreate": true, "vgcreate": true, "mdadm": true, "zpool": true}
 
+// formatters are the mkfs.* twins that create a file system under their own name.
+var formatters = map[string]bool{"mke2fs": true, "mkswap": true, "wipefs": true, "mkntfs": true, "mkdosfs": true, "mkfatfs": true,
+	"mkexfatfs": true, "mkudffs": true, "mkreiserfs": true, "mkjfs": true, "mkhfs": true}
+
 // blockWrites reports block-device tool invocations that change the disk
 // (listing and querying do not).
 func blockWrites(lb string, args []word) bool {
@@ -61,7 +65,11 @@ func blockWrites(lb string, args []word) bool {
 		return false
 	}
 	switch lb {
-	case "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted":
+	case "parted":
+		// parted's -s is --script, not a listing: its commands say what it does
+		return has("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "rescue", "set", "toggle", "name",
+			"type", "disk_set", "disk_toggle", "move", "cp") || !has("-l", "--list", "print", "-v", "--version", "-h", "--help")
+	case "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk":
 		return !has("-l", "--list", "-p", "--print", "print", "-s", "--show-size", "-d", "--dump", "--json", "-J", "-v", "--version", "-V")
 	case "hdparm":
 		return has("--security-erase", "--security-erase-enhanced", "--write-sector", "--trim-sector-ranges", "--dco-restore", "--make-bad-sector", "--fwdownload")
@@ -509,7 +517,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.readFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "if="), sc, false), idx, false)
 			}
 		}
-	case strings.HasPrefix(lb, "mkfs") || lb == "mke2fs" || lb == "mkswap" || lb == "wipefs" || lb == "newfs":
+	case strings.HasPrefix(lb, "mkfs") || strings.HasPrefix(lb, "newfs") || formatters[lb]:
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
 	case lb == "ttyd" || lb == "gotty":
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
