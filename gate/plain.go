@@ -3713,9 +3713,9 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			v := strings.TrimLeft(w.val, "-")
 			switch {
 			case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
-				a.gdbCommand(args[i+1].val, sc, idx)
+				a.gdbCommand(f, args[i+1].val, sc, idx)
 			case strings.HasPrefix(v, "eval-command="):
-				a.gdbCommand(strings.TrimPrefix(v, "eval-command="), sc, idx)
+				a.gdbCommand(f, strings.TrimPrefix(v, "eval-command="), sc, idx)
 			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
 				a.readWord(args[i+1], sc, idx, false)
 			}
@@ -3834,9 +3834,14 @@ func (a *analyzer) elisp(f *rfact, idx int, expr string, sc *scope) {
 }
 
 // gdbCommand analyses a gdb command: shell CMD, !CMD and pipe … | CMD run
-// a shell command.
-func (a *analyzer) gdbCommand(c string, sc *scope, idx int) {
+// a shell command; python CODE runs Python in gdb, and call/print
+// evaluate C in the debugged process (call system("…")).
+func (a *analyzer) gdbCommand(f *rfact, c string, sc *scope, idx int) {
 	c = strings.TrimSpace(c)
+	if verb, code, _ := strings.Cut(c, " "); gdbCode[verb] != "" {
+		a.inlineCode(f, idx, gdbCode[verb], code, sc)
+		return
+	}
 	switch {
 	case strings.HasPrefix(c, "!"):
 		a.reparse(c[1:], sc, idx)
@@ -3848,6 +3853,11 @@ func (a *analyzer) gdbCommand(c string, sc *scope, idx int) {
 		}
 	}
 }
+
+// gdbCode are the gdb commands whose operand is code, and its language
+// (the name inlineCode knows it by).
+var gdbCode = map[string]string{"python": "python", "py": "python", "python-interactive": "python", "pi": "python",
+	"call": "gdb", "print": "gdb", "p": "gdb", "output": "gdb", "guile": "guile", "gu": "guile"}
 
 // sqliteCommands analyses sqlite3 input: .shell/.system run commands,
 // .read/.import read files, .output/.once/.save/.backup write them.
