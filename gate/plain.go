@@ -481,15 +481,37 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			safe(lb + " only reads")
 		}
 	case lb == "fd" || lb == "fdfind":
-		if hasFlag(args, "-x", "--exec", "-X", "--exec-batch") {
+		// fd [PATTERN] [PATH…] -x/-X CMD…: the command is the rest of the line (up to ';')
+		x := slices.IndexFunc(args, func(w word) bool {
+			return w.val == "-x" || w.val == "--exec" || w.val == "-X" || w.val == "--exec-batch"
+		})
+		opts := args
+		if x >= 0 {
 			f.ask = reason("ask.flag", "fd --exec runs a command")
+			opts = args[:x]
 		} else {
 			safe("fd only lists")
 		}
-		ops := operands(args, map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true, "-E": true, "--exclude": true})
+		ops := operands(opts, fdVal)
+		var roots []word
 		for n, i := range ops {
 			if n > 0 {
 				a.readWord(args[i], sc, idx, true)
+				roots = append(roots, args[i])
+			}
+		}
+		if x >= 0 {
+			cmd := args[x+1:]
+			if end := slices.IndexFunc(cmd, func(w word) bool { return w.val == ";" }); end >= 0 {
+				cmd = cmd[:end]
+			}
+			// unfiltered: no pattern but a match-all one, no type, extension or exclusion
+			if len(ops) == 0 || !args[ops[0]].dyn && (args[ops[0]].val == "." || args[ops[0]].val == "" || args[ops[0]].val == "^") &&
+				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
+				if len(roots) == 0 {
+					roots = []word{{val: "."}}
+				}
+				a.execOverTree(f, idx, lb, cmd, roots, fdRepl, sc)
 			}
 		}
 	case lb == "tee":
@@ -3253,13 +3275,8 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			}
 			mid := len(a.facts)
 			if len(inner) > 0 {
-				base := strings.ToLower(filepath.Base(inner[0].val))
-				if (base == "rm" || base == "shred" || base == "unlink" || base == "rmdir") && !findFiltered(args) {
-					for _, r := range roots {
-						if p := a.pathWord(r, sc, false); p.known && a.floorTarget(p.abs) {
-							f.floor = reason("floor.rm-root", "find "+p.abs+" -exec "+base)
-						}
-					}
+				if !findFiltered(args) {
+					a.execOverTree(f, idx, "find", args[i+1:j], roots, findRepl, sc)
 				}
 				f.wrapper = true
 				s.or(a.inner(inner, sc, idx))
@@ -3293,6 +3310,56 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	return s
+}
+
+// fdVal are fd's options that take the next word.
+var fdVal = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true,
+	"-E": true, "--exclude": true, "--min-depth": true, "--exact-depth": true, "-S": true, "--size": true, "-j": true,
+	"--threads": true, "-c": true, "--color": true, "--changed-within": true, "--changed-before": true, "-o": true,
+	"--owner": true, "--base-directory": true, "--path-separator": true, "--search-path": true, "--max-results": true,
+	"--ignore-file": true, "--format": true, "--batch-size": true, "--and": true}
+
+// findRepl and fdRepl are the placeholders find -exec and fd -x/-X fill
+// with each path.
+var (
+	findRepl = regexp.MustCompile(`\{\}`)
+	fdRepl   = regexp.MustCompile(`\{/?/?\.?\}`)
+)
+
+// execOverTree handles find/fd running cmd on every entry under roots with
+// no filter: on a root or the home that is the command's recursive form on
+// the root itself (rm → rm -rf /, chmod 777 → chmod -R 777 /), so its
+// floors apply. repl finds the placeholders; without one fd appends the
+// path.
+func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []word, repl *regexp.Regexp, sc *scope) {
+	if len(cmd) == 0 || cmd[0].dyn {
+		return
+	}
+	base := strings.ToLower(filepath.Base(cmd[0].val))
+	for _, r := range roots {
+		p := a.pathWord(r, sc, false)
+		if !p.known || !a.floorTarget(p.abs) {
+			continue
+		}
+		switch base {
+		case "rm", "shred", "unlink", "rmdir":
+			f.floor = reason("floor.rm-root", tool+" "+p.abs+" -exec "+base)
+		case "chmod", "chown", "chgrp":
+			rec := []word{cmd[0], {val: "-R"}}
+			placed := false
+			for _, w := range cmd[1:] {
+				if !w.dyn && repl.MatchString(w.val) {
+					w = word{val: repl.ReplaceAllLiteralString(w.val, r.val)}
+					placed = true
+				}
+				rec = append(rec, w)
+			}
+			if !placed {
+				rec = append(rec, r)
+			}
+			a.inner(rec, sc, idx)
+		}
+	}
 }
 
 // findMaySelectSecrets reports a find expression whose name filters do not
