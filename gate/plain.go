@@ -508,9 +508,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			// unfiltered: no pattern but a match-all one, no type, extension or exclusion
 			if len(ops) == 0 || !args[ops[0]].dyn && (args[ops[0]].val == "." || args[ops[0]].val == "" || args[ops[0]].val == "^") &&
 				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
-				if len(roots) == 0 {
-					roots = []word{{val: "."}}
-				}
+				// only named roots: in the current directory fd's own ignore rules
+				// (hidden, .gitignore) leave less than rm -rf . would
 				a.execOverTree(f, idx, lb, cmd, roots, fdRepl, sc)
 			}
 		}
