@@ -318,14 +318,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 			}
 		}
 		var in *stdinSrc
-		switch {
-		case len(args) > 0 && args[0].proc:
-			in = args[0].procText // source <(echo 'cmd'): analysed like eval
-		case len(args) > 0 && !args[0].dyn && isStdinPath(args[0].val):
-			in, a.stdin = a.stdin, nil // … | . /dev/stdin, source /dev/stdin <<< 'cmd'
-			if in == nil {
-				in = &stdinSrc{text: "$_"}
-			}
+		if len(args) > 0 {
+			// source <(echo 'cmd'), … | . /dev/stdin: analysed like eval
+			in = a.scriptFrom(args[0])
 		}
 		if in != nil {
 			if !in.known {
@@ -384,15 +379,43 @@ func skipOpts(args []word, withVal string, longVal map[string]bool) int {
 				i++
 			}
 		case len(v) > 1 && v[0] == '-':
-			last := v[len(v)-1]
-			if len(v) == 2 && strings.IndexByte(withVal, last) >= 0 {
-				i++
+			// getopt: in a cluster (sudo -iu root) the first value-taking
+			// letter takes the rest of the word, or the next word when last
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte(withVal, v[j]) >= 0 {
+					if j == len(v)-1 {
+						i++
+					}
+					break
+				}
 			}
 		default:
 			return i
 		}
 	}
 	return len(args)
+}
+
+// shortValue reads args[j] as a cluster of short options the way getopt
+// does and returns the value of letter in it: the rest of the word, or the
+// next word when letter ends it (-ix CMD, -xCMD). Letters in withVal that
+// come first take the rest themselves, hiding letter.
+func shortValue(args []word, j int, letter byte, withVal string) (string, bool) {
+	v := args[j].val
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", false
+	}
+	for k := 1; k < len(v); k++ {
+		switch {
+		case v[k] == letter && k < len(v)-1:
+			return v[k+1:], true
+		case v[k] == letter && j+1 < len(args):
+			return args[j+1].val, true
+		case v[k] == letter || strings.IndexByte(withVal, v[k]) >= 0:
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // operands lists the non-flag words, skipping values of flags in valFlags.
@@ -880,6 +903,26 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	return summary{shellSink: true}
 }
 
+// scriptFrom is the script a command reads from the file operand w when
+// that file is its stdin (python3 /dev/stdin <<< CODE, sed -f /dev/stdin,
+// source /dev/stdin) or a <(…) substitution; nil for an ordinary file. It
+// consumes the stdin; a stdin the gate did not see is text only known at
+// run time.
+func (a *analyzer) scriptFrom(w word) *stdinSrc {
+	switch {
+	case w.proc && w.procText != nil:
+		return w.procText
+	case !w.dyn && isStdinPath(w.val):
+		in := a.stdin
+		a.stdin = nil
+		if in == nil {
+			in = &stdinSrc{text: "$_"}
+		}
+		return in
+	}
+	return nil
+}
+
 // isStdinPath reports a file name that is the process's stdin.
 func isStdinPath(p string) bool {
 	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
@@ -913,6 +956,11 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	rest := args[min(c.rest, len(args)):]
 	ops := operands(rest, nil)
 	switch {
+	case codeModules[c.module]:
+		for _, w := range rest {
+			a.inlineCode(f, idx, lb, w.val, sc) // python -m timeit [-s SETUP] STMT: each word may be code
+		}
+		return summary{}
 	case len(c.code) > 0 || c.module != "":
 		// the words after the code or module are its arguments, mostly
 		// files (perl -ne CODE FILE, python -m base64 FILE): read, or
@@ -932,10 +980,20 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 		}
 		return summary{shellSink: true}
 	}
+	if in := a.scriptFrom(rest[0]); in != nil {
+		// python3 /dev/stdin <<< CODE, ruby <(echo CODE): the script is that text
+		a.inlineCode(f, idx, lb, in.text, sc)
+		a.runsFetched(f, rest[0], sc)
+		return summary{shellSink: !rest[0].proc}
+	}
 	a.readFact(a.pathWord(rest[0], sc, false), idx, false)
 	a.runsFetched(f, rest[0], sc)
 	return summary{}
 }
+
+// codeModules are python -m modules whose operands are code (timeit's
+// statements and setup, pdb -c's commands).
+var codeModules = map[string]bool{"timeit": true, "pdb": true}
 
 // interpCall is an interpreter's command line: its inline code, the module
 // or libraries it loads, and where its operands start.
@@ -1020,6 +1078,14 @@ func parseInterp(lb string, args []word) interpCall {
 				c.code = append(c.code, val)
 			} else if n == "--require" || n == "--import" {
 				c.libs = append(c.libs, val)
+			}
+		case c.family == "node":
+			// node does not cluster options: -pe is its alias of -p -e
+			switch v {
+			case "-e", "-p", "-pe":
+				c.code = append(c.code, next())
+			case "-r":
+				c.libs = append(c.libs, next())
 			}
 		default:
 			for j := 1; j < len(v); j++ {
@@ -1146,57 +1212,9 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 		return summary{}
 	case "parallel":
-		cmd := args
-		var vals []word
-		for i, w := range args {
-			if w.val == ":::" || w.val == "::::" {
-				cmd, vals = args[:i], args[i+1:]
-				break
-			}
-		}
-		i := skipOpts(cmd, "jSIE", nil)
-		if i >= len(cmd) {
-			// no command: each argument (or line of stdin) is a command line
-			var s summary
-			for n, v := range vals {
-				if n >= 8 {
-					break
-				}
-				s.or(a.shellString(f, v, sc, idx))
-			}
-			if in := a.stdin; len(vals) == 0 && in != nil {
-				a.stdin = nil
-				if !in.known {
-					f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
-					return s
-				}
-				s.or(a.reparse(in.text, sc, idx))
-			}
-			return s
-		}
-		var s summary
-		for n, v := range vals {
-			if n >= 8 {
-				break
-			}
-			one := append(append([]word{}, cmd[i:]...), v)
-			s.or(a.inner(one, sc, idx))
-		}
-		if len(vals) == 0 {
-			s.or(a.inner(append(append([]word{}, cmd[i:]...), word{val: "$_", dyn: true}), sc, idx))
-		}
-		return s
+		return a.parallel(f, idx, args, sc)
 	case "tmux":
-		// the shell command is the last word of new/neww/split/respawn/run
-		for i, w := range args {
-			switch w.val {
-			case "new", "new-session", "neww", "new-window", "splitw", "split-window", "respawn-pane", "respawnp", "run", "run-shell", "send", "send-keys":
-				if last := len(args) - 1; last > i && !strings.HasPrefix(args[last].val, "-") {
-					return a.shellString(f, args[last], sc, idx)
-				}
-			}
-		}
-		return summary{}
+		return a.tmux(f, idx, args, sc)
 	}
 	for i, w := range args {
 		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
@@ -1218,6 +1236,174 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 	}
 	return summary{}
+}
+
+// tmuxShellCmd are the tmux commands that take a shell command, with their
+// value-taking option letters: the first operand is a shell string, several
+// operands (tmux ≥ 3.0) an argv it execs.
+var tmuxShellCmd = map[string]string{"new": "cefFnstxy", "new-session": "cefFnstxy", "neww": "ceFnt", "new-window": "ceFnt",
+	"splitw": "ceFlt", "split-window": "ceFlt", "respawn-pane": "cet", "respawnp": "cet", "respawn-window": "cet",
+	"respawnw": "cet", "run": "dt", "run-shell": "dt", "pipe-pane": "t", "pipep": "t", "if-shell": "t", "if": "t",
+	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy"}
+
+// tmuxKeys are send-keys key names that submit the typed line.
+var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
+
+// tmux: tmux -c CMD, the shell commands of new-session/run-shell/…, and
+// send-keys, whose keys a pane's shell reads as a command line. Commands
+// are separated by ';' words.
+func (a *analyzer) tmux(f *rfact, idx int, args []word, sc *scope) summary {
+	var s summary
+	i := skipOpts(args, "cLSfT", nil)
+	for j := 0; j+1 < i; j++ { // tmux -c CMD runs CMD with the shell
+		if v := args[j].val; v == "-c" || len(v) > 2 && v[0] == '-' && strings.IndexByte(v, 'c') == len(v)-1 {
+			s.or(a.shellString(f, args[j+1], sc, idx))
+		}
+	}
+	for seg := args[i:]; len(seg) > 0; {
+		end := slices.IndexFunc(seg, func(w word) bool { return w.val == ";" })
+		if end < 0 {
+			end = len(seg)
+		}
+		cmd, rest := seg[0].val, seg[1:end]
+		if end < len(seg) {
+			seg = seg[end+1:]
+		} else {
+			seg = nil
+		}
+		if cmd == "send" || cmd == "send-keys" {
+			k := skipOpts(rest, "tNc", nil)
+			var typed strings.Builder
+			dyn := false
+			literal := hasShort(rest[:k], "l")
+			for _, w := range rest[k:] {
+				dyn = dyn || w.dyn
+				v := w.val
+				switch {
+				case literal:
+					typed.WriteString(v)
+				case tmuxKeys[v] != "":
+					typed.WriteString(tmuxKeys[v])
+				case len(v) < 3 || v[1] != '-' || strings.IndexByte("CMS", v[0]) < 0: // C-c, M-x type no text
+					typed.WriteString(v)
+				}
+			}
+			s.or(a.shellString(f, word{val: typed.String(), dyn: dyn}, sc, idx))
+			continue
+		}
+		vals, ok := tmuxShellCmd[cmd]
+		if !ok {
+			continue
+		}
+		k := skipOpts(rest, vals, nil)
+		switch n := len(rest) - k; {
+		case n == 1 || n > 1 && (cmd == "if-shell" || cmd == "if" || strings.HasPrefix(cmd, "run")):
+			s.or(a.shellString(f, rest[k], sc, idx))
+		case n > 1:
+			s.or(a.inner(rest[k:], sc, idx))
+		}
+	}
+	return s
+}
+
+// parallelLong are GNU parallel's long options that take the next word.
+var parallelLong = map[string]bool{"--jobs": true, "--max-procs": true, "--sshlogin": true, "--sshloginfile": true,
+	"--arg-file": true, "--delay": true, "--halt": true, "--joblog": true, "--results": true, "--res": true,
+	"--tmpdir": true, "--timeout": true, "--retries": true, "--max-args": true, "--max-chars": true, "--max-lines": true,
+	"--colsep": true, "--delimiter": true, "--workdir": true, "--wd": true, "--basefile": true, "--env": true,
+	"--tagstring": true, "--tag-string": true, "--memfree": true, "--load": true, "--nice": true, "--block": true,
+	"--block-size": true, "--transferfile": true, "--return": true, "--termseq": true, "--limit": true, "--ssh": true,
+	"--rpl": true, "--eof": true, "--profile": true, "--recstart": true, "--recend": true, "--header": true,
+	"--shard": true, "--bin": true, "--group-by": true, "--compress-program": true, "--decompress-program": true}
+
+// parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).
+var parallelRepl = regexp.MustCompile(`\{[0-9]*[./#%]*/?\.?\}`)
+
+// parallel: GNU parallel joins its command words (unquoted, so 'rm -rf {}'
+// is a shell string), puts each quoted argument in place of {} or at the
+// end, and runs the line with the shell. Arguments from ::::, -a FILE or
+// stdin are only known at run time.
+func (a *analyzer) parallel(f *rfact, idx int, args []word, sc *scope) summary {
+	cmd, vals, fromFile := args, []word(nil), false
+	isSep := func(v string) bool { return strings.HasPrefix(v, ":::") && strings.Trim(v, ":+") == "" }
+	if at := slices.IndexFunc(args, func(w word) bool { return isSep(w.val) }); at >= 0 {
+		cmd = args[:at]
+		files := false
+		for _, v := range args[at:] {
+			switch {
+			case isSep(v.val): // ::: ARGS, :::: FILES (and the linked :::+ forms)
+				files = strings.HasPrefix(v.val, "::::")
+			case files:
+				fromFile = true
+			default:
+				vals = append(vals, v)
+			}
+		}
+	}
+	i := skipOpts(cmd, "jPSIEanNsLCd", parallelLong)
+	for _, w := range cmd[:i] {
+		if w.val == "-a" || w.val == "--arg-file" || strings.HasPrefix(w.val, "--arg-file=") {
+			fromFile = true
+		}
+	}
+	var s summary
+	if i >= len(cmd) {
+		// no command: each argument (or line of stdin) is a command line
+		for n, v := range vals {
+			if n >= 8 {
+				break
+			}
+			s.or(a.shellString(f, v, sc, idx))
+		}
+		if fromFile {
+			f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+			return s
+		}
+		if in := a.stdin; len(vals) == 0 && in != nil {
+			a.stdin = nil
+			if !in.known {
+				f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+				return s
+			}
+			s.or(a.reparse(in.text, sc, idx))
+		}
+		return s
+	}
+	if len(vals) > 8 {
+		vals = vals[:8]
+	}
+	if fromFile || len(vals) == 0 {
+		vals = append(vals, word{val: "$_", dyn: true})
+	}
+	tmpl := make([]string, 0, len(cmd)-i)
+	for _, w := range cmd[i:] {
+		if w.dyn {
+			tmpl = nil // a command word only known at run time: analyse argv as given
+			break
+		}
+		tmpl = append(tmpl, w.val)
+	}
+	for _, v := range vals {
+		if tmpl == nil {
+			s.or(a.inner(append(append([]word{}, cmd[i:]...), v), sc, idx))
+			continue
+		}
+		q := `"$_"`
+		if !v.dyn {
+			q = shellQuote(v.val)
+			if r := v.val[min(1, len(v.val)):]; strings.HasPrefix(v.val, "~") && shellQuote(r) == r {
+				q = v.val // ::: ~ was expanded by the shell already
+			}
+		}
+		line := strings.Join(tmpl, " ")
+		if parallelRepl.MatchString(line) {
+			line = parallelRepl.ReplaceAllLiteralString(line, q)
+		} else {
+			line += " " + q
+		}
+		s.or(a.reparse(line, sc, idx))
+	}
+	return s
 }
 
 // runner wrappers (npx, docker exec, devbox run, ...) run another program:

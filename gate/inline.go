@@ -24,7 +24,10 @@ var (
 	// inlineShellOut runs a string (or a list) as a command.
 	inlineShellOut = regexp.MustCompile(`os\.system|os\.popen|os\.exec|os\.spawn|subprocess|commands\.getoutput|pty\.spawn|` +
 		`child_process|execSync|execFileSync|spawnSync|\bexecFile\(|\bexec\(|\bspawn\(|\bsystem\s*[\(\s'"]|\bpopen|shell_exec|passthru|` +
-		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn`)
+		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn|do shell script`)
+	// tclExec is Tcl's exec (and expect's spawn): the words after it are an
+	// argv, often unquoted (exec rm -rf /x), up to the end of the command.
+	tclExec = regexp.MustCompile(`(?:^|[\[;\n{])\s*(?:exec|spawn)\s+([^\]\n;}]+)`)
 	// inlineRecursiveDelete deletes a whole tree.
 	inlineRecursiveDelete = regexp.MustCompile(`rmtree|rmSync|rmdirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
 		`RemoveAll|Remove-Item|removedirs|Deno\.remove|recursive:\s*true`)
@@ -53,6 +56,11 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb"
 	lits := codeLiterals(code, backticks)
 	shellOut := inlineShellOut.MatchString(code) || backticks && strings.Contains(code, "`")
+	if lb == "tclsh" || lb == "wish" || lb == "expect" {
+		for _, m := range tclExec.FindAllStringSubmatch(code, 8) {
+			a.reparse(m[1], sc, idx)
+		}
+	}
 	if shellOut {
 		for _, l := range lits {
 			if strings.TrimSpace(l) != "" {

@@ -47,6 +47,10 @@ var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": tru
 var blockTools = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true,
 	"blkdiscard": true, "hdparm": true, "badblocks": true, "cryptsetup": true, "pvcreate": true, "vgcreate": true, "mdadm": true, "zpool": true}
 
+// formatters are the mkfs.* twins that create a file system under their own name.
+var formatters = map[string]bool{"mke2fs": true, "mkswap": true, "wipefs": true, "mkntfs": true, "mkdosfs": true, "mkfatfs": true,
+	"mkexfatfs": true, "mkudffs": true, "mkreiserfs": true, "mkjfs": true, "mkhfs": true}
+
 // blockWrites reports block-device tool invocations that change the disk
 // (listing and querying do not).
 func blockWrites(lb string, args []word) bool {
@@ -61,7 +65,11 @@ func blockWrites(lb string, args []word) bool {
 		return false
 	}
 	switch lb {
-	case "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted":
+	case "parted":
+		// parted's -s is --script, not a listing: its commands say what it does
+		return has("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "rescue", "set", "toggle", "name",
+			"type", "disk_set", "disk_toggle", "move", "cp") || !has("-l", "--list", "print", "-v", "--version", "-h", "--help")
+	case "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk":
 		return !has("-l", "--list", "-p", "--print", "print", "-s", "--show-size", "-d", "--dump", "--json", "-J", "-v", "--version", "-V")
 	case "hdparm":
 		return has("--security-erase", "--security-erase-enhanced", "--write-sector", "--trim-sector-ranges", "--dco-restore", "--make-bad-sector", "--fwdownload")
@@ -489,15 +497,36 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			safe(lb + " only reads")
 		}
 	case lb == "fd" || lb == "fdfind":
-		if hasFlag(args, "-x", "--exec", "-X", "--exec-batch") {
+		// fd [PATTERN] [PATH…] -x/-X CMD…: the command is the rest of the line (up to ';')
+		x := slices.IndexFunc(args, func(w word) bool {
+			return w.val == "-x" || w.val == "--exec" || w.val == "-X" || w.val == "--exec-batch"
+		})
+		opts := args
+		if x >= 0 {
 			f.ask = reason("ask.flag", "fd --exec runs a command")
+			opts = args[:x]
 		} else {
 			safe("fd only lists")
 		}
-		ops := operands(args, map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true, "-E": true, "--exclude": true})
+		ops := operands(opts, fdVal)
+		var roots []word
 		for n, i := range ops {
 			if n > 0 {
 				a.readWord(args[i], sc, idx, true)
+				roots = append(roots, args[i])
+			}
+		}
+		if x >= 0 {
+			cmd := args[x+1:]
+			if end := slices.IndexFunc(cmd, func(w word) bool { return w.val == ";" }); end >= 0 {
+				cmd = cmd[:end]
+			}
+			// unfiltered: no pattern but a match-all one, no type, extension or exclusion
+			if len(ops) == 0 || !args[ops[0]].dyn && (args[ops[0]].val == "." || args[ops[0]].val == "" || args[ops[0]].val == "^") &&
+				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
+				// only named roots: in the current directory fd's own ignore rules
+				// (hidden, .gitignore) leave less than rm -rf . would
+				a.execOverTree(f, idx, lb, cmd, roots, fdRepl, sc)
 			}
 		}
 	case lb == "tee":
@@ -525,7 +554,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.readFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "if="), sc, false), idx, false)
 			}
 		}
-	case strings.HasPrefix(lb, "mkfs") || lb == "mke2fs" || lb == "mkswap" || lb == "wipefs" || lb == "newfs":
+	case strings.HasPrefix(lb, "mkfs") || strings.HasPrefix(lb, "newfs") || formatters[lb]:
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
 	case lb == "ttyd" || lb == "gotty":
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
@@ -1877,12 +1906,18 @@ func sedScript(script string) (bool, sedEffects) {
 			if !delimited(d) {
 				return false, eff
 			}
+			repl := i
 			if !delimited(d) {
 				return false, eff
 			}
+			repl1 := i - 1
 			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
 				if cmd == 's' && strings.IndexByte("eEwW", s[i]) >= 0 {
 					safe = false
+					if s[i] == 'e' {
+						// s///e runs the pattern space as a command: the replacement is what is known of it
+						eff.cmds = append(eff.cmds, s[repl:repl1])
+					}
 					if s[i] == 'w' || s[i] == 'W' {
 						i++
 						eff.writes = append(eff.writes, restOfLine())
@@ -1922,6 +1957,14 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 			ok = false
 		}
 	}
+	// scriptFile: -f FILE is read, or is the script when it is stdin
+	scriptFile := func(w word) {
+		if in := a.scriptFrom(w); in != nil {
+			script(word{val: in.text, dyn: !in.known})
+		} else {
+			a.readWord(w, sc, idx, false)
+		}
+	}
 	dd := false
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
@@ -1944,9 +1987,11 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 				}
 			case "file":
 				scriptFlag, ok = true, false // a script file the gate does not read
-				if !eq && i+1 < len(args) {
+				if eq {
+					scriptFile(word{val: val})
+				} else if i+1 < len(args) {
 					i++
-					a.readWord(args[i], sc, idx, false)
+					scriptFile(args[i])
 				}
 			case "in-place":
 				inPlace = true
@@ -1965,19 +2010,17 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 				switch v[j] {
 				case 'n', 'r', 'E', 's', 'u', 'z':
 				case 'e', 'f', 'l':
-					rest := v[j+1:]
-					if rest == "" && i+1 < len(args) {
+					val := word{val: v[j+1:]}
+					if val.val == "" && i+1 < len(args) {
 						i++
-						rest = args[i].val
-						if v[j] == 'e' {
-							script(args[i])
-						}
-					} else if v[j] == 'e' {
-						script(word{val: rest})
+						val = args[i]
 					}
-					if v[j] == 'f' {
+					switch v[j] {
+					case 'e':
+						script(val)
+					case 'f':
 						ok = false
-						a.readWord(word{val: rest}, sc, idx, false)
+						scriptFile(val)
 					}
 					scriptFlag = scriptFlag || v[j] != 'l'
 					break cluster
@@ -2116,7 +2159,11 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			next() // mawk -W version
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
-				a.readWord(args[i+1], sc, idx, false)
+				if in := a.scriptFrom(args[i+1]); in != nil {
+					progs = append(progs, word{val: in.text, dyn: !in.known}) // awk -f /dev/stdin <<< PROG
+				} else {
+					a.readWord(args[i+1], sc, idx, false)
+				}
 			}
 			ok = false
 			next()
@@ -2800,7 +2847,7 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case sub == "bisect" && v == "run" && j+1 < len(rest):
 			a.inner(rest[j+1:], sc, idx)
 			return
-		case (sub == "rebase" || sub == "difftool") && (v == "-x" || v == "--exec" || v == "--extcmd") && j+1 < len(rest):
+		case (sub == "rebase" || sub == "difftool") && (v == "--exec" || v == "--extcmd") && j+1 < len(rest):
 			a.reparse(rest[j+1].val, sc, idx)
 		case strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--extcmd=") || strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack="):
 			_, cmd, _ := strings.Cut(v, "=")
@@ -2817,6 +2864,11 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 			a.gitConfigCommand(rest[j+1].val, sc, idx)
 		case sub == "clone" && strings.HasPrefix(v, "--config="):
 			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
+		case sub == "rebase" || sub == "difftool":
+			// -x CMD, -ix CMD, -xCMD: parse-options clusters short options
+			if cmd, ok := shortValue(rest, j, 'x', "sXCt"); ok {
+				a.reparse(cmd, sc, idx)
+			}
 		}
 	}
 }
@@ -3056,6 +3108,16 @@ loop:
 		for _, o := range ops {
 			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, false); a.sensitive(r) {
 				a.readFact(r, gidx, false)
+			}
+		}
+	case "fetch":
+		// +SRC:DST (or -f with SRC:DST) force-updates DST: a local branch loses its
+		// commits like after a force-push; remote-tracking refs are git's own
+		force := hasLongAbbrev(rest, "--force") || hasShort(rest, "f")
+		for _, o := range opVals() {
+			_, dst, ok := strings.Cut(o, ":")
+			if ok && dst != "" && (force || strings.HasPrefix(o, "+")) && !strings.HasPrefix(dst, "refs/remotes/") {
+				human("human.history-rewrite", "git fetch with a forced refspec overwrites local branches")
 			}
 		}
 	case "clone":
@@ -3422,13 +3484,8 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			}
 			mid := len(a.facts)
 			if len(inner) > 0 {
-				base := strings.ToLower(filepath.Base(inner[0].val))
-				if (base == "rm" || base == "shred" || base == "unlink" || base == "rmdir") && !findFiltered(args) {
-					for _, r := range roots {
-						if p := a.pathWord(r, sc, false); p.known && a.floorTarget(p.abs) {
-							f.floor = reason("floor.rm-root", "find "+p.abs+" -exec "+base)
-						}
-					}
+				if !findFiltered(args) {
+					a.execOverTree(f, idx, "find", args[i+1:j], roots, findRepl, sc)
 				}
 				f.wrapper = true
 				s.or(a.inner(inner, sc, idx))
@@ -3463,6 +3520,56 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	return s
+}
+
+// fdVal are fd's options that take the next word.
+var fdVal = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true,
+	"-E": true, "--exclude": true, "--min-depth": true, "--exact-depth": true, "-S": true, "--size": true, "-j": true,
+	"--threads": true, "-c": true, "--color": true, "--changed-within": true, "--changed-before": true, "-o": true,
+	"--owner": true, "--base-directory": true, "--path-separator": true, "--search-path": true, "--max-results": true,
+	"--ignore-file": true, "--format": true, "--batch-size": true, "--and": true}
+
+// findRepl and fdRepl are the placeholders find -exec and fd -x/-X fill
+// with each path.
+var (
+	findRepl = regexp.MustCompile(`\{\}`)
+	fdRepl   = regexp.MustCompile(`\{/?/?\.?\}`)
+)
+
+// execOverTree handles find/fd running cmd on every entry under roots with
+// no filter: on a root or the home that is the command's recursive form on
+// the root itself (rm → rm -rf /, chmod 777 → chmod -R 777 /), so its
+// floors apply. repl finds the placeholders; without one fd appends the
+// path.
+func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []word, repl *regexp.Regexp, sc *scope) {
+	if len(cmd) == 0 || cmd[0].dyn {
+		return
+	}
+	base := strings.ToLower(filepath.Base(cmd[0].val))
+	for _, r := range roots {
+		p := a.pathWord(r, sc, false)
+		if !p.known || !a.floorTarget(p.abs) {
+			continue
+		}
+		switch base {
+		case "rm", "shred", "unlink", "rmdir":
+			f.floor = reason("floor.rm-root", tool+" "+p.abs+" -exec "+base)
+		case "chmod", "chown", "chgrp":
+			rec := []word{cmd[0], {val: "-R"}}
+			placed := false
+			for _, w := range cmd[1:] {
+				if !w.dyn && repl.MatchString(w.val) {
+					w = word{val: repl.ReplaceAllLiteralString(w.val, r.val)}
+					placed = true
+				}
+				rec = append(rec, w)
+			}
+			if !placed {
+				rec = append(rec, r)
+			}
+			a.inner(rec, sc, idx)
+		}
+	}
 }
 
 // findMaySelectSecrets reports a find expression whose name filters do not
@@ -3654,6 +3761,10 @@ var (
 	awkCmdRe = regexp.MustCompile(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
 	awkOutRe = regexp.MustCompile(`>>?\s*\(?\s*"(\d+)"`)
 	awkInRe  = regexp.MustCompile(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
+	// awkPrintShRe is print EXPR | "CMD" (group 1 the printed expression),
+	// awkLitRe a literal in it
+	awkPrintShRe = regexp.MustCompile(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
+	awkLitRe     = regexp.MustCompile(`"(\d+)"`)
 )
 
 // awkEffects lists what a lexed awk program runs, writes and reads by
@@ -3675,6 +3786,16 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 		if k := strings.Index(stmt, "print"); k >= 0 {
 			for _, m := range awkOutRe.FindAllStringSubmatch(stmt[k:], 4) {
 				writes = append(writes, lit(m))
+			}
+			// print "CMD" | "sh": what is printed is the shell's script
+			if m := awkPrintShRe.FindStringSubmatch(stmt[k:]); m != nil {
+				if sh := strings.Fields(lit([]string{"", m[2]})); len(sh) > 0 && shells[path.Base(sh[0])] {
+					var printed strings.Builder
+					for _, p := range awkLitRe.FindAllStringSubmatch(m[1], 8) {
+						printed.WriteString(lit(p))
+					}
+					cmds = append(cmds, printed.String())
+				}
 			}
 		}
 	}
@@ -3873,9 +3994,9 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			v := strings.TrimLeft(w.val, "-")
 			switch {
 			case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
-				a.gdbCommand(args[i+1].val, sc, idx)
+				a.gdbCommand(f, args[i+1].val, sc, idx)
 			case strings.HasPrefix(v, "eval-command="):
-				a.gdbCommand(strings.TrimPrefix(v, "eval-command="), sc, idx)
+				a.gdbCommand(f, strings.TrimPrefix(v, "eval-command="), sc, idx)
 			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
 				a.readWord(args[i+1], sc, idx, false)
 			}
@@ -3994,9 +4115,14 @@ func (a *analyzer) elisp(f *rfact, idx int, expr string, sc *scope) {
 }
 
 // gdbCommand analyses a gdb command: shell CMD, !CMD and pipe … | CMD run
-// a shell command.
-func (a *analyzer) gdbCommand(c string, sc *scope, idx int) {
+// a shell command; python CODE runs Python in gdb, and call/print
+// evaluate C in the debugged process (call system("…")).
+func (a *analyzer) gdbCommand(f *rfact, c string, sc *scope, idx int) {
 	c = strings.TrimSpace(c)
+	if verb, code, _ := strings.Cut(c, " "); gdbCode[verb] != "" {
+		a.inlineCode(f, idx, gdbCode[verb], code, sc)
+		return
+	}
 	switch {
 	case strings.HasPrefix(c, "!"):
 		a.reparse(c[1:], sc, idx)
@@ -4008,6 +4134,11 @@ func (a *analyzer) gdbCommand(c string, sc *scope, idx int) {
 		}
 	}
 }
+
+// gdbCode are the gdb commands whose operand is code, and its language
+// (the name inlineCode knows it by).
+var gdbCode = map[string]string{"python": "python", "py": "python", "python-interactive": "python", "pi": "python",
+	"call": "gdb", "print": "gdb", "p": "gdb", "output": "gdb", "guile": "guile", "gu": "guile"}
 
 // sqliteCommands analyses sqlite3 input: .shell/.system run commands,
 // .read/.import read files, .output/.once/.save/.backup write them.

@@ -868,11 +868,18 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 	"GIT_EDITOR": true, "EDITOR": true, "VISUAL": true, "LESSOPEN": true, "LESSCLOSE": true, "PROMPT_COMMAND": true,
 	"SSH_ASKPASS": true, "GIT_ASKPASS": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "GIT_SEQUENCE_EDITOR": true}
 
+// isCommandEnv: commandEnv, or a tool's own pager/editor/browser variable
+// (BAT_PAGER, GH_BROWSER, SVN_EDITOR …), which the tool runs the same way.
+func isCommandEnv(n string) bool {
+	return commandEnv[n] || n == "BROWSER" || strings.HasSuffix(n, "_PAGER") ||
+		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER")
+}
+
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
 // so a floor hidden in it is still seen.
 func (a *analyzer) envCommand(name, val string, sc *scope) {
 	switch {
-	case commandEnv[name] && val != "":
+	case isCommandEnv(name) && val != "":
 		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
 	case strings.HasPrefix(name, "BASH_FUNC_"):
 		// BASH_FUNC_ls%%='() { …; }' defines ls in a child bash
@@ -1076,12 +1083,30 @@ func dangerousEnv(n string) bool {
 		"SHELLOPTS", "BASHOPTS", "IFS", "ZDOTDIR", "LESSOPEN", "GCONV_PATH", "MANPAGER", "GIT_DIR", "GIT_WORK_TREE",
 		"CDPATH", "BASH_CMDS", "BASH_ALIASES", "GLOBIGNORE", "BASH_LOADABLES_PATH", "LESSCLOSE", "SYSTEMD_PAGER",
 		"MAKEFILES", "GOENV", "GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOINSECURE", "GOTOOLCHAIN",
-		"CC", "CXX", "LD", "AR", "RUSTC", "RUSTDOC", "CARGO_HOME", "RUSTFLAGS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL":
+		"CC", "CXX", "LD", "AR", "RUSTC", "RUSTDOC", "CARGO_HOME", "RUSTFLAGS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL",
+		// config discovery: git, npm, pip … read $HOME/.gitconfig, $XDG_CONFIG_HOME/git/config,
+		// so pointing them at a planted file runs its fsmonitor, textconv, script-shell
+		"HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
+		// module and library search paths: the program loads code from there
+		"NODE_PATH", "PYTHONUSERBASE", "PERLLIB", "PERL5DB", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH",
+		"RUBYGEMS_GEMDEPS", "RUSTC_LINKER":
 		return true
 	}
-	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_"} {
+	if isCommandEnv(n) {
+		return true
+	}
+	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_SSH", "NPM_CONFIG_", "GIT_EXEC", "CGO_", "CARGO_TARGET_",
+		"CARGO_BUILD_", "LUA_INIT_"} {
 		// npm reads npm_config_* in any case
 		if strings.HasPrefix(strings.ToUpper(n), p) {
+			return true
+		}
+	}
+	// MAVEN_OPTS, GRADLE_OPTS, JDK_JAVA_OPTIONS, SBT_OPTS, FZF_DEFAULT_OPTS …:
+	// options for a JVM or tool (-javaagent:, --preview CMD) that load or run code;
+	// RUSTC_WORKSPACE_WRAPPER and the like run in place of the compiler
+	for _, suf := range []string{"_OPTS", "_OPTIONS", "_WRAPPER"} {
+		if strings.HasSuffix(n, suf) {
 			return true
 		}
 	}
