@@ -46,6 +46,20 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("ls -la", uint8(0), uint8(0), uint8(0), uint8(0))
 	f.Add("git status", uint8(27), uint8(1), uint8(3), uint8(1))
 	f.Add("echo 'x' \"$(y)\" `z` <(w)", uint8(40), uint8(5), uint8(12), uint8(2))
+	// the constructs each red-team pass taught the gate to read
+	for i, seed := range []string{
+		`python3 -c "import os; os.system('ls')"`, `node -pe 'require("fs").readFileSync(".env")'`, `perl -le 'print 1'`,
+		`awk '/"/ {print > "out"} # "x'`, `sed -e 's/a/b/e' -f /dev/stdin <<< '1e ls'`, `echo $(( 'a[$(id)]' )) ${x:1:2}`,
+		`((PATH=5)); printf -v "$n" x; declare -n r=PATH`, `parallel 'echo {}' ::: a b`, `tmux new-session -d 'ls'; tmux send-keys ls Enter`,
+		`find . -name '*.go' -exec head -5 {} \; | xargs cat`, `for f in $(git ls-files '*.go'); do cat "$f"; done`,
+		`aws --output text configure get x; vault kv get a`, `scp dist/* h:; gh release upload v1 dist/*`, `HOME=/x git status`,
+		`f(){ cd ~; }; f; cat .ssh/x`, `exec 3<.env; cat <&3`, `cat > x.sh <<EOF
+ls
+EOF
+sh x.sh`, `sudo -iu root ls`,
+	} {
+		f.Add(seed, uint8(i), uint8(i*7), uint8(i), uint8(i))
+	}
 	f.Fuzz(func(t *testing.T, cmd string, w1, w2, fl, gl uint8) {
 		_ = analyze(bash(cmd), fuzzEnv) // must not panic
 		floor := floorCmds[int(fl)%len(floorCmds)]
