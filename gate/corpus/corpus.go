@@ -14,17 +14,20 @@ import (
 
 // Row is one labelled call.
 type Row struct {
-	ID        string              `json:"id"`
-	Cat       string              `json:"cat,omitempty"`
-	ToolCall  protocol.ToolCall   `json:"toolCall"`
-	Policy    protocol.Policy     `json:"policy"`
-	Cwd       string              `json:"cwd,omitempty"`
-	Home      string              `json:"home,omitempty"`
-	Project   string              `json:"project,omitempty"`
-	Expect    protocol.Decision   `json:"expect"`
-	Alt       []protocol.Decision `json:"alt,omitempty"`
-	HumanOnly bool                `json:"humanOnly,omitempty"`
-	Note      string              `json:"note,omitempty"`
+	ID       string              `json:"id"`
+	Cat      string              `json:"cat,omitempty"`
+	ToolCall protocol.ToolCall   `json:"toolCall"`
+	Policy   protocol.Policy     `json:"policy"`
+	Cwd      string              `json:"cwd,omitempty"`
+	Home     string              `json:"home,omitempty"`
+	Project  string              `json:"project,omitempty"`
+	Expect   protocol.Decision   `json:"expect"`
+	Alt      []protocol.Decision `json:"alt,omitempty"`
+	// HumanOnly, when given, is asserted both ways: true fails a plain ask;
+	// an explicit false makes a human-only ask over-strict (a needless
+	// escalation), as a deny on an ask row is.
+	HumanOnly *bool  `json:"humanOnly,omitempty"`
+	Note      string `json:"note,omitempty"`
 }
 
 // Result is one scored row; its JSON form is exactly the SPEC §9 object.
@@ -104,8 +107,10 @@ func Evaluate(row Row) Result {
 	switch {
 	case !ok:
 		res.Why = fmt.Sprintf("got %s, want %s", v.Decision, row.Expect)
-	case row.HumanOnly && v.Decision == protocol.DecisionAsk && !v.HumanOnly:
+	case row.HumanOnly != nil && *row.HumanOnly && v.Decision == protocol.DecisionAsk && !v.HumanOnly:
 		ok, res.Why = false, "got ask without humanOnly"
+	case row.HumanOnly != nil && !*row.HumanOnly && row.Expect == protocol.DecisionAsk && v.Decision == protocol.DecisionAsk && v.HumanOnly:
+		res.OverStrict = true
 	}
 	res.Pass = ok
 	return res

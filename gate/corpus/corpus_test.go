@@ -98,6 +98,7 @@ func TestRead(t *testing.T) {
 }
 
 func TestEvaluateRules(t *testing.T) {
+	yes, no := true, false
 	call := protocol.ToolCall{Tool: "bash", RawInput: []byte(`{"command":"rm -rf build"}`)}
 	cases := []struct {
 		name       string
@@ -109,7 +110,9 @@ func TestEvaluateRules(t *testing.T) {
 		{"alt accepts ask", Row{ID: "c", ToolCall: call, Project: "/p", Expect: protocol.DecisionAllow, Alt: []protocol.Decision{protocol.DecisionAsk}}, true, false},
 		{"deny on an ask row is over-strict", Row{ID: "d", ToolCall: call, Project: "/p", Expect: protocol.DecisionAsk,
 			Policy: protocol.Policy{Deny: []string{"Bash(rm *)"}}}, true, true},
-		{"humanOnly required", Row{ID: "e", ToolCall: call, Project: "/p", Expect: protocol.DecisionAsk, HumanOnly: true}, false, false},
+		{"humanOnly required", Row{ID: "e", ToolCall: call, Project: "/p", Expect: protocol.DecisionAsk, HumanOnly: &yes}, false, false},
+		{"humanOnly false on a human-only ask is over-strict", Row{ID: "g", ToolCall: protocol.ToolCall{Tool: "bash", RawInput: []byte(`{"command":"rm -rf $X"}`)},
+			Project: "/p", Expect: protocol.DecisionAsk, HumanOnly: &no}, true, true},
 		{"bad policy fails the row", Row{ID: "f", ToolCall: call, Project: "/p", Expect: protocol.DecisionAsk, Policy: protocol.Policy{Allow: []string{"Nope(x)"}}}, false, false},
 	}
 	for _, c := range cases {
