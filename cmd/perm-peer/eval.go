@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/perm-peer/perm-peer/gate/corpus"
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 const evalUsage = `Usage: perm-peer eval CORPUS.jsonl [--json]
@@ -88,7 +89,11 @@ func printEval(w io.Writer, results []corpus.Result, st corpus.Stats) {
 		case !r.Pass:
 			fmt.Fprintf(w, "FAIL  %-24s %s  (%s)\n", r.ID, r.Why, firstReason(r))
 		case r.OverStrict:
-			fmt.Fprintf(w, "over  %-24s deny on an ask row (%s)\n", r.ID, firstReason(r))
+			what := "deny on an ask row"
+			if r.Decision == protocol.DecisionAsk {
+				what = "human-only on a row that says humanOnly: false"
+			}
+			fmt.Fprintf(w, "over  %-24s %s (%s)\n", r.ID, what, firstReason(r))
 		}
 	}
 	fmt.Fprintln(w, "by category (passed/total):")
