@@ -279,6 +279,38 @@ func TestGlobReads(t *testing.T) {
 	}
 }
 
+// TestGlobWrites checks that a glob written to is judged by the files it
+// matches on disk, and by the persistence files it could name when it
+// matches nothing.
+func TestGlobWrites(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "repo")
+	for _, f := range []string{"package.json", "items.json", "dist/app.tar.gz", "dist/app.zip", "bin/.envrc",
+		".github/workflows/ci.yml", "cfg/.mcp.json"} {
+		f = filepath.Join(proj, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(f), 0o755))
+		require.NoError(t, os.WriteFile(f, []byte("x"), 0o644))
+	}
+	e := Env{Project: proj, Home: filepath.Join(dir, "home")}
+	cases := []struct {
+		cmd   string
+		dec   protocol.Decision
+		human bool
+	}{
+		{"chmod +x dist/*", protocol.DecisionAsk, false},
+		{"chmod 644 *.json", protocol.DecisionAsk, false},
+		{"chmod +x bin/*", protocol.DecisionAsk, true},               // dotglob: bin/.envrc
+		{"chmod 644 cfg/*.json", protocol.DecisionAsk, true},         // cfg/.mcp.json
+		{"chmod +x .github/workflows/*", protocol.DecisionAsk, true}, // CI files
+		{"chmod +x none/*", protocol.DecisionAsk, true},              // no match: judged by name (.envrc)
+	}
+	for _, c := range cases {
+		v := Analyze(bash(c.cmd), e)
+		assert.Equal(t, c.dec, v.Decision, c.cmd)
+		assert.Equal(t, c.human, v.HumanOnly, c.cmd)
+	}
+}
+
 func TestProtected(t *testing.T) {
 	e := env(protocol.Policy{Allow: []string{"Write(**)", "Bash(*)"}})
 	e.Protected = []string{"/state/perm-peer/abc.db"}

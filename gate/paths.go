@@ -523,6 +523,18 @@ func (a *analyzer) persistence(r pathRef) string {
 	if !r.known {
 		forms = []string{"/" + strings.TrimPrefix(r.raw, "/")}
 	}
+	if r.glob && r.known {
+		// a glob that matches on disk writes those files (chmod +x dist/*),
+		// not every persistence file its pattern could name
+		if ms, ok := globMatches(r.abs); ok {
+			for _, m := range ms {
+				if kind := a.persistence(a.resolve(m, "", true, true)); kind != "" {
+					return kind
+				}
+			}
+			forms = nil
+		}
+	}
 	if r.glob || !r.known && hasGlob(r.raw) {
 		// bash expands a glob that matches: >> .git/confi[g] is .git/config
 		for _, p := range forms {
