@@ -340,6 +340,28 @@ func TestCwd(t *testing.T) {
 	assert.Equal(t, protocol.DecisionAsk, v.Decision, "a cwd outside the project reads outside")
 }
 
+// TestRuleCwdThroughSymlink checks that a Bash rule still covers a command
+// whose cwd names the project through a symlink, and only then.
+func TestRuleCwdThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	proj, other := filepath.Join(dir, "repo"), filepath.Join(dir, "other")
+	require.NoError(t, os.MkdirAll(filepath.Join(proj, "src"), 0o755))
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	require.NoError(t, os.Symlink(proj, filepath.Join(dir, "link")))
+	require.NoError(t, os.Symlink(other, filepath.Join(dir, "elsewhere")))
+	p, err := PolicyFrom(protocol.Policy{Allow: []string{"Bash(make *)"}}, protocol.Policy{}, proj)
+	require.NoError(t, err)
+	for cwd, want := range map[string]protocol.Decision{
+		filepath.Join(dir, "link"):        protocol.DecisionAllow,
+		filepath.Join(dir, "link", "src"): protocol.DecisionAllow,
+		filepath.Join(dir, "elsewhere"):   protocol.DecisionAsk,
+		filepath.Join(dir, "missing"):     protocol.DecisionAsk,
+	} {
+		v := Analyze(bash("make test"), Env{Project: proj, Home: filepath.Join(dir, "home"), Cwd: cwd, Policy: p})
+		assert.Equal(t, want, v.Decision, cwd)
+	}
+}
+
 func TestNeverPanics(t *testing.T) {
 	for _, raw := range []string{``, `null`, `[1,2]`, `{"command":null}`, `{"command":["ls",1]}`, `{"path":{}}`, `{{`} {
 		for _, name := range []string{"bash", "read", "write", "webfetch", "apply_patch", "", "mcp__x__y"} {
