@@ -477,3 +477,21 @@ func TestCodeLiterals(t *testing.T) {
 		assert.Equal(t, c.want, codeLiterals(c.code, c.backticks), c.code)
 	}
 }
+
+// TestSecretPrinterExceptions checks that aws configure get of a setting
+// that is not a credential is a plain ask, and of a credential human-only.
+func TestSecretPrinterExceptions(t *testing.T) {
+	for cmd, human := range map[string]bool{
+		"aws configure get region":                                 false,
+		"aws --profile dev configure get output":                   false,
+		"aws configure get profile.dev.region":                     false,
+		"aws configure get aws_secret_access_key":                  true,
+		"aws configure get --profile region aws_secret_access_key": true,
+		"aws --profile configure configure get region":             true, // two readings
+		"aws configure get \"$K\"":                                 true,
+	} {
+		v := Analyze(bash(cmd), env(protocol.Policy{}))
+		assert.Equal(t, protocol.DecisionAsk, v.Decision, cmd)
+		assert.Equal(t, human, v.HumanOnly, cmd)
+	}
+}
