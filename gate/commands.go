@@ -24,7 +24,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	// a wrapper's NAME=VALUE words set the environment (sudo X=1 cmd)
 	for parent >= 0 && len(words) > 1 && !words[0].dyn && isAssignWord(words[0].val) {
 		n := words[0].val[:strings.IndexByte(words[0].val, '=')]
-		if dangerousEnv(n) {
+		if riskyEnv(n, words[0].val[len(n)+1:], true) {
 			a.add(&rfact{kind: protocol.FactEnv, detail: clip(words[0].val, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
 			a.envCommand(n, words[0].val[len(n)+1:], sc)
 		}
@@ -539,7 +539,7 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 			return a.reparse(rest, &scope{cwd: cwd}, idx)
 		case strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !args[i].dyn:
 			n := v[:strings.IndexByte(v, '=')]
-			if dangerousEnv(n) {
+			if riskyEnv(n, v[len(n)+1:], true) {
 				a.add(&rfact{kind: protocol.FactEnv, detail: clip(v, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
 				a.envCommand(n, v[len(n)+1:], sc)
 			}

@@ -559,7 +559,17 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 // where the gate cannot tell (cd "$X"): the build files, scripts and tests
 // it runs there are not the ones a Bash rule or grant was given for.
 func (a *analyzer) outsideProject(f *rfact) bool {
-	return a.env.Project != "" && !within(f.cwd, a.env.Project)
+	if a.env.Project == "" || within(f.cwd, a.env.Project) {
+		return false
+	}
+	// the session's cwd may name the project through a symlink (a linked
+	// checkout, /tmp vs /private/tmp): where it leads on disk decides
+	cwd, err := filepath.EvalSymlinks(f.cwd)
+	if err != nil {
+		return true
+	}
+	proj, err := filepath.EvalSymlinks(a.env.Project)
+	return err != nil || !within(cwd, proj)
 }
 
 // mayDeny reports a deny rule that a command with dynamic words could match.

@@ -279,6 +279,38 @@ func TestGlobReads(t *testing.T) {
 	}
 }
 
+// TestGlobWrites checks that a glob written to is judged by the files it
+// matches on disk, and by the persistence files it could name when it
+// matches nothing.
+func TestGlobWrites(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "repo")
+	for _, f := range []string{"package.json", "items.json", "dist/app.tar.gz", "dist/app.zip", "bin/.envrc",
+		".github/workflows/ci.yml", "cfg/.mcp.json"} {
+		f = filepath.Join(proj, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(f), 0o755))
+		require.NoError(t, os.WriteFile(f, []byte("x"), 0o644))
+	}
+	e := Env{Project: proj, Home: filepath.Join(dir, "home")}
+	cases := []struct {
+		cmd   string
+		dec   protocol.Decision
+		human bool
+	}{
+		{"chmod +x dist/*", protocol.DecisionAsk, false},
+		{"chmod 644 *.json", protocol.DecisionAsk, false},
+		{"chmod +x bin/*", protocol.DecisionAsk, true},               // dotglob: bin/.envrc
+		{"chmod 644 cfg/*.json", protocol.DecisionAsk, true},         // cfg/.mcp.json
+		{"chmod +x .github/workflows/*", protocol.DecisionAsk, true}, // CI files
+		{"chmod +x none/*", protocol.DecisionAsk, true},              // no match: judged by name (.envrc)
+	}
+	for _, c := range cases {
+		v := Analyze(bash(c.cmd), e)
+		assert.Equal(t, c.dec, v.Decision, c.cmd)
+		assert.Equal(t, c.human, v.HumanOnly, c.cmd)
+	}
+}
+
 func TestProtected(t *testing.T) {
 	e := env(protocol.Policy{Allow: []string{"Write(**)", "Bash(*)"}})
 	e.Protected = []string{"/state/perm-peer/abc.db"}
@@ -306,6 +338,28 @@ func TestCwd(t *testing.T) {
 	assert.Equal(t, "/repo/src/main.go", v.Facts[1].Path)
 	v = Analyze(tool("bash", map[string]any{"command": "cat x", "cwd": "/opt"}), env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision, "a cwd outside the project reads outside")
+}
+
+// TestRuleCwdThroughSymlink checks that a Bash rule still covers a command
+// whose cwd names the project through a symlink, and only then.
+func TestRuleCwdThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	proj, other := filepath.Join(dir, "repo"), filepath.Join(dir, "other")
+	require.NoError(t, os.MkdirAll(filepath.Join(proj, "src"), 0o755))
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	require.NoError(t, os.Symlink(proj, filepath.Join(dir, "link")))
+	require.NoError(t, os.Symlink(other, filepath.Join(dir, "elsewhere")))
+	p, err := PolicyFrom(protocol.Policy{Allow: []string{"Bash(make *)"}}, protocol.Policy{}, proj)
+	require.NoError(t, err)
+	for cwd, want := range map[string]protocol.Decision{
+		filepath.Join(dir, "link"):        protocol.DecisionAllow,
+		filepath.Join(dir, "link", "src"): protocol.DecisionAllow,
+		filepath.Join(dir, "elsewhere"):   protocol.DecisionAsk,
+		filepath.Join(dir, "missing"):     protocol.DecisionAsk,
+	} {
+		v := Analyze(bash("make test"), Env{Project: proj, Home: filepath.Join(dir, "home"), Cwd: cwd, Policy: p})
+		assert.Equal(t, want, v.Decision, cwd)
+	}
 }
 
 func TestNeverPanics(t *testing.T) {
@@ -421,5 +475,23 @@ func TestCodeLiterals(t *testing.T) {
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, codeLiterals(c.code, c.backticks), c.code)
+	}
+}
+
+// TestSecretPrinterExceptions checks that aws configure get of a setting
+// that is not a credential is a plain ask, and of a credential human-only.
+func TestSecretPrinterExceptions(t *testing.T) {
+	for cmd, human := range map[string]bool{
+		"aws configure get region":                                 false,
+		"aws --profile dev configure get output":                   false,
+		"aws configure get profile.dev.region":                     false,
+		"aws configure get aws_secret_access_key":                  true,
+		"aws configure get --profile region aws_secret_access_key": true,
+		"aws --profile configure configure get region":             true, // two readings
+		"aws configure get \"$K\"":                                 true,
+	} {
+		v := Analyze(bash(cmd), env(protocol.Policy{}))
+		assert.Equal(t, protocol.DecisionAsk, v.Decision, cmd)
+		assert.Equal(t, human, v.HumanOnly, cmd)
 	}
 }

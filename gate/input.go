@@ -248,8 +248,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 				}
 				sort.Strings(names) // facts in a stable order
 				for _, n := range names {
-					val, _ := m[n].(string)
-					if dangerousEnv(n) {
+					val, isStr := m[n].(string)
+					if riskyEnv(n, val, isStr) {
 						a.add(&rfact{kind: protocol.FactEnv, detail: n + "=" + clip(val, 80), parent: -1,
 							ask: reason("ask.env-prefix", n+" changes what the command runs")})
 						a.envCommand(n, val, sc)

@@ -523,6 +523,18 @@ func (a *analyzer) persistence(r pathRef) string {
 	if !r.known {
 		forms = []string{"/" + strings.TrimPrefix(r.raw, "/")}
 	}
+	if r.glob && r.known {
+		// a glob that matches on disk writes those files (chmod +x dist/*),
+		// not every persistence file its pattern could name
+		if ms, ok := globMatches(r.abs); ok {
+			for _, m := range ms {
+				if kind := a.persistence(a.resolve(m, "", true, true)); kind != "" {
+					return kind
+				}
+			}
+			forms = nil
+		}
+	}
 	if r.glob || !r.known && hasGlob(r.raw) {
 		// bash expands a glob that matches: >> .git/confi[g] is .git/config
 		for _, p := range forms {
@@ -674,7 +686,7 @@ func (a *analyzer) floorTarget(p string) bool {
 // floorGlob reports whether a glob deletion could remove a floor target:
 // /*, ~/*, /u*, project/*, /*/*.
 func (a *analyzer) floorGlob(p string) bool {
-	if dir := filepath.Dir(p); !hasGlob(dir) && a.floorTarget(dir) {
+	if dir := filepath.Dir(p); !hasGlob(dir) && a.floorTarget(dir) && broadGlob(filepath.Base(p)) {
 		return true
 	}
 	if strings.Count(p, "/") == 1 {
@@ -688,6 +700,27 @@ func (a *analyzer) floorGlob(p string) bool {
 		}
 	}
 	return false
+}
+
+// broadGlob reports whether a glob name matches about anything (*, .*, ?*,
+// [a-z]*, *.*): in a floor directory it is that directory's contents. A
+// name with a literal part (*.log, test_*) removes some files, not the
+// directory, so rm -f *.log in the project root is a write, not a floor.
+func broadGlob(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; c {
+		case '*', '?', '.':
+		case '[':
+			end := strings.IndexByte(name[i+1:], ']')
+			if end < 0 {
+				return false
+			}
+			i += end + 1
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // braceExpand expands bash brace alternatives {a,b} (up to 64 results).

@@ -810,12 +810,14 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	var s summary
 	taint := false
 	val := ""
+	static := true
 	var known *varVals
 	if as.Value != nil {
 		w := a.word(as.Value, sc)
 		s.or(w.sub)
 		taint = w.taint
 		val = w.val
+		static = !w.dyn
 		if w.secretVar && persist && as.Name != nil {
 			if a.secrets == nil {
 				a.secrets = map[string]bool{}
@@ -853,7 +855,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		a.setTaint(name, taint)
 		a.setVals(name, known)
 	}
-	if dangerousEnv(name) {
+	if riskyEnv(name, val, static && as.Array == nil && as.Index == nil && !as.Append) {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
 		a.envCommand(name, val, sc)
@@ -1112,6 +1114,98 @@ func dangerousEnv(n string) bool {
 	}
 	return false
 }
+
+// riskyEnv: NAME=VALUE changes what the command runs; static says the
+// value is known (no expansion).
+func riskyEnv(name, val string, static bool) bool {
+	return dangerousEnv(name) && !(static && harmlessEnv(name, val))
+}
+
+// harmlessEnv reports a known value of a dangerousEnv variable that runs or
+// loads nothing beyond what the command runs without it: a plain pager or
+// no-op editor (GIT_PAGER=cat, EDITOR=true), CGO_ENABLED=0, GOFLAGS=-mod=mod,
+// NODE_OPTIONS=--max-old-space-size=4096, JAVA_OPTS=-Xmx2g, MAKEFLAGS=-j4,
+// npm_config_loglevel=silent. Agents set these on everyday builds and tests;
+// asking for them trains users to approve env prefixes without reading.
+// Anything else (a flag that names a file, a command, a URL) still asks.
+func harmlessEnv(name, val string) bool {
+	if strings.ContainsAny(val, "\"'`$;|&<>(){}\n") {
+		return false
+	}
+	fields := strings.Fields(val)
+	if isCommandEnv(name) {
+		return harmlessCommandEnv[val]
+	}
+	up := strings.ToUpper(name)
+	switch {
+	case up == "CGO_ENABLED":
+		return val == "0" || val == "1"
+	case up == "GOTOOLCHAIN":
+		return val == "local" || val == "auto"
+	case up == "GOPROXY":
+		for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
+			if p != "off" && p != "direct" && p != "https://proxy.golang.org" {
+				return false
+			}
+		}
+		return val != ""
+	case strings.HasPrefix(up, "NPM_CONFIG_"):
+		return harmlessNpmConfig[strings.ReplaceAll(strings.ToLower(name[len("NPM_CONFIG_"):]), "-", "_")]
+	}
+	flagOK := func(f string) bool { return false }
+	switch {
+	case up == "GOFLAGS":
+		flagOK = func(f string) bool { return harmlessFlag(f, harmlessGoFlags) }
+	case up == "NODE_OPTIONS":
+		flagOK = func(f string) bool { return harmlessFlag(f, harmlessNodeFlags) }
+	case up == "MAKEFLAGS":
+		flagOK = func(f string) bool {
+			return harmlessFlag(f, harmlessMakeFlags) || strings.Trim(f, "-j0123456789") == "" && strings.HasPrefix(f, "-j")
+		}
+	case strings.HasSuffix(up, "_OPTS") || strings.HasSuffix(up, "_OPTIONS"):
+		// a JVM's heap and stack sizes; -D and -XX:OnError=… stay asks
+		flagOK = func(f string) bool {
+			for _, p := range []string{"-Xmx", "-Xms", "-Xss"} {
+				if strings.HasPrefix(f, p) && len(f) > len(p) && strings.Trim(f[len(p):], "0123456789kKmMgG") == "" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, f := range fields {
+		if !flagOK(f) {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// harmlessFlag: f is one of names, alone or as name=VALUE.
+func harmlessFlag(f string, names map[string]bool) bool {
+	if i := strings.IndexByte(f, '='); i > 0 {
+		f = f[:i]
+	}
+	return names[f]
+}
+
+var (
+	harmlessCommandEnv = map[string]bool{"": true, "cat": true, "less": true, "less -R": true, "less -r": true,
+		"less -FRX": true, "less -FR": true, "more": true, "true": true, ":": true, "none": true}
+	harmlessGoFlags = map[string]bool{"-mod": true, "-count": true, "-v": true, "-race": true, "-trimpath": true,
+		"-buildvcs": true, "-short": true, "-p": true, "-tags": true, "-modcacherw": true, "-failfast": true,
+		"-cover": true, "-timeout": true, "-json": true}
+	harmlessNodeFlags = map[string]bool{"--max-old-space-size": true, "--max_old_space_size": true,
+		"--enable-source-maps": true, "--no-warnings": true, "--trace-warnings": true, "--no-deprecation": true,
+		"--trace-deprecation": true, "--trace-uncaught": true, "--openssl-legacy-provider": true,
+		"--experimental-vm-modules": true, "--unhandled-rejections": true, "--stack-trace-limit": true,
+		"--dns-result-order": true}
+	harmlessMakeFlags = map[string]bool{"-k": true, "-s": true, "-w": true, "--silent": true, "--keep-going": true,
+		"--no-print-directory": true, "--jobs": true}
+	harmlessNpmConfig = map[string]bool{"loglevel": true, "fund": true, "audit": true, "progress": true, "color": true,
+		"update_notifier": true, "yes": true, "legacy_peer_deps": true, "save_exact": true, "prefer_offline": true,
+		"engine_strict": true, "unicode": true}
+)
 
 // call handles a simple command.
 func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {

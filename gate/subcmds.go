@@ -12,20 +12,29 @@ import (
 type subcmd struct {
 	path  []string
 	flags []string
+	not   map[string]bool // operands after the path that it does not cover
 }
 
 // subcmdTable builds a table from "sub path -flag|--flag" specs: words
 // after the path that start with "-" are alternative options, one of which
-// must be present. A "prog-*" key covers every program named prog-….
+// must be present; a "!a|b" word lists words right after the path (or
+// their last dotted part: profile.dev.region) that it does not cover.
+// A "prog-*" key covers every program named prog-….
 func subcmdTable(specs map[string][]string) map[string][]subcmd {
 	t := make(map[string][]subcmd, len(specs))
 	for prog, list := range specs {
 		for _, spec := range list {
 			var c subcmd
 			for _, w := range strings.Fields(spec) {
-				if strings.HasPrefix(w, "-") {
+				switch {
+				case strings.HasPrefix(w, "-"):
 					c.flags = append(c.flags, strings.Split(w, "|")...)
-				} else {
+				case strings.HasPrefix(w, "!"):
+					c.not = map[string]bool{}
+					for _, n := range strings.Split(w[1:], "|") {
+						c.not[n] = true
+					}
+				default:
 					c.path = append(c.path, w)
 				}
 			}
@@ -38,7 +47,9 @@ func subcmdTable(specs map[string][]string) map[string][]subcmd {
 // secretPrinters print a credential or a decrypted secret: a read as
 // sensitive as the file or keychain it comes from.
 var secretPrinters = subcmdTable(map[string][]string{
-	"aws": {"configure get", "configure export-credentials", "ecr get-login-password", "ecr get-authorization-token",
+	// configure get prints any key of ~/.aws/config or credentials; the
+	// settings named here are not secrets (aws configure get region)
+	"aws": {"configure get !region|output|sso_region|sso_start_url|sso_account_id|sso_role_name|sso_session|role_arn|source_profile|cli_pager|max_attempts|retry_mode|endpoint_url|ca_bundle|duration_seconds|mfa_serial|role_session_name", "configure export-credentials", "ecr get-login-password", "ecr get-authorization-token",
 		"sts get-session-token", "sts assume-role", "sts assume-role-with-web-identity", "sts assume-role-with-saml",
 		"secretsmanager get-secret-value", "ssm get-parameter --with-decryption", "ssm get-parameters --with-decryption",
 		"ssm get-parameters-by-path --with-decryption", "codeartifact get-authorization-token", "rds generate-db-auth-token",
@@ -112,11 +123,30 @@ func lookupSubcmd(t map[string][]subcmd, prog string, args []word) bool {
 		}
 	}
 	for _, c := range list {
-		if matchPath(args, c.path, false) && (c.flags == nil || anyFlag(args, c.flags)) {
+		if rest, ok := pathRest(args, c.path, false); ok && (c.flags == nil || anyFlag(args, c.flags)) && !c.excepted(args, rest) {
 			return true
 		}
 	}
 	return false
+}
+
+// excepted: the word right after c's path is one of c.not, and the path
+// can be read only one way (its first word occurs once).
+func (c subcmd) excepted(args, rest []word) bool {
+	if c.not == nil || len(rest) == 0 || rest[0].dyn {
+		return false
+	}
+	n := 0
+	for _, w := range args {
+		if w.val == c.path[0] || w.dyn {
+			n++
+		}
+	}
+	if n != 1 {
+		return false
+	}
+	v := rest[0].val
+	return c.not[v[strings.LastIndexByte(v, '.')+1:]]
 }
 
 // matchPath reports whether the words of path come next in args, options
@@ -124,27 +154,35 @@ func lookupSubcmd(t map[string][]subcmd, prog string, args []word) bool {
 // without knowing the option, so a word right after an option without
 // "=" is tried both ways (aws --output text configure get).
 func matchPath(args []word, path []string, afterOpt bool) bool {
+	_, ok := pathRest(args, path, afterOpt)
+	return ok
+}
+
+// pathRest is matchPath that also returns the words after the path.
+func pathRest(args []word, path []string, afterOpt bool) ([]word, bool) {
 	if len(path) == 0 {
-		return true
+		return args, true
 	}
 	for i, w := range args {
 		v := w.val
 		if v == "--" {
-			return false
+			return nil, false
 		}
 		if strings.HasPrefix(v, "-") && !w.dyn {
 			afterOpt = !strings.Contains(v, "=")
 			continue
 		}
-		if v == path[0] && matchPath(args[i+1:], path[1:], false) {
-			return true
+		if v == path[0] {
+			if rest, ok := pathRest(args[i+1:], path[1:], false); ok {
+				return rest, true
+			}
 		}
 		if !afterOpt {
-			return false
+			return nil, false
 		}
 		afterOpt = false
 	}
-	return false
+	return nil, false
 }
 
 // anyFlag reports one of flags in args: -x alone or in a cluster, -name,
