@@ -18,7 +18,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		return s
 	}
 	if a.depth > maxDepth {
-		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
+		a.opaque("human.too-deep", "wrappers nested too deeply for the gate to read", true)
 		return s
 	}
 	// a wrapper's NAME=VALUE words set the environment (sudo X=1 cmd)

@@ -12,7 +12,8 @@ import (
 const (
 	maxCommand = 10 * 1024 // bytes of shell the gate will read (SPEC §5.1)
 	maxDepth   = 8         // nested re-parses (sh -c, eval, wrappers)
-	maxNodes   = 8192      // statements per call: more than 10 KB can hold (:;), so no floor hides past it
+	maxNodes   = 8192      // statements per call, counting re-analysed function bodies
+	maxRead    = 256 << 10 // bytes read past maxCommand before giving up (human-only)
 )
 
 // scope is the shell state that flows between statements.
@@ -132,25 +133,46 @@ func bashComments(src string) string {
 	return src
 }
 
+// parseSalvage parses src; on a syntax error it returns the statements
+// before it, which bash has already run when it reaches the bad line.
+func parseSalvage(src string) (*syntax.File, error) {
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	f := &syntax.File{}
+	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		f.Stmts = append(f.Stmts, st)
+		return true
+	})
+	return f, err
+}
+
 // shell analyses a command string, re-parsed at every wrapper level.
 func (a *analyzer) shell(src string, sc *scope) summary {
+	// What the gate does not read may hold a floor, and auto mode clears a
+	// plain ask: an unread rest is human-only. Over 10 KB asks (SPEC §5.1)
+	// but is still read, up to maxRead, so padding hides nothing.
 	if len(src) > maxCommand {
 		a.opaque("ask.too-long", "command longer than 10 KB", false)
+	}
+	if len(src) > maxRead {
+		a.opaque("human.too-long", "command too long for the gate to read", true)
 		return summary{}
 	}
 	if a.depth > maxDepth {
-		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
+		a.opaque("human.too-deep", "wrappers nested too deeply for the gate to read", true)
 		return summary{}
 	}
 	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
 		src = bashComments(src)
 	}
-	p := parserPool.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
-	parserPool.Put(p)
+	f, err := parseSalvage(src)
 	if err != nil {
-		a.opaque("ask.parse-error", "shell parse error: "+err.Error(), false)
-		return summary{}
+		// bash runs the lines before a syntax error, and zsh reads
+		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
+		a.opaque("human.parse-error", "shell parse error: "+err.Error(), true)
+		if len(f.Stmts) == 0 {
+			return summary{}
+		}
 	}
 	if strings.Contains(src, "=") || strings.Contains(src, "++") || strings.Contains(src, "--") {
 		a.arithAssigns(f)
@@ -178,7 +200,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	a.nodes++
 	if a.nodes > maxNodes {
 		if a.nodes == maxNodes+1 {
-			a.opaque("ask.too-long", "too many commands", false)
+			a.opaque("human.too-long", "too many commands for the gate to read", true)
 		}
 		return summary{}
 	}
