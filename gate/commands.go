@@ -14,6 +14,8 @@ import (
 // wrappers to a fixed point.
 func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	var s summary
+	noFunc := a.noFunc
+	a.noFunc = false
 	if len(words) == 0 {
 		return s
 	}
@@ -104,6 +106,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	// analysed where it is defined; the name is still analysed as a command,
 	// because the definition may not run (if false; then rm() { :; }; fi)
 	body := a.funcs[base]
+	if noFunc {
+		body = nil
+	}
 	if body != nil && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
 		f.safe = reason("gate.safe", "calls a function defined in this command")
 	}
@@ -660,6 +665,9 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		f.ask = reason("ask.wrapper", lb+" without a command the gate can find")
 		return summary{}
 	}
+	// command, builtin and exec skip shell functions: in cd() { builtin cd
+	// "$@"; } the inner cd is the builtin, not a recursive call
+	a.noFunc = lb == "command" || lb == "builtin" || lb == "exec"
 	return a.inner(args[i:], sc, idx)
 }
 
