@@ -227,7 +227,8 @@ func (a *analyzer) reparseIn(src string, sc *scope, idx int) summary {
 	return s
 }
 
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true}
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true,
+	"ksh93": true, "rbash": true, "oksh": true, "pdksh": true}
 
 var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
 	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
@@ -919,16 +920,30 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 func (a *analyzer) scriptFrom(w word) *stdinSrc {
 	switch {
 	case w.proc && w.procText != nil:
+		if w.sub.downloader {
+			a.humanFact("human.download-exec", "a program runs downloaded code")
+		}
 		return w.procText
 	case !w.dyn && isStdinPath(w.val):
-		in := a.stdin
-		a.stdin = nil
+		in := a.stdinCode()
 		if in == nil {
 			in = &stdinSrc{text: "$_"}
 		}
 		return in
 	}
 	return nil
+}
+
+// stdinCode consumes the stdin of a command that reads its code or
+// commands there (sed -f -, ed, sqlite3, make -f -, gdb -x /dev/stdin):
+// a download fed to it is download-then-execute, as for a shell.
+func (a *analyzer) stdinCode() *stdinSrc {
+	in := a.stdin
+	a.stdin = nil
+	if in != nil && in.download && !in.known {
+		a.humanFact("human.download-exec", "a program runs downloaded code read from stdin")
+	}
+	return in
 }
 
 // isStdinPath reports a file name that is the process's stdin.
@@ -1236,6 +1251,10 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 			_, v, _ := strings.Cut(w.val, "=")
 			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
 		}
+	}
+	if lb == "script" {
+		// script without -c runs an interactive shell on its stdin
+		return a.shellCmd(f, idx, nil, sc)
 	}
 	if lb == "runuser" {
 		// runuser -u USER [--] CMD ARGS: the command runs as given

@@ -1608,11 +1608,20 @@ var makeOptions = searchOptions{shortValue: "CfIoWE", abbrev: true, long: map[st
 func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 	// check is a makefile, directory or include directory make reads
 	check := func(what string, w word, ok bool) {
+		if what == "makefile" && w.val == "-" && !w.dyn {
+			w.val = "/dev/stdin"
+		}
+		if what == "makefile" && ok {
+			if in := a.scriptFrom(w); in != nil {
+				// make -f - <<< 'all: ; CMD', make -f <(echo …): the text is the makefile
+				f.ask = reason("ask.flag", "make reads its makefile from stdin or a substitution")
+				a.makeShell(in.text, sc, idx)
+				return
+			}
+		}
 		switch {
 		case !ok || w.dyn || w.val == "":
 			f.ask = reason("ask.flag", "make reads a "+what+" only known at run time")
-		case what == "makefile" && w.val == "-":
-			f.ask = reason("ask.flag", "make reads its makefile from stdin")
 		default:
 			if r := a.resolvePath(w.val, sc.cwd, false); !a.inProject(r) {
 				f.ask = reason("ask.flag", "make reads a "+what+" from outside the project")
@@ -1709,6 +1718,14 @@ func (a *analyzer) makeShell(text string, sc *scope, idx int) {
 	for _, line := range strings.Split(text, "\n") {
 		if strings.HasPrefix(line, "\t") {
 			a.reparse(strings.TrimLeft(line, "\t@-+"), sc, idx)
+			continue
+		}
+		// TARGET: PREREQS ; RECIPE (a rule, not an x := a; b assignment)
+		if c := strings.IndexByte(line, ':'); c > 0 && !strings.HasPrefix(line[c:], ":=") && !strings.HasPrefix(line[c:], "::=") &&
+			!strings.ContainsAny(line[:c], "=") {
+			if _, r, ok := strings.Cut(line[c:], ";"); ok {
+				a.reparse(strings.TrimLeft(r, " \t@-+"), sc, idx)
+			}
 		}
 	}
 }
@@ -1959,6 +1976,9 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 	}
 	// scriptFile: -f FILE is read, or is the script when it is stdin
 	scriptFile := func(w word) {
+		if w.val == "-" && !w.dyn {
+			w.val = "/dev/stdin" // GNU sed -f - reads stdin
+		}
 		if in := a.scriptFrom(w); in != nil {
 			script(word{val: in.text, dyn: !in.known})
 		} else {
@@ -2159,6 +2179,9 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			next() // mawk -W version
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
+				if args[i+1].val == "-" && !args[i+1].dyn {
+					args[i+1].val = "/dev/stdin" // gawk -f - reads stdin
+				}
 				if in := a.scriptFrom(args[i+1]); in != nil {
 					progs = append(progs, word{val: in.text, dyn: !in.known}) // awk -f /dev/stdin <<< PROG
 				} else {
@@ -3958,8 +3981,8 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 		// them from stdin, vim from -c, +CMD, -s or -e
 		scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
 			slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
-		if in := a.stdin; in != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
-			a.stdin = nil
+		if a.stdin != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
+			in := a.stdinCode()
 			for _, line := range strings.Split(in.text, "\n") {
 				a.exCommand(f, idx, line, sc)
 			}
@@ -3998,7 +4021,13 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			case strings.HasPrefix(v, "eval-command="):
 				a.gdbCommand(f, strings.TrimPrefix(v, "eval-command="), sc, idx)
 			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
-				a.readWord(args[i+1], sc, idx, false)
+				if in := a.scriptFrom(args[i+1]); in != nil {
+					for _, line := range strings.Split(in.text, "\n") {
+						a.gdbCommand(f, line, sc, idx) // gdb -x /dev/stdin
+					}
+				} else {
+					a.readWord(args[i+1], sc, idx, false)
+				}
 			}
 		}
 	case lb == "man":
@@ -4018,8 +4047,7 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			}
 			a.sqliteCommands(args[i].val, sc, idx)
 		}
-		if in := a.stdin; in != nil {
-			a.stdin = nil
+		if in := a.stdinCode(); in != nil {
 			a.sqliteCommands(in.text, sc, idx)
 		}
 		for _, w := range optionValues(args, 0, "-init") {
