@@ -2301,6 +2301,20 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	if lb == "ssh" {
 		a.sshCommand(args, sc, idx)
 	}
+	switch lb {
+	case "wget":
+		args = wgetExecute(args)
+	case "curl":
+		// curl -K - reads more options from stdin: they count as arguments
+		for _, w := range optionValues(args, 'K', "--config") {
+			if !w.dyn && (w.val == "-" || isStdinPath(w.val)) {
+				if in := a.stdinCode(); in != nil {
+					args = append(slices.Clone(args), curlConfigArgs(in.text)...)
+				}
+				break
+			}
+		}
+	}
 	sensitiveBefore := len(a.facts)
 	if lb == "sftp" {
 		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts upload
@@ -2351,6 +2365,11 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				a.markFetched(g.path)
 			}
 			skipNext = true
+			continue
+		case lb == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
+			// wget --use-askpass=CMD runs CMD for the credentials
+			f.ask = reason("ask.flag", "wget --use-askpass runs a command")
+			a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
 			continue
 		case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
 			cmd := strings.TrimPrefix(v, "--rsh=")
@@ -2514,7 +2533,60 @@ var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt
 
 // wgetLong are wget's long options that name a file to send, with their
 // neighbours: wget takes any unambiguous prefix (--post-f=FILE).
-var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only"}
+var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only",
+	"use-askpass", "use-server-timestamps", "user", "user-agent", "output-document"}
+
+// wgetExecute turns wget -e 'post_file = .env' (a .wgetrc command; names
+// ignore case, '-' and '_') into the option it stands for, --post-file .env.
+func wgetExecute(args []word) []word {
+	var extra []word
+	for _, w := range optionValues(args, 'e', "--execute") {
+		n, val, ok := strings.Cut(w.val, "=")
+		if !ok {
+			continue
+		}
+		key := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(strings.TrimSpace(n)))
+		for _, o := range wgetLong {
+			if strings.ReplaceAll(o, "-", "") == key {
+				extra = append(extra, word{val: "--" + o + "=" + strings.TrimSpace(val), dyn: w.dyn})
+			}
+		}
+	}
+	if extra == nil {
+		return args
+	}
+	return append(slices.Clone(args), extra...)
+}
+
+// curlConfigArgs turns a curl config text (curl -K) into arguments: each
+// line is an option, with or without its dashes, and its value after
+// blanks, '=' or ':', maybe double-quoted.
+func curlConfigArgs(text string) []word {
+	var out []word
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		end := strings.IndexAny(line, " \t=:")
+		name, val := line, ""
+		if end >= 0 {
+			name, val = line[:end], strings.TrimLeft(line[end:], " \t=:")
+		}
+		if !strings.HasPrefix(name, "-") {
+			name = "--" + name
+		}
+		out = append(out, word{val: name})
+		if q, ok := strings.CutPrefix(val, `"`); ok {
+			val, _, _ = strings.Cut(strings.ReplaceAll(q, `\"`, "\x00"), `"`)
+			val = strings.ReplaceAll(val, "\x00", `"`)
+		}
+		if val != "" {
+			out = append(out, word{val: val})
+		}
+	}
+	return out
+}
 
 // putOperands lists the files a batch of put/mput commands (sftp,
 // smbclient -c) uploads.

@@ -891,10 +891,11 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 	"SSH_ASKPASS": true, "GIT_ASKPASS": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "GIT_SEQUENCE_EDITOR": true}
 
 // isCommandEnv: commandEnv, or a tool's own pager/editor/browser variable
-// (BAT_PAGER, GH_BROWSER, SVN_EDITOR …), which the tool runs the same way.
+// (BAT_PAGER, GH_BROWSER, SVN_EDITOR, WGET_ASKPASS …), which the tool runs
+// the same way.
 func isCommandEnv(n string) bool {
 	return commandEnv[n] || n == "BROWSER" || strings.HasSuffix(n, "_PAGER") ||
-		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER")
+		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER") || strings.HasSuffix(n, "_ASKPASS")
 }
 
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
