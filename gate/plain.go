@@ -2387,14 +2387,22 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				opt = args[i+1].val
 				skipNext = true
 			}
-			k, val, ok := strings.Cut(opt, "=")
-			if !ok {
-				k, val, _ = strings.Cut(strings.TrimSpace(opt), " ")
-			}
-			if k = strings.ToLower(strings.TrimSpace(k)); k == "proxycommand" || k == "localcommand" || k == "knownhostscommand" {
+			if k, cmd, ok := sshCommandOpt(opt); ok {
 				f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
-				a.reparse(val, sc, idx)
+				a.reparse(cmd, sc, idx)
 			}
+			continue
+		case v == "-F" && sshVals[lb][v] && i+1 < len(args):
+			// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
+			if in := a.scriptFrom(args[i+1]); in != nil {
+				for _, line := range strings.Split(in.text, "\n") {
+					if k, cmd, ok := sshCommandOpt(line); ok {
+						f.ask = reason("ask.flag", lb+" -F config with "+k+" runs a local command")
+						a.reparse(cmd, sc, idx)
+					}
+				}
+			}
+			skipNext = true
 			continue
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
@@ -2530,6 +2538,26 @@ var uploadField = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
 
 // mailers send mail: -a FILE attaches FILE.
 var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
+
+// sshCommandOpt reads an ssh option (-o value or a config line) that runs
+// a local command: ProxyCommand, LocalCommand, KnownHostsCommand, Match exec.
+func sshCommandOpt(opt string) (key, cmd string, ok bool) {
+	opt = strings.TrimSpace(opt)
+	k, val, found := strings.Cut(opt, "=")
+	if !found || strings.ContainsAny(k, " \t") {
+		k, val, _ = strings.Cut(opt, " ")
+	}
+	k, val = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(val)
+	switch k {
+	case "proxycommand", "localcommand", "knownhostscommand":
+		return k, val, true
+	case "match":
+		if _, e, ok := strings.Cut(val, "exec "); ok {
+			return "match exec", strings.Trim(strings.TrimSpace(e), `"`), true
+		}
+	}
+	return "", "", false
+}
 
 // wgetLong are wget's long options that name a file to send, with their
 // neighbours: wget takes any unambiguous prefix (--post-f=FILE).
