@@ -735,7 +735,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// file names found under the project
 		s.projList = a.readsInProject(idx)
 		// grep -r reads hidden files too: its names may be secrets
-		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include")
+		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include") ||
+			// rg and fd skip hidden files unless told: --hidden, -u, fd -H
+			lb != "grep" && (hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u") ||
+				lb == "rg" && hasShort(args, ".") || lb != "rg" && hasShort(args, "H"))
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
@@ -3541,6 +3544,9 @@ loop:
 		v := rest[o].val
 		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
 	})
+	// like find without a name filter: a tracked (or, with -o, untracked)
+	// .env may be among the names (also of git diff --name-only)
+	s.secretList = s.projList && !s.cleanList
 	return s
 }
 
