@@ -82,6 +82,11 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		return s
 	}
 	base := name.val
+	if len(base) > 1 && base[0] == '=' && !strings.ContainsAny(base[1:], "=/") {
+		// zsh expands =rm to the path of rm, which then runs
+		base = base[1:]
+		f.pathExec = true
+	}
 	if strings.Contains(base, "/") {
 		f.pathExec = true
 		base = path.Base(base)
@@ -288,7 +293,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.envCmd(f, idx, args, sc)
 	case lb == "command" || lb == "builtin" || lb == "exec" || lb == "nohup" || lb == "nice" || lb == "ionice" ||
 		lb == "timeout" || lb == "time" || lb == "stdbuf" || lb == "setsid" || lb == "chrt" || lb == "taskset" ||
-		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs":
+		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs" ||
+		lb == "noglob" || lb == "nocorrect" || lb == "repeat" || lb == "emulate":
 		return a.transparent(f, idx, lb, args, sc)
 	case shells[lb]:
 		return a.shellCmd(f, idx, args, sc)
@@ -578,8 +584,21 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 			return summary{}
 		}
 		i = skipOpts(args, "", nil)
-	case "builtin", "nohup", "setsid", "busybox", "toybox":
+	case "builtin", "nohup", "setsid", "busybox", "toybox", "noglob", "nocorrect":
+		// noglob, nocorrect: zsh precommand modifiers
 		i = skipOpts(args, "", nil)
+	case "repeat":
+		i = 1 // zsh: repeat N CMD
+	case "emulate":
+		// zsh: emulate sh -c CODE evaluates CODE
+		for j, w := range args {
+			if w.val == "-c" && j+1 < len(args) {
+				return a.shellString(f, args[j+1], sc, idx)
+			}
+		}
+		f.wrapper = false
+		f.safe = reason("gate.safe", "emulate sets shell options")
+		return summary{}
 	case "exec":
 		i = skipOpts(args, "a", nil)
 	case "nice":
