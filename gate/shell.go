@@ -909,6 +909,10 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		a.reparse(strings.TrimSuffix(strings.TrimPrefix(name, "BASH_FUNC_"), "%%")+" "+val, sc, -1)
 	case name == "PS4" || name == "PS1" || name == "PS0":
 		a.evalAgain(val, sc) // prompt-expanded (PS4 under set -x): $(…) runs
+	case strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || name == "GIT_CONFIG_PARAMETERS":
+		// GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=CMD: like git -c,
+		// the value may be a command git runs
+		a.reparse(strings.TrimPrefix(strings.Trim(val, "'"), "!"), sc, -1)
 	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
 		// GIT_TRACE*=/abs/path: git appends its trace to that file
 		a.writeWord(word{val: val}, sc, -1)
