@@ -14,11 +14,13 @@ import (
 // wrappers to a fixed point.
 func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	var s summary
+	noFunc := a.noFunc
+	a.noFunc = false
 	if len(words) == 0 {
 		return s
 	}
 	if a.depth > maxDepth {
-		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
+		a.opaque("human.too-deep", "wrappers nested too deeply for the gate to read", true)
 		return s
 	}
 	// a wrapper's NAME=VALUE words set the environment (sudo X=1 cmd)
@@ -80,6 +82,11 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		return s
 	}
 	base := name.val
+	if len(base) > 1 && base[0] == '=' && !strings.ContainsAny(base[1:], "=/") {
+		// zsh expands =rm to the path of rm, which then runs
+		base = base[1:]
+		f.pathExec = true
+	}
 	if strings.Contains(base, "/") {
 		f.pathExec = true
 		base = path.Base(base)
@@ -104,6 +111,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	// analysed where it is defined; the name is still analysed as a command,
 	// because the definition may not run (if false; then rm() { :; }; fi)
 	body := a.funcs[base]
+	if noFunc {
+		body = nil
+	}
 	if body != nil && !f.pathExec && len(a.facts) == idx+1 && f.floor == nil && f.human == nil && f.ask == nil && f.safe == nil {
 		f.safe = reason("gate.safe", "calls a function defined in this command")
 	}
@@ -222,7 +232,8 @@ func (a *analyzer) reparseIn(src string, sc *scope, idx int) summary {
 	return s
 }
 
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true}
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true,
+	"ksh93": true, "rbash": true, "oksh": true, "pdksh": true}
 
 var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
 	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
@@ -282,7 +293,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.envCmd(f, idx, args, sc)
 	case lb == "command" || lb == "builtin" || lb == "exec" || lb == "nohup" || lb == "nice" || lb == "ionice" ||
 		lb == "timeout" || lb == "time" || lb == "stdbuf" || lb == "setsid" || lb == "chrt" || lb == "taskset" ||
-		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs":
+		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs" ||
+		lb == "noglob" || lb == "nocorrect" || lb == "repeat" || lb == "emulate":
 		return a.transparent(f, idx, lb, args, sc)
 	case shells[lb]:
 		return a.shellCmd(f, idx, args, sc)
@@ -572,8 +584,21 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 			return summary{}
 		}
 		i = skipOpts(args, "", nil)
-	case "builtin", "nohup", "setsid", "busybox", "toybox":
+	case "builtin", "nohup", "setsid", "busybox", "toybox", "noglob", "nocorrect":
+		// noglob, nocorrect: zsh precommand modifiers
 		i = skipOpts(args, "", nil)
+	case "repeat":
+		i = 1 // zsh: repeat N CMD
+	case "emulate":
+		// zsh: emulate sh -c CODE evaluates CODE
+		for j, w := range args {
+			if w.val == "-c" && j+1 < len(args) {
+				return a.shellString(f, args[j+1], sc, idx)
+			}
+		}
+		f.wrapper = false
+		f.safe = reason("gate.safe", "emulate sets shell options")
+		return summary{}
 	case "exec":
 		i = skipOpts(args, "a", nil)
 	case "nice":
@@ -660,6 +685,9 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		f.ask = reason("ask.wrapper", lb+" without a command the gate can find")
 		return summary{}
 	}
+	// command, builtin and exec skip shell functions: in cd() { builtin cd
+	// "$@"; } the inner cd is the builtin, not a recursive call
+	a.noFunc = lb == "command" || lb == "builtin" || lb == "exec"
 	return a.inner(args[i:], sc, idx)
 }
 
@@ -911,16 +939,30 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 func (a *analyzer) scriptFrom(w word) *stdinSrc {
 	switch {
 	case w.proc && w.procText != nil:
+		if w.sub.downloader {
+			a.humanFact("human.download-exec", "a program runs downloaded code")
+		}
 		return w.procText
 	case !w.dyn && isStdinPath(w.val):
-		in := a.stdin
-		a.stdin = nil
+		in := a.stdinCode()
 		if in == nil {
 			in = &stdinSrc{text: "$_"}
 		}
 		return in
 	}
 	return nil
+}
+
+// stdinCode consumes the stdin of a command that reads its code or
+// commands there (sed -f -, ed, sqlite3, make -f -, gdb -x /dev/stdin):
+// a download fed to it is download-then-execute, as for a shell.
+func (a *analyzer) stdinCode() *stdinSrc {
+	in := a.stdin
+	a.stdin = nil
+	if in != nil && in.download && !in.known {
+		a.humanFact("human.download-exec", "a program runs downloaded code read from stdin")
+	}
+	return in
 }
 
 // isStdinPath reports a file name that is the process's stdin.
@@ -1228,6 +1270,10 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 			_, v, _ := strings.Cut(w.val, "=")
 			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
 		}
+	}
+	if lb == "script" {
+		// script without -c runs an interactive shell on its stdin
+		return a.shellCmd(f, idx, nil, sc)
 	}
 	if lb == "runuser" {
 		// runuser -u USER [--] CMD ARGS: the command runs as given

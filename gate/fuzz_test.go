@@ -131,7 +131,7 @@ func TestRapidNestedFloors(t *testing.T) {
 			return
 		}
 		// only a parse failure (fail closed: ask) may stand in for the floor
-		if v.Decision != protocol.DecisionAsk || len(v.Reasons) == 0 || v.Reasons[0].Code != "ask.parse-error" {
+		if v.Decision != protocol.DecisionAsk || len(v.Reasons) == 0 || v.Reasons[0].Code != "human.parse-error" {
 			t.Fatalf("%q: %s by %q %v, want deny by floor", line, v.Decision, v.DecidedBy, v.Reasons)
 		}
 	})

@@ -97,6 +97,7 @@ type analyzer struct {
 	facts   []*rfact
 	prot    []string
 	funcs   map[string]*syntax.Stmt
+	noFunc  bool            // the next exec is a command/builtin/exec inner command, which skips functions
 	taint   map[string]bool // variables assigned from a secret
 	secrets map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
 	vals    map[string]*varVals

@@ -248,7 +248,11 @@ func isSensitiveName(base string) bool {
 // globCandidates are names a glob is tested against: if a pattern could match
 // one of them, it could match a secret.
 var globCandidates = []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "server.pem",
-	"server.key", "cert.p12", "cert.pfx", ".netrc", ".git-credentials", "credentials.json", ".npmrc", ".pgpass"}
+	"server.key", "cert.p12", "cert.pfx", ".netrc", ".git-credentials", "credentials.json", ".npmrc", ".pgpass",
+	// the usual stages and backup copies of an environment file: *.bak or
+	// *.staging in git ls-files (whose * matches a leading dot) lists them
+	".env.dev", ".env.development", ".env.staging", ".env.prod", ".env.test", ".env.bak", ".env.old", ".env.backup",
+	".env.save", ".env.orig"}
 
 // sensitive reports whether any form of the path names a secret (SPEC §5.5).
 // Matching is path-aware and case-insensitive.

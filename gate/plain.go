@@ -735,7 +735,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// file names found under the project
 		s.projList = a.readsInProject(idx)
 		// grep -r reads hidden files too: its names may be secrets
-		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include")
+		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include") ||
+			// rg and fd skip hidden files unless told: --hidden, -u, fd -H
+			lb != "grep" && (hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u") ||
+				lb == "rg" && hasShort(args, ".") || lb != "rg" && hasShort(args, "H"))
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
@@ -1608,11 +1611,20 @@ var makeOptions = searchOptions{shortValue: "CfIoWE", abbrev: true, long: map[st
 func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 	// check is a makefile, directory or include directory make reads
 	check := func(what string, w word, ok bool) {
+		if what == "makefile" && w.val == "-" && !w.dyn {
+			w.val = "/dev/stdin"
+		}
+		if what == "makefile" && ok {
+			if in := a.scriptFrom(w); in != nil {
+				// make -f - <<< 'all: ; CMD', make -f <(echo …): the text is the makefile
+				f.ask = reason("ask.flag", "make reads its makefile from stdin or a substitution")
+				a.makeShell(in.text, sc, idx)
+				return
+			}
+		}
 		switch {
 		case !ok || w.dyn || w.val == "":
 			f.ask = reason("ask.flag", "make reads a "+what+" only known at run time")
-		case what == "makefile" && w.val == "-":
-			f.ask = reason("ask.flag", "make reads its makefile from stdin")
 		default:
 			if r := a.resolvePath(w.val, sc.cwd, false); !a.inProject(r) {
 				f.ask = reason("ask.flag", "make reads a "+what+" from outside the project")
@@ -1709,6 +1721,14 @@ func (a *analyzer) makeShell(text string, sc *scope, idx int) {
 	for _, line := range strings.Split(text, "\n") {
 		if strings.HasPrefix(line, "\t") {
 			a.reparse(strings.TrimLeft(line, "\t@-+"), sc, idx)
+			continue
+		}
+		// TARGET: PREREQS ; RECIPE (a rule, not an x := a; b assignment)
+		if c := strings.IndexByte(line, ':'); c > 0 && !strings.HasPrefix(line[c:], ":=") && !strings.HasPrefix(line[c:], "::=") &&
+			!strings.ContainsAny(line[:c], "=") {
+			if _, r, ok := strings.Cut(line[c:], ";"); ok {
+				a.reparse(strings.TrimLeft(r, " \t@-+"), sc, idx)
+			}
 		}
 	}
 }
@@ -1959,6 +1979,9 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 	}
 	// scriptFile: -f FILE is read, or is the script when it is stdin
 	scriptFile := func(w word) {
+		if w.val == "-" && !w.dyn {
+			w.val = "/dev/stdin" // GNU sed -f - reads stdin
+		}
 		if in := a.scriptFrom(w); in != nil {
 			script(word{val: in.text, dyn: !in.known})
 		} else {
@@ -2159,6 +2182,9 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			next() // mawk -W version
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
+				if args[i+1].val == "-" && !args[i+1].dyn {
+					args[i+1].val = "/dev/stdin" // gawk -f - reads stdin
+				}
 				if in := a.scriptFrom(args[i+1]); in != nil {
 					progs = append(progs, word{val: in.text, dyn: !in.known}) // awk -f /dev/stdin <<< PROG
 				} else {
@@ -2278,6 +2304,20 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	if lb == "ssh" {
 		a.sshCommand(args, sc, idx)
 	}
+	switch lb {
+	case "wget":
+		args = wgetExecute(args)
+	case "curl":
+		// curl -K - reads more options from stdin: they count as arguments
+		for _, w := range optionValues(args, 'K', "--config") {
+			if !w.dyn && (w.val == "-" || isStdinPath(w.val)) {
+				if in := a.stdinCode(); in != nil {
+					args = append(slices.Clone(args), curlConfigArgs(in.text)...)
+				}
+				break
+			}
+		}
+	}
 	sensitiveBefore := len(a.facts)
 	if lb == "sftp" {
 		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts upload
@@ -2329,6 +2369,11 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 			skipNext = true
 			continue
+		case lb == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
+			// wget --use-askpass=CMD runs CMD for the credentials
+			f.ask = reason("ask.flag", "wget --use-askpass runs a command")
+			a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
+			continue
 		case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
 			cmd := strings.TrimPrefix(v, "--rsh=")
 			if (v == "-e" || v == "--rsh") && i+1 < len(args) {
@@ -2345,14 +2390,22 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				opt = args[i+1].val
 				skipNext = true
 			}
-			k, val, ok := strings.Cut(opt, "=")
-			if !ok {
-				k, val, _ = strings.Cut(strings.TrimSpace(opt), " ")
-			}
-			if k = strings.ToLower(strings.TrimSpace(k)); k == "proxycommand" || k == "localcommand" || k == "knownhostscommand" {
+			if k, cmd, ok := sshCommandOpt(opt); ok {
 				f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
-				a.reparse(val, sc, idx)
+				a.reparse(cmd, sc, idx)
 			}
+			continue
+		case v == "-F" && sshVals[lb][v] && i+1 < len(args):
+			// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
+			if in := a.scriptFrom(args[i+1]); in != nil {
+				for _, line := range strings.Split(in.text, "\n") {
+					if k, cmd, ok := sshCommandOpt(line); ok {
+						f.ask = reason("ask.flag", lb+" -F config with "+k+" runs a local command")
+						a.reparse(cmd, sc, idx)
+					}
+				}
+			}
+			skipNext = true
 			continue
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
@@ -2489,9 +2542,82 @@ var uploadField = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
 // mailers send mail: -a FILE attaches FILE.
 var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
 
+// sshCommandOpt reads an ssh option (-o value or a config line) that runs
+// a local command: ProxyCommand, LocalCommand, KnownHostsCommand, Match exec.
+func sshCommandOpt(opt string) (key, cmd string, ok bool) {
+	opt = strings.TrimSpace(opt)
+	k, val, found := strings.Cut(opt, "=")
+	if !found || strings.ContainsAny(k, " \t") {
+		k, val, _ = strings.Cut(opt, " ")
+	}
+	k, val = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(val)
+	switch k {
+	case "proxycommand", "localcommand", "knownhostscommand":
+		return k, val, true
+	case "match":
+		if _, e, ok := strings.Cut(val, "exec "); ok {
+			return "match exec", strings.Trim(strings.TrimSpace(e), `"`), true
+		}
+	}
+	return "", "", false
+}
+
 // wgetLong are wget's long options that name a file to send, with their
 // neighbours: wget takes any unambiguous prefix (--post-f=FILE).
-var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only"}
+var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only",
+	"use-askpass", "use-server-timestamps", "user", "user-agent", "output-document"}
+
+// wgetExecute turns wget -e 'post_file = .env' (a .wgetrc command; names
+// ignore case, '-' and '_') into the option it stands for, --post-file .env.
+func wgetExecute(args []word) []word {
+	var extra []word
+	for _, w := range optionValues(args, 'e', "--execute") {
+		n, val, ok := strings.Cut(w.val, "=")
+		if !ok {
+			continue
+		}
+		key := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(strings.TrimSpace(n)))
+		for _, o := range wgetLong {
+			if strings.ReplaceAll(o, "-", "") == key {
+				extra = append(extra, word{val: "--" + o + "=" + strings.TrimSpace(val), dyn: w.dyn})
+			}
+		}
+	}
+	if extra == nil {
+		return args
+	}
+	return append(slices.Clone(args), extra...)
+}
+
+// curlConfigArgs turns a curl config text (curl -K) into arguments: each
+// line is an option, with or without its dashes, and its value after
+// blanks, '=' or ':', maybe double-quoted.
+func curlConfigArgs(text string) []word {
+	var out []word
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		end := strings.IndexAny(line, " \t=:")
+		name, val := line, ""
+		if end >= 0 {
+			name, val = line[:end], strings.TrimLeft(line[end:], " \t=:")
+		}
+		if !strings.HasPrefix(name, "-") {
+			name = "--" + name
+		}
+		out = append(out, word{val: name})
+		if q, ok := strings.CutPrefix(val, `"`); ok {
+			val, _, _ = strings.Cut(strings.ReplaceAll(q, `\"`, "\x00"), `"`)
+			val = strings.ReplaceAll(val, "\x00", `"`)
+		}
+		if val != "" {
+			out = append(out, word{val: val})
+		}
+	}
+	return out
+}
 
 // putOperands lists the files a batch of put/mput commands (sftp,
 // smbclient -c) uploads.
@@ -3418,6 +3544,9 @@ loop:
 		v := rest[o].val
 		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
 	})
+	// like find without a name filter: a tracked (or, with -o, untracked)
+	// .env may be among the names (also of git diff --name-only)
+	s.secretList = s.projList && !s.cleanList
 	return s
 }
 
@@ -3958,8 +4087,8 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 		// them from stdin, vim from -c, +CMD, -s or -e
 		scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
 			slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
-		if in := a.stdin; in != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
-			a.stdin = nil
+		if a.stdin != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
+			in := a.stdinCode()
 			for _, line := range strings.Split(in.text, "\n") {
 				a.exCommand(f, idx, line, sc)
 			}
@@ -3998,7 +4127,13 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			case strings.HasPrefix(v, "eval-command="):
 				a.gdbCommand(f, strings.TrimPrefix(v, "eval-command="), sc, idx)
 			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
-				a.readWord(args[i+1], sc, idx, false)
+				if in := a.scriptFrom(args[i+1]); in != nil {
+					for _, line := range strings.Split(in.text, "\n") {
+						a.gdbCommand(f, line, sc, idx) // gdb -x /dev/stdin
+					}
+				} else {
+					a.readWord(args[i+1], sc, idx, false)
+				}
 			}
 		}
 	case lb == "man":
@@ -4018,8 +4153,7 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			}
 			a.sqliteCommands(args[i].val, sc, idx)
 		}
-		if in := a.stdin; in != nil {
-			a.stdin = nil
+		if in := a.stdinCode(); in != nil {
 			a.sqliteCommands(in.text, sc, idx)
 		}
 		for _, w := range optionValues(args, 0, "-init") {

@@ -12,7 +12,8 @@ import (
 const (
 	maxCommand = 10 * 1024 // bytes of shell the gate will read (SPEC §5.1)
 	maxDepth   = 8         // nested re-parses (sh -c, eval, wrappers)
-	maxNodes   = 8192      // statements per call: more than 10 KB can hold (:;), so no floor hides past it
+	maxNodes   = 8192      // statements per call, counting re-analysed function bodies
+	maxRead    = 256 << 10 // bytes read past maxCommand before giving up (human-only)
 )
 
 // scope is the shell state that flows between statements.
@@ -132,25 +133,46 @@ func bashComments(src string) string {
 	return src
 }
 
+// parseSalvage parses src; on a syntax error it returns the statements
+// before it, which bash has already run when it reaches the bad line.
+func parseSalvage(src string) (*syntax.File, error) {
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	f := &syntax.File{}
+	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		f.Stmts = append(f.Stmts, st)
+		return true
+	})
+	return f, err
+}
+
 // shell analyses a command string, re-parsed at every wrapper level.
 func (a *analyzer) shell(src string, sc *scope) summary {
+	// What the gate does not read may hold a floor, and auto mode clears a
+	// plain ask: an unread rest is human-only. Over 10 KB asks (SPEC §5.1)
+	// but is still read, up to maxRead, so padding hides nothing.
 	if len(src) > maxCommand {
 		a.opaque("ask.too-long", "command longer than 10 KB", false)
+	}
+	if len(src) > maxRead {
+		a.opaque("human.too-long", "command too long for the gate to read", true)
 		return summary{}
 	}
 	if a.depth > maxDepth {
-		a.opaque("ask.too-deep", "wrappers nested too deeply", false)
+		a.opaque("human.too-deep", "wrappers nested too deeply for the gate to read", true)
 		return summary{}
 	}
 	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
 		src = bashComments(src)
 	}
-	p := parserPool.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
-	parserPool.Put(p)
+	f, err := parseSalvage(src)
 	if err != nil {
-		a.opaque("ask.parse-error", "shell parse error: "+err.Error(), false)
-		return summary{}
+		// bash runs the lines before a syntax error, and zsh reads
+		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
+		a.opaque("human.parse-error", "shell parse error: "+err.Error(), true)
+		if len(f.Stmts) == 0 {
+			return summary{}
+		}
 	}
 	if strings.Contains(src, "=") || strings.Contains(src, "++") || strings.Contains(src, "--") {
 		a.arithAssigns(f)
@@ -178,7 +200,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	a.nodes++
 	if a.nodes > maxNodes {
 		if a.nodes == maxNodes+1 {
-			a.opaque("ask.too-long", "too many commands", false)
+			a.opaque("human.too-long", "too many commands for the gate to read", true)
 		}
 		return summary{}
 	}
@@ -871,10 +893,11 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 	"SSH_ASKPASS": true, "GIT_ASKPASS": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "GIT_SEQUENCE_EDITOR": true}
 
 // isCommandEnv: commandEnv, or a tool's own pager/editor/browser variable
-// (BAT_PAGER, GH_BROWSER, SVN_EDITOR …), which the tool runs the same way.
+// (BAT_PAGER, GH_BROWSER, SVN_EDITOR, WGET_ASKPASS …), which the tool runs
+// the same way.
 func isCommandEnv(n string) bool {
 	return commandEnv[n] || n == "BROWSER" || strings.HasSuffix(n, "_PAGER") ||
-		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER")
+		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER") || strings.HasSuffix(n, "_ASKPASS")
 }
 
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
@@ -888,6 +911,10 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		a.reparse(strings.TrimSuffix(strings.TrimPrefix(name, "BASH_FUNC_"), "%%")+" "+val, sc, -1)
 	case name == "PS4" || name == "PS1" || name == "PS0":
 		a.evalAgain(val, sc) // prompt-expanded (PS4 under set -x): $(…) runs
+	case strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || name == "GIT_CONFIG_PARAMETERS":
+		// GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=CMD: like git -c,
+		// the value may be a command git runs
+		a.reparse(strings.TrimPrefix(strings.Trim(val, "'"), "!"), sc, -1)
 	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
 		// GIT_TRACE*=/abs/path: git appends its trace to that file
 		a.writeWord(word{val: val}, sc, -1)

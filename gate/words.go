@@ -267,11 +267,57 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 	case *syntax.ExtGlob:
 		out.glob = true
 		lit(p.Op.String() + p.Pattern.Value + ")")
+		for _, code := range zshGlobCode(p.Pattern.Value) {
+			// zsh reads *(e:'cmd':) as glob qualifiers: cmd runs per file
+			out.sub.or(a.reparse(code, sc, -1))
+		}
 	default:
 		out.dyn = true
 		out.alts, out.exact = nil, false
 		a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	}
+}
+
+// zshGlobCode returns the code in zsh glob qualifiers that run it: e:CODE:
+// (any delimiter; ({[< close with their pair) and +NAME. A pattern with
+// alternatives (a|b) is bash extglob, not qualifiers.
+func zshGlobCode(q string) []string {
+	if strings.IndexByte(q, '|') >= 0 {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(q); i++ {
+		switch q[i] {
+		case 'e':
+			d := q[i+1]
+			if d >= '0' && d <= '9' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d == '_' {
+				continue
+			}
+			if k := strings.IndexByte("({[<", d); k >= 0 {
+				d = ")}]>"[k]
+			}
+			j := strings.IndexByte(q[i+2:], d)
+			if j < 0 {
+				continue
+			}
+			code := q[i+2 : i+2+j]
+			if len(code) > 1 && (code[0] == '\'' || code[0] == '"') && code[len(code)-1] == code[0] {
+				code = code[1 : len(code)-1] // zsh removes the quotes before it evaluates
+			}
+			out = append(out, strings.ReplaceAll(code, "\\ ", " "))
+			i += 2 + j
+		case '+':
+			j := i + 1
+			for j < len(q) && (q[j] == '_' || q[j] == '-' || q[j] == ':' || q[j] >= '0' && q[j] <= '9' || q[j] >= 'a' && q[j] <= 'z' || q[j] >= 'A' && q[j] <= 'Z') {
+				j++
+			}
+			if j > i+1 {
+				out = append(out, q[i+1:j])
+			}
+			i = j - 1
+		}
+	}
+	return out
 }
 
 // secretVarName reports variable names that say they hold a secret
