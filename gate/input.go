@@ -149,12 +149,24 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 	case strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_"), !known:
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
 		a.kindFacts(call, in)
-		a.commandInInput(in)
+		if c := inferClass(call.Tool); c != tUnknown && len(a.paths(protocol.ToolCall{}, in, a.env.Cwd, srcKeys|dstKeys)) > 0 {
+			// mcp__filesystem__write_file, insert_edit_into_file: the file
+			// effects its name says, so a Tool(mcp__fs__*) rule or auto mode
+			// cannot clear a write to .bashrc or .git/hooks (human-only wins)
+			from := len(a.facts)
+			a.classFacts(c, name, call, in, rawStr)
+			for _, f := range a.facts[from:] {
+				if f.tool == "" {
+					f.tool = name // the Tool rule covers what is not human-only
+				}
+			}
+		}
+		a.commandInInput(in, terminalTool(call.Tool))
 		return "tool: " + name
 	}
 	action := a.classFacts(class, name, call, in, rawStr)
 	if class != tShell && class != tEditor { // an editor tool's "command" is view, create, str_replace
-		a.commandInInput(in)
+		a.commandInInput(in, false)
 	}
 	// Tool(NAME) rules see every fact of a named tool
 	for _, f := range a.facts {
@@ -168,19 +180,140 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 // commandInInput analyses a shell command found in the input of a tool that
 // is not a shell tool (an MCP "execute_command", a call whose kind says
 // read or think): whatever the tool is, the gate must not let a floor or a
-// secret read through because of its name. It only adds facts.
-func (a *analyzer) commandInInput(in map[string]any) {
-	cwd := a.env.Cwd
-	if c := firstString(in, cwdKeys...); c != "" {
-		cwd = a.resolvePath(c, a.env.Cwd, false).abs
+// secret read through because of its name. It only adds facts. Nested
+// objects are read too: a task runner's {"task":{"command":"rm","args":[…]}}
+// runs as surely as a top-level command. terminal says the tool types text
+// into a running shell or process (interact_with_process, write_stdin), so
+// its input/text/chars are commands as well.
+func (a *analyzer) commandInInput(in map[string]any, terminal bool) {
+	a.nestedCommands(in, a.env.Cwd, terminal, 0)
+}
+
+func (a *analyzer) nestedCommands(in map[string]any, cwd string, terminal bool, depth int) {
+	if in == nil || depth > 4 {
+		return
 	}
-	for _, k := range []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"} {
+	if c := firstString(in, cwdKeys...); c != "" {
+		cwd = a.resolvePath(c, cwd, false).abs
+	}
+	keys := []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"}
+	if terminal {
+		keys = append(keys, "input", "text", "chars", "keys", "data", "stdin")
+	}
+	for _, k := range keys {
 		// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
 		if c, ok := commandText(in, k); ok && strings.TrimSpace(c) != "" {
 			a.noAlways = true
 			a.shell(c, &scope{cwd: cwd})
 		}
 	}
+	for _, k := range sortedKeys(in) {
+		switch v := in[k].(type) {
+		case map[string]any:
+			a.nestedCommands(v, cwd, terminal, depth+1)
+		case []any:
+			for _, x := range v {
+				if m, ok := x.(map[string]any); ok {
+					a.nestedCommands(m, cwd, terminal, depth+1)
+				}
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks) // facts in a stable order
+	return ks
+}
+
+// nameWords splits a tool name into lower-case words: the part after an
+// MCP server prefix, at _ - . and camelCase (insertEditIntoFile).
+func nameWords(tool string) []string {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		tool = tool[i+2:]
+	}
+	var words []string
+	var cur []rune
+	prevLower := false
+	for _, r := range tool {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ' || r == '/':
+			if len(cur) > 0 {
+				words = append(words, string(cur))
+			}
+			cur, prevLower = nil, false
+			continue
+		case r >= 'A' && r <= 'Z':
+			if prevLower && len(cur) > 0 {
+				words = append(words, string(cur))
+				cur = nil
+			}
+			r += 'a' - 'A'
+			prevLower = false
+		default:
+			prevLower = true
+		}
+		cur = append(cur, r)
+	}
+	if len(cur) > 0 {
+		words = append(words, string(cur))
+	}
+	return words
+}
+
+// inferClass reads the file effect of a tool the gate does not know by
+// name from its words: a verb (write, edit, replace, delete, move, read,
+// list, search) with a file object (file, notebook, directory, block).
+// Writing verbs win over reading ones. tUnknown when the name says neither.
+func inferClass(tool string) toolClass {
+	words := nameWords(tool)
+	if c, ok := toolNames[strings.Join(words, "_")]; ok && c != tShell && c != tNoop {
+		return c // mcp__filesystem__write_file, mcp__fs__read_file
+	}
+	has := func(set ...string) bool {
+		for _, w := range words {
+			for _, s := range set {
+				if w == s {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !has("file", "files", "notebook", "notebooks", "directory", "directories", "dir", "folder", "block", "cell", "cells", "path") {
+		return tUnknown
+	}
+	switch {
+	case has("delete", "remove", "rm", "unlink", "trash"):
+		return tDelete
+	case has("move", "rename", "mv"):
+		return tMove
+	case has("write", "edit", "create", "replace", "insert", "save", "append", "update", "modify", "overwrite", "patch", "put", "mkdir", "set", "new", "apply"):
+		return tWrite
+	case has("list", "ls", "tree"):
+		return tList
+	case has("search", "grep", "find", "glob"):
+		return tSearch
+	case has("read", "view", "get", "open", "cat", "show", "head", "tail", "info", "stat"):
+		return tRead
+	}
+	return tUnknown
+}
+
+// terminalTool reports a tool whose name says it types into a terminal or
+// a running process: what it sends runs as a command.
+func terminalTool(tool string) bool {
+	for _, w := range nameWords(tool) {
+		switch w {
+		case "terminal", "shell", "process", "console", "repl", "pty", "tmux", "stdin":
+			return true
+		}
+	}
+	return false
 }
 
 // kindFacts adds the file effects an unknown tool declares through its ACP
@@ -259,8 +392,22 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 				a.opaque("ask.bad-input", "an environment the gate cannot read", false)
 			}
 		}
+		stdin := firstString(in, "input", "stdin")
 		for _, c := range cmds {
-			a.shell(c, sc.copy())
+			if stdin == "" {
+				a.shell(c, sc.copy())
+				continue
+			}
+			// {"command":"sh","input":"rm -rf ~"}: the text is the command's
+			// stdin, which a shell or interpreter runs: fed as a here-doc to
+			// the last command, and read as a script of its own when a
+			// compound command could hand it to an earlier one, or when a
+			// terminal tool may type it into the shell after the command
+			a.noAlways = true
+			a.shell(c+" <<'"+hereDelim(stdin)+"'\n"+stdin+"\n"+hereDelim(stdin), sc.copy())
+			if terminalTool(call.Tool) || strings.ContainsAny(c, ";&|\n(){}`$") {
+				a.shell(stdin, sc.copy())
+			}
 		}
 		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
 	case tRead, tSearch, tList:
@@ -349,10 +496,16 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		return name + ": " + displayPaths(append(src, dst...))
 	case tFetch:
 		var urls []string
-		for _, k := range []string{"url", "uri", "href"} {
-			if u, ok := in[k].(string); ok && u != "" {
-				urls = append(urls, u)
-				a.fetchFact(u, sc)
+		for _, k := range []string{"url", "uri", "href", "urls"} {
+			vals := []any{in[k]}
+			if list, ok := in[k].([]any); ok {
+				vals = list // fetch_webpage {"urls":[…]}: every one is fetched
+			}
+			for _, v := range vals {
+				if u, ok := v.(string); ok && u != "" {
+					urls = append(urls, u)
+					a.fetchFact(u, sc)
+				}
 			}
 		}
 		if len(urls) == 0 {
@@ -491,6 +644,15 @@ func (a *analyzer) commandsOf(in map[string]any, rawStr string) ([]string, bool)
 		out = append(out, c)
 	}
 	return out, len(out) > 0
+}
+
+// hereDelim is a here-doc delimiter that is no line of text.
+func hereDelim(text string) string {
+	d := "PERM_PEER_STDIN"
+	for strings.Contains(text, d) {
+		d += "_"
+	}
+	return d
 }
 
 // commandText reads in[k] as a shell command: a string (with an "args"
@@ -658,29 +820,65 @@ func uriPath(s string) (string, bool) {
 // look like paths (/…, ~/…, file:…, ../…): the host may open any of them,
 // so a secret among them is a sensitive read whatever the tool is.
 func (a *analyzer) otherPaths(in map[string]any, cwd string) {
-	for k, v := range in {
-		s, ok := v.(string)
-		if !ok || len(s) > 4096 || strings.ContainsAny(s, "\n\x00") {
-			continue
+	a.otherPathsIn(in, cwd, 0)
+}
+
+// otherPathsIn reads in and, below it, nested objects and arrays
+// ({"urls":[…]}, {"edits":[{"file_path":…}]}, {"args":{"path":…}}): a
+// value the host opens is one whatever its depth. Known path keys are
+// skipped only at the top, where paths reads them.
+func (a *analyzer) otherPathsIn(in map[string]any, cwd string, depth int) {
+	if depth > 4 {
+		return
+	}
+	for _, k := range sortedKeys(in) {
+		v := in[k]
+		if depth == 0 {
+			if _, known := keyRank[normKey(k)]; known {
+				continue // read by paths
+			}
 		}
-		if _, known := keyRank[normKey(k)]; known {
-			continue // read by paths
+		var strs []string
+		switch x := v.(type) {
+		case string:
+			strs = []string{x}
+		case map[string]any:
+			a.otherPathsIn(x, cwd, depth+1)
+		case []any:
+			for _, e := range x {
+				switch y := e.(type) {
+				case string:
+					strs = append(strs, y)
+				case map[string]any:
+					a.otherPathsIn(y, cwd, depth+1)
+				}
+			}
 		}
-		if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && metadataHost(u.Hostname()) {
-			// an MCP fetch tool allowed by name must not fetch credentials
-			a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
-			continue
+		for _, s := range strs {
+			a.otherPath(s, cwd)
 		}
-		if !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "../") || strings.HasPrefix(strings.ToLower(s), "file:")) {
-			continue
-		}
-		p, isPath := uriPath(s)
-		if !isPath {
-			continue
-		}
-		if r := a.resolve(p, cwd, true, true); a.sensitive(r) {
-			a.readFact(r, -1, false)
-		}
+	}
+}
+
+// otherPath reads one string value that may name a file or a URL.
+func (a *analyzer) otherPath(s, cwd string) {
+	if len(s) > 4096 || strings.ContainsAny(s, "\n\x00") {
+		return
+	}
+	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && metadataHost(u.Hostname()) {
+		// an MCP fetch tool allowed by name must not fetch credentials
+		a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+		return
+	}
+	if !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "../") || strings.HasPrefix(strings.ToLower(s), "file:")) {
+		return
+	}
+	p, isPath := uriPath(s)
+	if !isPath {
+		return
+	}
+	if r := a.resolve(p, cwd, true, true); a.sensitive(r) {
+		a.readFact(r, -1, false)
 	}
 }
 
