@@ -560,17 +560,27 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 // where the gate cannot tell (cd "$X"): the build files, scripts and tests
 // it runs there are not the ones a Bash rule or grant was given for.
 func (a *analyzer) outsideProject(f *rfact) bool {
-	if a.env.Project == "" || within(f.cwd, a.env.Project) {
+	if a.env.Project == "" || f.cwd == a.env.Project {
 		return false
 	}
-	// the session's cwd may name the project through a symlink (a linked
-	// checkout, /tmp vs /private/tmp): where it leads on disk decides
-	cwd, err := filepath.EvalSymlinks(f.cwd)
-	if err != nil {
+	if f.cwd == "" {
 		return true
 	}
-	proj, err := filepath.EvalSymlinks(a.env.Project)
-	return err != nil || !within(cwd, proj)
+	// where the cwd leads on disk decides, also below the project root: a
+	// linked checkout (/tmp vs /private/tmp) is the project, but a link in
+	// it to another tree (cd vendored-link && make build, or a session
+	// opened there) runs that tree's Makefile. The root itself costs no
+	// syscall.
+	return !within(realDir(f.cwd), realDir(a.env.Project))
+}
+
+// realDir is where directory p leads on disk; for one that does not exist
+// yet, its deepest existing ancestor resolved with the rest joined.
+func realDir(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return resolveMissing(p)
 }
 
 // mayDeny reports a deny rule that a command with dynamic words could match.

@@ -349,6 +349,8 @@ func TestRuleCwdThroughSymlink(t *testing.T) {
 	require.NoError(t, os.MkdirAll(other, 0o755))
 	require.NoError(t, os.Symlink(proj, filepath.Join(dir, "link")))
 	require.NoError(t, os.Symlink(other, filepath.Join(dir, "elsewhere")))
+	// a link inside the project to another tree is that tree, not the project
+	require.NoError(t, os.Symlink(other, filepath.Join(proj, "vendored")))
 	p, err := PolicyFrom(protocol.Policy{Allow: []string{"Bash(make *)"}}, protocol.Policy{}, proj)
 	require.NoError(t, err)
 	for cwd, want := range map[string]protocol.Decision{
@@ -356,10 +358,15 @@ func TestRuleCwdThroughSymlink(t *testing.T) {
 		filepath.Join(dir, "link", "src"): protocol.DecisionAllow,
 		filepath.Join(dir, "elsewhere"):   protocol.DecisionAsk,
 		filepath.Join(dir, "missing"):     protocol.DecisionAsk,
+		filepath.Join(proj, "vendored"):   protocol.DecisionAsk,
+		filepath.Join(proj, "new"):        protocol.DecisionAllow, // not made yet: still the project
 	} {
 		v := Analyze(bash("make test"), Env{Project: proj, Home: filepath.Join(dir, "home"), Cwd: cwd, Policy: p})
 		assert.Equal(t, want, v.Decision, cwd)
 	}
+	v := Analyze(bash("cd vendored && make test"), Env{Project: proj, Home: filepath.Join(dir, "home"), Policy: p})
+	assert.Equal(t, protocol.DecisionAsk, v.Decision, "cd into a link to another tree")
+	assert.Nil(t, v.Always, "no grant for another tree's make")
 }
 
 func TestNeverPanics(t *testing.T) {
