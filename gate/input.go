@@ -759,14 +759,11 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, 
 			}
 		}
 	}
-	if edits, ok := in["edits"].([]any); ok {
-		for _, e := range edits {
-			if m, ok := e.(map[string]any); ok {
-				if s := firstString(m, "path", "file_path", "filePath"); s != "" {
-					raw = append(raw, s)
-				}
-			}
-		}
+	// path keys in nested objects: {"edits":[{"file_path":…}]},
+	// {"changes":[{"path":…}]}, {"options":{"target_file":…}}: a host that
+	// writes each of them must not be judged on the top-level one alone
+	for _, k := range sortedKeys(in) {
+		raw = nestedPaths(in[k], keys, raw, 0)
 	}
 	for _, l := range call.Locations {
 		if l.Path != "" {
@@ -781,6 +778,33 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, 
 		}
 		seen[r] = true
 		out = append(out, a.resolve(r, cwd, true, true))
+	}
+	return out
+}
+
+// nestedPaths appends the path-key values found in v, an object or array
+// below the top level of a tool's input.
+func nestedPaths(v any, keys keySet, out []string, depth int) []string {
+	if depth > 4 {
+		return out
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			out = nestedPaths(e, keys, out, depth+1)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if s, ok := x[k].(string); ok && s != "" {
+				if r, ok := keyRank[normKey(k)]; ok && keys.has(r) {
+					if p, isPath := uriPath(s); isPath {
+						out = append(out, p)
+					}
+				}
+				continue
+			}
+			out = nestedPaths(x[k], keys, out, depth+1)
+		}
 	}
 	return out
 }
