@@ -3470,12 +3470,14 @@ loop:
 		}
 		safe()
 	case "diff", "log", "whatchanged", "show-branch":
-		// operands may be paths: git diff .env shows the secret's changes
+		// operands may be paths: git diff .env shows the secret's changes;
+		// git log --format=%ci -- .env or git diff --stat only name them
+		namesOnly := gitNamesOnly(sub, rest)
 		for _, o := range ops {
 			if sub == "log" && o > 0 && rest[o-1].val == "-L" {
 				continue // read below
 			}
-			a.readWord(rest[o], gsc, gidx, false)
+			a.readWord(rest[o], gsc, gidx, namesOnly)
 		}
 		// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
 		// print lines of FILE, after the last colon; START may be /regex/
@@ -3700,6 +3702,47 @@ func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []wor
 		}
 	}
 }
+
+// gitListFlags are git log/diff options that print no file contents.
+// The list is of what is harmless: any other option (-p, -S, -G, --check,
+// --word-diff, -m/--cc, --dd, an abbreviation) may show lines of the files.
+var gitListFlags = map[string]bool{"--oneline": true, "--format": true, "--pretty": true, "-n": true, "--max-count": true,
+	"--skip": true, "--abbrev-commit": true, "--no-abbrev-commit": true, "--abbrev": true, "--date": true, "--relative-date": true,
+	"--since": true, "--until": true, "--after": true, "--before": true, "--author": true, "--committer": true, "--grep": true,
+	"-i": true, "--all": true, "--branches": true, "--tags": true, "--remotes": true, "--decorate": true, "--no-decorate": true,
+	"--graph": true, "--first-parent": true, "--no-merges": true, "--merges": true, "--reverse": true, "--follow": true,
+	"--topo-order": true, "--date-order": true, "--author-date-order": true, "--no-color": true, "--color": true,
+	"--name-only": true, "--name-status": true, "--stat": true, "--numstat": true, "--shortstat": true, "--summary": true,
+	"--dirstat": true, "--compact-summary": true, "--raw": true, "--no-patch": true, "-s": true, "--quiet": true,
+	"--exit-code": true, "--cached": true, "--staged": true, "--diff-filter": true, "--no-renames": true, "-M": true,
+	"--find-renames": true, "--": true}
+
+// gitNamesOnly reports a git log or diff whose output shows no contents of
+// the files it is given (git log -1 --format=%ci -- f, git diff --stat -- f):
+// its path operands are only listed. git diff prints a patch unless a
+// summary option replaces it.
+func gitNamesOnly(sub string, rest []word) bool {
+	summary := sub == "log" || sub == "show-branch"
+	for _, w := range rest {
+		v := w.val
+		if v == "--" {
+			break
+		}
+		if !strings.HasPrefix(v, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(v, "=")
+		if w.dyn || !gitListFlags[name] && !isDigits(v[1:]) { // -N: the last N commits
+			return false
+		}
+		summary = summary || gitSummaryFlags[name]
+	}
+	return summary
+}
+
+// gitSummaryFlags replace git diff's patch with names or counts.
+var gitSummaryFlags = map[string]bool{"--name-only": true, "--name-status": true, "--stat": true, "--numstat": true,
+	"--shortstat": true, "--dirstat": true, "--raw": true, "--no-patch": true, "-s": true, "--quiet": true}
 
 // findMaySelectSecrets reports a find expression whose name filters do not
 // rule out secrets: find . (everything), -name .env, -name '*' (find's *
