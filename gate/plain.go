@@ -111,7 +111,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	// … | while read f: f holds one name the listing printed
 	if lb == "read" && a.stdin != nil && a.stdin.projList && len(args) > 0 && !args[len(args)-1].dyn &&
 		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
-		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList})
+		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList,
+			broadPaths: a.stdin.broadList})
 	}
 	switch lb {
 	case "unset", "test", "[":
@@ -739,6 +740,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			// rg and fd skip hidden files unless told: --hidden, -u, fd -H
 			lb != "grep" && (hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u") ||
 				lb == "rg" && hasShort(args, ".") || lb != "rg" && hasShort(args, "H"))
+		// the names of a search, not aimed at secrets by a glob (fd's
+		// pattern may be)
+		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
@@ -1736,9 +1740,11 @@ func (a *analyzer) makeShell(text string, sc *scope, idx int) {
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
 	for _, w := range s.paths {
-		if w.dyn && w.projPaths && !w.secretPaths && s.huntsSecrets() == "" {
+		if w.dyn && w.projPaths && (!w.secretPaths || w.broadPaths) && s.huntsSecrets() == "" {
 			// find -name '*.go' | xargs grep TODO: project files a listing
-			// kept away from secrets, searched for text that is no secret
+			// kept away from secrets, searched for text that is no secret;
+			// git ls-files | xargs grep TODO: a listing of the whole tree,
+			// which searches what grep -rn TODO . does
 			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: idx,
 				safe: reason("gate.read", "searches project files a listing named")})
 			continue
@@ -3549,6 +3555,10 @@ loop:
 	// like find without a name filter: a tracked (or, with -o, untracked)
 	// .env may be among the names (also of git diff --name-only)
 	s.secretList = s.projList && !s.cleanList
+	// no pathspec aimed at secrets, nor the ignored files where they live
+	s.broadList = s.secretList && !hasFlag(rest, "-i", "--ignored") && !slices.ContainsFunc(ops, func(o int) bool {
+		return rest[o].dyn || patternMaySelectSecret(rest[o].val, true)
+	})
 	return s
 }
 
@@ -3609,6 +3619,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				if strings.Contains(inner[k].val, "{}") {
 					inner[k].dyn = true
 					inner[k].secretPaths = findMaySelectSecrets(args)
+					inner[k].broadPaths = !findFiltered(args) && !findFollows(args)
 					inner[k].projPaths = inner[k].val == "{}" && rootsInProject
 					inner[k].cleanPaths = !findFollows(args)
 				}
@@ -3631,6 +3642,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	s.secretList = findMaySelectSecrets(args)
+	s.broadList = s.secretList && !findFiltered(args) && !findFollows(args)
 	if ok && ranExec {
 		f.safe = reason("gate.safe", "find runs only known-safe commands on the files it lists")
 	} else if ok {
