@@ -3483,7 +3483,10 @@ loop:
 			if sub == "log" && o > 0 && rest[o-1].val == "-L" {
 				continue // read below
 			}
-			a.readWord(rest[o], gsc, gidx, namesOnly)
+			// for f in $(git ls-files): git diff -- "$f" shows part of
+			// what git diff over the whole tree does
+			w := rest[o]
+			a.readWord(w, gsc, gidx, namesOnly || w.dyn && w.projPaths && w.secretPaths && w.broadPaths)
 		}
 		// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
 		// print lines of FILE, after the last colon; START may be /regex/
