@@ -797,7 +797,8 @@ func (a *analyzer) xargs(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList, taint: argTaint,
-		secretPaths: a.stdin != nil && a.stdin.secretList, cleanPaths: a.stdin != nil && a.stdin.cleanList}
+		secretPaths: a.stdin != nil && a.stdin.secretList, cleanPaths: a.stdin != nil && a.stdin.cleanList,
+		broadPaths: a.stdin != nil && a.stdin.broadList}
 	if repl != "" {
 		for j := range inner {
 			if strings.Contains(inner[j].val, repl) {

@@ -111,7 +111,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	// … | while read f: f holds one name the listing printed
 	if lb == "read" && a.stdin != nil && a.stdin.projList && len(args) > 0 && !args[len(args)-1].dyn &&
 		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
-		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList})
+		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList,
+			broadPaths: a.stdin.broadList})
 	}
 	switch lb {
 	case "unset", "test", "[":
@@ -739,6 +740,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			// rg and fd skip hidden files unless told: --hidden, -u, fd -H
 			lb != "grep" && (hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u") ||
 				lb == "rg" && hasShort(args, ".") || lb != "rg" && hasShort(args, "H"))
+		// the names of a search, not aimed at secrets by a glob (fd's
+		// pattern may be)
+		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
@@ -1736,9 +1740,11 @@ func (a *analyzer) makeShell(text string, sc *scope, idx int) {
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
 	for _, w := range s.paths {
-		if w.dyn && w.projPaths && !w.secretPaths && s.huntsSecrets() == "" {
+		if w.dyn && w.projPaths && (!w.secretPaths || w.broadPaths) && s.huntsSecrets() == "" {
 			// find -name '*.go' | xargs grep TODO: project files a listing
-			// kept away from secrets, searched for text that is no secret
+			// kept away from secrets, searched for text that is no secret;
+			// git ls-files | xargs grep TODO: a listing of the whole tree,
+			// which searches what grep -rn TODO . does
 			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: idx,
 				safe: reason("gate.read", "searches project files a listing named")})
 			continue
@@ -3470,12 +3476,17 @@ loop:
 		}
 		safe()
 	case "diff", "log", "whatchanged", "show-branch":
-		// operands may be paths: git diff .env shows the secret's changes
+		// operands may be paths: git diff .env shows the secret's changes;
+		// git log --format=%ci -- .env or git diff --stat only name them
+		namesOnly := gitNamesOnly(sub, rest)
 		for _, o := range ops {
 			if sub == "log" && o > 0 && rest[o-1].val == "-L" {
 				continue // read below
 			}
-			a.readWord(rest[o], gsc, gidx, false)
+			// for f in $(git ls-files): git diff -- "$f" shows part of
+			// what git diff over the whole tree does
+			w := rest[o]
+			a.readWord(w, gsc, gidx, namesOnly || w.dyn && w.projPaths && w.secretPaths && w.broadPaths)
 		}
 		// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
 		// print lines of FILE, after the last colon; START may be /regex/
@@ -3547,6 +3558,10 @@ loop:
 	// like find without a name filter: a tracked (or, with -o, untracked)
 	// .env may be among the names (also of git diff --name-only)
 	s.secretList = s.projList && !s.cleanList
+	// no pathspec aimed at secrets, nor the ignored files where they live
+	s.broadList = s.secretList && !hasFlag(rest, "-i", "--ignored") && !slices.ContainsFunc(ops, func(o int) bool {
+		return rest[o].dyn || patternMaySelectSecret(rest[o].val, true)
+	})
 	return s
 }
 
@@ -3607,6 +3622,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				if strings.Contains(inner[k].val, "{}") {
 					inner[k].dyn = true
 					inner[k].secretPaths = findMaySelectSecrets(args)
+					inner[k].broadPaths = !findFiltered(args) && !findFollows(args)
 					inner[k].projPaths = inner[k].val == "{}" && rootsInProject
 					inner[k].cleanPaths = !findFollows(args)
 				}
@@ -3629,6 +3645,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 	}
 	s.secretList = findMaySelectSecrets(args)
+	s.broadList = s.secretList && !findFiltered(args) && !findFollows(args)
 	if ok && ranExec {
 		f.safe = reason("gate.safe", "find runs only known-safe commands on the files it lists")
 	} else if ok {
@@ -3700,6 +3717,47 @@ func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []wor
 		}
 	}
 }
+
+// gitListFlags are git log/diff options that print no file contents.
+// The list is of what is harmless: any other option (-p, -S, -G, --check,
+// --word-diff, -m/--cc, --dd, an abbreviation) may show lines of the files.
+var gitListFlags = map[string]bool{"--oneline": true, "--format": true, "--pretty": true, "-n": true, "--max-count": true,
+	"--skip": true, "--abbrev-commit": true, "--no-abbrev-commit": true, "--abbrev": true, "--date": true, "--relative-date": true,
+	"--since": true, "--until": true, "--after": true, "--before": true, "--author": true, "--committer": true, "--grep": true,
+	"-i": true, "--all": true, "--branches": true, "--tags": true, "--remotes": true, "--decorate": true, "--no-decorate": true,
+	"--graph": true, "--first-parent": true, "--no-merges": true, "--merges": true, "--reverse": true, "--follow": true,
+	"--topo-order": true, "--date-order": true, "--author-date-order": true, "--no-color": true, "--color": true,
+	"--name-only": true, "--name-status": true, "--stat": true, "--numstat": true, "--shortstat": true, "--summary": true,
+	"--dirstat": true, "--compact-summary": true, "--raw": true, "--no-patch": true, "-s": true, "--quiet": true,
+	"--exit-code": true, "--cached": true, "--staged": true, "--diff-filter": true, "--no-renames": true, "-M": true,
+	"--find-renames": true, "--": true}
+
+// gitNamesOnly reports a git log or diff whose output shows no contents of
+// the files it is given (git log -1 --format=%ci -- f, git diff --stat -- f):
+// its path operands are only listed. git diff prints a patch unless a
+// summary option replaces it.
+func gitNamesOnly(sub string, rest []word) bool {
+	summary := sub == "log" || sub == "show-branch"
+	for _, w := range rest {
+		v := w.val
+		if v == "--" {
+			break
+		}
+		if !strings.HasPrefix(v, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(v, "=")
+		if w.dyn || !gitListFlags[name] && !isDigits(v[1:]) { // -N: the last N commits
+			return false
+		}
+		summary = summary || gitSummaryFlags[name]
+	}
+	return summary
+}
+
+// gitSummaryFlags replace git diff's patch with names or counts.
+var gitSummaryFlags = map[string]bool{"--name-only": true, "--name-status": true, "--stat": true, "--numstat": true,
+	"--shortstat": true, "--dirstat": true, "--raw": true, "--no-patch": true, "-s": true, "--quiet": true}
 
 // findMaySelectSecrets reports a find expression whose name filters do not
 // rule out secrets: find . (everything), -name .env, -name '*' (find's *

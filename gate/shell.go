@@ -44,6 +44,10 @@ type summary struct {
 	// secretList: the names it prints may include secrets (find without a
 	// name filter that rules them out); merged by or.
 	secretList bool
+	// broadList: with secretList, the listing has no filter aimed at
+	// secrets (git ls-files, find . -type f): it may name .env only as
+	// part of the whole tree, which grep -r reads too; merged by or.
+	broadList bool
 	// secretStdin: a here-string or here-document feeds a secret variable
 	// to the command; not merged by or.
 	secretStdin bool
@@ -64,6 +68,8 @@ type stdinSrc struct {
 	cleanList bool
 	// secretList: the names may include secrets
 	secretList bool
+	// broadList: with secretList, no filter aimed at secrets
+	broadList bool
 }
 
 func (s *summary) or(o summary) {
@@ -72,6 +78,8 @@ func (s *summary) or(o summary) {
 	s.rawNet = s.rawNet || o.rawNet
 	s.downloader = s.downloader || o.downloader
 	s.shellSink = s.shellSink || o.shellSink
+	// broad only if every listing that may name secrets is
+	s.broadList = (s.broadList || !s.secretList) && (o.broadList || !o.secretList) && (s.secretList || o.secretList)
 	s.secretList = s.secretList || o.secretList
 }
 
@@ -620,7 +628,7 @@ func (a *analyzer) bindListVar(name string, w word) {
 	if a.listVars == nil {
 		a.listVars = map[string]word{}
 	}
-	a.listVars[name] = word{projPaths: true, cleanPaths: w.cleanPaths, secretPaths: w.secretPaths}
+	a.listVars[name] = word{projPaths: true, cleanPaths: w.cleanPaths, secretPaths: w.secretPaths, broadPaths: w.broadPaths}
 }
 
 // listVarWord is the listing a word "$f" or $f expands, for a variable
@@ -707,7 +715,7 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 					dl = dl || p.downloader
 				}
 				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList, secretList: sums[i-1].secretList,
-					cleanList: sums[i-1].cleanList}
+					cleanList: sums[i-1].cleanList, broadList: sums[i-1].broadList}
 			}
 		}
 		sums[i] = a.stmt(st, sc.copy())

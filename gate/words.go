@@ -42,6 +42,9 @@ type word struct {
 	// secretPaths: the word names files a listing could not rule out as
 	// secrets (find . | xargs cat, find -exec cat {})
 	secretPaths bool
+	// broadPaths: with secretPaths, the listing has no filter aimed at
+	// secrets (summary.broadList)
+	broadPaths bool
 	// cleanPaths: with projPaths, names a listing's filter keeps from
 	// secrets (cat $(git ls-files '*.go'))
 	cleanPaths bool
@@ -75,6 +78,7 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 		out.projPaths = cs && out.sub.projList
 		out.cleanPaths = cs && out.sub.cleanList
 		if lv, ok := a.listVarWord(w); ok {
+			out.broadPaths = (out.broadPaths || !out.secretPaths) && (lv.broadPaths || !lv.secretPaths)
 			out.projPaths, out.cleanPaths, out.secretPaths = true, lv.cleanPaths, out.secretPaths || lv.secretPaths
 		}
 	}
@@ -230,7 +234,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
 		out.sub.cleanList = len(p.Stmts) == 1 && s.cleanList
-		out.secretPaths = s.secretList
+		out.secretPaths, out.broadPaths = s.secretList, s.broadList
 		// $(echo main.go): one known word; text that runs code when
 		// evaluated as arithmetic is kept too (n=$(echo 'a[$(cmd)]'); $((n)))
 		if t := strings.TrimRight(textOf(s.out), "\n"); t != "" && !strings.ContainsAny(t, " \t\n*?[") {
