@@ -3,11 +3,14 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -458,7 +461,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		for _, p := range ps {
 			i := a.writeFact(p, -1)
-			if i >= 0 && isPackageJSON(p) && (touchesScripts(contentTexts(in)) || editsScripts(p.real, oldTexts(in))) {
+			if i >= 0 && isPackageJSON(p) && (touchesScripts(contentTexts(in)) || editsScripts(p.real, oldTexts(in), contentTexts(in))) {
 				a.scriptsWrite(i)
 			}
 		}
@@ -925,7 +928,7 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 	var pkgPath string
 	var news, olds []string
 	endPkg := func() {
-		if len(pkg) > 0 && (touchesScripts(news) || editsScripts(pkgPath, olds)) {
+		if len(pkg) > 0 && (touchesScripts(news) || editsScripts(pkgPath, olds, news)) {
 			for _, i := range pkg {
 				a.scriptsWrite(i)
 			}
@@ -1080,11 +1083,17 @@ func oldTexts(in map[string]any) []string {
 // editsScripts reports an edit whose old text lies inside the "scripts"
 // object of the package.json on disk ("test": "jest" → "test": "curl…|sh"
 // names no lifecycle hook). A file that cannot be read or parsed counts.
-func editsScripts(path string, olds []string) bool {
+func editsScripts(path string, olds, news []string) bool {
 	if len(olds) == 0 {
 		return false
 	}
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// the edit finds nothing to replace here, unless the file appears
+		// first: then judge the new text alone ("lodash": "4.17" is a
+		// version, "test": "curl x|sh" a command)
+		return scriptLike.MatchString(strings.Join(news, "\n"))
+	}
 	if err != nil || len(data) > 4<<20 {
 		return true
 	}
@@ -1108,6 +1117,10 @@ func editsScripts(path string, olds []string) bool {
 	}
 	return false
 }
+
+// scriptLike is a JSON member whose value reads as a shell command: a space
+// or a shell metacharacter, where a dependency's value is a version.
+var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>` + "`" + `][^"]*"`)
 
 // scriptsSpan finds the byte range of the top-level "scripts" value of a
 // package.json; ok is false when the file is not a JSON object. A file
