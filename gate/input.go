@@ -481,14 +481,14 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 			return name
 		}
 		for _, p := range ps {
-			a.deleteWord(word{val: p.raw}, sc, -1, true)
+			a.deleteWord(word{val: p.raw}, sc, -1, rmRecursive)
 		}
 		return name + ": " + displayPaths(ps)
 	case tMove:
 		src := a.paths(call, in, sc.cwd, srcKeys)
 		dst := a.paths(protocol.ToolCall{}, in, sc.cwd, dstKeys)
 		for _, p := range src {
-			a.deleteWord(word{val: p.raw}, sc, -1, true)
+			a.deleteWord(word{val: p.raw}, sc, -1, rmRecursive)
 		}
 		for _, p := range dst {
 			a.writeFact(p, -1)
@@ -975,7 +975,7 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 		}
 		r := a.resolvePath(p, sc.cwd, true)
 		if del {
-			a.deleteWord(word{val: p}, sc, -1, true)
+			a.deleteWord(word{val: p}, sc, -1, rmRecursive)
 		} else if i := a.writeFact(r, -1); i >= 0 && isPackageJSON(r) {
 			if r.real != pkgPath {
 				endPkg()

@@ -538,9 +538,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			safe("tee without files")
 		}
 	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put" || lb == "rimraf" || lb == "del-cli":
-		strong := hasShort(args, "rRf") || hasFlag(args, "--recursive", "--force", "--no-preserve-root") || lb == "rimraf" || lb == "del-cli"
+		how := rmPlain
+		if hasShort(args, "f") || hasFlag(args, "--force", "--no-preserve-root") {
+			how = rmForce
+		}
+		if hasShort(args, "rR") || hasFlag(args, "--recursive") || lb == "rimraf" || lb == "del-cli" {
+			how = rmRecursive
+		}
 		for _, i := range operands(args, nil) {
-			a.deleteWord(args[i], sc, idx, strong)
+			a.deleteWord(args[i], sc, idx, how)
 		}
 	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "link" || lb == "rsync" && !remoteArgs(args):
 		a.copyMove(f, idx, lb, args, sc)
@@ -1048,15 +1054,29 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 	return f
 }
 
+// rmHow is how hard a deletion is: the flag spellings SPEC §5.3 lists
+// (-f as well as -r) make a deletion of a floor target a floor, while
+// only a recursive one of a path known at run time alone is human-only
+// (SPEC §5.4: rm -rf of an unresolved variable; rm -f "$tmp" in a cleanup
+// trap deletes one file and asks).
+type rmHow uint8
+
+const (
+	rmPlain rmHow = iota
+	rmForce
+	rmRecursive
+)
+
 // deleteWord records the removal of a word's files; recursive deletion of
 // /, system directories, home, the project or its parents is a floor.
-func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
+func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
+	strong := how >= rmForce
 	if w.dyn {
 		for _, alt := range w.alts {
-			a.deleteWord(word{val: alt}, sc, parent, strong)
+			a.deleteWord(word{val: alt}, sc, parent, how)
 		}
 		for _, x := range w.extra {
-			a.deleteWord(word{val: x}, sc, parent, strong)
+			a.deleteWord(word{val: x}, sc, parent, how)
 		}
 		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
 		if emp := w.empty; emp != "" && strong {
@@ -1065,7 +1085,7 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
 			}
 		}
-		if strong && f.floor == nil {
+		if how == rmRecursive && f.floor == nil {
 			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
 		}
 		a.add(a.checkWrite(f, true))
@@ -1084,7 +1104,7 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, strong bool) {
 			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
-		case !r.known && strong:
+		case !r.known && how == rmRecursive:
 			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
 		}
 		if f.floor == nil {
@@ -1142,7 +1162,7 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 		switch lb {
 		case "mv", "ln":
 			if lb == "mv" {
-				a.deleteWord(args[i], sc, idx, true)
+				a.deleteWord(args[i], sc, idx, rmRecursive)
 			}
 			// moving or linking a secret to another name reads it there
 			if r := a.resolveMaybe(args[i], args[i].val, sc, false); a.sensitive(r) {
@@ -3332,9 +3352,15 @@ loop:
 		}
 	case "rm":
 		if !hasFlag(rest, "--cached") {
-			strong := hasShort(rest, "rf") || hasFlag(rest, "--force")
+			how := rmPlain
+			if hasShort(rest, "f") || hasFlag(rest, "--force") {
+				how = rmForce
+			}
+			if hasShort(rest, "r") {
+				how = rmRecursive
+			}
 			for _, o := range operands(rest, nil) {
-				a.deleteWord(rest[o], gsc, gidx, strong)
+				a.deleteWord(rest[o], gsc, gidx, how)
 			}
 		}
 	case "lfs":
@@ -3603,7 +3629,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				if findFiltered(args) {
 					a.add(a.checkWrite(&rfact{kind: protocol.FactDelete, path: a.pathWord(r, sc, true), parent: -1}, false))
 				} else {
-					a.deleteWord(r, sc, -1, true)
+					a.deleteWord(r, sc, -1, rmRecursive)
 				}
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
