@@ -482,6 +482,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				for _, m := range jqLoadRe.FindAllStringSubmatch(args[i].val, -1) {
 					a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
 				}
+				if jqImportRe.MatchString(args[i].val) {
+					reads = true
+					a.jqModules(args, args[i].val, sc, idx)
+				}
 				continue
 			}
 			a.readWord(args[i], sc, idx, false)
@@ -1793,7 +1797,33 @@ var (
 	jqLoadRe    = regexp.MustCompile(`\bload(?:_str)?\(\s*"([^"]+)"`)
 	jqEnvRe     = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
 	jqEnvDumpRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
+	jqImportRe  = regexp.MustCompile(`\b(?:import|include)\s+"([^"]*)"`)
+	jqSearchRe  = regexp.MustCompile(`\bsearch\s*:\s*"([^"]*)"`)
 )
+
+// jqModules reads the files a jq filter's import/include directives load:
+// NAME.jq and NAME.json (import "x" as $d prints a JSON file) in each -L
+// directory, a {search: DIR} of the directive, or jq's default ~/.jq.
+func (a *analyzer) jqModules(args []word, filter string, sc *scope, idx int) {
+	var dirs []string
+	for _, w := range optionValues(args, 'L', "--library-path") {
+		dirs = append(dirs, w.val)
+	}
+	for _, m := range jqSearchRe.FindAllStringSubmatch(filter, 8) {
+		dirs = append(dirs, m[1])
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"~/.jq"}
+	}
+	for _, m := range jqImportRe.FindAllStringSubmatch(filter, 8) {
+		for _, d := range dirs[:min(len(dirs), 8)] {
+			for _, ext := range []string{".jq", ".json"} {
+				a.readFact(a.resolvePath(d+"/"+m[1]+ext, sc.cwd, false), idx, false)
+				a.readFact(a.resolvePath(d+"/"+m[1]+"/"+path.Base(m[1])+ext, sc.cwd, false), idx, false)
+			}
+		}
+	}
+}
 
 // sedScriptSafe scans a sed script and rejects commands that write files
 // (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
