@@ -4063,26 +4063,66 @@ var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": tru
 var vimWriteRe = regexp.MustCompile(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
 
 // exCommand analyses one ex/vim/ed command line: !CMD runs a shell
-// command, w FILE writes, r FILE reads.
+// command, w FILE writes, r FILE reads. Commands after a | run too
+// (set nocp | !CMD), a range may precede a filter (%!CMD), exe runs its
+// strings, lua/python/perl/ruby run code, and system(), jobstart() and
+// :terminal run commands.
 func (a *analyzer) exCommand(f *rfact, idx int, c string, sc *scope) {
-	c = strings.TrimLeft(c, ": \t")
-	if rest, ok := strings.CutPrefix(c, "silent"); ok {
-		c = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	for {
+		a.exOne(f, idx, c, sc)
+		j := strings.IndexByte(c, '|')
+		if j < 0 {
+			return
+		}
+		c = c[j+1:]
 	}
-	switch {
+}
+
+var (
+	exSilentRe = regexp.MustCompile(`^sil(?:ent)?!?\s*`)
+	exRangeRe  = regexp.MustCompile(`^(?:[%.$,;+\-]|\d+|'[a-z<>])+!`)
+	exCodeRe   = regexp.MustCompile(`^(lua|luado|py3?|python3?|pyx|pythonx|py3?do|perl|perldo|ruby|rubydo|mz|mzscheme|tcl|tcldo)\s+(.*)`)
+	exExeRe    = regexp.MustCompile(`^(exe|exec|execute|norm|normal)!?\s`)
+	exTermRe   = regexp.MustCompile(`^ter(?:m|mi|min|mina|minal)?!?\s+(?:\+\+\S+\s+)*(.*)`)
+)
+
+func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
+	c = strings.TrimLeft(c, ": \t")
+	c = exSilentRe.ReplaceAllString(c, "")
+	if m := exRangeRe.FindString(c); m != "" {
+		c = c[len(m)-1:] // %!CMD filters the lines through CMD
+	}
+	if inlineShellOut.MatchString(c) {
+		f.ask = reason("ask.flag", "the editor runs a command")
+		a.inlineCode(f, idx, "vim", c, sc) // system("…"), jobstart([…])
+	}
+	switch m := exCodeRe.FindStringSubmatch(c); {
+	case m != nil:
+		lang := map[byte]string{'l': "lua", 'p': "python", 'r': "ruby", 'm': "racket", 't': "tclsh"}[m[1][0]]
+		if strings.HasPrefix(m[1], "perl") {
+			lang = "perl"
+		}
+		f.ask = reason("ask.flag", "the editor runs "+lang+" code")
+		a.inlineCode(f, idx, lang, m[2], sc)
+	case exExeRe.MatchString(c):
+		// exe "!cmd": the strings are ex commands
+		for _, l := range codeLiterals(c, false) {
+			a.exCommand(f, idx, strings.TrimPrefix(l, "normal "), sc)
+		}
+	case exTermRe.MatchString(c):
+		f.ask = reason("ask.flag", "the editor runs a command")
+		a.reparse(exTermRe.FindStringSubmatch(c)[1], sc, idx)
 	case strings.HasPrefix(c, "!"):
 		a.reparse(c[1:], sc, idx)
 	case strings.HasPrefix(c, "r !") || strings.HasPrefix(c, "r!") || strings.HasPrefix(c, "w !"):
 		// r !CMD reads a command's output, w !CMD pipes the buffer to it
 		a.reparse(c[strings.IndexByte(c, '!')+1:], sc, idx)
-	case strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "term") || strings.HasPrefix(c, "sh"):
-		for _, l := range codeLiterals(c, false) {
-			a.reparse(l, sc, idx)
-		}
+	case strings.HasPrefix(c, "sh"):
 		f.ask = reason("ask.flag", "the editor runs a command")
 	case vimWriteRe.MatchString(c):
 		a.writeWord(word{val: vimWriteRe.FindStringSubmatch(c)[2]}, sc, idx)
-	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so "):
+	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so ") ||
+		strings.HasPrefix(c, "luafile ") || strings.HasPrefix(c, "pyfile ") || strings.HasPrefix(c, "py3file "):
 		a.readWord(word{val: strings.TrimSpace(c[strings.IndexByte(c, ' '):])}, sc, idx, false)
 	}
 }
