@@ -4053,7 +4053,8 @@ func (a *analyzer) filesNamedIn(w word, sc *scope, idx int) {
 var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
 	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
 	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
-	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true}
+	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true,
+	"psql": true, "mysql": true, "mariadb": true}
 
 // compilers read their operands and write -o FILE.
 var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
@@ -4215,7 +4216,26 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			a.reparse(w.val, sc, idx)
 		}
 	case lb == "sqlite3":
-		// sqlite3 DB SQL…: dot-commands run programs and open files
+		// sqlite3 DB SQL…: dot-commands run programs and open files;
+		// -cmd COMMAND runs one before the SQL, -init FILE reads more
+		vals := map[string]bool{}
+		for _, o := range []string{"cmd", "init", "lookaside", "maxsize", "mmap", "newline", "nonce", "nullvalue",
+			"pagecache", "separator", "vfs"} {
+			vals["-"+o], vals["--"+o] = true, true
+		}
+		ops = operands(args, vals)
+		for i, w := range args[:max(len(args)-1, 0)] {
+			switch strings.TrimLeft(w.val, "-") {
+			case "cmd":
+				a.sqliteCommands(args[i+1].val, sc, idx)
+			case "init":
+				if in := a.scriptFrom(args[i+1]); in != nil {
+					a.sqliteCommands(in.text, sc, idx)
+				} else {
+					a.readWord(args[i+1], sc, idx, false)
+				}
+			}
+		}
 		for n, i := range ops {
 			if n == 0 {
 				a.readWord(args[i], sc, idx, false)
@@ -4226,9 +4246,8 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 		if in := a.stdinCode(); in != nil {
 			a.sqliteCommands(in.text, sc, idx)
 		}
-		for _, w := range optionValues(args, 0, "-init") {
-			a.readWord(w, sc, idx, false)
-		}
+	case lb == "psql" || lb == "mysql" || lb == "mariadb":
+		a.dbClient(lb, args, sc, idx)
 	case lb == "split":
 		// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
 		// gets each piece on its stdin
@@ -4369,6 +4388,105 @@ func (a *analyzer) sqliteCommands(text string, sc *scope, idx int) {
 			} else if fs := strings.Fields(rest); len(fs) > 0 && cmd != "dump" {
 				a.writeWord(word{val: strings.Trim(fs[len(fs)-1], `'"`)}, sc, idx)
 			}
+		}
+	}
+}
+
+// dbClient analyses the client commands psql and mysql are given (-c,
+// -e, -f, stdin) and the options that run or write: psql -o |CMD, mysql
+// --pager=CMD, --tee=FILE, -L FILE.
+func (a *analyzer) dbClient(lb string, args []word, sc *scope, idx int) {
+	cmds := optionValues(args, 'e', "--execute")
+	if lb == "psql" {
+		cmds = optionValues(args, 'c', "--command")
+		for _, w := range optionValues(args, 'f', "--file") {
+			if in := a.scriptFrom(w); in != nil {
+				a.dbCommands(in.text, sc, idx)
+			} else if w.val == "-" {
+				if in := a.stdinCode(); in != nil {
+					a.dbCommands(in.text, sc, idx)
+				}
+			} else {
+				a.readWord(w, sc, idx, false)
+			}
+			cmds = append(cmds, word{})
+		}
+		for _, w := range optionValues(args, 'o', "--output") {
+			a.dbCommands(`\o `+w.val, sc, idx)
+		}
+		for _, w := range optionValues(args, 'L', "--log-file") {
+			a.writeWord(w, sc, idx)
+		}
+	} else {
+		for _, w := range optionValues(args, 0, "--pager") {
+			a.reparse(w.val, sc, idx)
+		}
+		for _, w := range optionValues(args, 0, "--tee") {
+			a.writeWord(w, sc, idx)
+		}
+	}
+	for _, w := range cmds {
+		a.dbCommands(w.val, sc, idx)
+	}
+	if len(cmds) == 0 {
+		if in := a.stdinCode(); in != nil {
+			a.dbCommands(in.text, sc, idx)
+		}
+	}
+}
+
+// dbMetaRe is a psql or mysql backslash command and the rest of its line;
+// dbWordRe a mysql client command written as a word at a statement start.
+var (
+	dbMetaRe    = regexp.MustCompile(`\\(!|[a-zA-Z_.]+)[ \t]*([^\n]*)`)
+	dbWordRe    = regexp.MustCompile(`(?im)(?:^|;)[ \t]*(system|pager|tee|source)[ \t]+([^\n]*)`)
+	dbProgramRe = regexp.MustCompile(`(?i)\bprogram\s+'((?:[^']|'')*)'`)
+	dbCopyRe    = regexp.MustCompile(`(?i)\\copy\b[^\n]*?\b(from|to)\s+'((?:[^']|'')*)'`)
+)
+
+// dbCommands analyses psql/mysql input: \! CMD and system CMD run a
+// command, \o |CMD, \g |CMD, \P CMD and pager CMD pipe output to one, COPY
+// … PROGRAM 'CMD' runs one; \o, \w, \T, tee FILE write, \i, \., source
+// FILE and \copy … FROM 'FILE' read.
+func (a *analyzer) dbCommands(text string, sc *scope, idx int) {
+	file := func(rest string) word {
+		fs := strings.Fields(rest)
+		if len(fs) == 0 {
+			return word{}
+		}
+		return word{val: strings.Trim(fs[0], `'"`)}
+	}
+	run := func(cmd, rest string) {
+		switch cmd {
+		case "!", "system", "P", "pager":
+			a.reparse(rest, sc, idx)
+		case "o", "out", "g", "gx", "w", "write", "T", "tee":
+			if r, ok := strings.CutPrefix(rest, "|"); ok {
+				a.reparse(r, sc, idx)
+			} else if w := file(rest); w.val != "" {
+				a.writeWord(w, sc, idx)
+			}
+		case "i", "include", "ir", "include_relative", ".", "source":
+			if w := file(rest); w.val != "" {
+				a.readWord(w, sc, idx, false)
+			}
+		}
+	}
+	for _, m := range dbMetaRe.FindAllStringSubmatch(text, 64) {
+		run(m[1], m[2])
+	}
+	for _, m := range dbWordRe.FindAllStringSubmatch(text, 64) {
+		run(strings.ToLower(m[1]), m[2])
+	}
+	for _, m := range dbProgramRe.FindAllStringSubmatch(text, 16) {
+		a.reparse(strings.ReplaceAll(m[1], "''", "'"), sc, idx)
+	}
+	for _, m := range dbCopyRe.FindAllStringSubmatch(text, 16) {
+		w := word{val: strings.ReplaceAll(m[2], "''", "'")}
+		if strings.EqualFold(m[1], "from") {
+			a.readWord(w, sc, idx, false)
+		} else {
+			a.writeWord(w, sc, idx)
 		}
 	}
 }
