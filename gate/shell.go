@@ -133,11 +133,100 @@ func bashComments(src string) string {
 	return src
 }
 
+// bashHeredocs joins the lines of unquoted here-documents as bash reads
+// them: a backslash-newline continues a body line before it is compared
+// with the delimiter, so EO\⏎F ends <<EOF there and the lines after it
+// run, while the parser keeps them in the body.
+func bashHeredocs(src string) string {
+	for round := 0; round < 8; round++ {
+		p := parserPool.Get().(*syntax.Parser)
+		f, _ := parseSalvageWith(p, src)
+		parserPool.Put(p)
+		var cuts []int
+		walkNodes(f, func(n syntax.Node) bool {
+			r, ok := n.(*syntax.Redirect)
+			if !ok || cuts != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil || r.Word == nil {
+				return cuts == nil
+			}
+			// a quoted delimiter (<<'EOF', <<\EOF) makes the body literal
+			delim, plain := "", true
+			for _, part := range r.Word.Parts {
+				l, ok := part.(*syntax.Lit)
+				plain = plain && ok && !strings.Contains(l.Value, "\\")
+				if ok {
+					delim += l.Value
+				}
+			}
+			if plain && int(r.Hdoc.Pos().Offset()) < len(src) {
+				cuts = heredocJoins(src, int(r.Hdoc.Pos().Offset()), delim, r.Op == syntax.DashHdoc)
+			}
+			return cuts == nil
+		})
+		if cuts == nil {
+			return src
+		}
+		var b strings.Builder
+		last := 0
+		for _, c := range cuts {
+			b.WriteString(src[last:c])
+			last = c + 2
+		}
+		src = b.String() + src[last:]
+	}
+	return src
+}
+
+// heredocJoins reads a here-document body from offset p as bash does and
+// returns the offsets of the backslash-newlines it removes up to the
+// delimiter, when the delimiter line is one it joined; nil otherwise.
+func heredocJoins(src string, p int, delim string, dash bool) []int {
+	var cuts []int
+	for p < len(src) {
+		var line strings.Builder
+		joined := false
+		for {
+			end := strings.IndexByte(src[p:], '\n')
+			if end < 0 {
+				end = len(src)
+			} else {
+				end += p
+			}
+			phys := src[p:end]
+			n := len(phys) - len(strings.TrimRight(phys, "\\"))
+			if end < len(src) && n%2 == 1 {
+				line.WriteString(phys[:len(phys)-1])
+				cuts = append(cuts, end-1)
+				joined = true
+				p = end + 1
+				continue
+			}
+			line.WriteString(phys)
+			p = end + 1
+			break
+		}
+		l := line.String()
+		if dash {
+			l = strings.TrimLeft(l, "\t")
+		}
+		if l == delim {
+			if joined {
+				return cuts
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
 // parseSalvage parses src; on a syntax error it returns the statements
 // before it, which bash has already run when it reaches the bad line.
 func parseSalvage(src string) (*syntax.File, error) {
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
+	return parseSalvageWith(p, src)
+}
+
+func parseSalvageWith(p *syntax.Parser, src string) (*syntax.File, error) {
 	f := &syntax.File{}
 	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
 		f.Stmts = append(f.Stmts, st)
@@ -164,6 +253,9 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 	}
 	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
 		src = bashComments(src)
+	}
+	if strings.Contains(src, "\\\n") && strings.Contains(src, "<<") {
+		src = bashHeredocs(src)
 	}
 	f, err := parseSalvage(src)
 	if err != nil {
