@@ -298,7 +298,16 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	}
 	var redir, s summary
 	var early []summary // redirections from <(…), analysed before the command
+	bare, _ := st.Cmd.(*syntax.CallExpr)
+	execFDs := bare != nil && len(bare.Args) == 1 && bare.Args[0].Lit() == "exec" // exec 3<<<TEXT
+	ownStdin := false
 	for i, r := range st.Redirs {
+		fd := "0"
+		if r.N != nil {
+			fd = r.N.Value
+		}
+		ownStdin = ownStdin || fd == "0" && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc ||
+			r.Op == syntax.RdrIn || r.Op == syntax.DplIn)
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
@@ -308,6 +317,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		case syntax.WordHdoc:
 			t, ok := litText(r.Word)
 			a.pendingStdin = &stdinSrc{text: t + "\n", known: ok}
+		case syntax.DplIn:
+			if in := a.fdText[r.Word.Lit()]; in != nil && fd == "0" {
+				a.pendingStdin = in // bash <&3 after exec 3<<<'cmd'
+			}
 		case syntax.RdrIn:
 			a.pendingStdin = nil // a file: a script, not a string
 			if len(r.Word.Parts) == 1 {
@@ -324,6 +337,16 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 				}
 			}
 		}
+		if execFDs && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn) {
+			if a.fdText == nil {
+				a.fdText = map[string]*stdinSrc{}
+			}
+			a.fdText[fd] = a.pendingStdin
+			a.pendingStdin = nil
+		}
+	}
+	if !ownStdin && a.pendingStdin == nil && a.fdText["0"] != nil {
+		a.pendingStdin = a.fdText["0"] // exec <<<'cmd'; bash: the shell's stdin
 	}
 	if st.Cmd != nil {
 		s = a.command(st.Cmd, sc)
