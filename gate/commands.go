@@ -844,8 +844,9 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 			break
 		}
 		if strings.HasPrefix(v, "--") {
-			if v == "--rcfile" || v == "--init-file" {
+			if (v == "--rcfile" || v == "--init-file") && i+1 < len(args) {
 				i++
+				a.startupFile(args[i], sc, idx)
 			}
 			continue
 		}
@@ -929,6 +930,21 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
 	return summary{shellSink: true}
+}
+
+// startupFile analyses a file a shell sources before its commands (bash
+// --rcfile FILE, BASH_ENV=FILE, ENV=FILE): a <(…) or /dev/stdin text, or a
+// script this call wrote.
+func (a *analyzer) startupFile(w word, sc *scope, idx int) {
+	in := a.scriptFrom(w)
+	if in == nil {
+		a.runsWritten(w, sc, idx)
+		return
+	}
+	if !in.known {
+		a.humanFact("human.eval-opaque", "a shell sources a file only known at run time")
+	}
+	a.reparse(in.text, sc, idx)
 }
 
 // scriptFrom is the script a command reads from the file operand w when

@@ -949,8 +949,9 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	val := ""
 	static := true
 	var known *varVals
+	var w word
 	if as.Value != nil {
-		w := a.word(as.Value, sc)
+		w = a.word(as.Value, sc)
 		s.or(w.sub)
 		taint = w.taint
 		val = w.val
@@ -996,6 +997,9 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
 		a.envCommand(name, val, sc)
+		if name == "BASH_ENV" || name == "ENV" {
+			a.startupFile(w, sc, -1) // the file the next shell sources
+		}
 	} else if strings.HasPrefix(name, "GIT_TRACE") {
 		a.envCommand(name, val, sc) // it writes a file, it does not change what runs
 	}
