@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -79,6 +80,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 				s.or(a.inner(append(ws, words[1:]...), sc, idx))
 			}
 		}
+		a.dynamicFloors(f, words, sc, idx)
 		return s
 	}
 	base := name.val
@@ -175,6 +177,50 @@ func (a *analyzer) globCommand(f *rfact, idx int, base string, words []word, sc 
 		}
 	}
 	return s
+}
+
+// dynamicNames are the commands whose floors depend on their arguments (not
+// mkfs, a floor whatever they are): a command name only known at run time
+// may be any of them.
+var dynamicNames = []string{"rm", "shred", "dd", "chmod", "chown", "mv", "cp", "tee", "truncate",
+	"curl", "wget", "nc", "socat", "scp", "rsync", "eval"}
+
+// dynamicFloors tries the arguments of a command whose name is only known
+// at run time with each of dynamicNames (x=RM; ${x,,} -rf ~, read c; $c -rf
+// ~): if one of them would be a floor, the call is human-only — not a
+// floor, as the name may be harmless. The trial leaves no trace.
+func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
+	if len(words) < 2 || a.shadow {
+		return
+	}
+	saved, fsaved := *a, *f
+	clones := []*map[string]bool{&a.taint, &a.secrets, &a.tainted, &a.fetched}
+	for _, m := range clones {
+		*m = maps.Clone(*m)
+	}
+	a.funcs, a.vals, a.arrays, a.aliases = maps.Clone(a.funcs), maps.Clone(a.vals), maps.Clone(a.arrays), maps.Clone(a.aliases)
+	a.refs, a.written, a.coprocs, a.fdText = maps.Clone(a.refs), maps.Clone(a.written), maps.Clone(a.coprocs), maps.Clone(a.fdText)
+	a.listVars = maps.Clone(a.listVars)
+	a.shadow = true
+	var floor *protocol.Reason
+	for _, n := range dynamicNames {
+		mark := len(a.facts)
+		a.inner(append([]word{{val: n}}, words[1:]...), sc.copy(), idx)
+		for _, g := range a.facts[mark:] {
+			if g.floor != nil && floor == nil {
+				floor = g.floor
+				floor.Detail = "as " + n + ": " + floor.Detail
+			}
+		}
+		a.facts = a.facts[:mark]
+		if floor != nil {
+			break
+		}
+	}
+	*a, *f = saved, fsaved
+	if floor != nil && f.human == nil {
+		f.human = reason("human.dynamic-floor", "the command name is only known at run time, and "+floor.Detail)
+	}
 }
 
 // aliasCall analyses a call of an alias defined earlier in the command as

@@ -127,6 +127,7 @@ type analyzer struct {
 	// fdText is what reading fd N gives after exec N<<<TEXT, exec N<<EOF or
 	// exec N< <(…): bash <&3, or any later reader of fd 0
 	fdText map[string]*stdinSrc
+	shadow bool // trying a dynamic command name as each dangerous command
 }
 
 func (a *analyzer) add(f *rfact) int {
