@@ -2983,6 +2983,44 @@ func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
 	a.reparse(strings.TrimPrefix(v, "!"), sc, idx)
 }
 
+// gitIncludeKey matches the keys whose value is another config file git
+// reads (include.path, includeIf.COND.path).
+var gitIncludeKey = regexp.MustCompile(`^include(if\..*)?\.path$`)
+
+// gitConfigFile analyses a git config file the call supplies (git -c
+// include.path=<(…), GIT_CONFIG_GLOBAL=<(…), a file this call wrote): each
+// key that holds a command is read as git -c key=value.
+func (a *analyzer) gitConfigFile(w word, sc *scope, idx int) {
+	if w.procText != nil {
+		w = word{val: w.val, dyn: true, proc: true, procText: w.procText, sub: w.sub}
+	}
+	in := a.scriptFrom(w)
+	if in == nil {
+		t, ok := a.written[a.resolvePath(w.val, sc.cwd, false).abs]
+		if !ok || w.dyn {
+			return
+		}
+		in = &stdinSrc{text: t, known: true}
+	}
+	if !in.known {
+		a.humanFact("human.eval-opaque", "git reads a config file only known at run time")
+	}
+	section := ""
+	for _, line := range strings.Split(in.text, "\n") {
+		line = strings.TrimSpace(line)
+		if end := strings.IndexByte(line, ']'); strings.HasPrefix(line, "[") && end > 0 {
+			// [core], [alias], [diff "x"] → core., alias., diff.x.; a
+			// variable may follow on the same line
+			name, sub, _ := strings.Cut(line[1:end], " ")
+			section = strings.TrimSuffix(name+"."+strings.Trim(strings.TrimSpace(sub), `"`), ".") + "."
+			line = strings.TrimSpace(line[end+1:])
+		}
+		if k, v, ok := strings.Cut(line, "="); ok {
+			a.gitConfigCommand(section+strings.TrimSpace(k)+"="+strings.Trim(strings.TrimSpace(v), `"`), sc, idx)
+		}
+	}
+}
+
 // gitRunsCommand analyses the commands git subcommands run: submodule
 // foreach CMD, rebase -x CMD, bisect run CMD..., difftool -x CMD, the
 // --upload-pack/--receive-pack programs and ext:: remotes.
@@ -3110,6 +3148,9 @@ loop:
 			unsafe = "git " + v + " sets configuration that can run programs"
 			if v == "-c" && i+1 < len(args) {
 				a.gitConfigCommand(args[i+1].val, sc, idx)
+				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey.MatchString(strings.ToLower(k)) {
+					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
+				}
 			}
 			i += 2
 		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):

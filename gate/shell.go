@@ -1000,6 +1000,9 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		if name == "BASH_ENV" || name == "ENV" {
 			a.startupFile(w, sc, -1) // the file the next shell sources
 		}
+		if name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG" {
+			a.gitConfigFile(w, sc, -1)
+		}
 	} else if strings.HasPrefix(name, "GIT_TRACE") {
 		a.envCommand(name, val, sc) // it writes a file, it does not change what runs
 	}
