@@ -416,6 +416,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.readWord(args[i], sc, idx, false)
 			}
 		}
+		if lb == "less" || lb == "more" {
+			for _, w := range args {
+				a.lessOptions(w.val, sc, idx)
+			}
+		}
 	case blockTools[lb] && blockWrites(lb, args):
 		for _, w := range args {
 			if r := a.resolveMaybe(w, w.val, sc, true); r.known && (diskDevice(r.abs) || diskDevice(r.real)) {
@@ -4087,6 +4092,45 @@ func (a *analyzer) filesNamedIn(w word, sc *scope, idx int) {
 		}
 	}
 	a.readFact(pathRef{raw: "(files named in " + w.val + ")"}, idx, false)
+}
+
+// lessOptions analyses less options (arguments, $LESS, $MORE, lesskey
+// text): a +!CMD initial command ending in a newline runs CMD when the
+// pager starts, and the #env section of --lesskey-content or
+// $LESSKEY_CONTENT sets LESSOPEN and the like.
+func (a *analyzer) lessOptions(opts string, sc *scope, idx int) {
+	for rest := opts; ; {
+		i := strings.Index(rest, "+!")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+2:]
+		a.reparse(strings.FieldsFunc(rest+"\n", func(r rune) bool { return r == '\n' || r == '\r' })[0], sc, idx)
+	}
+	if i := strings.Index(opts, "--lesskey-content="); i >= 0 {
+		a.lesskeyText(opts[i+len("--lesskey-content="):], sc)
+	}
+}
+
+// lesskeyText analyses lesskey source: NAME=VALUE lines of its #env
+// section set the pager's environment.
+func (a *analyzer) lesskeyText(text string, sc *scope) {
+	env := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "#") {
+			env = line == "#env"
+			continue
+		}
+		if n, v, ok := strings.Cut(line, "="); ok && env {
+			n, v = strings.TrimSpace(n), strings.TrimSpace(v)
+			if riskyEnv(n, v, true) {
+				a.add(&rfact{kind: protocol.FactEnv, detail: n + "=" + clip(v, 80), parent: -1,
+					ask: reason("ask.env-prefix", n+" changes what the command runs")})
+				a.envCommand(n, v, sc)
+			}
+		}
+	}
 }
 
 // otherTools are programs that run command strings, write files named by

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 
@@ -1037,6 +1038,10 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		// GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=CMD: like git -c,
 		// the value may be a command git runs
 		a.reparse(strings.TrimPrefix(strings.Trim(val, "'"), "!"), sc, -1)
+	case name == "LESS" || name == "MORE":
+		a.lessOptions(val, sc, -1)
+	case name == "LESSKEY_CONTENT":
+		a.lesskeyText(val, sc)
 	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
 		// GIT_TRACE*=/abs/path: git appends its trace to that file
 		a.writeWord(word{val: val}, sc, -1)
@@ -1240,7 +1245,9 @@ func dangerousEnv(n string) bool {
 		"HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
 		// module and library search paths: the program loads code from there
 		"NODE_PATH", "PYTHONUSERBASE", "PERLLIB", "PERL5DB", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH",
-		"RUBYGEMS_GEMDEPS", "RUSTC_LINKER":
+		"RUBYGEMS_GEMDEPS", "RUSTC_LINKER",
+		// less options (+!CMD) and lesskey files, whose #env sets LESSOPEN
+		"LESS", "MORE", "LESSKEY", "LESSKEYIN", "LESSKEY_CONTENT", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM":
 		return true
 	}
 	if isCommandEnv(n) {
@@ -1277,6 +1284,9 @@ func riskyEnv(name, val string, static bool) bool {
 // npm_config_loglevel=silent. Agents set these on everyday builds and tests;
 // asking for them trains users to approve env prefixes without reading.
 // Anything else (a flag that names a file, a command, a URL) still asks.
+// lessHarmless is a $LESS of long options that neither run nor write.
+var lessHarmless = regexp.MustCompile(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
+
 func harmlessEnv(name, val string) bool {
 	if strings.ContainsAny(val, "\"'`$;|&<>(){}\n") {
 		return false
@@ -1291,6 +1301,9 @@ func harmlessEnv(name, val string) bool {
 		return val == "0" || val == "1"
 	case up == "GOTOOLCHAIN":
 		return val == "local" || val == "auto"
+	case up == "LESS" || up == "MORE":
+		// -R, -FRX, -x4, --mouse: not +CMD, -k/--lesskey-*, -o/-O log files
+		return !strings.ContainsAny(val, "+kOo") || lessHarmless.MatchString(val)
 	case up == "GOPROXY":
 		for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
 			if p != "off" && p != "direct" && p != "https://proxy.golang.org" {
