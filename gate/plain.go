@@ -310,7 +310,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		switch {
-		case lb == "date" && hasFlag(args, "-s", "--set"):
+		case lb == "date" && (hasFlag(args, "-s") || hasLongAbbrev(args, "--set")):
 		case lb == "ps" && psShowsEnv(args):
 			f.human = reason("human.env-dump", "ps with e prints every process's environment")
 			s.taint = true
@@ -3666,6 +3666,12 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 				} else {
 					a.deleteWord(r, sc, -1, true)
 				}
+			}
+		case "-files0-from":
+			// starting points read from a file: find prints them, or
+			// names them in its errors, so the file's text shows
+			if i+1 < len(args) {
+				a.readWord(args[i+1], sc, -1, false)
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			ok = false
