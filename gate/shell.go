@@ -1016,12 +1016,16 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 	"SSH_ASKPASS": true, "GIT_ASKPASS": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "GIT_SEQUENCE_EDITOR": true}
 
 // isCommandEnv: commandEnv, or a tool's own pager/editor/browser variable
-// (BAT_PAGER, GH_BROWSER, SVN_EDITOR, WGET_ASKPASS …), which the tool runs
-// the same way.
+// (BAT_PAGER, GH_BROWSER, SVN_EDITOR, WGET_ASKPASS, FZF_DEFAULT_COMMAND,
+// RSYNC_RSH …), which the tool runs the same way.
 func isCommandEnv(n string) bool {
 	return commandEnv[n] || n == "BROWSER" || strings.HasSuffix(n, "_PAGER") ||
-		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER") || strings.HasSuffix(n, "_ASKPASS")
+		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER") || strings.HasSuffix(n, "_ASKPASS") ||
+		strings.HasSuffix(n, "_COMMAND") || strings.HasSuffix(n, "_RSH") || n == "RSYNC_CONNECT_PROG"
 }
+
+// optionEnv are variables a tool reads as options before its own.
+var optionEnv = map[string]string{"ZIPOPT": "zip", "MANOPT": "man", "TAR_OPTIONS": "tar", "GREP_OPTIONS": "grep"}
 
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
 // so a floor hidden in it is still seen.
@@ -1042,6 +1046,8 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		a.lessOptions(val, sc, -1)
 	case name == "LESSKEY_CONTENT":
 		a.lesskeyText(val, sc)
+	case optionEnv[name] != "":
+		a.reparse(optionEnv[name]+" "+val, sc, -1) // MANOPT='-P CMD' is man -P CMD
 	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
 		// GIT_TRACE*=/abs/path: git appends its trace to that file
 		a.writeWord(word{val: val}, sc, -1)
@@ -1247,7 +1253,9 @@ func dangerousEnv(n string) bool {
 		"NODE_PATH", "PYTHONUSERBASE", "PERLLIB", "PERL5DB", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH",
 		"RUBYGEMS_GEMDEPS", "RUSTC_LINKER",
 		// less options (+!CMD) and lesskey files, whose #env sets LESSOPEN
-		"LESS", "MORE", "LESSKEY", "LESSKEYIN", "LESSKEY_CONTENT", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM":
+		"LESS", "MORE", "LESSKEY", "LESSKEYIN", "LESSKEY_CONTENT", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
+		// options and config files a tool reads from the environment
+		"ZIPOPT", "MANOPT", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME":
 		return true
 	}
 	if isCommandEnv(n) {
