@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -219,6 +220,38 @@ func heredocJoins(src string, p int, delim string, dash bool) []int {
 	return nil
 }
 
+// splitDoubleParens rereads "((" as "( (" where the parser fails on it, as
+// bash does when the text is not arithmetic (((cd x; ls); pwd), $((cd x
+// && ls) 2>&1)); "" when no such reading parses.
+func splitDoubleParens(src string, err error) string {
+	last := errOffset(err)
+	for i, n := 0, 0; n < 8; n++ {
+		j := strings.Index(src[i:], "((")
+		if j < 0 {
+			return ""
+		}
+		i += j + 1
+		alt := src[:i] + " " + src[i:]
+		_, aerr := parseSalvage(alt)
+		if aerr == nil {
+			return alt
+		}
+		if off := errOffset(aerr); off > last+1 {
+			src, last = alt, off // this one was a subshell; the error is further on
+		}
+	}
+	return ""
+}
+
+// errOffset is where a parse error is, or -1.
+func errOffset(err error) int {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return int(pe.Pos.Offset())
+	}
+	return -1
+}
+
 // parseSalvage parses src; on a syntax error it returns the statements
 // before it, which bash has already run when it reaches the bad line.
 func parseSalvage(src string) (*syntax.File, error) {
@@ -259,6 +292,12 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 		src = bashHeredocs(src)
 	}
 	f, err := parseSalvage(src)
+	if err != nil && strings.Contains(src, "((") {
+		if alt := splitDoubleParens(src, err); alt != "" {
+			f, err = parseSalvage(alt)
+			a.opaque("ask.parse-reread", "(( … ) read as nested subshells, as bash reads it when it is not arithmetic", false)
+		}
+	}
 	if err != nil {
 		// bash runs the lines before a syntax error, and zsh reads
 		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
