@@ -298,6 +298,15 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 			a.opaque("ask.parse-reread", "(( … ) read as nested subshells, as bash reads it when it is not arithmetic", false)
 		}
 	}
+	if err != nil && strings.Contains(err.Error(), "unclosed here-document '") {
+		// bash ends a here-document at the end of the input (with a
+		// warning) and runs its command: the rest of the text is its body
+		msg := err.Error()
+		delim := msg[strings.Index(msg, "'")+1 : max(strings.LastIndex(msg, "'"), strings.Index(msg, "'")+1)]
+		if g, gerr := parseSalvage(src + "\n" + delim + "\n"); gerr == nil && delim != "" && !strings.ContainsAny(delim, "\n'") {
+			f, err = g, nil
+		}
+	}
 	if err != nil {
 		// bash runs the lines before a syntax error, and zsh reads
 		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
