@@ -283,7 +283,8 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 
 var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
 	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
-	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true}
+	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true, "r": true, "julia": true,
+	"octave": true, "octave-cli": true, "gnuplot": true}
 
 func isInterpreter(lb string) bool {
 	return interpreters[lb] || strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy")
@@ -1148,7 +1149,7 @@ func parseInterp(lb string, args []word) interpCall {
 	if !known {
 		for i, w := range args {
 			switch w.val {
-			case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval":
+			case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval", "-Command", "-command":
 				if i+1 < len(args) {
 					c.code = append(c.code, args[i+1].val)
 				}

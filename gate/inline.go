@@ -55,7 +55,7 @@ var (
 
 // inlineCode looks at the code an interpreter runs (lb is its name).
 func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
-	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb"
+	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb" || lb == "julia"
 	lits := codeLiterals(code, backticks)
 	shellOut := inlineShellOut.MatchString(code) || backticks && strings.Contains(code, "`")
 	if lb == "tclsh" || lb == "wish" || lb == "expect" {
