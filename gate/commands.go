@@ -408,14 +408,24 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, 1)
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
-	case (lb == "kubectl" || lb == "oc") && matchPath(args, []string{"exec"}, false) && slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
-		// kubectl exec POD -- CMD runs CMD in the pod, like docker exec
+	case lb == "ip" && matchPath(args, []string{"netns", "exec"}, false) && len(args) > 3:
+		return a.runner(f, idx, args, sc, 3) // ip netns exec NAME CMD
+	case lb == "nix" && len(args) > 0 && (args[0].val == "develop" || args[0].val == "shell"):
+		// nix develop|shell … -c|--command CMD ARGS
+		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {
+			f.open = reason("ask.runner", "runs another program")
+			return a.inner(args[i+1:], sc, idx)
+		}
+	case (lb == "kubectl" || lb == "oc") && (matchPath(args, []string{"exec"}, false) || matchPath(args, []string{"debug"}, false)) &&
+		slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
+		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
 		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
 		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
-		lb == "op" && len(args) > 0 && args[0].val == "run":
+		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] == args[0].val:
 		return a.prefixRunner(f, idx, lb, args, sc)
-	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch":
+	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch" ||
+		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":
 		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
 		return a.git(f, idx, args, sc)
@@ -1262,7 +1272,12 @@ var prefixRunners = map[string]bool{"strace": true, "ltrace": true, "valgrind": 
 	"proxychains": true, "proxychains4": true, "torsocks": true, "torify": true, "firejail": true, "bwrap": true, "unshare": true,
 	"nsenter": true, "systemd-run": true, "setpriv": true, "caffeinate": true, "chronic": true, "ssh-agent": true, "xvfb-run": true,
 	"dbus-launch": true, "dbus-run-session": true, "fakeroot": true, "eatmydata": true, "nocache": true, "numactl": true, "prlimit": true,
-	"catchsegv": true, "sg": true, "screen": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true}
+	"catchsegv": true, "screen": true, "chpst": true, "flatpak-spawn": true, "capsh": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true}
+
+// subRunners run the command after their subcommand (asdf exec CMD, conda
+// run -n ENV CMD).
+var subRunners = map[string]string{"asdf": "exec", "conda": "run", "mamba": "run", "micromamba": "run", "pixi": "run",
+	"guix": "shell", "pipx": "run"}
 
 // prefixRunner analyses every command the runner could start: its flags'
 // values are unknown, so each later word that is not a flag is tried as the
@@ -1273,7 +1288,7 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 	f.open = reason("ask.runner", lb+" runs another program")
 	start := 0
 	switch lb {
-	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op":
+	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op", "asdf", "conda", "mamba", "micromamba", "pixi", "guix", "pipx":
 		start = 1
 	case "aws-vault":
 		start = 2
@@ -1289,6 +1304,10 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 	for i := start; i < len(args) && tried < 3; i++ {
 		v := args[i].val
 		if v == "--" {
+			if lb == "capsh" {
+				// capsh … -- ARGS: ARGS go to /bin/bash (capsh -- -c CMD)
+				return a.inner(append([]word{{val: "bash"}}, args[i+1:]...), sc, idx)
+			}
 			s.or(a.inner(args[i+1:], sc, idx))
 			return s
 		}
@@ -1337,6 +1356,9 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 	if lb == "script" {
 		// script without -c runs an interactive shell on its stdin
 		return a.shellCmd(f, idx, nil, sc)
+	}
+	if ops := operands(args, nil); lb == "sg" && len(ops) > 1 {
+		return a.shellString(f, args[ops[1]], sc, idx) // sg GROUP CMD: CMD is a shell string
 	}
 	if lb == "runuser" {
 		// runuser -u USER [--] CMD ARGS: the command runs as given
