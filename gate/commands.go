@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -79,6 +80,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 				s.or(a.inner(append(ws, words[1:]...), sc, idx))
 			}
 		}
+		a.dynamicFloors(f, words, sc, idx)
 		return s
 	}
 	base := name.val
@@ -177,6 +179,50 @@ func (a *analyzer) globCommand(f *rfact, idx int, base string, words []word, sc 
 	return s
 }
 
+// dynamicNames are the commands whose floors depend on their arguments (not
+// mkfs, a floor whatever they are): a command name only known at run time
+// may be any of them.
+var dynamicNames = []string{"rm", "shred", "dd", "chmod", "chown", "mv", "cp", "tee", "truncate",
+	"curl", "wget", "nc", "socat", "scp", "rsync", "eval"}
+
+// dynamicFloors tries the arguments of a command whose name is only known
+// at run time with each of dynamicNames (x=RM; ${x,,} -rf ~, read c; $c -rf
+// ~): if one of them would be a floor, the call is human-only — not a
+// floor, as the name may be harmless. The trial leaves no trace.
+func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
+	if len(words) < 2 || a.shadow {
+		return
+	}
+	saved, fsaved := *a, *f
+	clones := []*map[string]bool{&a.taint, &a.secrets, &a.tainted, &a.fetched}
+	for _, m := range clones {
+		*m = maps.Clone(*m)
+	}
+	a.funcs, a.vals, a.arrays, a.aliases = maps.Clone(a.funcs), maps.Clone(a.vals), maps.Clone(a.arrays), maps.Clone(a.aliases)
+	a.refs, a.written, a.coprocs, a.fdText = maps.Clone(a.refs), maps.Clone(a.written), maps.Clone(a.coprocs), maps.Clone(a.fdText)
+	a.listVars = maps.Clone(a.listVars)
+	a.shadow = true
+	var floor *protocol.Reason
+	for _, n := range dynamicNames {
+		mark := len(a.facts)
+		a.inner(append([]word{{val: n}}, words[1:]...), sc.copy(), idx)
+		for _, g := range a.facts[mark:] {
+			if g.floor != nil && floor == nil {
+				floor = g.floor
+				floor.Detail = "as " + n + ": " + floor.Detail
+			}
+		}
+		a.facts = a.facts[:mark]
+		if floor != nil {
+			break
+		}
+	}
+	*a, *f = saved, fsaved
+	if floor != nil && f.human == nil {
+		f.human = reason("human.dynamic-floor", "the command name is only known at run time, and "+floor.Detail)
+	}
+}
+
 // aliasCall analyses a call of an alias defined earlier in the command as
 // its value followed by the arguments.
 func (a *analyzer) aliasCall(f *rfact, idx int, value string, words []word, sc *scope) summary {
@@ -237,7 +283,8 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 
 var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
 	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
-	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true}
+	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true, "r": true, "julia": true,
+	"octave": true, "octave-cli": true, "gnuplot": true}
 
 func isInterpreter(lb string) bool {
 	return interpreters[lb] || strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy")
@@ -361,14 +408,24 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, 1)
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
-	case (lb == "kubectl" || lb == "oc") && matchPath(args, []string{"exec"}, false) && slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
-		// kubectl exec POD -- CMD runs CMD in the pod, like docker exec
+	case lb == "ip" && matchPath(args, []string{"netns", "exec"}, false) && len(args) > 3:
+		return a.runner(f, idx, args, sc, 3) // ip netns exec NAME CMD
+	case lb == "nix" && len(args) > 0 && (args[0].val == "develop" || args[0].val == "shell"):
+		// nix develop|shell … -c|--command CMD ARGS
+		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {
+			f.open = reason("ask.runner", "runs another program")
+			return a.inner(args[i+1:], sc, idx)
+		}
+	case (lb == "kubectl" || lb == "oc") && (matchPath(args, []string{"exec"}, false) || matchPath(args, []string{"debug"}, false)) &&
+		slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
+		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
 		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
 		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
-		lb == "op" && len(args) > 0 && args[0].val == "run":
+		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] == args[0].val:
 		return a.prefixRunner(f, idx, lb, args, sc)
-	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch":
+	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch" ||
+		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":
 		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
 		return a.git(f, idx, args, sc)
@@ -845,8 +902,9 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 			break
 		}
 		if strings.HasPrefix(v, "--") {
-			if v == "--rcfile" || v == "--init-file" {
+			if (v == "--rcfile" || v == "--init-file") && i+1 < len(args) {
 				i++
+				a.startupFile(args[i], sc, idx)
 			}
 			continue
 		}
@@ -930,6 +988,21 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
 	return summary{shellSink: true}
+}
+
+// startupFile analyses a file a shell sources before its commands (bash
+// --rcfile FILE, BASH_ENV=FILE, ENV=FILE): a <(…) or /dev/stdin text, or a
+// script this call wrote.
+func (a *analyzer) startupFile(w word, sc *scope, idx int) {
+	in := a.scriptFrom(w)
+	if in == nil {
+		a.runsWritten(w, sc, idx)
+		return
+	}
+	if !in.known {
+		a.humanFact("human.eval-opaque", "a shell sources a file only known at run time")
+	}
+	a.reparse(in.text, sc, idx)
 }
 
 // scriptFrom is the script a command reads from the file operand w when
@@ -1087,7 +1160,7 @@ func parseInterp(lb string, args []word) interpCall {
 	if !known {
 		for i, w := range args {
 			switch w.val {
-			case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval":
+			case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval", "-Command", "-command":
 				if i+1 < len(args) {
 					c.code = append(c.code, args[i+1].val)
 				}
@@ -1200,7 +1273,12 @@ var prefixRunners = map[string]bool{"strace": true, "ltrace": true, "valgrind": 
 	"proxychains": true, "proxychains4": true, "torsocks": true, "torify": true, "firejail": true, "bwrap": true, "unshare": true,
 	"nsenter": true, "systemd-run": true, "setpriv": true, "caffeinate": true, "chronic": true, "ssh-agent": true, "xvfb-run": true,
 	"dbus-launch": true, "dbus-run-session": true, "fakeroot": true, "eatmydata": true, "nocache": true, "numactl": true, "prlimit": true,
-	"catchsegv": true, "sg": true, "screen": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true}
+	"catchsegv": true, "screen": true, "chpst": true, "flatpak-spawn": true, "capsh": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true}
+
+// subRunners run the command after their subcommand (asdf exec CMD, conda
+// run -n ENV CMD).
+var subRunners = map[string]string{"asdf": "exec", "conda": "run", "mamba": "run", "micromamba": "run", "pixi": "run",
+	"guix": "shell", "pipx": "run"}
 
 // prefixRunner analyses every command the runner could start: its flags'
 // values are unknown, so each later word that is not a flag is tried as the
@@ -1211,7 +1289,7 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 	f.open = reason("ask.runner", lb+" runs another program")
 	start := 0
 	switch lb {
-	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op":
+	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op", "asdf", "conda", "mamba", "micromamba", "pixi", "guix", "pipx":
 		start = 1
 	case "aws-vault":
 		start = 2
@@ -1227,6 +1305,10 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 	for i := start; i < len(args) && tried < 3; i++ {
 		v := args[i].val
 		if v == "--" {
+			if lb == "capsh" {
+				// capsh … -- ARGS: ARGS go to /bin/bash (capsh -- -c CMD)
+				return a.inner(append([]word{{val: "bash"}}, args[i+1:]...), sc, idx)
+			}
 			s.or(a.inner(args[i+1:], sc, idx))
 			return s
 		}
@@ -1275,6 +1357,9 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 	if lb == "script" {
 		// script without -c runs an interactive shell on its stdin
 		return a.shellCmd(f, idx, nil, sc)
+	}
+	if ops := operands(args, nil); lb == "sg" && len(ops) > 1 {
+		return a.shellString(f, args[ops[1]], sc, idx) // sg GROUP CMD: CMD is a shell string
 	}
 	if lb == "runuser" {
 		// runuser -u USER [--] CMD ARGS: the command runs as given

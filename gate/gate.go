@@ -123,6 +123,11 @@ type analyzer struct {
 	owner               int  // fact that owns commands parsed from a wrapper's string (-1: none)
 	simple              int  // simple commands seen
 	noAlways            bool // an interpreter, shell, wrapper or function is involved
+
+	// fdText is what reading fd N gives after exec N<<<TEXT, exec N<<EOF or
+	// exec N< <(…): bash <&3, or any later reader of fd 0
+	fdText map[string]*stdinSrc
+	shadow bool // trying a dynamic command name as each dangerous command
 }
 
 func (a *analyzer) add(f *rfact) int {

@@ -24,7 +24,8 @@ var (
 	// inlineShellOut runs a string (or a list) as a command.
 	inlineShellOut = regexp.MustCompile(`os\.system|os\.popen|os\.exec|os\.spawn|subprocess|commands\.getoutput|pty\.spawn|` +
 		`child_process|execSync|execFileSync|spawnSync|\bexecFile\(|\bexec\(|\bspawn\(|\bsystem\s*[\(\s'"]|\bpopen|shell_exec|passthru|` +
-		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn|do shell script`)
+		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn|do shell script|` +
+		`\bjobstart\(|\btermopen\(|\bjob_start\(|\bterm_start\(|vim\.system\(`)
 	// tclExec is Tcl's exec (and expect's spawn): the words after it are an
 	// argv, often unquoted (exec rm -rf /x), up to the end of the command.
 	tclExec = regexp.MustCompile(`(?:^|[\[;\n{])\s*(?:exec|spawn)\s+([^\]\n;}]+)`)
@@ -48,12 +49,13 @@ var (
 	// downloaded text is what runs (php -r "eval(file_get_contents(URL))").
 	inlineEval = regexp.MustCompile(`\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bload(string)?\s*\(|instance_eval|\brequire\s*\(\s*['"]https?:`)
 	// inlineList is a list of string literals: ["rm", "-rf", "/x"].
-	inlineList = regexp.MustCompile(`\[\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*\]`)
+	// Lua writes it in braces: vim.system({"rm", "-rf", "/x"}).
+	inlineList = regexp.MustCompile(`[\[{]\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*[\]}]`)
 )
 
 // inlineCode looks at the code an interpreter runs (lb is its name).
 func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
-	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb"
+	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb" || lb == "julia"
 	lits := codeLiterals(code, backticks)
 	shellOut := inlineShellOut.MatchString(code) || backticks && strings.Contains(code, "`")
 	if lb == "tclsh" || lb == "wish" || lb == "expect" {

@@ -311,7 +311,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		switch {
-		case lb == "date" && hasFlag(args, "-s", "--set"):
+		case lb == "date" && (hasFlag(args, "-s") || hasLongAbbrev(args, "--set")):
 		case lb == "ps" && psShowsEnv(args):
 			f.human = reason("human.env-dump", "ps with e prints every process's environment")
 			s.taint = true
@@ -417,6 +417,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.readWord(args[i], sc, idx, false)
 			}
 		}
+		if lb == "less" || lb == "more" {
+			for _, w := range args {
+				a.lessOptions(w.val, sc, idx)
+			}
+		}
 	case blockTools[lb] && blockWrites(lb, args):
 		for _, w := range args {
 			if r := a.resolveMaybe(w, w.val, sc, true); r.known && (diskDevice(r.abs) || diskDevice(r.real)) {
@@ -482,6 +487,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				// load("f"), load_str("f"), $__loc__-free file reads by name
 				for _, m := range jqLoadRe.FindAllStringSubmatch(args[i].val, -1) {
 					a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
+				}
+				if jqImportRe.MatchString(args[i].val) {
+					reads = true
+					a.jqModules(args, args[i].val, sc, idx)
 				}
 				continue
 			}
@@ -1819,7 +1828,33 @@ var (
 	jqLoadRe    = regexp.MustCompile(`\bload(?:_str)?\(\s*"([^"]+)"`)
 	jqEnvRe     = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
 	jqEnvDumpRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
+	jqImportRe  = regexp.MustCompile(`\b(?:import|include)\s+"([^"]*)"`)
+	jqSearchRe  = regexp.MustCompile(`\bsearch\s*:\s*"([^"]*)"`)
 )
+
+// jqModules reads the files a jq filter's import/include directives load:
+// NAME.jq and NAME.json (import "x" as $d prints a JSON file) in each -L
+// directory, a {search: DIR} of the directive, or jq's default ~/.jq.
+func (a *analyzer) jqModules(args []word, filter string, sc *scope, idx int) {
+	var dirs []string
+	for _, w := range optionValues(args, 'L', "--library-path") {
+		dirs = append(dirs, w.val)
+	}
+	for _, m := range jqSearchRe.FindAllStringSubmatch(filter, 8) {
+		dirs = append(dirs, m[1])
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"~/.jq"}
+	}
+	for _, m := range jqImportRe.FindAllStringSubmatch(filter, 8) {
+		for _, d := range dirs[:min(len(dirs), 8)] {
+			for _, ext := range []string{".jq", ".json"} {
+				a.readFact(a.resolvePath(d+"/"+m[1]+ext, sc.cwd, false), idx, false)
+				a.readFact(a.resolvePath(d+"/"+m[1]+"/"+path.Base(m[1])+ext, sc.cwd, false), idx, false)
+			}
+		}
+	}
+}
 
 // sedScriptSafe scans a sed script and rejects commands that write files
 // (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
@@ -2979,6 +3014,44 @@ func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
 	a.reparse(strings.TrimPrefix(v, "!"), sc, idx)
 }
 
+// gitIncludeKey matches the keys whose value is another config file git
+// reads (include.path, includeIf.COND.path).
+var gitIncludeKey = regexp.MustCompile(`^include(if\..*)?\.path$`)
+
+// gitConfigFile analyses a git config file the call supplies (git -c
+// include.path=<(…), GIT_CONFIG_GLOBAL=<(…), a file this call wrote): each
+// key that holds a command is read as git -c key=value.
+func (a *analyzer) gitConfigFile(w word, sc *scope, idx int) {
+	if w.procText != nil {
+		w = word{val: w.val, dyn: true, proc: true, procText: w.procText, sub: w.sub}
+	}
+	in := a.scriptFrom(w)
+	if in == nil {
+		t, ok := a.written[a.resolvePath(w.val, sc.cwd, false).abs]
+		if !ok || w.dyn {
+			return
+		}
+		in = &stdinSrc{text: t, known: true}
+	}
+	if !in.known {
+		a.humanFact("human.eval-opaque", "git reads a config file only known at run time")
+	}
+	section := ""
+	for _, line := range strings.Split(in.text, "\n") {
+		line = strings.TrimSpace(line)
+		if end := strings.IndexByte(line, ']'); strings.HasPrefix(line, "[") && end > 0 {
+			// [core], [alias], [diff "x"] → core., alias., diff.x.; a
+			// variable may follow on the same line
+			name, sub, _ := strings.Cut(line[1:end], " ")
+			section = strings.TrimSuffix(name+"."+strings.Trim(strings.TrimSpace(sub), `"`), ".") + "."
+			line = strings.TrimSpace(line[end+1:])
+		}
+		if k, v, ok := strings.Cut(line, "="); ok {
+			a.gitConfigCommand(section+strings.TrimSpace(k)+"="+strings.Trim(strings.TrimSpace(v), `"`), sc, idx)
+		}
+	}
+}
+
 // gitRunsCommand analyses the commands git subcommands run: submodule
 // foreach CMD, rebase -x CMD, bisect run CMD..., difftool -x CMD, the
 // --upload-pack/--receive-pack programs and ext:: remotes.
@@ -3106,6 +3179,9 @@ loop:
 			unsafe = "git " + v + " sets configuration that can run programs"
 			if v == "-c" && i+1 < len(args) {
 				a.gitConfigCommand(args[i+1].val, sc, idx)
+				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey.MatchString(strings.ToLower(k)) {
+					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
+				}
 			}
 			i += 2
 		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
@@ -3632,6 +3708,12 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 					a.deleteWord(r, sc, -1, rmRecursive)
 				}
 			}
+		case "-files0-from":
+			// starting points read from a file: find prints them, or
+			// names them in its errors, so the file's text shows
+			if i+1 < len(args) {
+				a.readWord(args[i+1], sc, -1, false)
+			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			ok = false
 			if i+1 < len(args) {
@@ -4102,12 +4184,52 @@ func (a *analyzer) filesNamedIn(w word, sc *scope, idx int) {
 	a.readFact(pathRef{raw: "(files named in " + w.val + ")"}, idx, false)
 }
 
+// lessOptions analyses less options (arguments, $LESS, $MORE, lesskey
+// text): a +!CMD initial command ending in a newline runs CMD when the
+// pager starts, and the #env section of --lesskey-content or
+// $LESSKEY_CONTENT sets LESSOPEN and the like.
+func (a *analyzer) lessOptions(opts string, sc *scope, idx int) {
+	for rest := opts; ; {
+		i := strings.Index(rest, "+!")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+2:]
+		a.reparse(strings.FieldsFunc(rest+"\n", func(r rune) bool { return r == '\n' || r == '\r' })[0], sc, idx)
+	}
+	if i := strings.Index(opts, "--lesskey-content="); i >= 0 {
+		a.lesskeyText(opts[i+len("--lesskey-content="):], sc)
+	}
+}
+
+// lesskeyText analyses lesskey source: NAME=VALUE lines of its #env
+// section set the pager's environment.
+func (a *analyzer) lesskeyText(text string, sc *scope) {
+	env := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "#") {
+			env = line == "#env"
+			continue
+		}
+		if n, v, ok := strings.Cut(line, "="); ok && env {
+			n, v = strings.TrimSpace(n), strings.TrimSpace(v)
+			if riskyEnv(n, v, true) {
+				a.add(&rfact{kind: protocol.FactEnv, detail: n + "=" + clip(v, 80), parent: -1,
+					ask: reason("ask.env-prefix", n+" changes what the command runs")})
+				a.envCommand(n, v, sc)
+			}
+		}
+	}
+}
+
 // otherTools are programs that run command strings, write files named by
 // an option or print secrets; otherTool models each.
 var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
 	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
 	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
-	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true}
+	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true,
+	"psql": true, "mysql": true, "mariadb": true}
 
 // compilers read their operands and write -o FILE.
 var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
@@ -4117,26 +4239,66 @@ var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": tru
 var vimWriteRe = regexp.MustCompile(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
 
 // exCommand analyses one ex/vim/ed command line: !CMD runs a shell
-// command, w FILE writes, r FILE reads.
+// command, w FILE writes, r FILE reads. Commands after a | run too
+// (set nocp | !CMD), a range may precede a filter (%!CMD), exe runs its
+// strings, lua/python/perl/ruby run code, and system(), jobstart() and
+// :terminal run commands.
 func (a *analyzer) exCommand(f *rfact, idx int, c string, sc *scope) {
-	c = strings.TrimLeft(c, ": \t")
-	if rest, ok := strings.CutPrefix(c, "silent"); ok {
-		c = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	for {
+		a.exOne(f, idx, c, sc)
+		j := strings.IndexByte(c, '|')
+		if j < 0 {
+			return
+		}
+		c = c[j+1:]
 	}
-	switch {
+}
+
+var (
+	exSilentRe = regexp.MustCompile(`^sil(?:ent)?!?\s*`)
+	exRangeRe  = regexp.MustCompile(`^(?:[%.$,;+\-]|\d+|'[a-z<>])+!`)
+	exCodeRe   = regexp.MustCompile(`^(lua|luado|py3?|python3?|pyx|pythonx|py3?do|perl|perldo|ruby|rubydo|mz|mzscheme|tcl|tcldo)\s+(.*)`)
+	exExeRe    = regexp.MustCompile(`^(exe|exec|execute|norm|normal)!?\s`)
+	exTermRe   = regexp.MustCompile(`^ter(?:m|mi|min|mina|minal)?!?\s+(?:\+\+\S+\s+)*(.*)`)
+)
+
+func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
+	c = strings.TrimLeft(c, ": \t")
+	c = exSilentRe.ReplaceAllString(c, "")
+	if m := exRangeRe.FindString(c); m != "" {
+		c = c[len(m)-1:] // %!CMD filters the lines through CMD
+	}
+	if inlineShellOut.MatchString(c) {
+		f.ask = reason("ask.flag", "the editor runs a command")
+		a.inlineCode(f, idx, "vim", c, sc) // system("…"), jobstart([…])
+	}
+	switch m := exCodeRe.FindStringSubmatch(c); {
+	case m != nil:
+		lang := map[byte]string{'l': "lua", 'p': "python", 'r': "ruby", 'm': "racket", 't': "tclsh"}[m[1][0]]
+		if strings.HasPrefix(m[1], "perl") {
+			lang = "perl"
+		}
+		f.ask = reason("ask.flag", "the editor runs "+lang+" code")
+		a.inlineCode(f, idx, lang, m[2], sc)
+	case exExeRe.MatchString(c):
+		// exe "!cmd": the strings are ex commands
+		for _, l := range codeLiterals(c, false) {
+			a.exCommand(f, idx, strings.TrimPrefix(l, "normal "), sc)
+		}
+	case exTermRe.MatchString(c):
+		f.ask = reason("ask.flag", "the editor runs a command")
+		a.reparse(exTermRe.FindStringSubmatch(c)[1], sc, idx)
 	case strings.HasPrefix(c, "!"):
 		a.reparse(c[1:], sc, idx)
 	case strings.HasPrefix(c, "r !") || strings.HasPrefix(c, "r!") || strings.HasPrefix(c, "w !"):
 		// r !CMD reads a command's output, w !CMD pipes the buffer to it
 		a.reparse(c[strings.IndexByte(c, '!')+1:], sc, idx)
-	case strings.HasPrefix(c, "call system(") || strings.HasPrefix(c, "term") || strings.HasPrefix(c, "sh"):
-		for _, l := range codeLiterals(c, false) {
-			a.reparse(l, sc, idx)
-		}
+	case strings.HasPrefix(c, "sh"):
 		f.ask = reason("ask.flag", "the editor runs a command")
 	case vimWriteRe.MatchString(c):
 		a.writeWord(word{val: vimWriteRe.FindStringSubmatch(c)[2]}, sc, idx)
-	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so "):
+	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so ") ||
+		strings.HasPrefix(c, "luafile ") || strings.HasPrefix(c, "pyfile ") || strings.HasPrefix(c, "py3file "):
 		a.readWord(word{val: strings.TrimSpace(c[strings.IndexByte(c, ' '):])}, sc, idx, false)
 	}
 }
@@ -4229,7 +4391,26 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			a.reparse(w.val, sc, idx)
 		}
 	case lb == "sqlite3":
-		// sqlite3 DB SQL…: dot-commands run programs and open files
+		// sqlite3 DB SQL…: dot-commands run programs and open files;
+		// -cmd COMMAND runs one before the SQL, -init FILE reads more
+		vals := map[string]bool{}
+		for _, o := range []string{"cmd", "init", "lookaside", "maxsize", "mmap", "newline", "nonce", "nullvalue",
+			"pagecache", "separator", "vfs"} {
+			vals["-"+o], vals["--"+o] = true, true
+		}
+		ops = operands(args, vals)
+		for i, w := range args[:max(len(args)-1, 0)] {
+			switch strings.TrimLeft(w.val, "-") {
+			case "cmd":
+				a.sqliteCommands(args[i+1].val, sc, idx)
+			case "init":
+				if in := a.scriptFrom(args[i+1]); in != nil {
+					a.sqliteCommands(in.text, sc, idx)
+				} else {
+					a.readWord(args[i+1], sc, idx, false)
+				}
+			}
+		}
 		for n, i := range ops {
 			if n == 0 {
 				a.readWord(args[i], sc, idx, false)
@@ -4240,9 +4421,8 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 		if in := a.stdinCode(); in != nil {
 			a.sqliteCommands(in.text, sc, idx)
 		}
-		for _, w := range optionValues(args, 0, "-init") {
-			a.readWord(w, sc, idx, false)
-		}
+	case lb == "psql" || lb == "mysql" || lb == "mariadb":
+		a.dbClient(lb, args, sc, idx)
 	case lb == "split":
 		// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
 		// gets each piece on its stdin
@@ -4383,6 +4563,105 @@ func (a *analyzer) sqliteCommands(text string, sc *scope, idx int) {
 			} else if fs := strings.Fields(rest); len(fs) > 0 && cmd != "dump" {
 				a.writeWord(word{val: strings.Trim(fs[len(fs)-1], `'"`)}, sc, idx)
 			}
+		}
+	}
+}
+
+// dbClient analyses the client commands psql and mysql are given (-c,
+// -e, -f, stdin) and the options that run or write: psql -o |CMD, mysql
+// --pager=CMD, --tee=FILE, -L FILE.
+func (a *analyzer) dbClient(lb string, args []word, sc *scope, idx int) {
+	cmds := optionValues(args, 'e', "--execute")
+	if lb == "psql" {
+		cmds = optionValues(args, 'c', "--command")
+		for _, w := range optionValues(args, 'f', "--file") {
+			if in := a.scriptFrom(w); in != nil {
+				a.dbCommands(in.text, sc, idx)
+			} else if w.val == "-" {
+				if in := a.stdinCode(); in != nil {
+					a.dbCommands(in.text, sc, idx)
+				}
+			} else {
+				a.readWord(w, sc, idx, false)
+			}
+			cmds = append(cmds, word{})
+		}
+		for _, w := range optionValues(args, 'o', "--output") {
+			a.dbCommands(`\o `+w.val, sc, idx)
+		}
+		for _, w := range optionValues(args, 'L', "--log-file") {
+			a.writeWord(w, sc, idx)
+		}
+	} else {
+		for _, w := range optionValues(args, 0, "--pager") {
+			a.reparse(w.val, sc, idx)
+		}
+		for _, w := range optionValues(args, 0, "--tee") {
+			a.writeWord(w, sc, idx)
+		}
+	}
+	for _, w := range cmds {
+		a.dbCommands(w.val, sc, idx)
+	}
+	if len(cmds) == 0 {
+		if in := a.stdinCode(); in != nil {
+			a.dbCommands(in.text, sc, idx)
+		}
+	}
+}
+
+// dbMetaRe is a psql or mysql backslash command and the rest of its line;
+// dbWordRe a mysql client command written as a word at a statement start.
+var (
+	dbMetaRe    = regexp.MustCompile(`\\(!|[a-zA-Z_.]+)[ \t]*([^\n]*)`)
+	dbWordRe    = regexp.MustCompile(`(?im)(?:^|;)[ \t]*(system|pager|tee|source)[ \t]+([^\n]*)`)
+	dbProgramRe = regexp.MustCompile(`(?i)\bprogram\s+'((?:[^']|'')*)'`)
+	dbCopyRe    = regexp.MustCompile(`(?i)\\copy\b[^\n]*?\b(from|to)\s+'((?:[^']|'')*)'`)
+)
+
+// dbCommands analyses psql/mysql input: \! CMD and system CMD run a
+// command, \o |CMD, \g |CMD, \P CMD and pager CMD pipe output to one, COPY
+// … PROGRAM 'CMD' runs one; \o, \w, \T, tee FILE write, \i, \., source
+// FILE and \copy … FROM 'FILE' read.
+func (a *analyzer) dbCommands(text string, sc *scope, idx int) {
+	file := func(rest string) word {
+		fs := strings.Fields(rest)
+		if len(fs) == 0 {
+			return word{}
+		}
+		return word{val: strings.Trim(fs[0], `'"`)}
+	}
+	run := func(cmd, rest string) {
+		switch cmd {
+		case "!", "system", "P", "pager":
+			a.reparse(rest, sc, idx)
+		case "o", "out", "g", "gx", "w", "write", "T", "tee":
+			if r, ok := strings.CutPrefix(rest, "|"); ok {
+				a.reparse(r, sc, idx)
+			} else if w := file(rest); w.val != "" {
+				a.writeWord(w, sc, idx)
+			}
+		case "i", "include", "ir", "include_relative", ".", "source":
+			if w := file(rest); w.val != "" {
+				a.readWord(w, sc, idx, false)
+			}
+		}
+	}
+	for _, m := range dbMetaRe.FindAllStringSubmatch(text, 64) {
+		run(m[1], m[2])
+	}
+	for _, m := range dbWordRe.FindAllStringSubmatch(text, 64) {
+		run(strings.ToLower(m[1]), m[2])
+	}
+	for _, m := range dbProgramRe.FindAllStringSubmatch(text, 16) {
+		a.reparse(strings.ReplaceAll(m[1], "''", "'"), sc, idx)
+	}
+	for _, m := range dbCopyRe.FindAllStringSubmatch(text, 16) {
+		w := word{val: strings.ReplaceAll(m[2], "''", "'")}
+		if strings.EqualFold(m[1], "from") {
+			a.readWord(w, sc, idx, false)
+		} else {
+			a.writeWord(w, sc, idx)
 		}
 	}
 }

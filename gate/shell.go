@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"errors"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -141,11 +143,132 @@ func bashComments(src string) string {
 	return src
 }
 
+// bashHeredocs joins the lines of unquoted here-documents as bash reads
+// them: a backslash-newline continues a body line before it is compared
+// with the delimiter, so EO\⏎F ends <<EOF there and the lines after it
+// run, while the parser keeps them in the body.
+func bashHeredocs(src string) string {
+	for round := 0; round < 8; round++ {
+		p := parserPool.Get().(*syntax.Parser)
+		f, _ := parseSalvageWith(p, src)
+		parserPool.Put(p)
+		var cuts []int
+		walkNodes(f, func(n syntax.Node) bool {
+			r, ok := n.(*syntax.Redirect)
+			if !ok || cuts != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil || r.Word == nil {
+				return cuts == nil
+			}
+			// a quoted delimiter (<<'EOF', <<\EOF) makes the body literal
+			delim, plain := "", true
+			for _, part := range r.Word.Parts {
+				l, ok := part.(*syntax.Lit)
+				plain = plain && ok && !strings.Contains(l.Value, "\\")
+				if ok {
+					delim += l.Value
+				}
+			}
+			if plain && int(r.Hdoc.Pos().Offset()) < len(src) {
+				cuts = heredocJoins(src, int(r.Hdoc.Pos().Offset()), delim, r.Op == syntax.DashHdoc)
+			}
+			return cuts == nil
+		})
+		if cuts == nil {
+			return src
+		}
+		var b strings.Builder
+		last := 0
+		for _, c := range cuts {
+			b.WriteString(src[last:c])
+			last = c + 2
+		}
+		src = b.String() + src[last:]
+	}
+	return src
+}
+
+// heredocJoins reads a here-document body from offset p as bash does and
+// returns the offsets of the backslash-newlines it removes up to the
+// delimiter, when the delimiter line is one it joined; nil otherwise.
+func heredocJoins(src string, p int, delim string, dash bool) []int {
+	var cuts []int
+	for p < len(src) {
+		var line strings.Builder
+		joined := false
+		for {
+			end := strings.IndexByte(src[p:], '\n')
+			if end < 0 {
+				end = len(src)
+			} else {
+				end += p
+			}
+			phys := src[p:end]
+			n := len(phys) - len(strings.TrimRight(phys, "\\"))
+			if end < len(src) && n%2 == 1 {
+				line.WriteString(phys[:len(phys)-1])
+				cuts = append(cuts, end-1)
+				joined = true
+				p = end + 1
+				continue
+			}
+			line.WriteString(phys)
+			p = end + 1
+			break
+		}
+		l := line.String()
+		if dash {
+			l = strings.TrimLeft(l, "\t")
+		}
+		if l == delim {
+			if joined {
+				return cuts
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// splitDoubleParens rereads "((" as "( (" where the parser fails on it, as
+// bash does when the text is not arithmetic (((cd x; ls); pwd), $((cd x
+// && ls) 2>&1)); "" when no such reading parses.
+func splitDoubleParens(src string, err error) string {
+	last := errOffset(err)
+	for i, n := 0, 0; n < 8; n++ {
+		j := strings.Index(src[i:], "((")
+		if j < 0 {
+			return ""
+		}
+		i += j + 1
+		alt := src[:i] + " " + src[i:]
+		_, aerr := parseSalvage(alt)
+		if aerr == nil {
+			return alt
+		}
+		if off := errOffset(aerr); off > last+1 {
+			src, last = alt, off // this one was a subshell; the error is further on
+		}
+	}
+	return ""
+}
+
+// errOffset is where a parse error is, or -1.
+func errOffset(err error) int {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return int(pe.Pos.Offset())
+	}
+	return -1
+}
+
 // parseSalvage parses src; on a syntax error it returns the statements
 // before it, which bash has already run when it reaches the bad line.
 func parseSalvage(src string) (*syntax.File, error) {
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
+	return parseSalvageWith(p, src)
+}
+
+func parseSalvageWith(p *syntax.Parser, src string) (*syntax.File, error) {
 	f := &syntax.File{}
 	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
 		f.Stmts = append(f.Stmts, st)
@@ -173,7 +296,25 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
 		src = bashComments(src)
 	}
+	if strings.Contains(src, "\\\n") && strings.Contains(src, "<<") {
+		src = bashHeredocs(src)
+	}
 	f, err := parseSalvage(src)
+	if err != nil && strings.Contains(src, "((") {
+		if alt := splitDoubleParens(src, err); alt != "" {
+			f, err = parseSalvage(alt)
+			a.opaque("ask.parse-reread", "(( … ) read as nested subshells, as bash reads it when it is not arithmetic", false)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "unclosed here-document '") {
+		// bash ends a here-document at the end of the input (with a
+		// warning) and runs its command: the rest of the text is its body
+		msg := err.Error()
+		delim := msg[strings.Index(msg, "'")+1 : max(strings.LastIndex(msg, "'"), strings.Index(msg, "'")+1)]
+		if g, gerr := parseSalvage(src + "\n" + delim + "\n"); gerr == nil && delim != "" && !strings.ContainsAny(delim, "\n'") {
+			f, err = g, nil
+		}
+	}
 	if err != nil {
 		// bash runs the lines before a syntax error, and zsh reads
 		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
@@ -214,7 +355,16 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	}
 	var redir, s summary
 	var early []summary // redirections from <(…), analysed before the command
+	bare, _ := st.Cmd.(*syntax.CallExpr)
+	execFDs := bare != nil && len(bare.Args) == 1 && bare.Args[0].Lit() == "exec" // exec 3<<<TEXT
+	ownStdin := false
 	for i, r := range st.Redirs {
+		fd := "0"
+		if r.N != nil {
+			fd = r.N.Value
+		}
+		ownStdin = ownStdin || fd == "0" && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc ||
+			r.Op == syntax.RdrIn || r.Op == syntax.DplIn)
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
@@ -224,6 +374,10 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		case syntax.WordHdoc:
 			t, ok := litText(r.Word)
 			a.pendingStdin = &stdinSrc{text: t + "\n", known: ok}
+		case syntax.DplIn:
+			if in := a.fdText[r.Word.Lit()]; in != nil && fd == "0" {
+				a.pendingStdin = in // bash <&3 after exec 3<<<'cmd'
+			}
 		case syntax.RdrIn:
 			a.pendingStdin = nil // a file: a script, not a string
 			if len(r.Word.Parts) == 1 {
@@ -240,6 +394,16 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 				}
 			}
 		}
+		if execFDs && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn) {
+			if a.fdText == nil {
+				a.fdText = map[string]*stdinSrc{}
+			}
+			a.fdText[fd] = a.pendingStdin
+			a.pendingStdin = nil
+		}
+	}
+	if !ownStdin && a.pendingStdin == nil && a.fdText["0"] != nil {
+		a.pendingStdin = a.fdText["0"] // exec <<<'cmd'; bash: the shell's stdin
 	}
 	if st.Cmd != nil {
 		s = a.command(st.Cmd, sc)
@@ -842,8 +1006,9 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	val := ""
 	static := true
 	var known *varVals
+	var w word
 	if as.Value != nil {
-		w := a.word(as.Value, sc)
+		w = a.word(as.Value, sc)
 		s.or(w.sub)
 		taint = w.taint
 		val = w.val
@@ -889,6 +1054,12 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		a.add(&rfact{kind: protocol.FactEnv, detail: name + "=" + clip(val, 80), parent: -1,
 			ask: reason("ask.env-prefix", name+" changes what the command runs")})
 		a.envCommand(name, val, sc)
+		if name == "BASH_ENV" || name == "ENV" {
+			a.startupFile(w, sc, -1) // the file the next shell sources
+		}
+		if name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG" {
+			a.gitConfigFile(w, sc, -1)
+		}
 	} else if strings.HasPrefix(name, "GIT_TRACE") {
 		a.envCommand(name, val, sc) // it writes a file, it does not change what runs
 	}
@@ -901,12 +1072,16 @@ var commandEnv = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": t
 	"SSH_ASKPASS": true, "GIT_ASKPASS": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "GIT_SEQUENCE_EDITOR": true}
 
 // isCommandEnv: commandEnv, or a tool's own pager/editor/browser variable
-// (BAT_PAGER, GH_BROWSER, SVN_EDITOR, WGET_ASKPASS …), which the tool runs
-// the same way.
+// (BAT_PAGER, GH_BROWSER, SVN_EDITOR, WGET_ASKPASS, FZF_DEFAULT_COMMAND,
+// RSYNC_RSH …), which the tool runs the same way.
 func isCommandEnv(n string) bool {
 	return commandEnv[n] || n == "BROWSER" || strings.HasSuffix(n, "_PAGER") ||
-		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER") || strings.HasSuffix(n, "_ASKPASS")
+		strings.HasSuffix(n, "_EDITOR") || strings.HasSuffix(n, "_BROWSER") || strings.HasSuffix(n, "_ASKPASS") ||
+		strings.HasSuffix(n, "_COMMAND") || strings.HasSuffix(n, "_RSH") || n == "RSYNC_CONNECT_PROG"
 }
+
+// optionEnv are variables a tool reads as options before its own.
+var optionEnv = map[string]string{"ZIPOPT": "zip", "MANOPT": "man", "TAR_OPTIONS": "tar", "GREP_OPTIONS": "grep"}
 
 // envCommand analyses the command a variable like GIT_SSH_COMMAND holds,
 // so a floor hidden in it is still seen.
@@ -923,6 +1098,12 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 		// GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=CMD: like git -c,
 		// the value may be a command git runs
 		a.reparse(strings.TrimPrefix(strings.Trim(val, "'"), "!"), sc, -1)
+	case name == "LESS" || name == "MORE":
+		a.lessOptions(val, sc, -1)
+	case name == "LESSKEY_CONTENT":
+		a.lesskeyText(val, sc)
+	case optionEnv[name] != "":
+		a.reparse(optionEnv[name]+" "+val, sc, -1) // MANOPT='-P CMD' is man -P CMD
 	case strings.HasPrefix(name, "GIT_TRACE") && strings.HasPrefix(val, "/"):
 		// GIT_TRACE*=/abs/path: git appends its trace to that file
 		a.writeWord(word{val: val}, sc, -1)
@@ -1126,7 +1307,11 @@ func dangerousEnv(n string) bool {
 		"HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
 		// module and library search paths: the program loads code from there
 		"NODE_PATH", "PYTHONUSERBASE", "PERLLIB", "PERL5DB", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH",
-		"RUBYGEMS_GEMDEPS", "RUSTC_LINKER":
+		"RUBYGEMS_GEMDEPS", "RUSTC_LINKER",
+		// less options (+!CMD) and lesskey files, whose #env sets LESSOPEN
+		"LESS", "MORE", "LESSKEY", "LESSKEYIN", "LESSKEY_CONTENT", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
+		// options and config files a tool reads from the environment
+		"ZIPOPT", "MANOPT", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME":
 		return true
 	}
 	if isCommandEnv(n) {
@@ -1163,6 +1348,9 @@ func riskyEnv(name, val string, static bool) bool {
 // npm_config_loglevel=silent. Agents set these on everyday builds and tests;
 // asking for them trains users to approve env prefixes without reading.
 // Anything else (a flag that names a file, a command, a URL) still asks.
+// lessHarmless is a $LESS of long options that neither run nor write.
+var lessHarmless = regexp.MustCompile(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
+
 func harmlessEnv(name, val string) bool {
 	if strings.ContainsAny(val, "\"'`$;|&<>(){}\n") {
 		return false
@@ -1177,6 +1365,9 @@ func harmlessEnv(name, val string) bool {
 		return val == "0" || val == "1"
 	case up == "GOTOOLCHAIN":
 		return val == "local" || val == "auto"
+	case up == "LESS" || up == "MORE":
+		// -R, -FRX, -x4, --mouse: not +CMD, -k/--lesskey-*, -o/-O log files
+		return !strings.ContainsAny(val, "+kOo") || lessHarmless.MatchString(val)
 	case up == "GOPROXY":
 		for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
 			if p != "off" && p != "direct" && p != "https://proxy.golang.org" {
