@@ -92,15 +92,16 @@ func reason(code, detail string) *protocol.Reason {
 
 // analyzer holds the state of one Analyze call.
 type analyzer struct {
-	env     *Env
-	pol     *Policy
-	facts   []*rfact
-	prot    []string
-	funcs   map[string]*syntax.Stmt
-	noFunc  bool            // the next exec is a command/builtin/exec inner command, which skips functions
-	taint   map[string]bool // variables assigned from a secret
-	secrets map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
-	vals    map[string]*varVals
+	realDirs map[string]string // realDir's answers in this call
+	env      *Env
+	pol      *Policy
+	facts    []*rfact
+	prot     []string
+	funcs    map[string]*syntax.Stmt
+	noFunc   bool            // the next exec is a command/builtin/exec inner command, which skips functions
+	taint    map[string]bool // variables assigned from a secret
+	secrets  map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
+	vals     map[string]*varVals
 	// listVars are loop variables holding one name from a project listing
 	// (for f in $(git ls-files '*.go'), … | while read f): that listing's
 	// projPaths, cleanPaths and secretPaths
@@ -576,16 +577,25 @@ func (a *analyzer) outsideProject(f *rfact) bool {
 	// it to another tree (cd vendored-link && make build, or a session
 	// opened there) runs that tree's Makefile. The root itself costs no
 	// syscall.
-	return !within(realDir(f.cwd), realDir(a.env.Project))
+	return !within(a.realDir(f.cwd), a.realDir(a.env.Project))
 }
 
 // realDir is where directory p leads on disk; for one that does not exist
-// yet, its deepest existing ancestor resolved with the rest joined.
-func realDir(p string) string {
-	if real, err := filepath.EvalSymlinks(p); err == nil {
+// yet, its deepest existing ancestor resolved with the rest joined. Each
+// rule checked asks again, so the answers are kept for the call.
+func (a *analyzer) realDir(p string) string {
+	if real, ok := a.realDirs[p]; ok {
 		return real
 	}
-	return resolveMissing(p)
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		real = resolveMissing(p)
+	}
+	if a.realDirs == nil {
+		a.realDirs = map[string]string{}
+	}
+	a.realDirs[p] = real
+	return real
 }
 
 // mayDeny reports a deny rule that a command with dynamic words could match.
