@@ -2471,7 +2471,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
 			continue
-		case (v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" || strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=")) && rawNet[lb]:
+		case netExecFlag(v) && rawNet[lb] && netPeer(args):
 			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
@@ -2690,6 +2690,29 @@ func putOperands(script string) []string {
 		}
 	}
 	return out
+}
+
+// netExecFlag is nc/ncat's flag for the program it wires to the socket.
+func netExecFlag(v string) bool {
+	return v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" ||
+		strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") || strings.HasPrefix(v, "--lua-exec=")
+}
+
+// netPeer says nc's words name a peer (a host or port operand) or listen:
+// without one, nc -e PROG only prints its usage. A name known only at run
+// time is tried as nc, and $PERL -e 'print 1' must not read as a reverse
+// shell; $X -e CODE HOST PORT still does.
+func netPeer(args []word) bool {
+	for i, w := range args {
+		v := w.val
+		if v == "--listen" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'l') {
+			return true
+		}
+		if !strings.HasPrefix(v, "-") && (i == 0 || !netExecFlag(args[i-1].val)) {
+			return true
+		}
+	}
+	return false
 }
 
 // uploadCandidates lists files a network tool would send, from args[i]
