@@ -4246,6 +4246,25 @@ func (a *analyzer) lesskeyText(text string, sc *scope) {
 	}
 }
 
+// manLookup says man is given page names, sections and search flags
+// only (man ls, man 1 printf, man -k socket): no pager, browser, local
+// file (-l, a path) or other option that runs or reads something else.
+func manLookup(args []word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, w := range args {
+		switch v := w.val; {
+		case w.dyn || w.glob || v == "":
+			return false
+		case v == "-k" || v == "-f" || v == "-w" || v == "-a" || v == "--apropos" || v == "--whatis" || v == "--where" || v == "--path" || v == "--all":
+		case v[0] == '-' || v[0] == '.' || strings.ContainsAny(v, "/\\"):
+			return false
+		}
+	}
+	return true
+}
+
 // otherTools are programs that run command strings, write files named by
 // an option or print secrets; otherTool models each.
 var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
@@ -4406,6 +4425,9 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			}
 		}
 	case lb == "man":
+		if manLookup(args) {
+			f.safe = reason("gate.safe", "man only shows or searches manual pages")
+		}
 		for _, w := range optionValues(args, 'P', "--pager") {
 			f.ask = reason("ask.flag", "man -P runs a pager command")
 			a.reparse(w.val, sc, idx)

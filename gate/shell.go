@@ -1311,7 +1311,9 @@ func dangerousEnv(n string) bool {
 		// less options (+!CMD) and lesskey files, whose #env sets LESSOPEN
 		"LESS", "MORE", "LESSKEY", "LESSKEYIN", "LESSKEY_CONTENT", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
 		// options and config files a tool reads from the environment
-		"ZIPOPT", "MANOPT", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME":
+		"ZIPOPT", "MANOPT", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME",
+		// man's formatter: groff -U (unsafe requests), its programs and macros, the pages it formats
+		"MANROFFOPT", "MANPATH", "GROFF_BIN_PATH", "GROFF_COMMAND_PREFIX", "GROFF_TMAC_PATH":
 		return true
 	}
 	if isCommandEnv(n) {
