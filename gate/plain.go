@@ -820,7 +820,8 @@ var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true,
 	"cc": true, "make": true, "cmake": true, "javac": true, "mvn": true, "gradle": true, "dotnet": true, "swift": true,
 	"zig": true, "gem": true, "pip": true, "pip3": true, "poetry": true, "uv": true, "docker": true, "kubectl": true,
 	"helm": true, "terraform": true, "gh": true, "git": true, "npm": true, "yarn": true, "pnpm": true, "tsc": true,
-	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true}
+	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true,
+	"mysql": true, "mariadb": true}
 
 // templateFields are the field chains of a Go template ({{.State.Status}}).
 var templateFields = regexp.MustCompile(`\.[A-Za-z0-9_.]*`)
