@@ -93,15 +93,18 @@ func reason(code, detail string) *protocol.Reason {
 // analyzer holds the state of one Analyze call.
 type analyzer struct {
 	realDirs map[string]string // realDir's answers in this call
-	env      *Env
-	pol      *Policy
-	facts    []*rfact
-	prot     []string
-	funcs    map[string]*syntax.Stmt
-	noFunc   bool            // the next exec is a command/builtin/exec inner command, which skips functions
-	taint    map[string]bool // variables assigned from a secret
-	secrets  map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
-	vals     map[string]*varVals
+	// typedInput: the text being read was typed into a process (a
+	// terminal tool's input), which may be a REPL rather than a shell
+	typedInput bool
+	env        *Env
+	pol        *Policy
+	facts      []*rfact
+	prot       []string
+	funcs      map[string]*syntax.Stmt
+	noFunc     bool            // the next exec is a command/builtin/exec inner command, which skips functions
+	taint      map[string]bool // variables assigned from a secret
+	secrets    map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
+	vals       map[string]*varVals
 	// listVars are loop variables holding one name from a project listing
 	// (for f in $(git ls-files '*.go'), … | while read f): that listing's
 	// projPaths, cleanPaths and secretPaths

@@ -207,7 +207,12 @@ func (a *analyzer) nestedCommands(in map[string]any, cwd string, terminal bool, 
 		// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
 		if c, ok := commandText(in, k); ok && strings.TrimSpace(c) != "" {
 			a.noAlways = true
+			// text typed into a process is as often a REPL's (print(1+1),
+			// df.head()) as a shell's: what does not parse as shell asks
+			// instead of being human-only
+			a.typedInput = terminal && k != "command" && k != "cmd" && k != "script" && k != "shell_command" && k != "commandLine" && k != "command_line"
 			a.shell(c, &scope{cwd: cwd})
+			a.typedInput = false
 		}
 	}
 	for _, k := range sortedKeys(in) {

@@ -318,7 +318,11 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 	if err != nil {
 		// bash runs the lines before a syntax error, and zsh reads
 		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
-		a.opaque("human.parse-error", "shell parse error: "+err.Error(), true)
+		if a.typedInput && a.depth == 0 {
+			a.opaque("ask.parse-error", "text typed into a process that does not parse as shell: "+err.Error(), false)
+		} else {
+			a.opaque("human.parse-error", "shell parse error: "+err.Error(), true)
+		}
 		if len(f.Stmts) == 0 {
 			return summary{}
 		}
