@@ -422,7 +422,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
 		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
-		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] == args[0].val:
+		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] != "" && subRunners[lb] == args[0].val:
+		// subRunners[lb] is "" for every other command: cat "" .env, rm "" -rf ~ are not runners
 		return a.prefixRunner(f, idx, lb, args, sc)
 	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch" ||
 		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":
