@@ -1174,10 +1174,17 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 				a.deleteWord(args[i], sc, idx, rmRecursive)
 			}
 			// moving or linking a secret to another name reads it there
-			if r := a.resolveMaybe(args[i], args[i].val, sc, false); a.sensitive(r) {
+			r := a.resolveMaybe(args[i], args[i].val, sc, false)
+			if a.sensitive(r) {
 				secret = true
 				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 					human: reason("human.sensitive-read", lb+" gives a sensitive file another name")})
+			}
+			// a link to a startup file or hook is a second name that later
+			// writes go through (ln -s ~/.bashrc b; echo … >> b)
+			if lb == "ln" && (a.persistence(r) != "" || a.protectedWrite(r, false)) {
+				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+					human: reason("human.persistence-write", "ln gives a file that runs or guards commands a name that writes reach")})
 			}
 		default:
 			mid := len(a.facts)
