@@ -1119,8 +1119,9 @@ func editsScripts(path string, olds, news []string) bool {
 }
 
 // scriptLike is a JSON member whose value reads as a shell command: a space
-// or a shell metacharacter, where a dependency's value is a version.
-var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>` + "`" + `][^"]*"`)
+// or a shell metacharacter, where a dependency's value is a version; a path
+// ("test": "./x.sh") or a JSON escape ("node\u0020x.js" is a space) too.
+var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>/\\` + "`" + `][^"]*"`)
 
 // scriptsSpan finds the byte range of the top-level "scripts" value of a
 // package.json; ok is false when the file is not a JSON object. A file
