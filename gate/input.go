@@ -158,6 +158,12 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 			// cannot clear a write to .bashrc or .git/hooks (human-only wins)
 			from := len(a.facts)
 			a.classFacts(c, name, call, in, rawStr)
+			if c == tWrite {
+				// copy_file, symlink_file: the destination is written too
+				for _, p := range a.paths(protocol.ToolCall{}, in, a.env.Cwd, dstKeys) {
+					a.writeFact(p, -1)
+				}
+			}
 			for _, f := range a.facts[from:] {
 				if f.tool == "" {
 					f.tool = name // the Tool rule covers what is not human-only
@@ -288,6 +294,11 @@ func inferClass(tool string) toolClass {
 		return false
 	}
 	if !has("file", "files", "notebook", "notebooks", "directory", "directories", "dir", "folder", "block", "cell", "cells", "path") {
+		// write_text, save, put_content, overwrite with a path key still
+		// write there: these verbs have no reading sense
+		if has("write", "overwrite", "save", "append", "put", "store") {
+			return tWrite
+		}
 		return tUnknown
 	}
 	switch {
@@ -295,7 +306,8 @@ func inferClass(tool string) toolClass {
 		return tDelete
 	case has("move", "rename", "mv"):
 		return tMove
-	case has("write", "edit", "create", "replace", "insert", "save", "append", "update", "modify", "overwrite", "patch", "put", "mkdir", "set", "new", "apply"):
+	case has("write", "edit", "create", "replace", "insert", "save", "append", "update", "modify", "overwrite", "patch", "put", "mkdir", "set", "new", "apply",
+		"copy", "cp", "duplicate", "chmod", "chown", "symlink", "link", "upload", "store"):
 		return tWrite
 	case has("list", "ls", "tree"):
 		return tList
