@@ -3702,6 +3702,12 @@ loop:
 	// git ls-files and --name-only print paths of the repository
 	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
 	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	// git ls-files .., :/ or /abs lists the repository outside the project:
+	// not project names, but they may still be secrets (secretList below)
+	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {
+		v := rest[o].val
+		return rest[o].dyn || strings.HasPrefix(v, ":") || !within(a.resolvePath(v, cwd, false).abs, a.env.Project)
+	})
 	// git ls-files '*.go': every pathspec a wildcard that cannot match a
 	// secret's name (a literal one names a directory, all files below it)
 	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
@@ -3715,6 +3721,9 @@ loop:
 	s.broadList = s.secretList && !hasFlag(rest, "-i", "--ignored") && !slices.ContainsFunc(ops, func(o int) bool {
 		return rest[o].dyn || patternMaySelectSecret(rest[o].val, true)
 	})
+	if outside {
+		s.projList, s.cleanList, s.broadList = false, false, false
+	}
 	return s
 }
 
