@@ -758,6 +758,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// the names of a search, not aimed at secrets by a glob (fd's
 		// pattern may be)
 		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
+	case (lb == "realpath" || lb == "readlink" && hasShort(args, "fem") || lb == "ls" && hasShort(args, "d")) && f.safe != nil &&
+		len(operands(args, nil)) == 1 && !args[operands(args, nil)[0]].dyn && !hasGlob(args[operands(args, nil)[0]].val):
+		// f=$(realpath ~/.bashrc); echo … >> "$f": the output is the path
+		if r := a.pathWord(args[operands(args, nil)[0]], sc, false); r.known {
+			s.out = &stdinSrc{text: r.abs + "\n", known: true}
+		}
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
