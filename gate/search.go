@@ -380,6 +380,17 @@ var secretLines = []string{
 	`export DB_PASSWORD="8c1f0e27d5"`,
 	"-----BEGIN OPENSSH PRIVATE KEY-----",
 	"GITHUB_TOKEN=ghp_8c1f0e27d5",
+	// the names a service's key is kept under (grep -rn aws . prints
+	// AWS_SECRET_ACCESS_KEY=…), and connection strings with a password
+	// (grep -rn postgres:// . prints DATABASE_URL=postgres://u:pw@…)
+	"AWS_ACCESS_KEY_ID=8C1F0E27D5",
+	"DATABASE_URL=postgres://8c1f:8c1f0e27d5@10.0.0.1/8", "DATABASE_URL=postgresql://8c1f:8c1f0e27d5@10.0.0.1/8",
+	"DATABASE_URL=mysql://8c1f:8c1f0e27d5@10.0.0.1/8", "MONGODB_URI=mongodb+srv://8c1f:8c1f0e27d5@10.0.0.1/8",
+	"REDIS_URL=redis://:8c1f0e27d5@10.0.0.1", "AMQP_URL=amqp://8c1f:8c1f0e27d5@10.0.0.1",
+	"OPENAI_API_KEY=8c1f0e27d5", "ANTHROPIC_API_KEY=8c1f0e27d5", "STRIPE_SECRET_KEY=8c1f0e27d5",
+	"SLACK_BOT_TOKEN=8c1f0e27d5", "NPM_TOKEN=8c1f0e27d5", "GITLAB_TOKEN=8c1f0e27d5", "HF_TOKEN=8c1f0e27d5",
+	"HEROKU_API_KEY=8c1f0e27d5", "VERCEL_TOKEN=8c1f0e27d5", "CLOUDFLARE_API_TOKEN=8c1f0e27d5",
+	"DIGITALOCEAN_TOKEN=8c1f0e27d5", "PYPI_TOKEN=8c1f0e27d5",
 }
 
 // huntsSecrets says why a search's output would carry secrets, or "": the

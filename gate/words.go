@@ -342,13 +342,29 @@ func secretVarName(n string) bool {
 		case "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIAL", "CREDENTIALS", "PAT":
 			return true
 		case "KEY":
-			if i > 0 && (segs[i-1] == "API" || segs[i-1] == "PRIVATE" || segs[i-1] == "ACCESS" || segs[i-1] == "SECRET") {
+			// OPENAI_KEY, STRIPE_KEY, JWT_SIGNING_KEY: a service's or a signer's key
+			if i > 0 && (segs[i-1] == "API" || segs[i-1] == "PRIVATE" || segs[i-1] == "ACCESS" || segs[i-1] == "SECRET" ||
+				secretServices[segs[i-1]] != nil || secretKeyUse[segs[i-1]]) {
+				return true
+			}
+		case "URL", "URI", "DSN":
+			// DATABASE_URL=postgres://user:password@host: a connection string carries its password
+			if i > 0 && connStringDB[segs[i-1]] {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// secretKeyUse and connStringDB name the segment before _KEY or _URL in
+// names that hold a secret, for secretVarName.
+var (
+	secretKeyUse = map[string]bool{"SIGNING": true, "ENCRYPTION": true, "MASTER": true, "SESSION": true, "HMAC": true,
+		"JWT": true, "AUTH": true, "CLIENT": true, "LICENSE": true, "WEBHOOK": true}
+	connStringDB = map[string]bool{"DATABASE": true, "DB": true, "POSTGRES": true, "POSTGRESQL": true, "PG": true, "MYSQL": true,
+		"MONGO": true, "MONGODB": true, "REDIS": true, "AMQP": true, "RABBITMQ": true, "BROKER": true}
+)
 
 // secretServices are the domains a secret variable is issued for, by the
 // prefix of its name: GITHUB_TOKEN belongs to github.com.
