@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -376,6 +377,27 @@ func TestNeverPanics(t *testing.T) {
 			assert.NotEqual(t, protocol.DecisionAllow, v.Decision, "%s %s", name, raw)
 		}
 	}
+}
+
+// TestShortArgsNeverPanic: commands cut short after a flag that makes the
+// gate look for an operand (analyze has no panic guard).
+func TestShortArgsNeverPanic(t *testing.T) {
+	for _, cmd := range []string{"xxd -r", "xxd -r -p", "uniq"} {
+		v := analyze(bash(cmd), fuzzEnv)
+		assert.NotEqual(t, protocol.DecisionDeny, v.Decision, cmd)
+	}
+}
+
+// TestDynamicTrialsCountStatements: the trials of a dynamic command name
+// count against the statement cap; otherwise each $x eval "$y" re-analysed
+// y in full for free (8 KB took seconds) and the cap never asked.
+func TestDynamicTrialsCountStatements(t *testing.T) {
+	cmd := "z='" + strings.Repeat("a;", 1000) + "'\n" +
+		"y='" + strings.Repeat(`eval "$z";`, 100) + "'\n" +
+		strings.Repeat(`$x eval "$y";`, 400)
+	v := analyze(bash(cmd), fuzzEnv)
+	assert.True(t, v.HumanOnly, "%v", v.Reasons)
+	assert.Contains(t, v.Reasons, protocol.Reason{Code: "human.too-long", Detail: "too many commands for the gate to read"})
 }
 
 func TestWithoutHomeOrProject(t *testing.T) {
