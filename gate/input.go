@@ -189,39 +189,51 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 // into a running shell or process (interact_with_process, write_stdin), so
 // its input/text/chars are commands as well.
 func (a *analyzer) commandInInput(in map[string]any, terminal bool) {
-	a.nestedCommands(in, a.env.Cwd, terminal, 0)
+	if a.nestedCommands(in, a.env.Cwd, terminal, 0) {
+		// a command below the cap would run unread: a Tool rule or auto
+		// mode must not clear it
+		a.opaque("human.too-deep", "tool input nested too deeply for the gate to read", true)
+	}
 }
 
-func (a *analyzer) nestedCommands(in map[string]any, cwd string, terminal bool, depth int) {
-	if in == nil || depth > 4 {
-		return
-	}
-	if c := firstString(in, cwdKeys...); c != "" {
-		cwd = a.resolvePath(c, cwd, false).abs
-	}
-	keys := []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"}
-	if terminal {
-		keys = append(keys, "input", "text", "chars", "keys", "data", "stdin")
-	}
-	for _, k := range keys {
-		// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
-		if c, ok := commandText(in, k); ok && strings.TrimSpace(c) != "" {
-			a.noAlways = true
-			a.shell(c, &scope{cwd: cwd})
+// maxInputDepth bounds the objects and arrays the gate walks into in a
+// tool's input; no host nests a command anywhere near it.
+const maxInputDepth = 32
+
+// nestedCommands analyses the commands in v and below it; it reports
+// whether it stopped at maxInputDepth with more below.
+func (a *analyzer) nestedCommands(v any, cwd string, terminal bool, depth int) (deep bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if depth > maxInputDepth {
+			return len(x) > 0
 		}
-	}
-	for _, k := range sortedKeys(in) {
-		switch v := in[k].(type) {
-		case map[string]any:
-			a.nestedCommands(v, cwd, terminal, depth+1)
-		case []any:
-			for _, x := range v {
-				if m, ok := x.(map[string]any); ok {
-					a.nestedCommands(m, cwd, terminal, depth+1)
-				}
+		if c := firstString(x, cwdKeys...); c != "" {
+			cwd = a.resolvePath(c, cwd, false).abs
+		}
+		keys := []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"}
+		if terminal {
+			keys = append(keys, "input", "text", "chars", "keys", "data", "stdin")
+		}
+		for _, k := range keys {
+			// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
+			if c, ok := commandText(x, k); ok && strings.TrimSpace(c) != "" {
+				a.noAlways = true
+				a.shell(c, &scope{cwd: cwd})
 			}
 		}
+		for _, k := range sortedKeys(x) {
+			deep = a.nestedCommands(x[k], cwd, terminal, depth+1) || deep
+		}
+	case []any:
+		if depth > maxInputDepth {
+			return len(x) > 0
+		}
+		for _, e := range x {
+			deep = a.nestedCommands(e, cwd, terminal, depth+1) || deep
+		}
 	}
+	return deep
 }
 
 func sortedKeys(m map[string]any) []string {
