@@ -197,7 +197,8 @@ func (a *analyzer) commandInInput(in map[string]any, terminal bool) {
 }
 
 // maxInputDepth bounds the objects and arrays the gate walks into in a
-// tool's input; no host nests a command anywhere near it.
+// tool's input (commands, paths); no host nests them anywhere near it, and
+// commandInInput makes a call with more below human-only.
 const maxInputDepth = 32
 
 // nestedCommands analyses the commands in v and below it; it reports
@@ -800,7 +801,7 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, 
 // nestedPaths appends the path-key values found in v, an object or array
 // below the top level of a tool's input.
 func nestedPaths(v any, keys keySet, out []string, depth int) []string {
-	if depth > 4 {
+	if depth > maxInputDepth { // commandInInput makes what lies below human-only
 		return out
 	}
 	switch x := v.(type) {
@@ -867,7 +868,7 @@ func (a *analyzer) otherPaths(in map[string]any, cwd string) {
 // value the host opens is one whatever its depth. Known path keys are
 // skipped only at the top, where paths reads them.
 func (a *analyzer) otherPathsIn(in map[string]any, cwd string, depth int) {
-	if depth > 4 {
+	if depth > maxInputDepth { // commandInInput makes what lies below human-only
 		return
 	}
 	for _, k := range sortedKeys(in) {
