@@ -3922,15 +3922,7 @@ func patternMaySelectSecret(pat string, pathPat bool) bool {
 		}
 	}
 	pat = filepath.Base(pat)
-	if pat == "" || pat == "." || pat == "/" || isSensitiveName(pat) {
-		return true
-	}
-	for _, c := range globCandidates {
-		if shellGlobMatch(pat, c) {
-			return true
-		}
-	}
-	return false
+	return pat == "" || pat == "." || pat == "/" || isSensitiveName(pat) || globMatchesCandidate(pat, true)
 }
 
 // findFollows reports find -L or -follow: the files it lists may be links
