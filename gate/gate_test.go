@@ -444,6 +444,14 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	assert.Nil(t, m, "trailing data is not one object")
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls"} {"command":"rm -rf build"}`)}, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
+	// folding is strings.EqualFold's: the Kelvin sign and long s too
+	_, dup = decodeObject(json.RawMessage(`{"kind":"x","\u212aind":"y"}`))
+	assert.Equal(t, "\u212aind", dup)
+	_, dup = decodeObject(json.RawMessage(`{"script":"x","\u017fcript":"y"}`))
+	assert.Equal(t, "\u017fcript", dup)
+	for _, p := range [][2]string{{"Command", "cOMMAND"}, {"a", "b"}, {"\u212a", "k"}, {"ß", "ss"}, {"\xff", "\xfe"}} {
+		assert.Equal(t, strings.EqualFold(p[0], p[1]), foldKey(p[0]) == foldKey(p[1]), "%q %q", p[0], p[1])
+	}
 }
 
 func TestReasonsOrder(t *testing.T) {
