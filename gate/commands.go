@@ -221,7 +221,16 @@ func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
 			break
 		}
 	}
+	// the trials' statements still count against maxNodes: restoring the
+	// counter would let each dynamic command re-analyse up to maxNodes
+	// statements per name ($x eval "$y", repeated); and the too-long fact a
+	// trial raised went with its facts
+	nodes := a.nodes
 	*a, *f = saved, fsaved
+	a.nodes = nodes
+	if nodes > maxNodes && saved.nodes <= maxNodes {
+		a.opaque("human.too-long", "too many commands for the gate to read", true)
+	}
 	if floor != nil && f.human == nil {
 		f.human = reason("human.dynamic-floor", "the command name is only known at run time, and "+floor.Detail)
 	}

@@ -56,7 +56,7 @@ func FuzzAnalyze(f *testing.F) {
 		`f(){ cd ~; }; f; cat .ssh/x`, `exec 3<.env; cat <&3`, `cat > x.sh <<EOF
 ls
 EOF
-sh x.sh`, `sudo -iu root ls`,
+sh x.sh`, `sudo -iu root ls`, `xxd -r`,
 	} {
 		f.Add(seed, uint8(i), uint8(i*7), uint8(i), uint8(i))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -378,6 +379,27 @@ func TestNeverPanics(t *testing.T) {
 	}
 }
 
+// TestShortArgsNeverPanic: commands cut short after a flag that makes the
+// gate look for an operand (analyze has no panic guard).
+func TestShortArgsNeverPanic(t *testing.T) {
+	for _, cmd := range []string{"xxd -r", "xxd -r -p", "uniq"} {
+		v := analyze(bash(cmd), fuzzEnv)
+		assert.NotEqual(t, protocol.DecisionDeny, v.Decision, cmd)
+	}
+}
+
+// TestDynamicTrialsCountStatements: the trials of a dynamic command name
+// count against the statement cap; otherwise each $x eval "$y" re-analysed
+// y in full for free (8 KB took seconds) and the cap never asked.
+func TestDynamicTrialsCountStatements(t *testing.T) {
+	cmd := "z='" + strings.Repeat("a;", 1000) + "'\n" +
+		"y='" + strings.Repeat(`eval "$z";`, 100) + "'\n" +
+		strings.Repeat(`$x eval "$y";`, 400)
+	v := analyze(bash(cmd), fuzzEnv)
+	assert.True(t, v.HumanOnly, "%v", v.Reasons)
+	assert.Contains(t, v.Reasons, protocol.Reason{Code: "human.too-long", Detail: "too many commands for the gate to read"})
+}
+
 func TestWithoutHomeOrProject(t *testing.T) {
 	for _, cmd := range []string{"rm -rf ~", "rm -rf ~/", "rm -rf ~/*", "rm -rf .", "rm -rf /"} {
 		v := Analyze(bash(cmd), Env{})
@@ -422,6 +444,14 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	assert.Nil(t, m, "trailing data is not one object")
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls"} {"command":"rm -rf build"}`)}, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
+	// folding is strings.EqualFold's: the Kelvin sign and long s too
+	_, dup = decodeObject(json.RawMessage(`{"kind":"x","\u212aind":"y"}`))
+	assert.Equal(t, "\u212aind", dup)
+	_, dup = decodeObject(json.RawMessage(`{"script":"x","\u017fcript":"y"}`))
+	assert.Equal(t, "\u017fcript", dup)
+	for _, p := range [][2]string{{"Command", "cOMMAND"}, {"a", "b"}, {"\u212a", "k"}, {"ß", "ss"}, {"\xff", "\xfe"}} {
+		assert.Equal(t, strings.EqualFold(p[0], p[1]), foldKey(p[0]) == foldKey(p[1]), "%q %q", p[0], p[1])
+	}
 }
 
 func TestReasonsOrder(t *testing.T) {

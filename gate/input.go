@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -195,44 +196,57 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 // into a running shell or process (interact_with_process, write_stdin), so
 // its input/text/chars are commands as well.
 func (a *analyzer) commandInInput(in map[string]any, terminal bool) {
-	a.nestedCommands(in, a.env.Cwd, terminal, 0)
+	if a.nestedCommands(in, a.env.Cwd, terminal, 0) {
+		// a command below the cap would run unread: a Tool rule or auto
+		// mode must not clear it
+		a.opaque("human.too-deep", "tool input nested too deeply for the gate to read", true)
+	}
 }
 
-func (a *analyzer) nestedCommands(in map[string]any, cwd string, terminal bool, depth int) {
-	if in == nil || depth > 4 {
-		return
-	}
-	if c := firstString(in, cwdKeys...); c != "" {
-		cwd = a.resolvePath(c, cwd, false).abs
-	}
-	keys := []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"}
-	if terminal {
-		keys = append(keys, "input", "text", "chars", "keys", "data", "stdin")
-	}
-	for _, k := range keys {
-		// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
-		if c, ok := commandText(in, k); ok && strings.TrimSpace(c) != "" {
-			a.noAlways = true
-			// text typed into a process is as often a REPL's (print(1+1),
-			// df.head()) as a shell's: what does not parse as shell asks
-			// instead of being human-only
-			a.typedInput = terminal && k != "command" && k != "cmd" && k != "script" && k != "shell_command" && k != "commandLine" && k != "command_line"
-			a.shell(c, &scope{cwd: cwd})
-			a.typedInput = false
+// maxInputDepth bounds the objects and arrays the gate walks into in a
+// tool's input (commands, paths); no host nests them anywhere near it, and
+// commandInInput makes a call with more below human-only.
+const maxInputDepth = 32
+
+// nestedCommands analyses the commands in v and below it; it reports
+// whether it stopped at maxInputDepth with more below.
+func (a *analyzer) nestedCommands(v any, cwd string, terminal bool, depth int) (deep bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if depth > maxInputDepth {
+			return len(x) > 0
 		}
-	}
-	for _, k := range sortedKeys(in) {
-		switch v := in[k].(type) {
-		case map[string]any:
-			a.nestedCommands(v, cwd, terminal, depth+1)
-		case []any:
-			for _, x := range v {
-				if m, ok := x.(map[string]any); ok {
-					a.nestedCommands(m, cwd, terminal, depth+1)
-				}
+		if c := firstString(x, cwdKeys...); c != "" {
+			cwd = a.resolvePath(c, cwd, false).abs
+		}
+		keys := []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"}
+		if terminal {
+			keys = append(keys, "input", "text", "chars", "keys", "data", "stdin")
+		}
+		for _, k := range keys {
+			// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
+			if c, ok := commandText(x, k); ok && strings.TrimSpace(c) != "" {
+				a.noAlways = true
+				// text typed into a process is as often a REPL's (print(1+1),
+				// df.head()) as a shell's: what does not parse as shell asks
+				// instead of being human-only
+				a.typedInput = terminal && k != "command" && k != "cmd" && k != "script" && k != "shell_command" && k != "commandLine" && k != "command_line"
+				a.shell(c, &scope{cwd: cwd})
+				a.typedInput = false
 			}
 		}
+		for _, k := range sortedKeys(x) {
+			deep = a.nestedCommands(x[k], cwd, terminal, depth+1) || deep
+		}
+	case []any:
+		if depth > maxInputDepth {
+			return len(x) > 0
+		}
+		for _, e := range x {
+			deep = a.nestedCommands(e, cwd, terminal, depth+1) || deep
+		}
 	}
+	return deep
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -805,7 +819,7 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, 
 // nestedPaths appends the path-key values found in v, an object or array
 // below the top level of a tool's input.
 func nestedPaths(v any, keys keySet, out []string, depth int) []string {
-	if depth > 4 {
+	if depth > maxInputDepth { // commandInInput makes what lies below human-only
 		return out
 	}
 	switch x := v.(type) {
@@ -872,7 +886,7 @@ func (a *analyzer) otherPaths(in map[string]any, cwd string) {
 // value the host opens is one whatever its depth. Known path keys are
 // skipped only at the top, where paths reads them.
 func (a *analyzer) otherPathsIn(in map[string]any, cwd string, depth int) {
-	if depth > 4 {
+	if depth > maxInputDepth { // commandInInput makes what lies below human-only
 		return
 	}
 	for _, k := range sortedKeys(in) {
@@ -1384,6 +1398,19 @@ func escapeGlob(p string) string {
 	return b.String()
 }
 
+// foldKey maps every rune of s to the least rune of its case-folding
+// orbit: two keys are equal under strings.EqualFold exactly when their
+// foldKeys are equal (Kelvin sign K, k and K alike).
+func foldKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
+}
+
 // decodeObject decodes a JSON object and reports a top-level key that
 // appears twice: parsers disagree on which copy wins, so the gate must not
 // guess which one the host will use. It returns nil for anything but an
@@ -1394,6 +1421,7 @@ func decodeObject(raw json.RawMessage) (map[string]any, string) {
 		return nil, ""
 	}
 	out := map[string]any{}
+	folded := map[string]bool{}
 	dup := ""
 	for dec.More() {
 		t, err := dec.Token()
@@ -1403,12 +1431,13 @@ func decodeObject(raw json.RawMessage) (map[string]any, string) {
 		k, _ := t.(string)
 		// "command" and "Command": a host decoding into a struct matches
 		// keys case-insensitively and may run the one the gate did not read.
-		// (Inputs have a handful of keys: comparing is cheaper than a map.)
-		for seen := range out {
-			if dup == "" && strings.EqualFold(seen, k) {
-				dup = k
-			}
+		// (A map of folded keys, not a comparison with each: 50,000 keys
+		// took the pairwise check 49 s.)
+		fk := foldKey(k)
+		if dup == "" && folded[fk] {
+			dup = k
 		}
+		folded[fk] = true
 		var v any
 		if err := dec.Decode(&v); err != nil {
 			return nil, ""

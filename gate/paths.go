@@ -421,14 +421,23 @@ func sensitiveBase(base string) bool {
 			}
 			continue
 		}
-		for _, c := range globCandidates {
-			// A leading * does not match dotfiles in the shell.
-			if c[0] == '.' && alt[0] != '.' {
-				continue
-			}
-			if shellGlobMatch(alt, c) {
-				return true
-			}
+		if globMatchesCandidate(alt, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatchesCandidate reports a glob base name that matches one of
+// globCandidates. starDot: its * and ? match a leading dot, as find's
+// -name and git's pathspecs do; the shell's do not.
+func globMatchesCandidate(pat string, starDot bool) bool {
+	for _, c := range globCandidates {
+		if !starDot && c[0] == '.' && pat[0] != '.' {
+			continue
+		}
+		if shellGlobMatch(pat, c) {
+			return true
 		}
 	}
 	return false

@@ -378,7 +378,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// no flag takes a value here: a flag value read as a file only makes
 		// the answer stricter, while a file read as a flag value would hide it
 		ops := operands(args, nil)
-		if lb == "uniq" && len(ops) > 1 || lb == "xxd" && (len(ops) > 1 || hasShort(args, "r")) {
+		// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
+		// only IN) writes stdout, but is no longer a plain dump
+		if lb == "xxd" && hasShort(args, "r") {
+			ok = false
+		}
+		if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
 			ok = false
 			a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
 			ops = ops[:len(ops)-1]
@@ -4007,15 +4012,7 @@ func patternMaySelectSecret(pat string, pathPat bool) bool {
 		}
 	}
 	pat = filepath.Base(pat)
-	if pat == "" || pat == "." || pat == "/" || isSensitiveName(pat) {
-		return true
-	}
-	for _, c := range globCandidates {
-		if shellGlobMatch(pat, c) {
-			return true
-		}
-	}
-	return false
+	return pat == "" || pat == "." || pat == "/" || isSensitiveName(pat) || globMatchesCandidate(pat, true)
 }
 
 // findFollows reports find -L or -follow: the files it lists may be links
