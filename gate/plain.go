@@ -1091,6 +1091,22 @@ func (a *analyzer) writeFact(r pathRef, parent int) int {
 	return a.add(a.checkWrite(&rfact{kind: protocol.FactWrite, path: r, parent: parent}, false))
 }
 
+// deletedBy is the path whose persistence class a write stands for. A
+// delete plants nothing, so a glob it removes (rm -rf build/*, which may
+// match a build/.envrc) counts by the directory it empties: emptying
+// .github/workflows or .git/hooks still changes what runs.
+func deletedBy(r pathRef, deleting bool) pathRef {
+	if !deleting || !r.glob || !r.known {
+		return r
+	}
+	dir := r.abs
+	if i := strings.IndexAny(dir, "*?["); i >= 0 {
+		dir = filepath.Dir(dir[:i+1])
+	}
+	p := filepath.Join(dir, "x")
+	return pathRef{raw: p, abs: p, real: p, known: true}
+}
+
 func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 	r := f.path
 	switch {
@@ -1098,8 +1114,8 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 		f.floor = reason("floor.disk-write", "writes a raw disk device")
 	case a.protectedWrite(r, deleting):
 		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
-	case a.persistence(r) != "":
-		f.human = reason("human.persistence-write", "writes a "+a.persistence(r))
+	case a.persistence(deletedBy(r, deleting)) != "":
+		f.human = reason("human.persistence-write", "writes a "+a.persistence(deletedBy(r, deleting)))
 	case gitRef(r):
 		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
 	case !r.known:
