@@ -32,6 +32,9 @@ var (
 	// inlineRecursiveDelete deletes a whole tree.
 	inlineRecursiveDelete = regexp.MustCompile(`rmtree|rmSync|rmdirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
 		`RemoveAll|Remove-Item|removedirs|Deno\.remove|recursive:\s*true`)
+	// inlineDeleteArg is a literal handed straight to a recursive delete:
+	// rmtree('/x'), rmSync("dist"), rm_rf(File.expand_path("~")).
+	inlineDeleteArg = regexp.MustCompile(`(?:rmtree|rmSync|rmdirSync|\bfs\.rm|promises\.rm|rm_rf|rm_r|remove_tree|RemoveAll|removedirs|Deno\.remove)\(\s*(?:(?:os\.path\.)?expanduser\(|File\.expand_path\(|Path\()?\s*['"]([^'"]*)['"]`)
 	// inlineHome names the home directory without a literal path.
 	inlineHome = regexp.MustCompile(`expanduser|homedir\(|Path\.home\(|['"]HOME['"]|\bENV\{HOME\}|env\.HOME|Dir\.home|\$HOME|getenv\(\s*['"]HOME`)
 	// inlineWrite opens or writes a file for writing.
@@ -102,11 +105,25 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	}
 	if inlineRecursiveDelete.MatchString(code) {
 		targets := 0
+		direct := map[string]bool{}
+		for _, m := range inlineDeleteArg.FindAllStringSubmatch(code, 8) {
+			direct[m[1]] = true
+		}
 		for _, l := range append(paths, lits...) {
 			// rmtree('build'): any one-word literal may be the tree
 			if l != "" && !strings.ContainsAny(l, " \t\n") && len(l) < 4096 {
 				targets++
+				from := len(a.facts)
 				a.reparse("rm -rf -- "+tildeQuote(l), sc, idx)
+				if !direct[l] {
+					// only a guess (print('/'.join(a)) beside an rmtree): a
+					// person decides, no one-sided deny
+					for _, g := range a.facts[from:] {
+						if g.floor != nil {
+							g.human, g.floor = reason("human.rm-unresolved", lb+" code deletes a tree and names "+l), nil
+						}
+					}
+				}
 			}
 		}
 		if targets == 0 || home {
