@@ -927,6 +927,11 @@ func remoteArgs(args []word) bool {
 	return false
 }
 
+// cloudDest reports a storage destination: s3://b, gs://b, remote:path.
+func cloudDest(v string) bool {
+	return strings.Contains(v, "://") || isRemote(v)
+}
+
 // remoteDest reports an scp/rsync line whose last operand (the
 // destination) is on another host.
 func remoteDest(args []word) bool {
@@ -2666,6 +2671,12 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
+				} else if (i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+					lb == "wormhole" || lb == "croc") && a.dirSecret(r) {
+					// aws s3 sync . s3://b, rclone copy . remote:, az …
+					// upload-batch -s .: the directory's .env goes along
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
 				}
 			}
 		}

@@ -108,6 +108,9 @@ var uploaders = subcmdTable(map[string][]string{
 	"gcloud": {"storage cp", "storage rsync", "alpha storage cp", "compute scp", "compute copy-files"},
 	"az":     {"storage blob upload", "storage blob upload-batch", "storage file upload", "storage file upload-batch", "storage copy"},
 	"glab":   {"snippet create", "release create", "release upload", "issue create", "mr create"},
+	// peer-to-peer senders: the files go to whoever holds the code
+	"wormhole": {"send"},
+	"croc":     {"send"},
 })
 
 // lookupSubcmd reports whether args run one of prog's subcommands in t.
