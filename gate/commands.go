@@ -1587,6 +1587,15 @@ var dockerVal = map[string]bool{"-e": true, "--env": true, "-u": true, "--user":
 	"--project-name": true, "--profile": true, "--runtime": true, "--dns": true, "--expose": true, "--group-add": true}
 
 func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary {
+	// --env-file .env hands the file's secrets to the container's program,
+	// like . ./.env && cmd: a read of the file
+	for j, w := range args {
+		if v, ok := strings.CutPrefix(w.val, "--env-file="); ok {
+			a.readWord(word{val: v, dyn: w.dyn}, sc, idx, false)
+		} else if w.val == "--env-file" && j+1 < len(args) {
+			a.readWord(args[j+1], sc, idx, false)
+		}
+	}
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
 		if dockerVal[args[i].val] {

@@ -932,6 +932,51 @@ func remoteArgs(args []word) bool {
 	return false
 }
 
+// cloudDest reports a storage destination: s3://b, gs://b, remote:path.
+func cloudDest(v string) bool {
+	return strings.Contains(v, "://") || isRemote(v)
+}
+
+// remoteDest reports an scp/rsync line whose last operand (the
+// destination) is on another host.
+func remoteDest(args []word) bool {
+	return len(args) > 0 && isRemote(args[len(args)-1].val)
+}
+
+// dirSecret reports a directory on disk that holds a sensitive file (a
+// bounded walk, without .git and node_modules): packing it into an archive
+// or copying it to another host carries the secret along.
+func (a *analyzer) dirSecret(r pathRef) bool {
+	if !r.known || r.glob {
+		return false
+	}
+	root := r.real
+	if root == "" {
+		root = r.abs
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return false
+	}
+	found, n := false, 0
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		if n++; n > 4000 {
+			return filepath.SkipAll
+		}
+		if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: p, known: true}) {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
 // isRemote reports scp/rsync host:path operands.
 func isRemote(v string) bool {
 	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~") {
@@ -1437,8 +1482,19 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
 	}
-	for _, i := range ops {
+	// zip NAME FILES… and 7z a NAME FILES… write the archive NAME
+	creates := !extract && !listing && len(ops) > 0 && (lb == "zip" || strings.HasPrefix(lb, "7z") && (sub == "a" || sub == "u"))
+	for n, i := range ops {
+		if creates && n == 0 {
+			if args[i].val != "-" {
+				a.writeWord(args[i], sc, idx)
+			}
+			continue
+		}
 		a.readWord(args[i], sc, idx, false)
+	}
+	if creates && args[ops[0]].val != "-" && (lb != "zip" || hasShort(args, "rR") || hasFlag(args, "--recurse-paths")) {
+		a.packed([]word{args[ops[0]]}, args, ops[1:], sc, sc)
 	}
 	if listing && f.ask == nil {
 		f.safe = reason("gate.safe", lb+" only lists, tests or prints an archive")
@@ -1503,6 +1559,9 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 			a.writeWord(w, sc, idx)
 		}
 	}
+	if !extract && !list {
+		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc)
+	}
 	for _, l := range []byte{'T', 'X'} {
 		for _, w := range vals[l] {
 			a.readWord(w, sc, idx, false)
@@ -1530,6 +1589,23 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 			a.add(&rfact{kind: protocol.FactRead, path: a.pathWord(args[i], in, false), parent: idx,
 				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
 		}
+	}
+}
+
+// packed taints an archive written to a file from a directory that holds a
+// secret: uploading the archive later in the call sends that secret
+// (tar czf x.tgz . && curl -T x.tgz).
+func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope) {
+	for _, i := range ops {
+		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false)) {
+			continue
+		}
+		for _, w := range archives {
+			if !w.dyn {
+				a.markTainted(a.resolvePath(w.val, sc.cwd, true))
+			}
+		}
+		return
 	}
 }
 
@@ -2573,6 +2649,14 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 		}
 		if (lb == "scp" || lb == "rsync" || lb == "sftp") && !strings.HasPrefix(v, "-") {
+			if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
+				// rsync -a . host:, scp -r . host: copy the directory's
+				// hidden files too: a .env in it goes to the other host
+				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r) {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
+				}
+			}
 			if isRemote(v) {
 				host := v[:strings.IndexByte(v, ':')]
 				if at := strings.LastIndexByte(host, '@'); at >= 0 {
@@ -2608,6 +2692,12 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
+				} else if (i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+					lb == "wormhole" || lb == "croc") && a.dirSecret(r) {
+					// aws s3 sync . s3://b, rclone copy . remote:, az …
+					// upload-batch -s .: the directory's .env goes along
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
 				}
 			}
 		}

@@ -100,6 +100,24 @@ var configWriters = subcmdTable(map[string][]string{
 	"codium":  {"--install-extension"},
 	"cursor":  {"--install-extension"},
 	"sysctl":  {"-w|--write|-p|--load|--system"},
+	// plugins run with the tool; package sources and contexts change where
+	// later installs and commands go (like npm set, git remote add)
+	"helm":   {"plugin install", "repo add"},
+	"asdf":   {"plugin add", "plugin-add"},
+	"poetry": {"self add", "self install"},
+	"conda":  {"config --add|--set|--append|--prepend"},
+	"docker": {"context create", "context use", "plugin install"},
+})
+
+// pathInstallers install programs into a directory on the PATH outside
+// the project (~/.cargo/bin, ~/go/bin, ~/.local/bin), like npm install -g:
+// a write outside the project that every later shell may run.
+var pathInstallers = subcmdTable(map[string][]string{
+	"cargo": {"install"},
+	"go":    {"install"},
+	"pipx":  {"install", "inject"},
+	"uv":    {"tool install"},
+	"gem":   {"install"},
 })
 
 // uploaders send the files they name (operands, --*file* values) to a
@@ -108,6 +126,9 @@ var uploaders = subcmdTable(map[string][]string{
 	"gcloud": {"storage cp", "storage rsync", "alpha storage cp", "compute scp", "compute copy-files"},
 	"az":     {"storage blob upload", "storage blob upload-batch", "storage file upload", "storage file upload-batch", "storage copy"},
 	"glab":   {"snippet create", "release create", "release upload", "issue create", "mr create"},
+	// peer-to-peer senders: the files go to whoever holds the code
+	"wormhole": {"send"},
+	"croc":     {"send"},
 })
 
 // lookupSubcmd reports whether args run one of prog's subcommands in t.
@@ -207,6 +228,9 @@ func (a *analyzer) subcmdEffects(f *rfact, idx int, lb string, args []word) summ
 	}
 	if lookupSubcmd(configWriters, lb, args) {
 		f.human = reason("human.persistence-write", lb+" changes a configuration that runs commands or loads code")
+	}
+	if lookupSubcmd(pathInstallers, lb, args) && f.human == nil {
+		f.human = reason("human.outside-write", lb+" installs a program outside the project, onto the PATH")
 	}
 	return s
 }
