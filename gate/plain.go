@@ -2550,6 +2550,11 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			skipNext = false
 			continue
 		}
+		// rsync --exclude .env . h:/x: a pattern, not a file it sends
+		if lb == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
+			skipNext = true
+			continue
+		}
 		// curl -x/--proxy HOST: the traffic goes through that host
 		if (lb == "curl" || lb == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
 			p := args[i+1].val
