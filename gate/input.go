@@ -1225,7 +1225,8 @@ func (a *analyzer) always() *Always {
 			return nil
 		}
 		for _, w := range f.argv {
-			if strings.ContainsAny(w, "*()") {
+			// an empty word ("") cannot be written in a Bash(…) pattern
+			if w == "" || strings.ContainsAny(w, "*()") {
 				return nil
 			}
 		}
