@@ -1,9 +1,12 @@
 package gate
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 // A search command line (grep and its variants, rg, ag, ack) read the way
@@ -507,4 +510,56 @@ func gnuToGo(p string, basic bool) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// regularFiles reports search operands that are all regular files on disk
+// now (a symlink counts as what it points to): grep -r of a file reads
+// only that file, no hidden file beside it.
+func (a *analyzer) regularFiles(paths []word, sc *scope) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	for _, w := range paths {
+		if w.dyn {
+			return false
+		}
+		r := a.resolvePath(w.val, sc.cwd, false)
+		if !r.known || r.glob {
+			return false
+		}
+		fi, err := os.Stat(r.real)
+		if err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// searchesOnlyFiles clears the hidden-file read of a recursive search of
+// regular files when nothing else in the call writes, deletes or runs an
+// unknown program: the files cannot become a directory or a link to one
+// (rm x.yml; ln -s . x.yml) before or while grep reads them.
+func (a *analyzer) searchesOnlyFiles() {
+	if len(a.fileSearches) == 0 {
+		return
+	}
+	only := make(map[int]bool, len(a.fileSearches))
+	for _, i := range a.fileSearches {
+		only[i] = true
+	}
+	for i, f := range a.facts {
+		if only[i] {
+			continue
+		}
+		switch {
+		case f.floor != nil || f.human != nil || f.ask != nil,
+			f.kind == protocol.FactExec && f.safe == nil,
+			f.kind != protocol.FactExec && f.kind != protocol.FactRead:
+			return
+		}
+	}
+	for _, i := range a.fileSearches {
+		a.facts[i].human = nil
+		a.facts[i].safe = reason("gate.read", "a recursive search of a file reads only that file")
+	}
 }
