@@ -39,6 +39,9 @@ type searchCmd struct {
 	pre     bool     // rg --pre/-z runs a program on each file
 	preCmds []string // the programs of --pre and git grep -O, when given
 	files   bool     // rg --files: the operands are all paths
+	// namesOnly: the output holds file names, counts or nothing, no line
+	// (-l, -L, -c, -q); it overrides context and -o
+	namesOnly bool
 }
 
 type dialect int
@@ -266,6 +269,8 @@ func (s *searchCmd) applyShort(lb string, c byte, v word, ok bool) {
 		s.recursive = true
 	case !rgOrAg && c == 'd':
 		s.recursive = s.recursive || v.val == "recurse" || v.dyn
+	case c == 'l' || c == 'c' || c == 'q' && lb != "ag" || c == 'L' && lb != "rg": // rg -L follows links
+		s.namesOnly = true
 	default:
 		if name, ok2 := sharedShort[c]; ok2 {
 			s.applyLong(lb, name, v, ok)
@@ -324,6 +329,10 @@ func (s *searchCmd) applyLong(lb, name string, v word, ok bool) {
 		} else {
 			s.hidden = true
 		}
+	case "files-with-matches", "files-without-match", "files-without-matches", "count", "count-matches", "quiet", "name-only":
+		s.namesOnly = true
+	case "silent": // ag --silent only hushes its log
+		s.namesOnly = s.namesOnly || lb != "ag"
 	case "include", "glob", "iglob", "file-search-regex":
 		s.globs = append(s.globs, v.val)
 	case "pre", "pre-glob", "search-zip", "hostname-bin", "open-files-in-pager":
@@ -402,6 +411,19 @@ var secretLines = []string{
 // line or a line shaped like a secret's (secretLines), or cannot be known
 // (a pattern file, a variable, a regexp Go cannot read).
 func (s searchCmd) huntsSecrets() string {
+	if s.namesOnly {
+		// grep -rl postgres . prints names, not lines: only a pattern aimed
+		// at a secret (one that names it, or unknown) probes its value
+		if s.fromFile {
+			return "reads its patterns from a file"
+		}
+		for _, p := range s.patterns {
+			if p.dyn || secretSearch.MatchString(p.val) {
+				return "has a pattern aimed at secrets"
+			}
+		}
+		return ""
+	}
 	switch {
 	case s.invert:
 		return "prints every line that does not match"
