@@ -132,6 +132,9 @@ type analyzer struct {
 	// exec N< <(…): bash <&3, or any later reader of fd 0
 	fdText map[string]*stdinSrc
 	shadow bool // trying a dynamic command name as each dangerous command
+	// fileSearches are the hidden-file facts of recursive searches whose
+	// operands are all regular files (grep -rn redis docker-compose.yml)
+	fileSearches []int
 }
 
 func (a *analyzer) add(f *rfact) int {
@@ -188,6 +191,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	if len(a.facts) == 0 {
 		a.opaque("ask.empty", "the call has nothing the gate can check", false)
 	}
+	a.searchesOnlyFiles()
 	a.guardOwnFiles()
 	return a.verdict(action)
 }

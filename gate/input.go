@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -492,7 +493,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		for _, p := range ps {
 			i := a.writeFact(p, -1)
-			if i >= 0 && isPackageJSON(p) && (touchesScripts(contentTexts(in)) || editsScripts(p.real, oldTexts(in), contentTexts(in))) {
+			news, olds := contentTexts(in), oldTexts(in)
+			if i >= 0 && isPackageJSON(p) && (touchesScripts(news) && !(len(olds) == 0 && dataOnlyRewrite(p.real, news)) || editsScripts(p.real, olds, news)) {
 				a.scriptsWrite(i)
 			}
 		}
@@ -1149,6 +1151,40 @@ func editsScripts(path string, olds, news []string) bool {
 	return false
 }
 
+// pkgDataKeys are package.json members that hold data, not commands npm,
+// git or a hook manager runs (husky, simple-git-hooks, config and scripts
+// are not among them).
+var pkgDataKeys = map[string]bool{"name": true, "version": true, "description": true, "keywords": true,
+	"license": true, "author": true, "contributors": true, "private": true, "type": true, "main": true,
+	"module": true, "types": true, "typings": true, "exports": true, "files": true, "repository": true,
+	"homepage": true, "bugs": true, "engines": true, "dependencies": true, "devDependencies": true,
+	"peerDependencies": true, "optionalDependencies": true, "peerDependenciesMeta": true, "sideEffects": true}
+
+// dataOnlyRewrite reports a whole-file write of an existing package.json
+// that changes only data members (a dependency added, the version bumped):
+// it keeps the scripts as they are, where the text alone names "scripts".
+func dataOnlyRewrite(path string, news []string) bool {
+	if len(news) != 1 {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > 4<<20 {
+		return false
+	}
+	var old, cur map[string]any
+	if json.Unmarshal(data, &old) != nil || json.Unmarshal([]byte(news[0]), &cur) != nil || old == nil || cur == nil {
+		return false
+	}
+	for _, m := range []map[string]any{old, cur} {
+		for k := range m {
+			if !pkgDataKeys[k] && !reflect.DeepEqual(old[k], cur[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // scriptLike is a JSON member whose value reads as a shell command: a space
 // or a shell metacharacter, where a dependency's value is a version; a path
 // ("test": "./x.sh") or a JSON escape ("node\u0020x.js" is a space) too.
@@ -1239,7 +1275,8 @@ func (a *analyzer) always() *Always {
 			return nil
 		}
 		for _, w := range f.argv {
-			if strings.ContainsAny(w, "*()") {
+			// an empty word ("") cannot be written in a Bash(…) pattern
+			if w == "" || strings.ContainsAny(w, "*()") {
 				return nil
 			}
 		}

@@ -1211,6 +1211,10 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
+		if alt == "" {
+			// rm "" fails (no such file): it deletes nothing, not the cwd
+			continue
+		}
 		r := a.resolvePath(alt, sc.cwd, true)
 		f := &rfact{kind: protocol.FactDelete, path: r, parent: parent}
 		base := filepath.Base(alt)
@@ -1953,8 +1957,11 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			if len(s.paths) > 0 {
 				root = s.paths[len(s.paths)-1].val
 			}
-			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
+			i := a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
 				human: reason("human.sensitive-read", "a recursive search that reads hidden files such as .env "+why+" (rg, git grep or --include leave them out)")})
+			if a.regularFiles(s.paths, sc) {
+				a.fileSearches = append(a.fileSearches, i)
+			}
 		}
 	}
 	if s.pre {

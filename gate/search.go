@@ -1,9 +1,12 @@
 package gate
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 // A search command line (grep and its variants, rg, ag, ack) read the way
@@ -36,6 +39,9 @@ type searchCmd struct {
 	pre     bool     // rg --pre/-z runs a program on each file
 	preCmds []string // the programs of --pre and git grep -O, when given
 	files   bool     // rg --files: the operands are all paths
+	// namesOnly: the output holds file names, counts or nothing, no line
+	// (-l, -L, -c, -q); it overrides context and -o
+	namesOnly bool
 }
 
 type dialect int
@@ -263,6 +269,8 @@ func (s *searchCmd) applyShort(lb string, c byte, v word, ok bool) {
 		s.recursive = true
 	case !rgOrAg && c == 'd':
 		s.recursive = s.recursive || v.val == "recurse" || v.dyn
+	case c == 'l' || c == 'c' || c == 'q' && lb != "ag" || c == 'L' && lb != "rg": // rg -L follows links
+		s.namesOnly = true
 	default:
 		if name, ok2 := sharedShort[c]; ok2 {
 			s.applyLong(lb, name, v, ok)
@@ -321,6 +329,10 @@ func (s *searchCmd) applyLong(lb, name string, v word, ok bool) {
 		} else {
 			s.hidden = true
 		}
+	case "files-with-matches", "files-without-match", "files-without-matches", "count", "count-matches", "quiet", "name-only":
+		s.namesOnly = true
+	case "silent": // ag --silent only hushes its log
+		s.namesOnly = s.namesOnly || lb != "ag"
 	case "include", "glob", "iglob", "file-search-regex":
 		s.globs = append(s.globs, v.val)
 	case "pre", "pre-glob", "search-zip", "hostname-bin", "open-files-in-pager":
@@ -399,6 +411,19 @@ var secretLines = []string{
 // line or a line shaped like a secret's (secretLines), or cannot be known
 // (a pattern file, a variable, a regexp Go cannot read).
 func (s searchCmd) huntsSecrets() string {
+	if s.namesOnly {
+		// grep -rl postgres . prints names, not lines: only a pattern aimed
+		// at a secret (one that names it, or unknown) probes its value
+		if s.fromFile {
+			return "reads its patterns from a file"
+		}
+		for _, p := range s.patterns {
+			if p.dyn || secretSearch.MatchString(p.val) {
+				return "has a pattern aimed at secrets"
+			}
+		}
+		return ""
+	}
 	switch {
 	case s.invert:
 		return "prints every line that does not match"
@@ -507,4 +532,56 @@ func gnuToGo(p string, basic bool) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// regularFiles reports search operands that are all regular files on disk
+// now (a symlink counts as what it points to): grep -r of a file reads
+// only that file, no hidden file beside it.
+func (a *analyzer) regularFiles(paths []word, sc *scope) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	for _, w := range paths {
+		if w.dyn {
+			return false
+		}
+		r := a.resolvePath(w.val, sc.cwd, false)
+		if !r.known || r.glob {
+			return false
+		}
+		fi, err := os.Stat(r.real)
+		if err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// searchesOnlyFiles clears the hidden-file read of a recursive search of
+// regular files when nothing else in the call writes, deletes or runs an
+// unknown program: the files cannot become a directory or a link to one
+// (rm x.yml; ln -s . x.yml) before or while grep reads them.
+func (a *analyzer) searchesOnlyFiles() {
+	if len(a.fileSearches) == 0 {
+		return
+	}
+	only := make(map[int]bool, len(a.fileSearches))
+	for _, i := range a.fileSearches {
+		only[i] = true
+	}
+	for i, f := range a.facts {
+		if only[i] {
+			continue
+		}
+		switch {
+		case f.floor != nil || f.human != nil || f.ask != nil,
+			f.kind == protocol.FactExec && f.safe == nil,
+			f.kind != protocol.FactExec && f.kind != protocol.FactRead:
+			return
+		}
+	}
+	for _, i := range a.fileSearches {
+		a.facts[i].human = nil
+		a.facts[i].safe = reason("gate.read", "a recursive search of a file reads only that file")
+	}
 }

@@ -1,10 +1,14 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func plainWords(s string) []word {
@@ -114,6 +118,41 @@ func TestGNUToGo(t *testing.T) {
 		assert.Equal(t, c.ok, ok, c.in)
 		if c.ok {
 			assert.Equal(t, c.want, got, c.in)
+		}
+	}
+}
+
+// A recursive search of regular files reads only them: no hidden file
+// beside them reaches its output. A directory, a link to one, a missing
+// name, or a call that could swap the file first stays human-only.
+func TestRecursiveSearchOfFiles(t *testing.T) {
+	proj := t.TempDir()
+	for _, f := range []string{"docker-compose.yml", "README.md", ".env", "src/a.go"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(proj, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(proj, f), []byte("x"), 0o644))
+	}
+	require.NoError(t, os.Symlink(".", filepath.Join(proj, "lnk.yml")))
+	e := Env{Project: proj, Home: "/home/u"}
+	cases := []struct {
+		cmd   string
+		human bool
+	}{
+		{"grep -rni redis docker-compose.yml", false},
+		{"grep -rn 'postgres://' docker-compose.yml | head", false},
+		{"grep -rn token README.md docker-compose.yml", false},
+		{"grep -rn KEY lnk.yml", true},
+		{"grep -rn KEY .env", true},
+		{"grep -rn KEY README.md src", true},
+		{"grep -rn KEY missing.yml", true},
+		{"rm README.md; ln -s . README.md; grep -rn KEY README.md", true},
+		{"grep -rn KEY README.md & ln -sf . x", true},
+		{"python x.py; grep -rn KEY README.md", true},
+	}
+	for _, c := range cases {
+		v := Analyze(bash(c.cmd), e)
+		assert.Equal(t, c.human, v.HumanOnly, c.cmd)
+		if !c.human {
+			assert.Equal(t, protocol.DecisionAllow, v.Decision, c.cmd)
 		}
 	}
 }

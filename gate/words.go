@@ -204,9 +204,11 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 				}
 			}
 		}
-		// ${!x} expands the variable x names: any variable, a secret too
-		out.secretVar = out.secretVar || secretVarName(name) || a.secrets[name] || indirect(p)
-		if out.secretName == "" && secretVarName(name) {
+		// ${!x} expands the variable x names: any variable, a secret too;
+		// ${#X} is only its length (echo ${#OPENAI_API_KEY}: is it set?)
+		holds := !p.Length && (secretVarName(name) || a.secrets[name]) || indirect(p)
+		out.secretVar = out.secretVar || holds
+		if out.secretName == "" && holds && secretVarName(name) {
 			out.secretName = name
 		}
 		out.dyn = true
