@@ -1062,7 +1062,9 @@ func touchesScripts(texts []string) bool {
 		return true
 	}
 	for _, t := range texts {
-		for _, k := range []string{`"scripts"`, "install", "prepare", "prepublish", "postpack", "prepack"} {
+		// hook managers run their commands from package.json too
+		for _, k := range []string{`"scripts"`, "install", "prepare", "prepublish", "postpack", "prepack",
+			`"simple-git-hooks"`, `"husky"`, `"gitHooks"`, `"git-hooks"`, `"lint-staged"`, `"pre-commit"`, `"pre-push"`} {
 			if strings.Contains(t, k) {
 				return true
 			}
