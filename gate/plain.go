@@ -946,7 +946,10 @@ func remoteDest(args []word) bool {
 // dirSecret reports a directory on disk that holds a sensitive file (a
 // bounded walk, without .git and node_modules): packing it into an archive
 // or copying it to another host carries the secret along.
-func (a *analyzer) dirSecret(r pathRef) bool {
+//
+// excl are name patterns the command leaves out (rsync/tar --exclude .env):
+// a file or directory whose name matches one is not carried.
+func (a *analyzer) dirSecret(r pathRef, excl ...string) bool {
 	if !r.known || r.glob {
 		return false
 	}
@@ -968,6 +971,12 @@ func (a *analyzer) dirSecret(r pathRef) bool {
 		if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
+		if p != root && excludedName(d.Name(), d.IsDir(), excl) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: p, known: true}) {
 			found = true
 			return filepath.SkipAll
@@ -975,6 +984,48 @@ func (a *analyzer) dirSecret(r pathRef) bool {
 		return nil
 	})
 	return found
+}
+
+// excludedName reports a name matched by one of the exclude patterns. Only
+// name patterns count (".env", ".env*", "secrets/" for a directory): a
+// pattern with a "/" inside is anchored or matched against a path the
+// walk does not rebuild, so it is not trusted to leave anything out.
+func excludedName(name string, isDir bool, pats []string) bool {
+	for _, p := range pats {
+		dirOnly := strings.HasSuffix(p, "/")
+		p = strings.TrimSuffix(p, "/")
+		if p == "" || strings.Contains(p, "/") || dirOnly && !isDir {
+			continue
+		}
+		if ok, err := path.Match(p, name); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rsyncExcludes returns the --exclude patterns of an rsync line, or none
+// when an include or filter rule could bring an excluded file back.
+func rsyncExcludes(args []word) []string {
+	var pats []string
+	for i, w := range args {
+		v := w.val
+		if v == "--" {
+			break
+		}
+		if w.dyn || hasShort([]word{w}, "fF") || strings.HasPrefix(v, "--include") || strings.HasPrefix(v, "--filter") || strings.HasPrefix(v, "--files-from") {
+			return nil
+		}
+		if x, ok := strings.CutPrefix(v, "--exclude="); ok {
+			pats = append(pats, x)
+		} else if v == "--exclude" && i+1 < len(args) {
+			if args[i+1].dyn {
+				return nil
+			}
+			pats = append(pats, args[i+1].val)
+		}
+	}
+	return pats
 }
 
 // isRemote reports scp/rsync host:path operands.
@@ -1368,11 +1419,13 @@ const tarValueLetters = "fCTXIFbKNgLVH"
 
 // tarLong maps tar's long options that take a value to their letters.
 var tarLong = map[string]byte{"file": 'f', "directory": 'C', "files-from": 'T', "exclude-from": 'X',
-	"use-compress-program": 'I', "info-script": 'F', "new-volume-script": 'F'}
+	"use-compress-program": 'I', "info-script": 'F', "new-volume-script": 'F',
+	// --exclude PATTERN takes a pattern, not a file to pack ('!' is no letter)
+	"exclude": '!'}
 
 // tarLongNames orders tarLong: an exact name before the longer ones it
 // abbreviates (--file before --files-from).
-var tarLongNames = []string{"file", "files-from", "directory", "exclude-from", "use-compress-program", "info-script", "new-volume-script"}
+var tarLongNames = []string{"file", "files-from", "directory", "exclude", "exclude-from", "use-compress-program", "info-script", "new-volume-script"}
 
 // tarArgs reads a tar command line in all three styles (tar -czf A, tar
 // czf A, tar --file=A): the values of its short options by letter, the
@@ -1564,7 +1617,19 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 		}
 	}
 	if !extract && !list {
-		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc)
+		// GNU tar matches an exclude against every name (unanchored) unless
+		// told otherwise; bsdtar --include can bring a name back
+		var excl []string
+		if !hasLongAbbrev(args, "--anchored", "--no-wildcards", "--include") {
+			for _, w := range vals['!'] {
+				if w.dyn {
+					excl = nil
+					break
+				}
+				excl = append(excl, w.val)
+			}
+		}
+		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc, excl...)
 	}
 	for _, l := range []byte{'T', 'X'} {
 		for _, w := range vals[l] {
@@ -1599,9 +1664,9 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 // packed taints an archive written to a file from a directory that holds a
 // secret: uploading the archive later in the call sends that secret
 // (tar czf x.tgz . && curl -T x.tgz).
-func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope) {
+func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope, excl ...string) {
 	for _, i := range ops {
-		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false)) {
+		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), excl...) {
 			continue
 		}
 		for _, w := range archives {
@@ -2664,7 +2729,11 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
 				// rsync -a . host:, scp -r . host: copy the directory's
 				// hidden files too: a .env in it goes to the other host
-				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r) {
+				var excl []string
+				if lb == "rsync" {
+					excl = rsyncExcludes(args)
+				}
+				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r, excl...) {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 						human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
 				}
