@@ -229,8 +229,19 @@ func (a *analyzer) subcmdEffects(f *rfact, idx int, lb string, args []word) summ
 	if lookupSubcmd(configWriters, lb, args) {
 		f.human = reason("human.persistence-write", lb+" changes a configuration that runs commands or loads code")
 	}
-	if lookupSubcmd(pathInstallers, lb, args) && f.human == nil {
+	if lookupSubcmd(pathInstallers, lb, args) && f.human == nil && !installsNothing(lb, args) {
 		f.human = reason("human.outside-write", lb+" installs a program outside the project, onto the PATH")
 	}
 	return s
+}
+
+// installsNothing reports a PATH installer asked only to list, explain or
+// dry-run (cargo install --list, gem install --help, go install -n): it
+// writes no program onto the PATH.
+func installsNothing(lb string, args []word) bool {
+	if hasFlag(args, "--help") || hasFlag(args, "-h") || lb == "cargo" && hasFlag(args, "--list") {
+		return true
+	}
+	// go install -n prints the commands it would run and runs none
+	return lb == "go" && hasFlag(args, "-n")
 }
