@@ -1589,11 +1589,20 @@ var dockerVal = map[string]bool{"-e": true, "--env": true, "-u": true, "--user":
 func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary {
 	// --env-file .env hands the file's secrets to the container's program,
 	// like . ./.env && cmd: a read of the file
+	// (compose's --env-file .env names the file compose loads anyway: no
+	// more than docker compose up without it)
+	compose := slices.ContainsFunc(args, func(w word) bool { return w.val == "compose" })
+	read := func(w word) {
+		if compose && !w.dyn && a.resolvePath(w.val, sc.cwd, false).abs == a.resolvePath(".env", sc.cwd, false).abs {
+			return
+		}
+		a.readWord(w, sc, idx, false)
+	}
 	for j, w := range args {
 		if v, ok := strings.CutPrefix(w.val, "--env-file="); ok {
-			a.readWord(word{val: v, dyn: w.dyn}, sc, idx, false)
+			read(word{val: v, dyn: w.dyn})
 		} else if w.val == "--env-file" && j+1 < len(args) {
-			a.readWord(args[j+1], sc, idx, false)
+			read(args[j+1])
 		}
 	}
 	i := 0

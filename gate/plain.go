@@ -702,6 +702,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if len(args) > 1 && (args[1].val == "ps" || args[1].val == "logs" || args[1].val == "version" || args[1].val == "ls") {
 					safe(lb + " compose " + args[1].val + " only inspects")
 				}
+				if slices.ContainsFunc(args[1:], func(w word) bool { return w.val == "config" }) && !hasFlag(args, "--no-interpolate") {
+					// it prints the compose file with the project's .env filled in
+					a.readWord(word{val: ".env"}, sc, idx, false)
+				}
 			case "network", "volume":
 				if len(args) == 2 && args[1].val == "ls" {
 					safe(lb + " " + args[0].val + " ls only lists")
