@@ -310,6 +310,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			}
 		}
+		if (lb == "test" || lb == "[" || lb == "expr") && secretCompare(args) {
+			// [ "${TOKEN:0:1}" = s ] && echo y: a yes/no answer about the
+			// value (see testSecret)
+			f.human = reason("human.env-dump", lb+" compares a variable that holds a secret with a pattern")
+		}
 		switch {
 		case lb == "date" && (hasFlag(args, "-s") || hasLongAbbrev(args, "--set")):
 		case lb == "ps" && psShowsEnv(args):
@@ -4915,4 +4920,18 @@ func (a *analyzer) cmakeE(f *rfact, idx int, args []word, sc *scope) {
 		words = append(words, word{val: c})
 	}
 	a.inner(append(words, args[1:]...), sc, idx)
+}
+
+// secretCompare reports test, [ or expr arguments that compare a secret
+// variable with a string that is not empty (expr : matches a regex).
+func secretCompare(args []word) bool {
+	op, secret := false, false
+	for _, w := range args {
+		switch w.val {
+		case "=", "==", "!=", "<", ">", ":", "match", "index", "substr":
+			op = true
+		}
+		secret = secret || w.secretVar
+	}
+	return op && secret && !slices.ContainsFunc(args, func(w word) bool { return w.val == "" && !w.dyn })
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -688,6 +689,13 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		return a.branch(sc, func(in *scope) summary {
 			w := a.word(c.Word, in)
 			s := w.sub
+			if w.secretVar && slices.ContainsFunc(c.Items, func(it *syntax.CaseItem) bool {
+				return slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return p.Lit() != "*" })
+			}) {
+				// case $TOKEN in sk-a*): each branch answers yes or no
+				// about the value, and a loop of them spells it out
+				a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
+			}
 			for _, it := range c.Items {
 				for _, p := range it.Patterns {
 					s.or(a.walkSubst(p, in))
@@ -703,6 +711,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
 		a.testArith(c.X, sc) // -eq and friends evaluate their operands
+		a.testSecret(c.X)
 		return a.walkSubst(c.X, sc)
 	case *syntax.LetClause:
 		var s summary
@@ -1512,4 +1521,48 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// testSecret makes a [[ … ]] that compares a secret variable with a string
+// or pattern human-only: [[ $TOKEN == sk-a* ]] && echo y is a yes/no
+// answer about the value, and a loop of them prints it letter by letter.
+// -n, -z and a comparison with "" (is it set?) stay as they are.
+func (a *analyzer) testSecret(x syntax.TestExpr) {
+	walkNodes(x, func(n syntax.Node) bool {
+		b, ok := n.(*syntax.BinaryTest)
+		if !ok {
+			return true
+		}
+		switch b.Op {
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch, syntax.TsBefore, syntax.TsAfter:
+			if a.secretValue(b.X) && !emptyWord(b.Y) || a.secretValue(b.Y) && !emptyWord(b.X) {
+				a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// secretValue reports an operand that expands part of a secret variable's
+// value (not its length, ${#X}).
+func (a *analyzer) secretValue(n syntax.Node) bool {
+	found := false
+	walkNodes(n, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && !p.Length && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// emptyWord reports an empty quoted word (a test of whether a variable is set).
+func emptyWord(n syntax.Node) bool {
+	w, ok := n.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	t, ok := litText(w)
+	return ok && t == ""
 }
