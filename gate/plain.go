@@ -950,8 +950,9 @@ func remoteDest(args []word) bool {
 
 // dirSecret reports a directory on disk that holds a sensitive file (a
 // bounded walk, without .git and node_modules): packing it into an archive
-// or copying it to another host carries the secret along.
-func (a *analyzer) dirSecret(r pathRef) bool {
+// or copying it to another host carries the secret along. With follow
+// (the tool copies what links point to) a link to a secret counts too.
+func (a *analyzer) dirSecret(r pathRef, follow bool) bool {
 	if !r.known || r.glob {
 		return false
 	}
@@ -963,22 +964,39 @@ func (a *analyzer) dirSecret(r pathRef) bool {
 		return false
 	}
 	found, n := false, 0
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || found {
-			return filepath.SkipDir
-		}
-		if n++; n > 4000 {
-			return filepath.SkipAll
-		}
-		if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: p, known: true}) {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
+	var walk func(root string, depth int)
+	walk = func(root string, depth int) {
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || found {
+				return filepath.SkipDir
+			}
+			if n++; n > 4000 {
+				return filepath.SkipAll
+			}
+			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			real := p
+			if follow && d.Type()&os.ModeSymlink != 0 {
+				// zip -r, scp -r, rsync -L and tar -h copy what a link
+				// points to: pub/key -> ../.env, pub/ssh -> ~/.ssh
+				if real, err = filepath.EvalSymlinks(p); err != nil {
+					return nil
+				}
+				if st, err := os.Stat(real); err == nil && st.IsDir() && depth < 3 &&
+					!a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
+					walk(real, depth+1)
+					return nil
+				}
+			}
+			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
+				found = true
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	}
+	walk(root, 0)
 	return found
 }
 
@@ -1503,7 +1521,8 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 		a.readWord(args[i], sc, idx, false)
 	}
 	if creates && args[ops[0]].val != "-" && (lb != "zip" || hasShort(args, "rR") || hasFlag(args, "--recurse-paths")) {
-		a.packed([]word{args[ops[0]]}, args, ops[1:], sc, sc)
+		// zip stores what links point to unless -y; 7z does by default
+		a.packed([]word{args[ops[0]]}, args, ops[1:], sc, sc, lb != "zip" || !hasShort(args, "y") && !hasFlag(args, "--symlinks"))
 	}
 	if listing && f.ask == nil {
 		f.safe = reason("gate.safe", lb+" only lists, tests or prints an archive")
@@ -1569,7 +1588,7 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 		}
 	}
 	if !extract && !list {
-		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc)
+		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc, strings.ContainsAny(letters, "h") || hasLongAbbrev(args, "--dereference"))
 	}
 	for _, l := range []byte{'T', 'X'} {
 		for _, w := range vals[l] {
@@ -1604,9 +1623,9 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 // packed taints an archive written to a file from a directory that holds a
 // secret: uploading the archive later in the call sends that secret
 // (tar czf x.tgz . && curl -T x.tgz).
-func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope) {
+func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope, follow bool) {
 	for _, i := range ops {
-		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false)) {
+		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), follow) {
 			continue
 		}
 		for _, w := range archives {
@@ -2669,7 +2688,10 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
 				// rsync -a . host:, scp -r . host: copy the directory's
 				// hidden files too: a .env in it goes to the other host
-				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r) {
+				// scp -r follows links; rsync with -L, --copy-links,
+				// --copy-unsafe-links (a link out of the tree)
+				follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
+				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r, follow) {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 						human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
 				}
@@ -2710,7 +2732,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
 				} else if (i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
-					lb == "wormhole" || lb == "croc") && a.dirSecret(r) {
+					lb == "wormhole" || lb == "croc") && a.dirSecret(r, cloudFollows(lb, args)) {
 					// aws s3 sync . s3://b, rclone copy . remote:, az …
 					// upload-batch -s .: the directory's .env goes along
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
@@ -4934,4 +4956,17 @@ func secretCompare(args []word) bool {
 		secret = secret || w.secretVar
 	}
 	return op && secret && !slices.ContainsFunc(args, func(w word) bool { return w.val == "" && !w.dyn })
+}
+
+// cloudFollows reports an upload of a directory that sends what its links
+// point to: aws s3 sync/cp follow links unless --no-follow-symlinks;
+// rclone with -L or --copy-links; others are assumed to.
+func cloudFollows(lb string, args []word) bool {
+	switch lb {
+	case "aws":
+		return !hasFlag(args, "--no-follow-symlinks")
+	case "rclone":
+		return hasShort(args, "L") || hasFlag(args, "--copy-links")
+	}
+	return true
 }
