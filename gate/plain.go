@@ -757,8 +757,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	}
 	switch {
 	case (lb == "rg" || lb == "grep" || lb == "fd" || lb == "fdfind") && f.safe != nil &&
-		(lb == "fd" || lb == "fdfind" || hasShort(args, "l") || hasFlag(args, "--files", "--files-with-matches")):
-		// file names found under the project
+		(lb == "fd" || lb == "fdfind" || hasShort(args, "lLc") || hasLongAbbrev(args, "--files", "--files-with-matches", "--files-without-match", "--count")):
+		// file names found under the project (-L: those without a match;
+		// -c: NAME:COUNT, cut -d: -f1 keeps the name)
 		s.projList = a.readsInProject(idx)
 		// grep -r reads hidden files too: its names may be secrets
 		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include") ||
@@ -768,6 +769,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// the names of a search, not aimed at secrets by a glob (fd's
 		// pattern may be)
 		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
+	case lb == "ls" && f.safe != nil && (hasShort(args, "aA") || hasLongAbbrev(args, "--all", "--almost-all")):
+		// ls -A | xargs cat: the names include .env, like find's
+		s.projList = a.readsInProject(idx)
+		s.secretList, s.broadList = true, true
+	case (lb == "cut" || lb == "tr") && f.safe != nil && a.stdin != nil && a.stdin.secretList:
+		// grep -rc x . | cut -d: -f1 | xargs cat: cut keeps the names
+		s.secretList = true
 	case (lb == "realpath" || lb == "readlink" && hasShort(args, "fem") || lb == "ls" && hasShort(args, "d")) && f.safe != nil &&
 		len(operands(args, nil)) == 1 && !args[operands(args, nil)[0]].dyn && !hasGlob(args[operands(args, nil)[0]].val):
 		// f=$(realpath ~/.bashrc); echo … >> "$f": the output is the path
@@ -781,6 +789,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.projList = false
 		}
 		s.cleanList = s.projList && a.stdin.cleanList
+		// find . | grep env | xargs cat: the kept names may still be
+		// secrets (a grep may aim at them: no longer broad)
+		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
+		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
 	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
@@ -4969,4 +4981,60 @@ func cloudFollows(lb string, args []word) bool {
 		return hasShort(args, "L") || hasFlag(args, "--copy-links")
 	}
 	return true
+}
+
+// secretNameSamples are names a listing of secrets prints, for
+// filterMayKeepSecret.
+var secretNameSamples = []string{"./.env", "./.env.local", "./config/.env.production", "./id_rsa", "./.ssh/id_ed25519",
+	"./credentials.json", "./secrets.yaml", "./.npmrc", "./server.pem", "./tls.key", "./.aws/credentials", "./.netrc",
+	"./.git-credentials", "./.pgpass", "./service-account.json"}
+
+// filterMayKeepSecret reports a grep or rg line filter (… | grep PATTERN)
+// whose kept names may include a secret's: -v, -e/-f or a pattern that is
+// unknown or matches one of secretNameSamples (grep .env does, grep '\.go$'
+// does not).
+func filterMayKeepSecret(lb string, args []word) bool {
+	ops := operands(args, nil)
+	if len(ops) != 1 || hasShort(args, "vef") || hasLongAbbrev(args, "--invert-match", "--regexp", "--file") || args[ops[0]].dyn {
+		return true
+	}
+	p := args[ops[0]].val
+	switch {
+	case hasShort(args, "F") || hasLongAbbrev(args, "--fixed-strings"):
+		p = regexp.QuoteMeta(p)
+	case !hasShort(args, "EP") && !hasLongAbbrev(args, "--extended-regexp", "--perl-regexp") && args[0].val != "rg":
+		p = breToERE(p)
+	}
+	if hasShort(args, "i") || hasLongAbbrev(args, "--ignore-case") {
+		p = "(?i)" + p
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return true
+	}
+	return slices.ContainsFunc(secretNameSamples, re.MatchString)
+}
+
+// breToERE turns a basic regular expression into an extended one: \( \)
+// \| \{ \} \+ \? are the operators, the bare characters are literal.
+func breToERE(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p) && strings.IndexByte("()|{}+?", p[i+1]) >= 0:
+			b.WriteByte(p[i+1])
+			i++
+		case c == '\\' && i+1 < len(p):
+			b.WriteByte(c)
+			b.WriteByte(p[i+1])
+			i++
+		case strings.IndexByte("()|{}+?", c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
