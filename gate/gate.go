@@ -96,6 +96,8 @@ type analyzer struct {
 	// typedInput: the text being read was typed into a process (a
 	// terminal tool's input), which may be a REPL rather than a shell
 	typedInput bool
+	// typedSplit: typedLines is reading the lines of typed text
+	typedSplit bool
 	env        *Env
 	pol        *Policy
 	facts      []*rfact

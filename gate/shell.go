@@ -321,6 +321,7 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
 		if a.typedInput && a.depth == 0 {
 			a.opaque("ask.parse-error", "text typed into a process that does not parse as shell: "+err.Error(), false)
+			a.typedLines(src, err, sc)
 		} else {
 			a.opaque("human.parse-error", "shell parse error: "+err.Error(), true)
 		}
@@ -1565,4 +1566,27 @@ func emptyWord(n syntax.Node) bool {
 	}
 	t, ok := litText(w)
 	return ok && t == ""
+}
+
+// typedLines reads the lines of typed text that does not parse: an
+// interactive shell reports the line in error and runs the next ones
+// (fi, then rm -rf ~ on the next line). Each line is read on its own, and
+// the text after the line the parser stopped at as a whole; both only add
+// to what the call is judged by.
+func (a *analyzer) typedLines(src string, err error, sc *scope) {
+	lines := strings.Split(src, "\n")
+	if len(lines) < 2 || a.typedSplit {
+		return // once: the parts read here are not split again
+	}
+	a.typedSplit = true
+	defer func() { a.typedSplit = false }()
+	for _, l := range lines {
+		if f, err := parseSalvage(l); err == nil && len(f.Stmts) > 0 {
+			a.shell(l, sc)
+		}
+	}
+	var pe syntax.ParseError
+	if errors.As(err, &pe) && int(pe.Pos.Line()) < len(lines) && pe.Pos.Line() > 0 {
+		a.shell(strings.Join(lines[pe.Pos.Line():], "\n"), sc)
+	}
 }
