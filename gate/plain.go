@@ -964,18 +964,20 @@ func remoteDest(args []word) bool {
 // bounded walk, without .git and node_modules): packing it into an archive
 // or copying it to another host carries the secret along. With follow
 // (the tool copies what links point to) a link to a secret counts too.
-func (a *analyzer) dirSecret(r pathRef, follow bool) bool {
+// capped: the directory is too large to walk it all (a z/.env past 4000
+// files in a/ was never seen), so it is not known to be free of secrets.
+func (a *analyzer) dirSecret(r pathRef, follow bool) (found, capped bool) {
 	if !r.known || r.glob {
-		return false
+		return false, false
 	}
 	root := r.real
 	if root == "" {
 		root = r.abs
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return false
+		return false, false
 	}
-	found, n := false, 0
+	n := 0
 	var walk func(root string, depth int)
 	walk = func(root string, depth int) {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -983,6 +985,7 @@ func (a *analyzer) dirSecret(r pathRef, follow bool) bool {
 				return filepath.SkipDir
 			}
 			if n++; n > 4000 {
+				capped = true
 				return filepath.SkipAll
 			}
 			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
@@ -1009,7 +1012,7 @@ func (a *analyzer) dirSecret(r pathRef, follow bool) bool {
 		})
 	}
 	walk(root, 0)
-	return found
+	return found, capped && !found
 }
 
 // isRemote reports scp/rsync host:path operands.
@@ -1637,7 +1640,12 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 // (tar czf x.tgz . && curl -T x.tgz).
 func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope, follow bool) {
 	for _, i := range ops {
-		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), follow) {
+		if args[i].dyn {
+			continue
+		}
+		// a directory too large to check is not tainted: tar czf x.tgz . of
+		// a big project is everyday, and the upload of x.tgz asks anyway
+		if found, _ := a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), follow); !found {
 			continue
 		}
 		for _, w := range archives {
@@ -2703,9 +2711,13 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				// scp -r follows links; rsync with -L, --copy-links,
 				// --copy-unsafe-links (a link out of the tree)
 				follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
-				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r, follow) {
+				r := a.resolvePath(v, sc.cwd, false)
+				if found, capped := a.dirSecret(r, follow); found {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 						human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
+				} else if capped {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.unchecked-dir", "copies a directory too large to check for secrets such as .env to another host")})
 				}
 			}
 			if isRemote(v) {
@@ -2743,12 +2755,17 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
-				} else if (i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
-					lb == "wormhole" || lb == "croc") && a.dirSecret(r, cloudFollows(lb, args)) {
+				} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+					lb == "wormhole" || lb == "croc" {
 					// aws s3 sync . s3://b, rclone copy . remote:, az …
 					// upload-batch -s .: the directory's .env goes along
-					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
+					if found, capped := a.dirSecret(r, cloudFollows(lb, args)); found {
+						a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+							human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
+					} else if capped {
+						a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+							human: reason("human.unchecked-dir", "uploads a directory too large to check for secrets such as .env")})
+					}
 				}
 			}
 		}
