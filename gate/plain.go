@@ -4984,7 +4984,9 @@ func secretCompare(args []word) bool {
 		}
 		secret = secret || w.secretVar
 	}
-	return op && secret && !slices.ContainsFunc(args, func(w word) bool { return w.val == "" && !w.dyn })
+	// [ -z "${TOKEN/#sk-a*/}" ]: a cut or rewritten value tested at all
+	return slices.ContainsFunc(args, func(w word) bool { return w.secretPart }) ||
+		op && secret && !slices.ContainsFunc(args, func(w word) bool { return w.val == "" && !w.dyn })
 }
 
 // cloudFollows reports an upload of a directory that sends what its links

@@ -1530,6 +1530,11 @@ func clip(s string, n int) string {
 // -n, -z and a comparison with "" (is it set?) stay as they are.
 func (a *analyzer) testSecret(x syntax.TestExpr) {
 	walkNodes(x, func(n syntax.Node) bool {
+		if u, ok := n.(*syntax.UnaryTest); ok && a.secretPartOf(u.X) {
+			// [[ -z ${TOKEN/#sk-a*/} ]]: empty only if the value starts so
+			a.humanFact("human.env-dump", "tests part of a variable that holds a secret")
+			return false
+		}
 		b, ok := n.(*syntax.BinaryTest)
 		if !ok {
 			return true
@@ -1589,4 +1594,35 @@ func (a *analyzer) typedLines(src string, err error, sc *scope) {
 	if errors.As(err, &pe) && int(pe.Pos.Line()) < len(lines) && pe.Pos.Line() > 0 {
 		a.shell(strings.Join(lines[pe.Pos.Line():], "\n"), sc)
 	}
+}
+
+// secretPartOf reports an operand that cuts or rewrites a secret
+// variable's value (${X:3:1}, ${X/#sk-a*/}, ${X#…}).
+func (a *analyzer) secretPartOf(n syntax.Node) bool {
+	found := false
+	walkNodes(n, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && cutsValue(p) &&
+			(secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// cutsValue reports ${X:off:len}, ${X/a/b} and ${X#…}/${X%…}: the
+// result depends on what the value holds. ${X:-d}, ${X:+y} and case
+// changes only on whether it is set.
+func cutsValue(p *syntax.ParamExp) bool {
+	if p.Slice != nil || p.Repl != nil {
+		return true
+	}
+	if p.Exp == nil {
+		return false
+	}
+	switch p.Exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		return true
+	}
+	return false
 }

@@ -29,6 +29,10 @@ type word struct {
 	// secretName is the first such name (GITHUB_TOKEN)
 	secretVar  bool
 	secretName string
+	// secretPart: a secret variable's value cut or rewritten (${X:3:1},
+	// ${X/#sk-a*/}, ${X#…}): empty or not, it answers a question about
+	// the value
+	secretPart bool
 	// projPaths: the word is the output of a listing of project files
 	// ($(git ls-files), xargs after find .)
 	projPaths bool
@@ -208,6 +212,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		// ${#X} is only its length (echo ${#OPENAI_API_KEY}: is it set?)
 		holds := !p.Length && (secretVarName(name) || a.secrets[name]) || indirect(p)
 		out.secretVar = out.secretVar || holds
+		out.secretPart = out.secretPart || holds && cutsValue(p)
 		if out.secretName == "" && holds && secretVarName(name) {
 			out.secretName = name
 		}
