@@ -623,3 +623,25 @@ func TestHardLinks(t *testing.T) {
 		assert.Equal(t, c.human, v.HumanOnly, c.call)
 	}
 }
+
+// TestGitConfigToken checks that a .git/config whose remote URL carries a
+// token is a secret (cat, git remote -v print it) and a plain one is not.
+func TestGitConfigToken(t *testing.T) {
+	dir := t.TempDir()
+	tok, plain := filepath.Join(dir, "tok"), filepath.Join(dir, "plain")
+	writeFile(t, tok, ".git/config", "[remote \"origin\"]\n\turl = https://x:ghp_abc@github.com/o/r.git\n")
+	writeFile(t, plain, ".git/config", "[remote \"origin\"]\n\turl = https://github.com/o/r.git\n")
+	for _, c := range []struct {
+		proj, cmd string
+		human     bool
+	}{
+		{tok, "cat .git/config", true},
+		{tok, "git remote -v", true},
+		{tok, "git config --get remote.origin.url", true},
+		{plain, "cat .git/config", false},
+		{plain, "git remote -v", false},
+	} {
+		v := Analyze(bash(c.cmd), Env{Project: c.proj, Cwd: c.proj, Home: "/home/u"})
+		assert.Equal(t, c.human, v.HumanOnly, c.proj+": "+c.cmd)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -276,6 +277,9 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		lp := strings.ToLower(p)
 		if base := filepath.Base(lp); sensitiveBase(base) && (base != ".npmrc" || npmrcHasToken(p)) {
 			return true
+		}
+		if strings.HasSuffix(lp, "/.git/config") && gitConfigHasCreds(p) {
+			return true // url = https://x:ghp_…@github.com/o/r
 		}
 		// a copy of a home secret elsewhere is one too (project/.aws/credentials)
 		for _, h := range homeSecretSuffixes {
@@ -942,4 +946,20 @@ func (a *analyzer) hardLinkedSecret(p string, fi os.FileInfo) string {
 		}
 	}
 	return p
+}
+
+// userinfoURL is a URL with a password or token before the host.
+var userinfoURL = regexp.MustCompile(`://[^/@\s:]*:[^/@\s]+@`)
+
+// gitConfigHasCreds reports a .git/config whose remote URLs carry a
+// password or token (git remote add origin https://x:TOKEN@host/…).
+func gitConfigHasCreds(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64*1024)
+	n, _ := f.Read(buf)
+	return userinfoURL.Match(buf[:n])
 }

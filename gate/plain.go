@@ -3756,6 +3756,8 @@ loop:
 		switch {
 		case len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url":
 			safe()
+			// git remote -v prints the URLs, a token written into one too
+			a.readGitConfig(cwd, gidx)
 		case rest[ops[0]].val == "add" || rest[ops[0]].val == "set-url" || rest[ops[0]].val == "rename":
 			// later pushes and fetches go where the new URL says
 			human("human.persistence-write", "git remote "+rest[ops[0]].val+" changes where pushes and fetches go")
@@ -3782,6 +3784,10 @@ loop:
 			safe()
 		}
 	case "config":
+		if !hasFlag(rest, "--global", "--system", "-f", "--file", "--blob") && !hasLongAbbrev(rest, "--file") {
+			// git config -l or --get remote.origin.url print .git/config
+			a.readGitConfig(cwd, gidx)
+		}
 		for j, w := range rest {
 			if (w.val == "-f" || w.val == "--file" || w.val == "--blob") && j+1 < len(rest) {
 				a.readWord(rest[j+1], gsc, gidx, false)
@@ -5056,4 +5062,29 @@ func breToERE(p string) string {
 		}
 	}
 	return b.String()
+}
+
+// readGitConfig records a read of the .git/config around dir, if any.
+func (a *analyzer) readGitConfig(dir string, idx int) {
+	// only one with a token counts: the repository may lie above the
+	// project, and reading its plain config is git's own business
+	if p := gitConfigOf(dir); p != "" && gitConfigHasCreds(p) {
+		a.readFact(a.resolvePath(p, "", false), idx, false)
+	}
+}
+
+// gitConfigOf is the .git/config of the repository around dir (the
+// nearest .git directory above it); "" when there is none.
+func gitConfigOf(dir string) string {
+	for i := 0; i < 64 && dir != ""; i++ {
+		if st, err := os.Stat(filepath.Join(dir, ".git")); err == nil && st.IsDir() {
+			return filepath.Join(dir, ".git", "config")
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	return ""
 }
