@@ -989,6 +989,11 @@ func (a *analyzer) dirSecret(r pathRef, follow bool) (found, capped bool) {
 				return filepath.SkipAll
 			}
 			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+				// of .git only its config may hold a secret: a remote URL's token
+				if d.Name() == ".git" && gitConfigHasCreds(filepath.Join(p, "config")) {
+					found = true
+					return filepath.SkipAll
+				}
 				return filepath.SkipDir
 			}
 			real := p
