@@ -3704,6 +3704,18 @@ loop:
 				a.deleteWord(rest[o], gsc, gidx, how)
 			}
 		}
+	case "mv":
+		// git mv .env notes.txt renames like mv: a secret under a name
+		// later reads do not recognise (the rest stays git's own rules:
+		// git mv .perm-peer x is human.protected-touch)
+		if o := operands(rest, nil); len(o) > 1 {
+			for _, i := range o[:len(o)-1] {
+				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, false); a.sensitive(r) {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: gidx,
+						human: reason("human.sensitive-read", "git mv gives a sensitive file another name")})
+				}
+			}
+		}
 	case "lfs":
 		if len(ops) > 0 && (rest[ops[0]].val == "install" || rest[ops[0]].val == "update") {
 			human("human.persistence-write", "git lfs install writes git hooks")
