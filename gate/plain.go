@@ -310,6 +310,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			}
 		}
+		if (lb == "exit" || lb == "return") && slices.ContainsFunc(args, func(w word) bool { return w.secretVar }) {
+			// exit $(( 36#${KEY:3:1} )): the status shows a byte of it
+			f.human = reason("human.env-dump", lb+" returns a variable that holds a secret as its status")
+		}
 		if (lb == "test" || lb == "[" || lb == "expr") && secretCompare(args) {
 			// [ "${TOKEN:0:1}" = s ] && echo y: a yes/no answer about the
 			// value (see testSecret)

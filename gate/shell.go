@@ -709,6 +709,10 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		return a.funcDecl(c, sc)
 	case *syntax.ArithmCmd:
 		a.arith(c.X, sc)
+		if a.arithSecret(c.X) {
+			// (( 36#${KEY:3:1} > 20 )): its status answers about the value
+			a.humanFact("human.env-dump", "arithmetic on a variable that holds a secret")
+		}
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
 		a.testArith(c.X, sc) // -eq and friends evaluate their operands
