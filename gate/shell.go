@@ -1036,6 +1036,13 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 				a.secrets = map[string]bool{}
 			}
 			a.secrets[as.Name.Value] = true
+			if w.secretPart {
+				// x=${KEY/#sk-a*/}: [ -z "$x" ] answers about KEY
+				if a.secretParts == nil {
+					a.secretParts = map[string]bool{}
+				}
+				a.secretParts[as.Name.Value] = true
+			}
 		}
 		switch {
 		case !w.dyn:
@@ -1605,8 +1612,8 @@ func (a *analyzer) typedLines(src string, err error, sc *scope) {
 func (a *analyzer) secretPartOf(n syntax.Node) bool {
 	found := false
 	walkNodes(n, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && cutsValue(p) &&
-			(secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && !p.Length && (cutsValue(p) &&
+			(secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || a.secretParts[p.Param.Value]) {
 			found = true
 		}
 		return !found

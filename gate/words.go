@@ -212,7 +212,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		// ${#X} is only its length (echo ${#OPENAI_API_KEY}: is it set?)
 		holds := !p.Length && (secretVarName(name) || a.secrets[name]) || indirect(p)
 		out.secretVar = out.secretVar || holds
-		out.secretPart = out.secretPart || holds && cutsValue(p)
+		out.secretPart = out.secretPart || holds && (cutsValue(p) || a.secretParts[name])
 		if out.secretName == "" && holds && secretVarName(name) {
 			out.secretName = name
 		}
