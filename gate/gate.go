@@ -96,6 +96,8 @@ type analyzer struct {
 	// typedInput: the text being read was typed into a process (a
 	// terminal tool's input), which may be a REPL rather than a shell
 	typedInput bool
+	// typedSplit: typedLines is reading the lines of typed text
+	typedSplit bool
 	env        *Env
 	pol        *Policy
 	facts      []*rfact
@@ -104,7 +106,9 @@ type analyzer struct {
 	noFunc     bool            // the next exec is a command/builtin/exec inner command, which skips functions
 	taint      map[string]bool // variables assigned from a secret
 	secrets    map[string]bool // variables assigned a secret variable's value (x=$GITHUB_TOKEN)
-	vals       map[string]*varVals
+	// secretParts: variables assigned a cut or rewritten secret (see cutsValue)
+	secretParts map[string]bool
+	vals        map[string]*varVals
 	// listVars are loop variables holding one name from a project listing
 	// (for f in $(git ls-files '*.go'), … | while read f): that listing's
 	// projPaths, cleanPaths and secretPaths

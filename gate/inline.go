@@ -45,6 +45,10 @@ var (
 	inlineEnvDump = regexp.MustCompile(`os\.environ\s*\)|os\.environ\.(items|copy|values)\(|dict\(\s*os\.environ|process\.env\s*[\),]|` +
 		`JSON\.stringify\(\s*process\.env|Object\.(keys|entries|values)\(\s*process\.env|%ENV|\bENV\.(to_h|each|to_a|inspect)|` +
 		`\bp\s+ENV\b|getenv\(\s*\)|\$_ENV|Deno\.env\.toObject`)
+	// inlineEnvVar reads one environment variable by a literal name:
+	// os.environ["X"], os.getenv("X"), process.env.X, ENV["X"], $ENV{X}.
+	inlineEnvVar = regexp.MustCompile(`(?:environ(?:\.get)?\s*[\[(]\s*|getenv\(\s*|ENV\[\s*|ENV\.fetch\(\s*|process\.env\[\s*|Deno\.env\.get\(\s*)['"]([A-Za-z_]\w*)['"]|` +
+		`process\.env\.([A-Za-z_]\w*)|\$ENV\{\s*['"]?([A-Za-z_]\w*)`)
 	// inlineNetwork reaches the network.
 	inlineNetwork = regexp.MustCompile(`urllib|requests\.|http\.client|httpx|socket|\bfetch\(|https?\.(request|get)\(|XMLHttpRequest|` +
 		`axios|LWP|HTTP::Tiny|Net::HTTP|open-uri|curl_|smtplib|ftplib|paramiko|WebSocket|dgram|\bnet\.connect`)
@@ -134,6 +138,21 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 		return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 	}) {
 		f.human = reason("human.download-exec", lb+" code runs code it downloads")
+	}
+	if !inlineNetwork.MatchString(code) && f.human == nil {
+		// print(os.environ["OPENAI_API_KEY"]) is echo $OPENAI_API_KEY; with
+		// a network call it is as often the key sent to its own service
+		for _, ix := range inlineEnvVar.FindAllStringSubmatchIndex(code, maxInlineLiterals) {
+			m := inlineEnvVar.FindStringSubmatch(code[ix[0]:ix[1]])
+			rest := strings.TrimLeft(code[ix[1]:], "'\"])")
+			if strings.HasPrefix(rest, ".length") || strings.HasSuffix(strings.TrimRight(code[:ix[0]], "os. "), "len(") {
+				continue // its length, like ${#X}: is it loaded?
+			}
+			if n := m[1] + m[2] + m[3]; secretVarName(n) {
+				f.human = reason("human.env-dump", lb+" code reads "+n+", a variable that holds a secret")
+				break
+			}
+		}
 	}
 	if inlineEnvDump.MatchString(code) {
 		f.human = reason("human.env-dump", lb+" code prints the whole environment")

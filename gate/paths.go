@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -70,9 +71,15 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 	}
 	// Lstat first: most paths an agent names in a plan do not exist yet, and
 	// one failed syscall is the cheapest way to learn that.
-	if _, err := os.Lstat(r.abs); err == nil {
+	if fi, err := os.Lstat(r.abs); err == nil {
 		if real, err := filepath.EvalSymlinks(r.abs); err == nil {
 			r.real = real
+			if fi.Mode()&os.ModeSymlink != 0 {
+				fi, err = os.Stat(real)
+			}
+			if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+				r.real = a.hardLinkedSecret(real, fi)
+			}
 		} else {
 			// a dangling link: writing through it creates its target
 			r.real = followDangling(r.abs)
@@ -270,6 +277,9 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		lp := strings.ToLower(p)
 		if base := filepath.Base(lp); sensitiveBase(base) && (base != ".npmrc" || npmrcHasToken(p)) {
 			return true
+		}
+		if strings.HasSuffix(lp, "/.git/config") && gitConfigHasCreds(p) {
+			return true // url = https://x:ghp_…@github.com/o/r
 		}
 		// a copy of a home secret elsewhere is one too (project/.aws/credentials)
 		for _, h := range homeSecretSuffixes {
@@ -905,4 +915,51 @@ func globMatches(pattern string) (matches []string, ok bool) {
 		}
 	}
 	return matches, len(matches) > 0
+}
+
+// hardLinkedSecret is the secret a file with more than one hard link is
+// the same file as (notes.txt made by ln .env notes.txt, or ln
+// ~/.ssh/id_rsa k): a secret name beside it or a home secret file. It is
+// p itself when there is none.
+func (a *analyzer) hardLinkedSecret(p string, fi os.FileInfo) string {
+	var cands []string
+	if ents, err := os.ReadDir(filepath.Dir(p)); err == nil && len(ents) <= 4000 {
+		for _, e := range ents {
+			if e.Type().IsRegular() && isSensitiveName(strings.ToLower(e.Name())) {
+				cands = append(cands, filepath.Join(filepath.Dir(p), e.Name()))
+			}
+		}
+	}
+	if h := a.env.Home; h != "" {
+		if ents, err := os.ReadDir(filepath.Join(h, ".ssh")); err == nil && len(ents) <= 4000 {
+			for _, e := range ents {
+				cands = append(cands, filepath.Join(h, ".ssh", e.Name()))
+			}
+		}
+		for _, s := range sensitiveHome {
+			cands = append(cands, filepath.Join(h, s))
+		}
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && c != p && os.SameFile(fi, st) {
+			return c
+		}
+	}
+	return p
+}
+
+// userinfoURL is a URL with a password or token before the host.
+var userinfoURL = regexp.MustCompile(`://[^/@\s:]*:[^/@\s]+@`)
+
+// gitConfigHasCreds reports a .git/config whose remote URLs carry a
+// password or token (git remote add origin https://x:TOKEN@host/…).
+func gitConfigHasCreds(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64*1024)
+	n, _ := f.Read(buf)
+	return userinfoURL.Match(buf[:n])
 }

@@ -310,6 +310,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			}
 		}
+		if (lb == "exit" || lb == "return") && slices.ContainsFunc(args, func(w word) bool { return w.secretVar }) {
+			// exit $(( 36#${KEY:3:1} )): the status shows a byte of it
+			f.human = reason("human.env-dump", lb+" returns a variable that holds a secret as its status")
+		}
+		if (lb == "test" || lb == "[" || lb == "expr") && secretCompare(args) {
+			// [ "${TOKEN:0:1}" = s ] && echo y: a yes/no answer about the
+			// value (see testSecret)
+			f.human = reason("human.env-dump", lb+" compares a variable that holds a secret with a pattern")
+		}
 		switch {
 		case lb == "date" && (hasFlag(args, "-s") || hasLongAbbrev(args, "--set")):
 		case lb == "ps" && psShowsEnv(args):
@@ -756,8 +765,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	}
 	switch {
 	case (lb == "rg" || lb == "grep" || lb == "fd" || lb == "fdfind") && f.safe != nil &&
-		(lb == "fd" || lb == "fdfind" || hasShort(args, "l") || hasFlag(args, "--files", "--files-with-matches")):
-		// file names found under the project
+		(lb == "fd" || lb == "fdfind" || hasShort(args, "lLc") || hasLongAbbrev(args, "--files", "--files-with-matches", "--files-without-match", "--count")):
+		// file names found under the project (-L: those without a match;
+		// -c: NAME:COUNT, cut -d: -f1 keeps the name)
 		s.projList = a.readsInProject(idx)
 		// grep -r reads hidden files too: its names may be secrets
 		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include") ||
@@ -767,6 +777,13 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		// the names of a search, not aimed at secrets by a glob (fd's
 		// pattern may be)
 		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
+	case lb == "ls" && f.safe != nil && (hasShort(args, "aA") || hasLongAbbrev(args, "--all", "--almost-all")):
+		// ls -A | xargs cat: the names include .env, like find's
+		s.projList = a.readsInProject(idx)
+		s.secretList, s.broadList = true, true
+	case (lb == "cut" || lb == "tr") && f.safe != nil && a.stdin != nil && a.stdin.secretList:
+		// grep -rc x . | cut -d: -f1 | xargs cat: cut keeps the names
+		s.secretList = true
 	case (lb == "realpath" || lb == "readlink" && hasShort(args, "fem") || lb == "ls" && hasShort(args, "d")) && f.safe != nil &&
 		len(operands(args, nil)) == 1 && !args[operands(args, nil)[0]].dyn && !hasGlob(args[operands(args, nil)[0]].val):
 		// f=$(realpath ~/.bashrc); echo … >> "$f": the output is the path
@@ -780,6 +797,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.projList = false
 		}
 		s.cleanList = s.projList && a.stdin.cleanList
+		// find . | grep env | xargs cat: the kept names may still be
+		// secrets (a grep may aim at them: no longer broad)
+		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
+		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
 	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
@@ -949,45 +970,71 @@ func remoteDest(args []word) bool {
 
 // dirSecret reports a directory on disk that holds a sensitive file (a
 // bounded walk, without .git and node_modules): packing it into an archive
-// or copying it to another host carries the secret along.
+// or copying it to another host carries the secret along. With follow
+// (the tool copies what links point to) a link to a secret counts too.
+// capped: the directory is too large to walk it all (a z/.env past 4000
+// files in a/ was never seen), so it is not known to be free of secrets.
 //
 // excl are name patterns the command leaves out (rsync/tar --exclude .env):
 // a file or directory whose name matches one is not carried.
-func (a *analyzer) dirSecret(r pathRef, excl ...string) bool {
+func (a *analyzer) dirSecret(r pathRef, follow bool, excl ...string) (found, capped bool) {
 	if !r.known || r.glob {
-		return false
+		return false, false
 	}
 	root := r.real
 	if root == "" {
 		root = r.abs
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return false
+		return false, false
 	}
-	found, n := false, 0
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || found {
-			return filepath.SkipDir
-		}
-		if n++; n > 4000 {
-			return filepath.SkipAll
-		}
-		if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if p != root && excludedName(d.Name(), d.IsDir(), excl) {
-			if d.IsDir() {
+	n := 0
+	var walk func(root string, depth int)
+	walk = func(root string, depth int) {
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || found {
 				return filepath.SkipDir
 			}
+			if n++; n > 4000 {
+				capped = true
+				return filepath.SkipAll
+			}
+			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+				// of .git only its config may hold a secret: a remote URL's token
+				if d.Name() == ".git" && gitConfigHasCreds(filepath.Join(p, "config")) {
+					found = true
+					return filepath.SkipAll
+				}
+				return filepath.SkipDir
+			}
+			if p != root && excludedName(d.Name(), d.IsDir(), excl) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			real := p
+			if follow && d.Type()&os.ModeSymlink != 0 {
+				// zip -r, scp -r, rsync -L and tar -h copy what a link
+				// points to: pub/key -> ../.env, pub/ssh -> ~/.ssh
+				if real, err = filepath.EvalSymlinks(p); err != nil {
+					return nil
+				}
+				if st, err := os.Stat(real); err == nil && st.IsDir() && depth < 3 &&
+					!a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
+					walk(real, depth+1)
+					return nil
+				}
+			}
+			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
+				found = true
+				return filepath.SkipAll
+			}
 			return nil
-		}
-		if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: p, known: true}) {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return found
+		})
+	}
+	walk(root, 0)
+	return found, capped && !found
 }
 
 // excludedName reports a name matched by one of the exclude patterns. Only
@@ -1555,7 +1602,8 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 		a.readWord(args[i], sc, idx, false)
 	}
 	if creates && args[ops[0]].val != "-" && (lb != "zip" || hasShort(args, "rR") || hasFlag(args, "--recurse-paths")) {
-		a.packed([]word{args[ops[0]]}, args, ops[1:], sc, sc)
+		// zip stores what links point to unless -y; 7z does by default
+		a.packed([]word{args[ops[0]]}, args, ops[1:], sc, sc, lb != "zip" || !hasShort(args, "y") && !hasFlag(args, "--symlinks"))
 	}
 	if listing && f.ask == nil {
 		f.safe = reason("gate.safe", lb+" only lists, tests or prints an archive")
@@ -1633,7 +1681,7 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 				excl = append(excl, w.val)
 			}
 		}
-		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc, excl...)
+		a.packed(vals['f'], args, ops, &scope{cwd: dir}, sc, strings.ContainsAny(letters, "h") || hasLongAbbrev(args, "--dereference"), excl...)
 	}
 	for _, l := range []byte{'T', 'X'} {
 		for _, w := range vals[l] {
@@ -1668,9 +1716,14 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 // packed taints an archive written to a file from a directory that holds a
 // secret: uploading the archive later in the call sends that secret
 // (tar czf x.tgz . && curl -T x.tgz).
-func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope, excl ...string) {
+func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) {
 	for _, i := range ops {
-		if args[i].dyn || !a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), excl...) {
+		if args[i].dyn {
+			continue
+		}
+		// a directory too large to check is not tainted: tar czf x.tgz . of
+		// a big project is everyday, and the upload of x.tgz asks anyway
+		if found, _ := a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), follow, excl...); !found {
 			continue
 		}
 		for _, w := range archives {
@@ -2737,9 +2790,16 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 				if lb == "rsync" {
 					excl = rsyncExcludes(args)
 				}
-				if r := a.resolvePath(v, sc.cwd, false); a.dirSecret(r, excl...) {
+				// scp -r follows links; rsync with -L, --copy-links,
+				// --copy-unsafe-links (a link out of the tree)
+				follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
+				r := a.resolvePath(v, sc.cwd, false)
+				if found, capped := a.dirSecret(r, follow, excl...); found {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 						human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
+				} else if capped {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.unchecked-dir", "copies a directory too large to check for secrets such as .env to another host")})
 				}
 			}
 			if isRemote(v) {
@@ -2777,12 +2837,17 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
 					a.readFact(r, idx, false)
-				} else if (i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
-					lb == "wormhole" || lb == "croc") && a.dirSecret(r) {
+				} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+					lb == "wormhole" || lb == "croc" {
 					// aws s3 sync . s3://b, rclone copy . remote:, az …
 					// upload-batch -s .: the directory's .env goes along
-					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
+					if found, capped := a.dirSecret(r, cloudFollows(lb, args)); found {
+						a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+							human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
+					} else if capped {
+						a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+							human: reason("human.unchecked-dir", "uploads a directory too large to check for secrets such as .env")})
+					}
 				}
 			}
 		}
@@ -3716,6 +3781,18 @@ loop:
 				a.deleteWord(rest[o], gsc, gidx, how)
 			}
 		}
+	case "mv":
+		// git mv .env notes.txt renames like mv: a secret under a name
+		// later reads do not recognise (the rest stays git's own rules:
+		// git mv .perm-peer x is human.protected-touch)
+		if o := operands(rest, nil); len(o) > 1 {
+			for _, i := range o[:len(o)-1] {
+				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, false); a.sensitive(r) {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: gidx,
+						human: reason("human.sensitive-read", "git mv gives a sensitive file another name")})
+				}
+			}
+		}
 	case "lfs":
 		if len(ops) > 0 && (rest[ops[0]].val == "install" || rest[ops[0]].val == "update") {
 			human("human.persistence-write", "git lfs install writes git hooks")
@@ -3773,6 +3850,8 @@ loop:
 		switch {
 		case len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url":
 			safe()
+			// git remote -v prints the URLs, a token written into one too
+			a.readGitConfig(cwd, gidx)
 		case rest[ops[0]].val == "add" || rest[ops[0]].val == "set-url" || rest[ops[0]].val == "rename":
 			// later pushes and fetches go where the new URL says
 			human("human.persistence-write", "git remote "+rest[ops[0]].val+" changes where pushes and fetches go")
@@ -3799,6 +3878,10 @@ loop:
 			safe()
 		}
 	case "config":
+		if !hasFlag(rest, "--global", "--system", "-f", "--file", "--blob") && !hasLongAbbrev(rest, "--file") {
+			// git config -l or --get remote.origin.url print .git/config
+			a.readGitConfig(cwd, gidx)
+		}
 		for j, w := range rest {
 			if (w.val == "-f" || w.val == "--file" || w.val == "--blob") && j+1 < len(rest) {
 				a.readWord(rest[j+1], gsc, gidx, false)
@@ -4988,4 +5071,114 @@ func (a *analyzer) cmakeE(f *rfact, idx int, args []word, sc *scope) {
 		words = append(words, word{val: c})
 	}
 	a.inner(append(words, args[1:]...), sc, idx)
+}
+
+// secretCompare reports test, [ or expr arguments that compare a secret
+// variable with a string that is not empty (expr : matches a regex).
+func secretCompare(args []word) bool {
+	op, secret := false, false
+	for _, w := range args {
+		switch w.val {
+		case "=", "==", "!=", "<", ">", ":", "match", "index", "substr":
+			op = true
+		}
+		secret = secret || w.secretVar
+	}
+	// [ -z "${TOKEN/#sk-a*/}" ]: a cut or rewritten value tested at all
+	return slices.ContainsFunc(args, func(w word) bool { return w.secretPart }) ||
+		op && secret && !slices.ContainsFunc(args, func(w word) bool { return w.val == "" && !w.dyn })
+}
+
+// cloudFollows reports an upload of a directory that sends what its links
+// point to: aws s3 sync/cp follow links unless --no-follow-symlinks;
+// rclone with -L or --copy-links; others are assumed to.
+func cloudFollows(lb string, args []word) bool {
+	switch lb {
+	case "aws":
+		return !hasFlag(args, "--no-follow-symlinks")
+	case "rclone":
+		return hasShort(args, "L") || hasFlag(args, "--copy-links")
+	}
+	return true
+}
+
+// secretNameSamples are names a listing of secrets prints, for
+// filterMayKeepSecret.
+var secretNameSamples = []string{"./.env", "./.env.local", "./config/.env.production", "./id_rsa", "./.ssh/id_ed25519",
+	"./credentials.json", "./secrets.yaml", "./.npmrc", "./server.pem", "./tls.key", "./.aws/credentials", "./.netrc",
+	"./.git-credentials", "./.pgpass", "./service-account.json"}
+
+// filterMayKeepSecret reports a grep or rg line filter (… | grep PATTERN)
+// whose kept names may include a secret's: -v, -e/-f or a pattern that is
+// unknown or matches one of secretNameSamples (grep .env does, grep '\.go$'
+// does not).
+func filterMayKeepSecret(lb string, args []word) bool {
+	ops := operands(args, nil)
+	if len(ops) != 1 || hasShort(args, "vef") || hasLongAbbrev(args, "--invert-match", "--regexp", "--file") || args[ops[0]].dyn {
+		return true
+	}
+	p := args[ops[0]].val
+	switch {
+	case hasShort(args, "F") || hasLongAbbrev(args, "--fixed-strings"):
+		p = regexp.QuoteMeta(p)
+	case !hasShort(args, "EP") && !hasLongAbbrev(args, "--extended-regexp", "--perl-regexp") && args[0].val != "rg":
+		p = breToERE(p)
+	}
+	if hasShort(args, "i") || hasLongAbbrev(args, "--ignore-case") {
+		p = "(?i)" + p
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return true
+	}
+	return slices.ContainsFunc(secretNameSamples, re.MatchString)
+}
+
+// breToERE turns a basic regular expression into an extended one: \( \)
+// \| \{ \} \+ \? are the operators, the bare characters are literal.
+func breToERE(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p) && strings.IndexByte("()|{}+?", p[i+1]) >= 0:
+			b.WriteByte(p[i+1])
+			i++
+		case c == '\\' && i+1 < len(p):
+			b.WriteByte(c)
+			b.WriteByte(p[i+1])
+			i++
+		case strings.IndexByte("()|{}+?", c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// readGitConfig records a read of the .git/config around dir, if any.
+func (a *analyzer) readGitConfig(dir string, idx int) {
+	// only one with a token counts: the repository may lie above the
+	// project, and reading its plain config is git's own business
+	if p := gitConfigOf(dir); p != "" && gitConfigHasCreds(p) {
+		a.readFact(a.resolvePath(p, "", false), idx, false)
+	}
+}
+
+// gitConfigOf is the .git/config of the repository around dir (the
+// nearest .git directory above it); "" when there is none.
+func gitConfigOf(dir string) string {
+	for i := 0; i < 64 && dir != ""; i++ {
+		if st, err := os.Stat(filepath.Join(dir, ".git")); err == nil && st.IsDir() {
+			return filepath.Join(dir, ".git", "config")
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -320,6 +321,7 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 		// syntax (=(…), ${~x}) bash rejects: the unread part is human-only
 		if a.typedInput && a.depth == 0 {
 			a.opaque("ask.parse-error", "text typed into a process that does not parse as shell: "+err.Error(), false)
+			a.typedLines(src, err, sc)
 		} else {
 			a.opaque("human.parse-error", "shell parse error: "+err.Error(), true)
 		}
@@ -688,6 +690,13 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		return a.branch(sc, func(in *scope) summary {
 			w := a.word(c.Word, in)
 			s := w.sub
+			if w.secretVar && slices.ContainsFunc(c.Items, func(it *syntax.CaseItem) bool {
+				return slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return p.Lit() != "*" })
+			}) {
+				// case $TOKEN in sk-a*): each branch answers yes or no
+				// about the value, and a loop of them spells it out
+				a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
+			}
 			for _, it := range c.Items {
 				for _, p := range it.Patterns {
 					s.or(a.walkSubst(p, in))
@@ -700,9 +709,14 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		return a.funcDecl(c, sc)
 	case *syntax.ArithmCmd:
 		a.arith(c.X, sc)
+		if a.arithSecret(c.X) {
+			// (( 36#${KEY:3:1} > 20 )): its status answers about the value
+			a.humanFact("human.env-dump", "arithmetic on a variable that holds a secret")
+		}
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
 		a.testArith(c.X, sc) // -eq and friends evaluate their operands
+		a.testSecret(c.X)
 		return a.walkSubst(c.X, sc)
 	case *syntax.LetClause:
 		var s summary
@@ -1022,6 +1036,13 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 				a.secrets = map[string]bool{}
 			}
 			a.secrets[as.Name.Value] = true
+			if w.secretPart {
+				// x=${KEY/#sk-a*/}: [ -z "$x" ] answers about KEY
+				if a.secretParts == nil {
+					a.secretParts = map[string]bool{}
+				}
+				a.secretParts[as.Name.Value] = true
+			}
 		}
 		switch {
 		case !w.dyn:
@@ -1512,4 +1533,107 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// testSecret makes a [[ … ]] that compares a secret variable with a string
+// or pattern human-only: [[ $TOKEN == sk-a* ]] && echo y is a yes/no
+// answer about the value, and a loop of them prints it letter by letter.
+// -n, -z and a comparison with "" (is it set?) stay as they are.
+func (a *analyzer) testSecret(x syntax.TestExpr) {
+	walkNodes(x, func(n syntax.Node) bool {
+		if u, ok := n.(*syntax.UnaryTest); ok && a.secretPartOf(u.X) {
+			// [[ -z ${TOKEN/#sk-a*/} ]]: empty only if the value starts so
+			a.humanFact("human.env-dump", "tests part of a variable that holds a secret")
+			return false
+		}
+		b, ok := n.(*syntax.BinaryTest)
+		if !ok {
+			return true
+		}
+		switch b.Op {
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch, syntax.TsBefore, syntax.TsAfter:
+			if a.secretValue(b.X) && !emptyWord(b.Y) || a.secretValue(b.Y) && !emptyWord(b.X) {
+				a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// secretValue reports an operand that expands part of a secret variable's
+// value (not its length, ${#X}).
+func (a *analyzer) secretValue(n syntax.Node) bool {
+	found := false
+	walkNodes(n, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && !p.Length && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// emptyWord reports an empty quoted word (a test of whether a variable is set).
+func emptyWord(n syntax.Node) bool {
+	w, ok := n.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	t, ok := litText(w)
+	return ok && t == ""
+}
+
+// typedLines reads the lines of typed text that does not parse: an
+// interactive shell reports the line in error and runs the next ones
+// (fi, then rm -rf ~ on the next line). Each line is read on its own, and
+// the text after the line the parser stopped at as a whole; both only add
+// to what the call is judged by.
+func (a *analyzer) typedLines(src string, err error, sc *scope) {
+	lines := strings.Split(src, "\n")
+	if len(lines) < 2 || a.typedSplit {
+		return // once: the parts read here are not split again
+	}
+	a.typedSplit = true
+	defer func() { a.typedSplit = false }()
+	for _, l := range lines {
+		if f, err := parseSalvage(l); err == nil && len(f.Stmts) > 0 {
+			a.shell(l, sc)
+		}
+	}
+	var pe syntax.ParseError
+	if errors.As(err, &pe) && int(pe.Pos.Line()) < len(lines) && pe.Pos.Line() > 0 {
+		a.shell(strings.Join(lines[pe.Pos.Line():], "\n"), sc)
+	}
+}
+
+// secretPartOf reports an operand that cuts or rewrites a secret
+// variable's value (${X:3:1}, ${X/#sk-a*/}, ${X#…}).
+func (a *analyzer) secretPartOf(n syntax.Node) bool {
+	found := false
+	walkNodes(n, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && !p.Length && (cutsValue(p) &&
+			(secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || a.secretParts[p.Param.Value]) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// cutsValue reports ${X:off:len}, ${X/a/b} and ${X#…}/${X%…}: the
+// result depends on what the value holds. ${X:-d}, ${X:+y} and case
+// changes only on whether it is set.
+func cutsValue(p *syntax.ParamExp) bool {
+	if p.Slice != nil || p.Repl != nil {
+		return true
+	}
+	if p.Exp == nil {
+		return false
+	}
+	switch p.Exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		return true
+	}
+	return false
 }

@@ -29,6 +29,10 @@ type word struct {
 	// secretName is the first such name (GITHUB_TOKEN)
 	secretVar  bool
 	secretName string
+	// secretPart: a secret variable's value cut or rewritten (${X:3:1},
+	// ${X/#sk-a*/}, ${X#…}): empty or not, it answers a question about
+	// the value
+	secretPart bool
 	// projPaths: the word is the output of a listing of project files
 	// ($(git ls-files), xargs after find .)
 	projPaths bool
@@ -208,6 +212,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		// ${#X} is only its length (echo ${#OPENAI_API_KEY}: is it set?)
 		holds := !p.Length && (secretVarName(name) || a.secrets[name]) || indirect(p)
 		out.secretVar = out.secretVar || holds
+		out.secretPart = out.secretPart || holds && (cutsValue(p) || a.secretParts[name])
 		if out.secretName == "" && holds && secretVarName(name) {
 			out.secretName = name
 		}
@@ -266,6 +271,11 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		}
 	case *syntax.ArithmExp:
 		a.arith(p, sc)
+		if a.arithSecret(p) {
+			// $(( 36#${KEY:3:5} )) is the key's letters as a number, and
+			// $((PIN)) a numeric secret's value: printed, it prints them
+			out.secretVar = true
+		}
 		out.dyn = true
 		out.alts, out.exact = nil, false
 		b.WriteString("$((…))")
@@ -728,6 +738,26 @@ func (a *analyzer) mentionsSecretVar(node syntax.Node) bool {
 	walkNodes(node, func(n syntax.Node) bool {
 		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
 			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// arithSecret reports arithmetic that reads a secret variable's value:
+// ${KEY:3:1} or $KEY inside it, or a bare secret name (PIN+0); ${#KEY}
+// is only its length.
+func (a *analyzer) arithSecret(n syntax.Node) bool {
+	found := false
+	walkNodes(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			found = found || !n.Length && n.Param != nil && (secretVarName(n.Param.Value) || a.secrets[n.Param.Value])
+			return false
+		case *syntax.Word:
+			if t, ok := litText(n); ok && (secretVarName(t) || a.secrets[t]) {
+				found = true
+			}
 		}
 		return !found
 	})
