@@ -368,3 +368,38 @@ func TestSessionOpenDuringRequest(t *testing.T) {
 	}
 	h.close()
 }
+
+// A session/close handled while a request waits for a worker, then a
+// session/open that reopens the same id before that request loads its
+// session: the reopened session still withdraws the request, which arrived
+// before the close (session/open must not forget Server.withdrawals).
+func TestSessionReopenKeepsEarlierWithdrawal(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	h.call("o1", "session/open", map[string]any{"sessionId": "re"})
+	h.wait("o1")
+	request := h.srv.frames.Add(1) // a request queued for a worker
+	closeNotif := &jsonrpc2.Request{Method: "session/close", Notif: true}
+	if err := closeNotif.SetParams(map[string]any{"sessionId": "re"}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.handleNotification(closeNotif, h.srv.frames.Add(1))
+	h.call("o2", "session/open", map[string]any{"sessionId": "re"})
+	h.wait("o2")
+	sess, err := h.srv.session("re")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled := false
+	sess.trackACP(request, func() { cancelled = true })()
+	if !cancelled {
+		t.Fatal("a request that arrived before session/close was not withdrawn by the reopened session")
+	}
+	sess.mu.Lock()
+	withdrawn := sess.withdrawnAt > request
+	sess.mu.Unlock()
+	if !withdrawn {
+		t.Fatal("the reopened session would ask the user for a withdrawn request")
+	}
+	h.close()
+}
