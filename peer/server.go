@@ -56,6 +56,7 @@ type Server struct {
 	// withdrawals is the frame of the latest session/cancel or
 	// session/close of each session id, loaded or not: a request may have
 	// arrived before the cancel and load its session after it (on a worker).
+	// It is emptied whenever no request is in flight (s.pending).
 	withdrawals map[string]uint64
 
 	inflight sync.WaitGroup
@@ -237,6 +238,11 @@ func (s *Server) runRequest(ctx context.Context, cancel context.CancelFunc, conn
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, req.ID)
+		if len(s.pending) == 0 {
+			// no request that arrived before a withdrawal is left to load
+			// its session
+			clear(s.withdrawals)
+		}
 		s.mu.Unlock()
 		cancel()
 	}()
@@ -396,7 +402,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 			s.mu.Lock()
 			sess := s.sessions[p.SessionID]
 			delete(s.sessions, p.SessionID)
-			s.withdrawals[p.SessionID] = frame
+			s.noteWithdrawalLocked(p.SessionID, frame)
 			s.mu.Unlock()
 			if sess != nil {
 				sess.withdrawAsks(frame)
@@ -412,7 +418,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 		if decodeParams(req.Method, req.Params, &p) == nil {
 			s.mu.Lock()
 			sess := s.sessions[p.SessionID]
-			s.withdrawals[p.SessionID] = frame
+			s.noteWithdrawalLocked(p.SessionID, frame)
 			s.mu.Unlock()
 			if sess != nil {
 				sess.withdrawAsks(frame)
@@ -421,6 +427,18 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 	default:
 		slog.Debug("ignored notification", "method", req.Method)
 	}
+}
+
+// noteWithdrawalLocked remembers a session/cancel or session/close of id
+// for the requests in flight, which may load the session after it. With
+// none in flight there is nothing to withdraw, so nothing is kept: the map
+// does not grow with every session id ever cancelled or closed.
+func (s *Server) noteWithdrawalLocked(id string, frame uint64) {
+	if len(s.pending) == 0 {
+		clear(s.withdrawals)
+		return
+	}
+	s.withdrawals[id] = frame
 }
 
 // cancelRequest cancels an in-flight request by its id (a JSON number or string).

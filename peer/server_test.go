@@ -313,6 +313,7 @@ func TestSessionCancelBeforeSessionLoaded(t *testing.T) {
 	h.init(true, nil)
 	// frame 10: a request; frame 11: the cancel, taken before the request's
 	// worker loads the session
+	defer inFlight(h)()
 	notif := &jsonrpc2.Request{Method: "session/cancel", Notif: true}
 	if err := notif.SetParams(map[string]any{"sessionId": "late"}); err != nil {
 		t.Fatal(err)
@@ -365,6 +366,93 @@ func TestSessionOpenDuringRequest(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		h.wait(fmt.Sprint("r", i))
 		h.wait(fmt.Sprint("o", i+1))
+	}
+	h.close()
+}
+
+// A session/close handled while a request waits for a worker, then a
+// session/open that reopens the same id before that request loads its
+// session: the reopened session still withdraws the request, which arrived
+// before the close (session/open must not forget Server.withdrawals).
+func TestSessionReopenKeepsEarlierWithdrawal(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	h.call("o1", "session/open", map[string]any{"sessionId": "re"})
+	h.wait("o1")
+	defer inFlight(h)()
+	request := h.srv.frames.Add(1) // a request queued for a worker
+	closeNotif := &jsonrpc2.Request{Method: "session/close", Notif: true}
+	if err := closeNotif.SetParams(map[string]any{"sessionId": "re"}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.handleNotification(closeNotif, h.srv.frames.Add(1))
+	h.call("o2", "session/open", map[string]any{"sessionId": "re"})
+	h.wait("o2")
+	sess, err := h.srv.session("re")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled := false
+	sess.trackACP(request, func() { cancelled = true })()
+	if !cancelled {
+		t.Fatal("a request that arrived before session/close was not withdrawn by the reopened session")
+	}
+	sess.mu.Lock()
+	withdrawn := sess.withdrawnAt > request
+	sess.mu.Unlock()
+	if !withdrawn {
+		t.Fatal("the reopened session would ask the user for a withdrawn request")
+	}
+	h.close()
+}
+
+// inFlight registers a stand-in for a request in flight (a worker has not
+// run it yet), as Handle does, until the returned func is called.
+func inFlight(h *harness) (done func()) {
+	id := jsonrpc2.ID{Str: "in-flight stand-in", IsString: true}
+	h.srv.mu.Lock()
+	h.srv.pending[id] = func() {}
+	h.srv.mu.Unlock()
+	return func() {
+		h.srv.mu.Lock()
+		delete(h.srv.pending, id)
+		h.srv.mu.Unlock()
+	}
+}
+
+// Server.withdrawals is kept only while requests are in flight: session ids
+// cancelled or closed with none in flight are not remembered for ever.
+func TestWithdrawalsNotKeptWhenIdle(t *testing.T) {
+	h := newHarness(t, "", "")
+	h.init(true, nil)
+	withdraw := func(method, id string) {
+		n := &jsonrpc2.Request{Method: method, Notif: true}
+		if err := n.SetParams(map[string]any{"sessionId": id}); err != nil {
+			t.Fatal(err)
+		}
+		h.srv.handleNotification(n, h.srv.frames.Add(1))
+	}
+	kept := func() int {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.withdrawals)
+	}
+	for i := range 100 {
+		withdraw("session/cancel", fmt.Sprint("c", i))
+		withdraw("session/close", fmt.Sprint("x", i))
+	}
+	if n := kept(); n != 0 {
+		t.Fatalf("with no request in flight, %d withdrawals were kept", n)
+	}
+	done := inFlight(h)
+	withdraw("session/cancel", "busy")
+	if n := kept(); n != 1 {
+		t.Fatalf("with a request in flight, want its session's withdrawal kept, got %d", n)
+	}
+	done()
+	withdraw("session/cancel", "idle")
+	if n := kept(); n != 0 {
+		t.Fatalf("once nothing is in flight, want the withdrawals dropped, got %d", n)
 	}
 	h.close()
 }

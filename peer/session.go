@@ -216,7 +216,11 @@ func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
 			ss.info = info
 			ss.mu.Unlock()
 		} else {
-			s.sessions[p.SessionID] = newSession(info)
+			ss := newSession(info)
+			// a session/close before this reopening still withdraws the
+			// requests that arrived before it (see Server.session)
+			ss.withdrawnAt = s.withdrawals[p.SessionID]
+			s.sessions[p.SessionID] = ss
 		}
 		return result{value: protocol.SessionOpenResult{}}
 	})
