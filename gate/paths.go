@@ -350,14 +350,11 @@ var ordinaryNames = []string{"README.md", "main.go", "index.js", "app.py", "app.
 // npmrcHasToken reports an .npmrc that holds credentials. A file that does
 // not exist (or cannot be read) counts as holding them.
 func npmrcHasToken(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
+	head, ok := fileHead(path)
+	if !ok {
 		return true
 	}
-	defer f.Close()
-	buf := make([]byte, 64*1024)
-	n, _ := f.Read(buf)
-	text := strings.ToLower(string(buf[:n]))
+	text := strings.ToLower(string(head))
 	for _, k := range []string{"_authtoken", "_auth", "_password", "password", "token"} {
 		if strings.Contains(text, k) {
 			return true
@@ -954,12 +951,19 @@ var userinfoURL = regexp.MustCompile(`://[^/@\s:]*:[^/@\s]+@`)
 // gitConfigHasCreds reports a .git/config whose remote URLs carry a
 // password or token (git remote add origin https://x:TOKEN@host/…).
 func gitConfigHasCreds(path string) bool {
+	head, ok := fileHead(path)
+	return ok && userinfoURL.Match(head)
+}
+
+// fileHead is the first 64 KB of a file (ok false: it cannot be read),
+// enough for the small config files the gate looks into.
+func fileHead(path string) (head []byte, ok bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	defer f.Close()
 	buf := make([]byte, 64*1024)
 	n, _ := f.Read(buf)
-	return userinfoURL.Match(buf[:n])
+	return buf[:n], true
 }
