@@ -805,7 +805,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else {
-		a.flagValueSecrets(args, sc, idx)
+		a.flagValueSecrets(lb, args, sc, idx)
 	}
 	for _, w := range args {
 		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
@@ -4314,20 +4314,28 @@ func findFiltered(args []word) bool {
 
 // flagValueSecrets records --flag=FILE values that name a secret
 // (diff --from-file=.env, grep --file=.env): they are reads of it.
-func (a *analyzer) flagValueSecrets(args []word, sc *scope, idx int) {
+func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int) {
 	for _, w := range args {
 		if !strings.HasPrefix(w.val, "-") {
 			continue
 		}
-		_, v, ok := strings.Cut(w.val, "=")
-		if !ok || v == "" {
+		name, v, ok := strings.Cut(w.val, "=")
+		if !ok || v == "" || patternOption[name] {
 			continue
+		}
+		if name == "--env-file" && (lb == "docker" || lb == "podman" || lb == "nerdctl") {
+			continue // container() decides: compose's own .env is no more than compose up
 		}
 		if r := a.resolveMaybe(w, v, sc, false); a.sensitive(r) {
 			a.readFact(r, idx, false)
 		}
 	}
 }
+
+// patternOption names options whose value is a name pattern, not a file
+// the program opens (ls --exclude=.env, grep --exclude-dir=.git).
+var patternOption = map[string]bool{"--exclude": true, "--exclude-dir": true, "--include": true, "--include-dir": true,
+	"--ignore": true, "--ignore-dir": true, "--skip": true, "--glob": true, "--iglob": true, "--hide": true}
 
 // awkLex splits an awk program into code and string literals: each string
 // becomes "N" (N indexes lits), each regex literal //, each comment is
