@@ -131,6 +131,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		switch {
 		case len(ops) == 0 && lb == "cd":
 			sc.cwd = a.env.Home
+		case len(ops) == 1 && args[ops[0]].dyn && args[ops[0]].exact && len(args[ops[0]].alts) == 1 &&
+			args[ops[0]].alts[0] != "" && args[ops[0]].alts[0] != "-" && !strings.HasPrefix(args[ops[0]].alts[0], "-"):
+			// f(){ cd "$1"; }; f /: the only value the word can take
+			sc.cwd = a.resolvePath(args[ops[0]].alts[0], sc.cwd, false).abs
 		case len(ops) == 0 || args[ops[0]].dyn || args[ops[0]].val == "-":
 			sc.cwd = ""
 		default:
