@@ -1331,6 +1331,8 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 			f.floor = reason("floor.rm-root", "deletes "+r.abs)
 		case r.known && r.glob && a.floorGlob(r.abs):
 			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
+		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r.abs) != "":
+			f.floor = reason("floor.rm-root", "deletes "+r.abs+", which matches ~/"+a.homeDirGlob(r.abs))
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
 		case !r.known && how == rmRecursive:
