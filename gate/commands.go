@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // exec analyses one simple command (argv already normalized), unwrapping
@@ -124,7 +125,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		// reads the call's stdin and its output is the call's (cat .env | f)
 		a.depth++
 		a.pendingStdin = in
+		restore := a.funcArgs(body, words[1:])
 		s.or(a.stmt(body, sc))
+		restore()
 		a.pendingStdin = nil
 		a.depth--
 	}
@@ -1682,4 +1685,61 @@ func isAssignWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// funcArgs sets the positional parameters a function body sees to the
+// call's words (f /; f(){ cd "$1"; }) and returns what restores the
+// caller's. The values are exact only when every word is known and the body
+// cannot move or reset them (shift, set, eval, a name only known at run
+// time); otherwise they only make answers stricter.
+func (a *analyzer) funcArgs(body *syntax.Stmt, args []word) func() {
+	exact := true
+	walkNodes(body, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			switch lit, known := litText(call.Args[0]); {
+			case !known, lit == "shift", lit == "set", lit == "eval", lit == "source", lit == ".",
+				lit == "builtin", lit == "command", lit == "exec", a.aliases[lit] != "":
+				exact = false
+			}
+		}
+		return exact
+	})
+	var saved []*varVals
+	for n := 1; n <= 9; n++ {
+		name := strconv.Itoa(n)
+		saved = append(saved, a.vals[name])
+		switch {
+		case n > len(args):
+			if exact {
+				a.setVals(name, &varVals{vals: []string{""}, exact: true})
+			} else {
+				a.setVals(name, nil)
+			}
+		case args[n-1].dyn:
+			a.setVals(name, &varVals{vals: args[n-1].alts})
+		default:
+			a.setVals(name, &varVals{vals: []string{args[n-1].val}, exact: exact})
+		}
+	}
+	savedAt, hadAt := a.arrays["@"]
+	known := exact && !slices.ContainsFunc(args, func(w word) bool { return w.dyn })
+	if known {
+		if a.arrays == nil {
+			a.arrays = map[string][]word{}
+		}
+		a.arrays["@"] = slices.Clone(args)
+	} else if a.arrays != nil {
+		delete(a.arrays, "@")
+	}
+	return func() {
+		for n, v := range saved {
+			a.setVals(strconv.Itoa(n+1), v)
+		}
+		switch {
+		case hadAt:
+			a.arrays["@"] = savedAt
+		case a.arrays != nil:
+			delete(a.arrays, "@")
+		}
+	}
 }

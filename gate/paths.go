@@ -722,6 +722,32 @@ func (a *analyzer) floorGlob(p string) bool {
 	return false
 }
 
+// homeDirs are directories most home directories hold, whose loss is
+// the loss of the user's files or setup.
+var homeDirs = []string{"Desktop", "Documents", "Downloads", "Music", "Pictures", "Public", "Templates", "Videos",
+	"snap", ".config", ".cache", ".local", ".ssh", ".gnupg", ".aws", ".kube", ".docker", ".mozilla"}
+
+// homeDirGlob returns the well-known home directory a glob directly in the
+// home directory matches (rm -rf ~/D* deletes ~/Documents), or "". A name
+// starting with a dot is matched only by a pattern starting with one, as
+// bash globs do by default.
+func (a *analyzer) homeDirGlob(p string) string {
+	home := a.env.Home
+	if home == "" || home == "/" || filepath.Dir(p) != filepath.Clean(home) {
+		return ""
+	}
+	pat := filepath.Base(p)
+	for _, d := range homeDirs {
+		if strings.HasPrefix(d, ".") != strings.HasPrefix(pat, ".") {
+			continue
+		}
+		if ok, _ := doublestar.Match(pat, d); ok {
+			return d
+		}
+	}
+	return ""
+}
+
 // broadGlob reports whether a glob name matches about anything (*, .*, ?*,
 // [a-z]*, *.*): in a floor directory it is that directory's contents. A
 // name with a literal part (*.log, test_*) removes some files, not the

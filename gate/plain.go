@@ -131,6 +131,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		switch {
 		case len(ops) == 0 && lb == "cd":
 			sc.cwd = a.env.Home
+		case len(ops) == 1 && args[ops[0]].dyn && args[ops[0]].exact && len(args[ops[0]].alts) == 1 &&
+			args[ops[0]].alts[0] != "" && args[ops[0]].alts[0] != "-" && !strings.HasPrefix(args[ops[0]].alts[0], "-"):
+			// f(){ cd "$1"; }; f /: the only value the word can take
+			sc.cwd = a.resolvePath(args[ops[0]].alts[0], sc.cwd, false).abs
 		case len(ops) == 0 || args[ops[0]].dyn || args[ops[0]].val == "-":
 			sc.cwd = ""
 		default:
@@ -1327,6 +1331,8 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 			f.floor = reason("floor.rm-root", "deletes "+r.abs)
 		case r.known && r.glob && a.floorGlob(r.abs):
 			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
+		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r.abs) != "":
+			f.floor = reason("floor.rm-root", "deletes "+r.abs+", which matches ~/"+a.homeDirGlob(r.abs))
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
 		case !r.known && how == rmRecursive:
@@ -2658,15 +2664,25 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	}
 	sensitiveBefore := len(a.facts)
 	if lb == "sftp" {
-		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts upload
-		for _, w := range optionValues(args, 'b', "") {
+		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
+		// upload. Without -b, sftp reads its commands from stdin too
+		// (sftp h <<< "put .env"); gets write local files.
+		batch := optionValues(args, 'b', "")
+		fromStdin := len(batch) == 0
+		for _, w := range batch {
 			if w.val != "-" {
 				a.readWord(w, sc, idx, false)
-			} else if in := a.stdin; in != nil {
-				a.stdin = nil
-				for _, c := range putOperands(in.text) {
-					a.readWord(word{val: c}, sc, idx, false)
-				}
+			} else {
+				fromStdin = true
+			}
+		}
+		if in := a.stdin; fromStdin && in != nil {
+			a.stdin = nil
+			for _, c := range putOperands(in.text) {
+				a.readWord(word{val: c}, sc, idx, false)
+			}
+			for _, c := range getTargets(in.text) {
+				a.writeWord(word{val: c}, sc, idx)
 			}
 		}
 	}
@@ -2999,6 +3015,33 @@ func putOperands(script string) []string {
 	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
 		if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
 			out = append(out, f[1:]...)
+		}
+	}
+	return out
+}
+
+// getTargets lists the local files a batch of get commands (sftp) writes:
+// the second operand, or the remote file's name in the current directory.
+func getTargets(script string) []string {
+	var out []string
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+		f := strings.Fields(c)
+		if len(f) < 2 || f[0] != "get" && f[0] != "reget" && f[0] != "mget" {
+			continue
+		}
+		var ops []string
+		for _, v := range f[1:] {
+			if !strings.HasPrefix(v, "-") {
+				ops = append(ops, v)
+			}
+		}
+		switch {
+		case f[0] == "mget" || len(ops) == 0:
+			out = append(out, ".")
+		case len(ops) == 1:
+			out = append(out, path.Base(ops[0]))
+		default:
+			out = append(out, ops[1])
 		}
 	}
 	return out
