@@ -3219,15 +3219,17 @@ func flagValues(args []word, names ...string) []word {
 	return out
 }
 
+// pipValueFlags are pip's options that take a value.
+var pipValueFlags = map[string]bool{"-r": true, "--requirement": true, "-c": true, "--constraint": true, "-t": true, "--target": true,
+	"--prefix": true, "--root": true, "--src": true, "-i": true, "--index-url": true, "--extra-index-url": true, "-f": true,
+	"--find-links": true, "--trusted-host": true, "--python": true, "--cache-dir": true, "--log": true, "-e": true, "--editable": true,
+	"--platform": true, "--python-version": true, "--implementation": true, "--abi": true, "--progress-bar": true, "--proxy": true}
+
 // pipCmd polices pip: queries only read; an install that writes outside
 // the project (--user, --target, --prefix, --root) or takes packages from
 // another index or a URL is more than the "pip install" a rule allowed.
 func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
-	valFlags := map[string]bool{"-r": true, "--requirement": true, "-c": true, "--constraint": true, "-t": true, "--target": true,
-		"--prefix": true, "--root": true, "--src": true, "-i": true, "--index-url": true, "--extra-index-url": true, "-f": true,
-		"--find-links": true, "--trusted-host": true, "--python": true, "--cache-dir": true, "--log": true, "-e": true, "--editable": true,
-		"--platform": true, "--python-version": true, "--implementation": true, "--abi": true, "--progress-bar": true, "--proxy": true}
-	ops := operands(args, valFlags)
+	ops := operands(args, pipValueFlags)
 	if len(ops) == 0 {
 		return
 	}
@@ -3260,6 +3262,12 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 	}
 }
 
+// fixerValueFlags are eslint's and prettier's options that take a value.
+var fixerValueFlags = map[string]bool{"-c": true, "--config": true, "-o": true, "--output-file": true, "-f": true, "--format": true,
+	"--ext": true, "--rulesdir": true, "--ignore-path": true, "--parser": true, "--plugin": true, "--rule": true, "--env": true,
+	"--global": true, "--max-warnings": true, "--cache-location": true, "--resolve-plugins-relative-to": true, "--stdin-filename": true,
+	"--fix-type": true, "--config-precedence": true, "--log-level": true, "--ignore-pattern": true}
+
 // fixer polices eslint --fix and prettier --write: they rewrite the files
 // they are given, and -o writes a report.
 func (a *analyzer) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
@@ -3269,14 +3277,17 @@ func (a *analyzer) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
 	if !hasFlag(args, "--fix", "--write", "-w") {
 		return
 	}
-	vals := map[string]bool{"-c": true, "--config": true, "-o": true, "--output-file": true, "-f": true, "--format": true,
-		"--ext": true, "--rulesdir": true, "--ignore-path": true, "--parser": true, "--plugin": true, "--rule": true, "--env": true,
-		"--global": true, "--max-warnings": true, "--cache-location": true, "--resolve-plugins-relative-to": true, "--stdin-filename": true,
-		"--fix-type": true, "--config-precedence": true, "--log-level": true, "--ignore-pattern": true}
-	for _, i := range operands(args, vals) {
+	for _, i := range operands(args, fixerValueFlags) {
 		a.writeWord(args[i], sc, idx)
 	}
 }
+
+// dockerBuildValueFlags are docker build's options that take a value.
+var dockerBuildValueFlags = map[string]bool{"-t": true, "--tag": true, "-f": true, "--file": true, "--build-arg": true, "--target": true,
+	"--platform": true, "--label": true, "--secret": true, "--ssh": true, "--network": true, "--cache-from": true,
+	"--cache-to": true, "--progress": true, "--build-context": true, "-o": true, "--output": true, "--iidfile": true,
+	"--add-host": true, "--shm-size": true, "-m": true, "--memory": true, "--ulimit": true, "--metadata-file": true,
+	"--builder": true, "--attest": true, "--isolation": true, "--cgroup-parent": true, "--cpuset-cpus": true, "--annotation": true}
 
 // dockerBuild sees what a build reads and writes: its context and
 // Dockerfile (sent to the daemon), --secret and --build-context sources,
@@ -3321,12 +3332,7 @@ func (a *analyzer) dockerBuild(f *rfact, idx int, args []word, sc *scope) {
 			a.writeWord(word{val: dest, dyn: w.dyn}, sc, idx)
 		}
 	}
-	vals := map[string]bool{"-t": true, "--tag": true, "-f": true, "--file": true, "--build-arg": true, "--target": true,
-		"--platform": true, "--label": true, "--secret": true, "--ssh": true, "--network": true, "--cache-from": true,
-		"--cache-to": true, "--progress": true, "--build-context": true, "-o": true, "--output": true, "--iidfile": true,
-		"--add-host": true, "--shm-size": true, "-m": true, "--memory": true, "--ulimit": true, "--metadata-file": true,
-		"--builder": true, "--attest": true, "--isolation": true, "--cgroup-parent": true, "--cpuset-cpus": true, "--annotation": true}
-	ops := operands(args, vals)
+	ops := operands(args, dockerBuildValueFlags)
 	// docker build CTX, docker buildx build CTX, docker image build CTX
 	if len(ops) > 1 && (args[ops[1]].val == "build" || args[ops[0]].val == "build") {
 		ctx := ops[len(ops)-1]
@@ -4375,6 +4381,13 @@ func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int) 
 	}
 }
 
+// exValueFlags are vi's and ed's options that take a value.
+var exValueFlags = map[string]bool{"-c": true, "--cmd": true, "-S": true, "-u": true, "-i": true, "-T": true, "-p": true}
+
+// splitValueFlags are split's options that take a value.
+var splitValueFlags = map[string]bool{"-a": true, "-b": true, "-C": true, "-l": true, "-n": true, "-t": true, "--suffix-length": true,
+	"--bytes": true, "--line-bytes": true, "--lines": true, "--number": true, "--separator": true, "--additional-suffix": true, "--filter": true}
+
 // patternOption names options whose value is a name pattern, not a file
 // the program opens (ls --exclude=.env, grep --exclude-dir=.git).
 var patternOption = map[string]bool{"--exclude": true, "--exclude-dir": true, "--include": true, "--include-dir": true,
@@ -4749,7 +4762,6 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 		}
 	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
 		// -c CMD, +CMD, --cmd CMD and an ed script on stdin are ex commands
-		vals := map[string]bool{"-c": true, "--cmd": true, "-S": true, "-u": true, "-i": true, "-T": true, "-p": true}
 		for i, w := range args {
 			switch {
 			case (w.val == "-c" || w.val == "--cmd") && i+1 < len(args):
@@ -4770,7 +4782,7 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 				a.exCommand(f, idx, line, sc)
 			}
 		}
-		for _, i := range operands(args, vals) {
+		for _, i := range operands(args, exValueFlags) {
 			if strings.HasPrefix(args[i].val, "+") {
 				continue
 			}
@@ -4860,9 +4872,7 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 	case lb == "split":
 		// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
 		// gets each piece on its stdin
-		vals := map[string]bool{"-a": true, "-b": true, "-C": true, "-l": true, "-n": true, "-t": true, "--suffix-length": true,
-			"--bytes": true, "--line-bytes": true, "--lines": true, "--number": true, "--separator": true, "--additional-suffix": true, "--filter": true}
-		sops := operands(args, vals)
+		sops := operands(args, splitValueFlags)
 		secretIn := false
 		if len(sops) > 0 {
 			mid := len(a.facts)
