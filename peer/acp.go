@@ -17,30 +17,40 @@ func (s *Server) acpRequestPermission(ctx context.Context, method string, raw *j
 			if p.ToolCall.ToolCallID == "" {
 				return result{err: missing("/toolCall/toolCallId")}
 			}
-			sess.mu.Lock()
-			merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
-			sess.mu.Unlock()
-			// A session/cancel while the call is being decided cancels it,
-			// whoever was deciding (gate, judge, user): the agent stopped the
-			// turn, so nothing from it may run. decide then records a headless
-			// reject and the answer is ACP's "cancelled". One that comes after
-			// the decision is recorded gets the decision, as its record says.
-			dctx, cancel := context.WithCancel(ctx)
-			defer cancel()
-			defer sess.trackACP(s.arrival(ctx), cancel)()
-			reply, err := s.decide(dctx, w, sess, 0, acpToolCall(merged), s.canPrompt(), settledOnly)
-			cancelledOut := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
-			switch {
-			case errors.Is(err, errCancelled) && ctx.Err() == nil: // withdrawn by session/cancel or session/close
-				return result{value: cancelledOut}
-			case err != nil:
+			out, err := s.decideACP(ctx, w, sess, p, s.editorAsker(), settledOnly)
+			if err != nil {
 				return decideError(err)
 			}
-			if id := pickOption(p.Options, reply.Reply); id != "" {
-				return result{value: protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}, Meta: reply.Meta}}
-			}
-			return result{value: cancelledOut}
+			return result{value: out}
 		})
+}
+
+// decideACP decides an ACP permission request on the full call (the request
+// merged over what session/update said of it) and picks the agent's option.
+func (s *Server) decideACP(ctx context.Context, w *world, sess *session, p protocol.ACPRequestPermissionParams, asker Asker, settledOnly bool) (protocol.ACPRequestPermissionResult, error) {
+	sess.mu.Lock()
+	merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
+	sess.mu.Unlock()
+	// A session/cancel while the call is being decided cancels it,
+	// whoever was deciding (gate, judge, user): the agent stopped the
+	// turn, so nothing from it may run. decide then records a headless
+	// reject and the answer is ACP's "cancelled". One that comes after
+	// the decision is recorded gets the decision, as its record says.
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer sess.trackACP(s.arrival(ctx), cancel)()
+	reply, err := s.decide(dctx, w, sess, 0, acpToolCall(merged), asker, settledOnly)
+	cancelledOut := protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeCancelled}, Meta: reply.Meta}
+	switch {
+	case errors.Is(err, errCancelled) && ctx.Err() == nil: // withdrawn by session/cancel or session/close
+		return cancelledOut, nil
+	case err != nil:
+		return cancelledOut, err
+	}
+	if id := pickOption(p.Options, reply.Reply); id != "" {
+		return protocol.ACPRequestPermissionResult{Outcome: protocol.ACPOutcome{Outcome: protocol.ACPOutcomeSelected, OptionID: id}, Meta: reply.Meta}, nil
+	}
+	return cancelledOut, nil
 }
 
 // pickOption chooses the offered option for a reply: the exact kind, else
@@ -73,6 +83,10 @@ func (s *Server) acpSessionUpdate(raw *json.RawMessage) {
 		slog.Warn("bad notification", "method", protocol.MethodACPSessionUpdate, "err", err.Message)
 		return
 	}
+	s.noteACPUpdate(p)
+}
+
+func (s *Server) noteACPUpdate(p protocol.ACPSessionUpdateParams) {
 	var u protocol.ACPToolCallUpdate
 	if json.Unmarshal(p.Update, &u) != nil || u.ToolCallID == "" {
 		return

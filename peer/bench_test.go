@@ -57,7 +57,7 @@ func BenchmarkDecideFastPath(b *testing.B) {
 	call := protocol.ToolCall{Tool: "bash", Kind: protocol.KindExecute, RawInput: json.RawMessage(`{"command":"git status"}`)}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r, err := s.decide(context.Background(), w, sess, 1, call, false, false)
+		r, err := s.decide(context.Background(), w, sess, 1, call, nil, false)
 		if err != nil || r.Reply != protocol.ReplyOnce {
 			b.Fatalf("decide: %v %v", r, err)
 		}

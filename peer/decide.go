@@ -37,6 +37,9 @@ type decision struct {
 	reply protocol.PermissionReply
 	rec   protocol.AuditRecord
 	note  string // the user's note, for the turn history
+	// deferred: the asker left the call to the host's own prompt; nothing
+	// is recorded, and reply's _meta says why a human is needed.
+	deferred bool
 }
 
 // request is one permission request on its way through the pipeline.
@@ -46,7 +49,7 @@ type request struct {
 	w        *world
 	sess     *session
 	call     protocol.ToolCall
-	canAsk   bool
+	asker    Asker // nil: no human can be asked (headless)
 	verdict  gate.Verdict
 }
 
@@ -68,8 +71,13 @@ var errCancelled = errors.New("request cancelled before a decision")
 // it can run again where blocking is allowed (see Server.Handle). The
 // session it prepared (the turn the request names is started) is what that
 // second run prepares first anyway, idempotently.
-func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, canAsk, settledOnly bool) (protocol.PermissionReply, error) {
-	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call, canAsk: canAsk}
+//
+// asker puts a call that needs a human to one (nil: none can be asked, the
+// call is rejected headless). When it answers ErrDeferred, decide records
+// nothing and returns ErrDeferred with the reply's _meta explaining why a
+// human is needed: the host asks its own user (see Asker).
+func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, call protocol.ToolCall, asker Asker, settledOnly bool) (protocol.PermissionReply, error) {
+	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call, asker: asker}
 	rq.verdict = s.analyze(w, sess, call)
 	d, ok := s.settle(rq)
 	if !ok {
@@ -78,6 +86,16 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		}
 		d = s.deliberate(ctx, rq)
 	}
+	if d.deferred && ctx.Err() == nil {
+		return d.reply, ErrDeferred
+	}
+	return s.commit(ctx, rq, d)
+}
+
+// commit records a finished decision and only then applies it: a user's
+// grant, the turn's history. A request cancelled before this point is
+// recorded as a headless reject and answered errCancelled.
+func (s *Server) commit(ctx context.Context, rq *request, d decision) (protocol.PermissionReply, error) {
 	if s.beforeRecord != nil {
 		s.beforeRecord(ctx)
 	}
@@ -86,7 +104,7 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		// Cancelled: the requester gets -32800, but the attempt is audited.
 		d = rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "request cancelled before a decision", feedbackHeadless)
 	}
-	rec, err := w.db.AppendAudit(context.WithoutCancel(ctx), d.rec)
+	rec, err := rq.w.db.AppendAudit(context.WithoutCancel(ctx), d.rec)
 	if err != nil {
 		return protocol.PermissionReply{}, fmt.Errorf("record decision: %w", err)
 	}
@@ -95,13 +113,13 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		s.afterRecord(ctx)
 	}
 	if d.rec.Grant != "" && d.rec.Source == protocol.SourceUser {
-		s.applyGrant(w, sess, rq.verdict, rec)
+		s.applyGrant(rq.w, rq.sess, rq.verdict, rec)
 	}
-	sess.mu.Lock()
-	if sess.epoch == rq.epoch {
-		sess.history = append(sess.history, judge.HistoryEntry{Action: rq.verdict.Action, Outcome: string(d.reply.Reply), Note: d.note})
+	rq.sess.mu.Lock()
+	if rq.sess.epoch == rq.epoch {
+		rq.sess.history = append(rq.sess.history, judge.HistoryEntry{Action: rq.verdict.Action, Outcome: string(d.reply.Reply), Note: d.note})
 	}
-	sess.mu.Unlock()
+	rq.sess.mu.Unlock()
 	if cancelled {
 		return d.reply, errCancelled
 	}

@@ -14,16 +14,26 @@ import (
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// escalate is step 8: ask the editor's human with permission/ask, or reject
-// headless when no human can be asked. It never returns an approval the user
-// did not give.
+// Asker puts a call the pipeline could not settle to a human and returns
+// the human's permission reply. params.Options says what may be answered
+// ("always" only where a grant is safe). ctx ends when the question is
+// withdrawn (session/cancel, the ask timeout, the input ending): the Asker
+// must then return promptly with an error. Any error is a headless reject,
+// except ErrDeferred.
+type Asker func(ctx context.Context, params protocol.AskParams) (protocol.PermissionReply, error)
+
+// ErrDeferred, returned by an Asker, leaves the call to the host's own
+// prompt (a hook host that shows its dialog after we answer "ask"): nothing
+// is decided or recorded here; the human's answer is recorded when the host
+// reports it (Server.RecordUserReply).
+var ErrDeferred = errors.New("left to the host's own prompt")
+
+// escalate is step 8: ask a human through rq.asker, or reject headless when
+// no human can be asked. It never returns an approval the user did not give.
 func (s *Server) escalate(ctx context.Context, rq *request, reason string) decision {
-	if !rq.canAsk {
+	if rq.asker == nil {
 		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "needs a human, and the client cannot prompt: "+reason, feedbackHeadless)
 	}
-	s.mu.Lock()
-	conn, stream := s.conn, s.stream
-	s.mu.Unlock()
 	v := rq.verdict
 	params := protocol.AskParams{
 		SessionID:  rq.info.ID,
@@ -51,11 +61,11 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	}
 	stop := context.AfterFunc(s.inputGone, cancel)
 	defer stop()
-	askID := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
+	askKey := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
 	rq.sess.mu.Lock()
 	withdrawn := rq.sess.withdrawnAt > rq.arrival
 	if !withdrawn {
-		rq.sess.asks[askID] = cancel
+		rq.sess.asks[askKey] = cancel
 	}
 	rq.sess.mu.Unlock()
 	if withdrawn {
@@ -65,15 +75,15 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	}
 	defer func() {
 		rq.sess.mu.Lock()
-		delete(rq.sess.asks, askID)
+		delete(rq.sess.asks, askKey)
 		rq.sess.mu.Unlock()
 	}()
 
-	var user protocol.PermissionReply
-	err := s.ask(askCtx, stream, askID, params, &user)
-	if askCtx.Err() != nil && s.inputGone.Err() == nil && conn != nil {
-		// Withdraw the question from the editor's UI.
-		_ = conn.Notify(context.Background(), protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
+	user, err := rq.asker(askCtx, params)
+	if errors.Is(err, ErrDeferred) && askCtx.Err() == nil {
+		d := rq.finish(protocol.ReplyReject, "", protocol.SourceSystem, reason, feedbackHeadless)
+		d.deferred = true
+		return d
 	}
 	if err != nil {
 		why := err.Error()
@@ -86,6 +96,27 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, why+"; "+reason, feedbackHeadless)
 	}
 	return rq.fromUser(user, offerAlways, reason)
+}
+
+// editorAsker is the connection's own Asker: permission/ask to the editor,
+// or nil when the editor did not declare capabilities.prompt.
+func (s *Server) editorAsker() Asker {
+	if !s.canPrompt() {
+		return nil
+	}
+	return func(ctx context.Context, params protocol.AskParams) (protocol.PermissionReply, error) {
+		s.mu.Lock()
+		conn, stream := s.conn, s.stream
+		s.mu.Unlock()
+		askID := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
+		var user protocol.PermissionReply
+		err := s.ask(ctx, stream, askID, params, &user)
+		if ctx.Err() != nil && s.inputGone.Err() == nil && conn != nil {
+			// Withdraw the question from the editor's UI.
+			_ = conn.Notify(context.Background(), protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
+		}
+		return user, err
+	}
 }
 
 // ask sends permission/ask with id and waits for the editor's reply.

@@ -88,6 +88,29 @@ func (s *Server) openWorld(project string) (*world, error) {
 	return w, nil
 }
 
+// useProject makes project (absolute, clean) the connection's world,
+// opening it unless it already is.
+func (s *Server) useProject(project string) (*world, error) {
+	s.mu.Lock()
+	current := s.w
+	s.mu.Unlock()
+	if current != nil && current.project == project {
+		return current, nil
+	}
+	w, err := s.openWorld(project)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	old := s.w
+	s.w = w
+	s.mu.Unlock()
+	if old != nil && old.db != nil {
+		_ = old.db.Close()
+	}
+	return w, nil
+}
+
 // world returns the connection's world, opening the default project's on
 // first use (ACP agents never send initialize).
 func (s *Server) world() (*world, error) {
@@ -128,22 +151,9 @@ func (s *Server) initialize(req *jsonrpc2.Request) result {
 			return failure(protocol.CodeInvalidParams, fmt.Sprintf("invalid params: /project/root: %q is not an existing directory", p.Project.Root))
 		}
 	}
-	s.mu.Lock()
-	current := s.w
-	s.mu.Unlock()
-	if current == nil || current.project != project {
-		w, err := s.openWorld(project)
-		if err != nil {
-			return failure(protocol.CodeInternalError, "cannot serve project: "+err.Error())
-		}
-		s.mu.Lock()
-		old := s.w
-		s.w = w
-		s.mu.Unlock()
-		if old != nil && old.db != nil {
-			_ = old.db.Close()
-		}
-		current = w
+	current, err := s.useProject(project)
+	if err != nil {
+		return failure(protocol.CodeInternalError, "cannot serve project: "+err.Error())
 	}
 	s.mu.Lock()
 	s.initialized = true

@@ -42,7 +42,7 @@ func withSession[P any](s *Server, method string, raw *json.RawMessage, id func(
 func (s *Server) requestPermission(ctx context.Context, method string, raw *json.RawMessage, settledOnly bool) result {
 	return withSession(s, method, raw, func(p protocol.RequestPermissionParams) string { return p.SessionID },
 		func(w *world, sess *session, p protocol.RequestPermissionParams) result {
-			reply, err := s.decide(ctx, w, sess, p.Turn, p.ToolCall, s.canPrompt(), settledOnly)
+			reply, err := s.decide(ctx, w, sess, p.Turn, p.ToolCall, s.editorAsker(), settledOnly)
 			if err != nil {
 				return decideError(err)
 			}

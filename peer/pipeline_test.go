@@ -41,7 +41,7 @@ func TestAggressiveTierNeverApprovesJudgeFailures(t *testing.T) {
 			t.Fatal(err)
 		}
 		sess, _ := srv.session("s")
-		reply, err := srv.decide(context.Background(), srv.w, sess, 1, toolCallOf("curl -X POST https://example.com/api -d x"), false, false)
+		reply, err := srv.decide(context.Background(), srv.w, sess, 1, toolCallOf("curl -X POST https://example.com/api -d x"), nil, false)
 		t.Logf("%s: %v %s by %s: %s", tc.name, err, reply.Reply, reply.Meta.DecidedBy, reply.Meta.Reason)
 		if reply.Reply != "reject" {
 			t.Errorf("%s: judge failure approved the call", tc.name)
@@ -87,7 +87,7 @@ func TestBreakerRaceNeverApproves(t *testing.T) {
 				defer wg.Done()
 				time.Sleep(time.Duration(rand.Intn(4000)) * time.Microsecond)
 				call := toolCallOf(fmt.Sprintf("make build-%d-%d", turn, i))
-				reply, err := srv.decide(context.Background(), w, sess, turn, call, false, false)
+				reply, err := srv.decide(context.Background(), w, sess, turn, call, nil, false)
 				if err == nil && reply.Reply != "reject" {
 					mu.Lock()
 					allowed++
@@ -235,11 +235,11 @@ func TestTurnBackwardsKeepsBreaker(t *testing.T) {
 	defer srv.Close()
 	sess, _ := srv.session("s")
 	sess.beginTurn(10, "")
-	srv.decide(context.Background(), srv.w, sess, 0, toolCallOf("make x"), false, false)
+	srv.decide(context.Background(), srv.w, sess, 0, toolCallOf("make x"), nil, false)
 	sess.beginTurn(1, "") // e.g. host restarted its turn counter
 	calls.Store(0)
 	for i := 0; i < 8; i++ {
-		srv.decide(context.Background(), srv.w, sess, 0, toolCallOf(fmt.Sprint("make y", i)), false, false)
+		srv.decide(context.Background(), srv.w, sess, 0, toolCallOf(fmt.Sprint("make y", i)), nil, false)
 	}
 	t.Logf("model calls in the turn: %d", calls.Load())
 	if calls.Load() > 3 {

@@ -416,16 +416,23 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 	case protocol.MethodACPSessionCancel:
 		var p protocol.ACPSessionCancelParams
 		if decodeParams(req.Method, req.Params, &p) == nil {
-			s.mu.Lock()
-			sess := s.sessions[p.SessionID]
-			s.noteWithdrawalLocked(p.SessionID, frame)
-			s.mu.Unlock()
-			if sess != nil {
-				sess.withdrawAsks(frame)
-			}
+			s.withdrawSession(p.SessionID, frame)
 		}
 	default:
 		slog.Debug("ignored notification", "method", req.Method)
+	}
+}
+
+// withdrawSession withdraws every request of a session that arrived before
+// frame (ACP's session/cancel): pending asks end, decisions still running
+// are cancelled.
+func (s *Server) withdrawSession(id string, frame uint64) {
+	s.mu.Lock()
+	sess := s.sessions[id]
+	s.noteWithdrawalLocked(id, frame)
+	s.mu.Unlock()
+	if sess != nil {
+		sess.withdrawAsks(frame)
 	}
 }
 

@@ -191,39 +191,48 @@ func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
 		if p.ParentSessionID == p.SessionID {
 			return failure(protocol.CodeInvalidParams, "invalid params: /parentSessionId: a session cannot be its own parent")
 		}
-		info := protocol.Session{ID: p.SessionID, ParentID: p.ParentSessionID, Cwd: p.Cwd, Mode: p.Mode, Tier: p.Tier,
-			Agent: p.Agent, Created: time.Now().UTC().Format(time.RFC3339Nano)}
-		if info.Cwd == "" && p.ParentSessionID != "" {
-			// a subagent works where its parent does unless it says otherwise
-			s.mu.Lock()
-			parent := s.sessions[p.ParentSessionID]
-			s.mu.Unlock()
-			if parent != nil {
-				parent.mu.Lock()
-				info.Cwd = parent.info.Cwd
-				parent.mu.Unlock()
-			} else if stored, err := w.db.Session(p.ParentSessionID); err == nil {
-				info.Cwd = stored.Cwd
-			}
-		}
-		if err := w.db.PutSession(info); err != nil {
-			return internalError(fmt.Errorf("persist session %s: %w", p.SessionID, err))
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if ss := s.sessions[p.SessionID]; ss != nil {
-			ss.mu.Lock()
-			ss.info = info
-			ss.mu.Unlock()
-		} else {
-			ss := newSession(info)
-			// a session/close before this reopening still withdraws the
-			// requests that arrived before it (see Server.session)
-			ss.withdrawnAt = s.withdrawals[p.SessionID]
-			s.sessions[p.SessionID] = ss
+		if err := s.openSession(w, p); err != nil {
+			return internalError(err)
 		}
 		return result{value: protocol.SessionOpenResult{}}
 	})
+}
+
+// openSession persists a session's settings and makes it live. The caller
+// has checked p (an id, not its own parent).
+func (s *Server) openSession(w *world, p protocol.SessionOpenParams) error {
+	info := protocol.Session{ID: p.SessionID, ParentID: p.ParentSessionID, Cwd: p.Cwd, Mode: p.Mode, Tier: p.Tier,
+		Agent: p.Agent, Created: time.Now().UTC().Format(time.RFC3339Nano)}
+	if info.Cwd == "" && p.ParentSessionID != "" {
+		// a subagent works where its parent does unless it says otherwise
+		s.mu.Lock()
+		parent := s.sessions[p.ParentSessionID]
+		s.mu.Unlock()
+		if parent != nil {
+			parent.mu.Lock()
+			info.Cwd = parent.info.Cwd
+			parent.mu.Unlock()
+		} else if stored, err := w.db.Session(p.ParentSessionID); err == nil {
+			info.Cwd = stored.Cwd
+		}
+	}
+	if err := w.db.PutSession(info); err != nil {
+		return fmt.Errorf("persist session %s: %w", p.SessionID, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ss := s.sessions[p.SessionID]; ss != nil {
+		ss.mu.Lock()
+		ss.info = info
+		ss.mu.Unlock()
+	} else {
+		ss := newSession(info)
+		// a session/close before this reopening still withdraws the
+		// requests that arrived before it (see Server.session)
+		ss.withdrawnAt = s.withdrawals[p.SessionID]
+		s.sessions[p.SessionID] = ss
+	}
+	return nil
 }
 
 // modeOf resolves a session's mode and tier: session/open on this

@@ -47,7 +47,7 @@ func TestSettledOnlyPartition(t *testing.T) {
 				sess.mu.Unlock()
 				call := toolCallOf(calls[name])
 
-				reply, err := srv.decide(context.Background(), srv.w, sess, 1, call, false, true)
+				reply, err := srv.decide(context.Background(), srv.w, sess, 1, call, nil, true)
 				recs, _, aerr := srv.w.db.Audit(store.AuditQuery{})
 				require.NoError(t, aerr)
 				if by == "" {
@@ -58,7 +58,7 @@ func TestSettledOnlyPartition(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, by, reply.Meta.DecidedBy)
 				assert.Len(t, recs, 1)
-				full, err := srv.decide(context.Background(), srv.w, sess, 1, call, false, false)
+				full, err := srv.decide(context.Background(), srv.w, sess, 1, call, nil, false)
 				require.NoError(t, err)
 				assert.Equal(t, full.Reply, reply.Reply, "the full pipeline answers the same")
 				assert.Equal(t, full.Meta.DecidedBy, reply.Meta.DecidedBy)

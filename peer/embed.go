@@ -1,0 +1,164 @@
+package peer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Embedded use. The host adapters (the ACP proxy, the host hooks) run this
+// same pipeline, store and judge without a JSON-RPC connection to an
+// editor: each method below is the in-process twin of a wire method, and
+// each event it takes is numbered like a frame off the wire, so that a
+// cancellation withdraws exactly the requests that came before it.
+//
+// Open (or UseProject) must succeed before these are called; Close releases
+// the DB. All methods are safe for concurrent use.
+
+// UseProject makes dir (absolute) the project decided for: its policy, its
+// DB and grants. A project other than the current one is opened, and the
+// old one's DB closed; an error leaves the current project in place.
+func (s *Server) UseProject(dir string) error {
+	if !filepath.IsAbs(dir) {
+		return fmt.Errorf("project root %q is not an absolute path", dir)
+	}
+	_, err := s.useProject(filepath.Clean(dir))
+	return err
+}
+
+// Project is the root of the project decided for ("" before Open).
+func (s *Server) Project() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w == nil {
+		return ""
+	}
+	return s.w.project
+}
+
+// errNoSession is the error for an empty session id.
+var errNoSession = errors.New("empty session id")
+
+// event numbers an in-process event like a frame read off the wire.
+func (s *Server) event(ctx context.Context) context.Context {
+	return withArrival(ctx, s.frames.Add(1))
+}
+
+// Decide is session/requestPermission: it runs SPEC §4's pipeline for call
+// in session sessionID (loaded, or created with the defaults) and returns
+// the reply after its audit record is durable. turn 0 is the session's
+// current turn. ask puts a call that needs a human to one (nil: headless
+// reject); an ask that returns ErrDeferred makes Decide return ErrDeferred
+// with nothing recorded and the reply's _meta saying why a human is needed.
+// Any other error means nothing was allowed.
+func (s *Server) Decide(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, ask Asker) (protocol.PermissionReply, error) {
+	w, sess, err := s.live(sessionID)
+	if err != nil {
+		return protocol.PermissionReply{}, err
+	}
+	return s.decide(s.event(ctx), w, sess, turn, call, ask, false)
+}
+
+// DecideACP is ACP's session/request_permission, answered with the option
+// of p whose kind matches the decision ("cancelled" when none fits or the
+// session's calls were withdrawn). It decides on the call as session/update
+// described it (NoteACPUpdate), the request's own fields over it.
+func (s *Server) DecideACP(ctx context.Context, p protocol.ACPRequestPermissionParams, ask Asker) (protocol.ACPRequestPermissionResult, error) {
+	if p.ToolCall.ToolCallID == "" {
+		return protocol.ACPRequestPermissionResult{}, errors.New("the request has no toolCall.toolCallId")
+	}
+	w, sess, err := s.live(p.SessionID)
+	if err != nil {
+		return protocol.ACPRequestPermissionResult{}, err
+	}
+	return s.decideACP(s.event(ctx), w, sess, p, ask, false)
+}
+
+// NoteACPUpdate is ACP's session/update: tool_call and tool_call_update
+// updates are remembered for the session's later permission requests.
+func (s *Server) NoteACPUpdate(p protocol.ACPSessionUpdateParams) {
+	s.frames.Add(1)
+	s.noteACPUpdate(p)
+}
+
+// OpenSession is session/open: the session's parent, cwd, mode, tier and
+// agent, persisted.
+func (s *Server) OpenSession(p protocol.SessionOpenParams) error {
+	if p.SessionID == "" {
+		return errNoSession
+	}
+	if p.ParentSessionID == p.SessionID {
+		return fmt.Errorf("session %s cannot be its own parent", p.SessionID)
+	}
+	w, err := s.world()
+	if err != nil {
+		return err
+	}
+	s.frames.Add(1)
+	return s.openSession(w, p)
+}
+
+// BeginTurn is session/turn: dialog turn n of the session begins, with the
+// user's message as the judge's task context.
+func (s *Server) BeginTurn(sessionID string, turn int, userMessage string) error {
+	_, sess, err := s.live(sessionID)
+	if err != nil {
+		return err
+	}
+	s.frames.Add(1)
+	sess.beginTurn(turn, userMessage)
+	return nil
+}
+
+// Turn is the session's current turn number.
+func (s *Server) Turn(sessionID string) (int, error) {
+	_, sess, err := s.live(sessionID)
+	if err != nil {
+		return 0, err
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.turn, nil
+}
+
+// CancelSession is ACP's session/cancel: every request of the session that
+// came before it is withdrawn (pending asks end; decisions still running are
+// recorded as headless rejects and DecideACP answers "cancelled").
+func (s *Server) CancelSession(sessionID string) {
+	s.withdrawSession(sessionID, s.frames.Add(1))
+}
+
+// RecordUserReply audits a human's answer that was given through the host's
+// own prompt (after Decide returned ErrDeferred) and applies it: "always"
+// becomes a grant only where the gate offers one (it is recorded as "once"
+// otherwise), a note becomes a user rule. It returns the reply as applied.
+func (s *Server) RecordUserReply(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, user protocol.PermissionReply) (protocol.PermissionReply, error) {
+	w, sess, err := s.live(sessionID)
+	if err != nil {
+		return protocol.PermissionReply{}, err
+	}
+	ctx = s.event(ctx)
+	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
+	rq.verdict = s.analyze(w, sess, call)
+	offered := rq.verdict.Always != nil && !rq.verdict.HumanOnly
+	return s.commit(ctx, rq, rq.fromUser(user, offered, "answered in the host's own prompt: "+reasonText(rq.verdict)))
+}
+
+// live is the world and the live session sessionID.
+func (s *Server) live(sessionID string) (*world, *session, error) {
+	if sessionID == "" {
+		return nil, nil, errNoSession
+	}
+	w, err := s.world()
+	if err != nil {
+		return nil, nil, err
+	}
+	sess, err := s.session(sessionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, sess, nil
+}
