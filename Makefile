@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/perm-peer
 FUZZTIME ?= 2m
 
-.PHONY: build test demo lint bench bench-micro fuzz schemas clients conformance deps
+.PHONY: build test demo lint bench bench-micro fuzz schemas clients hosts conformance deps
 
 # CGO_ENABLED=0: a static binary. net/http (the judge client) would otherwise
 # pull in the cgo DNS resolver and libc, and the dynamic loader costs ~1 ms
@@ -18,12 +18,13 @@ demo: build
 	./$(BIN) demo
 
 # test: vet, the race-enabled unit/e2e tests, the conformance vectors, the real
-# editor clients, the gate corpus, short fuzz runs.
+# editor clients, the real agent hosts (conformance/hosts), the gate corpus, short fuzz runs.
 test: deps build
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory conformance
 	$(MAKE) --no-print-directory clients
+	$(MAKE) --no-print-directory hosts
 	./$(BIN) eval testdata/corpus/sample.jsonl > /dev/null
 	./$(BIN) eval testdata/corpus/gate.jsonl
 	$(MAKE) --no-print-directory fuzz FUZZTIME=10000x
@@ -48,6 +49,11 @@ conformance: build
 # clients: real editor clients (vscode-jsonrpc, @agentclientprotocol/sdk) against the binary; Node 20+.
 clients: build
 	cd conformance/clients && npm ci --no-audit --no-fund && PERM_PEER_BIN=$(abspath $(BIN)) npm test
+
+# hosts: real agent hosts from npm (Claude Code, claude-agent-acp, ACP SDK
+# agents) guarded by the binary, against a scripted model on loopback.
+hosts: build
+	cd conformance/hosts && npm ci --no-audit --no-fund && PERM_PEER_BIN=$(abspath $(BIN)) npm test
 
 lint:
 	gofmt -l . | (! grep .)

@@ -1,0 +1,89 @@
+// A scripted Anthropic Messages API on 127.0.0.1 that plays the model for
+// the real hosts under test (Claude Code, claude-agent-acp). It speaks just
+// enough of the API for them: POST /v1/messages (streamed as SSE or not),
+// POST /v1/messages/count_tokens, and a short text for side requests.
+//
+// A script is a list of steps, taken one per main-conversation request (one
+// that carries a `tools` array): {tool: NAME, input: {...}} asks for a tool
+// call, {text: "..."} ends the turn with text. A step may be a function of
+// the request body returning a step, to react to a tool result. When the
+// script is used up, every further request ends its turn with "done".
+import http from "node:http";
+
+let ids = 0;
+
+/** startAnthropic serves script on a loopback port. */
+export async function startAnthropic(script = []) {
+  const steps = [...script];
+  const requests = []; // main-conversation request bodies, in order
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => answer(req, res, body));
+  });
+  function answer(req, res, body) {
+    const path = (req.url || "").split("?")[0];
+    let msg = {};
+    try { msg = body ? JSON.parse(body) : {}; } catch { /* a side request */ }
+    if (path.endsWith("/count_tokens")) return json(res, { input_tokens: 10 });
+    if (!path.endsWith("/v1/messages")) return json(res, { type: "error", error: { type: "not_found_error", message: path } }, 404);
+    let step = { text: "ok" };
+    if (Array.isArray(msg.tools) && msg.tools.length > 0) {
+      requests.push(msg);
+      let next = steps.shift() ?? { text: "done" };
+      step = typeof next === "function" ? next(msg) : next;
+    }
+    const content = step.tool
+      ? [{ type: "tool_use", id: `toolu_${++ids}`, name: step.tool, input: step.input ?? {} }]
+      : [{ type: "text", text: step.text ?? "" }];
+    const stop = step.tool ? "tool_use" : "end_turn";
+    if (msg.stream) return sse(res, msg.model, content, stop);
+    json(res, message(msg.model, content, stop));
+  }
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return {
+    url,
+    requests,
+    /** toolResults lists every tool_result block the host sent back, in order. */
+    toolResults() {
+      const seen = new Map();
+      for (const r of requests) for (const m of r.messages ?? []) {
+        if (!Array.isArray(m.content)) continue;
+        for (const b of m.content) if (b.type === "tool_result") seen.set(b.tool_use_id, b);
+      }
+      return [...seen.values()];
+    },
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+  };
+}
+
+function message(model, content, stop) {
+  return { id: `msg_${++ids}`, type: "message", role: "assistant", model: model ?? "claude-scripted",
+    content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+}
+
+function json(res, value, status = 200) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+
+function sse(res, model, content, stop) {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const m = message(model, [], null);
+  send("message_start", { message: { ...m, usage: { input_tokens: 10, output_tokens: 1 } } });
+  content.forEach((block, index) => {
+    if (block.type === "tool_use") {
+      send("content_block_start", { index, content_block: { ...block, input: {} } });
+      send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+    } else {
+      send("content_block_start", { index, content_block: { type: "text", text: "" } });
+      send("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
+    }
+    send("content_block_stop", { index });
+  });
+  send("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  send("message_stop", {});
+  res.end();
+}
