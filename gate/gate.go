@@ -23,6 +23,21 @@ type Env struct {
 	Grants []Grant
 	// Protected are files no call may write (perm-peer's DB, policy files).
 	Protected []string
+	// Getenv looks a variable up in the environment the agent's shell
+	// inherits (os.LookupEnv in the peer), to read ${XDG_STATE_HOME:-…}
+	// the way that shell would. Nil: no variable is set but HOME.
+	Getenv func(name string) (string, bool)
+}
+
+// getenv is Env.Getenv, nil-safe; HOME is always Env.Home.
+func (e *Env) getenv(name string) (string, bool) {
+	if name == "HOME" {
+		return e.Home, e.Home != ""
+	}
+	if e.Getenv == nil {
+		return "", false
+	}
+	return e.Getenv(name)
 }
 
 // Grant is one pattern that allows a call without asking.
@@ -109,6 +124,9 @@ type analyzer struct {
 	// secretParts: variables assigned a cut or rewritten secret (see cutsValue)
 	secretParts map[string]bool
 	vals        map[string]*varVals
+	// envVals are dynamic words' values as the peer's environment expands
+	// them, by the word's value as written (see envWord)
+	envVals map[string][]string
 	// listVars are loop variables holding one name from a project listing
 	// (for f in $(git ls-files '*.go'), … | while read f): that listing's
 	// projPaths, cleanPaths and secretPaths
@@ -198,43 +216,6 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	a.searchesOnlyFiles()
 	a.guardOwnFiles()
 	return a.verdict(action)
-}
-
-// guardOwnFiles makes a command that is not known-safe human-only when one
-// of its words names perm-peer's own files (git checkout -- .perm-peer/…,
-// perl -pi on the policy, sqlite3 on the audit DB). Writes the gate sees
-// there are floors (protectedWrite); these it cannot see into, and the
-// agent must not change the rules that judge it even in a mode that
-// approves every ask.
-func (a *analyzer) guardOwnFiles() {
-	for _, f := range a.facts {
-		if f.kind != protocol.FactExec || f.safe != nil || f.floor != nil || f.human != nil || len(f.argv) < 2 {
-			continue
-		}
-		for _, w := range f.argv[1:] {
-			// a word with spaces is a message (git commit -m '… .perm-peer …'), not a path
-			if !strings.ContainsAny(w, " \t\n") && a.namesOwnFile(w) {
-				f.human = reason("human.protected-touch", "a command the gate cannot see into names perm-peer's own policy, grants or database")
-				break
-			}
-		}
-	}
-}
-
-// namesOwnFile reports a word that mentions one of perm-peer's own paths.
-func (a *analyzer) namesOwnFile(w string) bool {
-	if containsFold(w, "perm-peer") { // every default own path has it: lower-case only then
-		lw := strings.ToLower(w)
-		if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, ".config/perm-peer") || strings.Contains(lw, ".local/state/perm-peer") {
-			return true
-		}
-	}
-	for _, p := range a.protected() {
-		if strings.Contains(w, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // containsFold reports whether sub (lower case ASCII) is in s, in any case.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -86,6 +88,7 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	}
 	secret := false
 	writes := inlineWrite.MatchString(code)
+	a.inlineOwnFiles(f, idx, code, writes, backticks, sc)
 	home := inlineHome.MatchString(code)
 	var paths []string
 	for _, l := range lits {
@@ -162,6 +165,54 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 		a.add(&rfact{kind: protocol.FactNetwork, detail: lb + " code", parent: idx,
 			floor: reason("floor.exfil", lb+" code reads a secret and reaches the network")})
 	}
+}
+
+// inlineOwnFiles makes code that names perm-peer's own files human-only,
+// and a write the gate sees there a floor: in its string literals as
+// written, with the variables the shell expanded in the code
+// ("open('$XDG_STATE_HOME/…')") or the code expands itself
+// (os.path.expandvars) read from the peer's environment, and pieces the
+// code joins to a variable (os.environ['XDG_STATE_HOME'] + '/perm-peer/…').
+func (a *analyzer) inlineOwnFiles(f *rfact, idx int, code string, writes, backticks bool, sc *scope) {
+	for _, c := range a.spellings(code) {
+		for _, l := range codeLiterals(c, backticks) {
+			for _, s := range a.textSpellings(l, sc) {
+				// any literal may be a file name: open('hard.db', 'w') through a hard link
+				if r := a.resolvePath(s, sc.cwd, true); writes && fileLiteral(s) && a.protectedWrite(r, false) {
+					a.writeFact(r, idx)
+				} else if f.human == nil && (ownLiteral(s) || a.mentionsOwnPath(s) || strings.Contains(s, "$") && a.mayNameOwn(s)) {
+					f.human = reason("human.protected-touch", "interpreter code names perm-peer's own policy, grants or database")
+				}
+			}
+		}
+	}
+}
+
+// fileLiteral reports a literal that may be a file name.
+func fileLiteral(l string) bool {
+	return l != "" && len(l) <= 4096 && !strings.ContainsAny(l, " \t\n\x00") && !strings.Contains(l, "://")
+}
+
+// ownLiteral is a piece of a path into perm-peer's own directories that
+// code joins to a variable: "perm-peer", "/perm-peer/x.db".
+func ownLiteral(s string) bool {
+	l := strings.ToLower(s)
+	return l == "perm-peer" || l == ".perm-peer" || strings.HasPrefix(l, "perm-peer/") || strings.HasPrefix(l, "/perm-peer/")
+}
+
+// textSpellings are a literal and, when it has a $, its value as a shell
+// word in the peer's environment.
+func (a *analyzer) textSpellings(l string, sc *scope) []string {
+	if !strings.Contains(l, "$") || len(l) > 4096 {
+		return []string{l}
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(l))
+	if err != nil {
+		return []string{l}
+	}
+	var b strings.Builder
+	a.envWord(w.Parts, sc, &b, true, false)
+	return []string{l, b.String()}
 }
 
 // pathLiteral reports a literal that looks like a file name: absolute,

@@ -78,7 +78,7 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 				fi, err = os.Stat(real)
 			}
 			if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
-				r.real = a.hardLinkedSecret(real, fi)
+				r.real = a.hardLinkedTwin(real, fi)
 			}
 		} else {
 			// a dangling link: writing through it creates its target
@@ -472,56 +472,6 @@ func isEnvDumpPath(p string) bool {
 	return strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ")
 }
 
-// protectedWrite reports whether writing (or deleting) the path touches
-// perm-peer's own policy, grants or database (a hard floor). Deleting an
-// ancestor of a protected file counts too.
-func (a *analyzer) protectedWrite(r pathRef, deleting bool) bool {
-	if !r.known {
-		return strings.Contains(strings.ToLower(r.raw), ".perm-peer")
-	}
-	for _, p := range r.both() {
-		lp := strings.ToLower(p)
-		for _, prot := range a.protected() {
-			lprot := strings.ToLower(prot)
-			if within(lp, lprot) || (deleting && within(lprot, lp)) {
-				return true
-			}
-			if r.glob && globMayMatch(lp, lprot) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// protected lists perm-peer's own files and directories.
-func (a *analyzer) protected() []string {
-	if a.prot != nil {
-		return a.prot
-	}
-	var out []string
-	if a.env.Project != "" {
-		out = append(out, filepath.Join(a.env.Project, ".perm-peer"))
-	}
-	if a.env.Home != "" {
-		out = append(out, filepath.Join(a.env.Home, ".config", "perm-peer"), filepath.Join(a.env.Home, ".local", "state", "perm-peer"))
-	}
-	if a.pol != nil {
-		for _, f := range []string{a.pol.userFile, a.pol.projectFile} {
-			if f != "" {
-				out = append(out, filepath.Clean(f))
-			}
-		}
-	}
-	for _, p := range a.env.Protected {
-		if p != "" {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	a.prot = out
-	return out
-}
-
 // gitRef reports a file of git's refs: writing or deleting one moves or
 // drops a branch, past what the reflog shows (like git update-ref).
 func gitRef(r pathRef) bool {
@@ -857,20 +807,6 @@ func (a *analyzer) runsFetched(f *rfact, w word, sc *scope) {
 	}
 }
 
-// holdsProtected reports a directory that contains one of perm-peer's own
-// files: a recursive copy or an extraction into it may overwrite them.
-func (a *analyzer) holdsProtected(r pathRef) bool {
-	if !r.known {
-		return false
-	}
-	for _, p := range a.protected() {
-		if within(p, r.abs) || within(p, r.real) {
-			return true
-		}
-	}
-	return false
-}
-
 // Bounds of globMatches: past them the glob is judged by its pattern.
 const (
 	maxGlobMatches = 256
@@ -940,11 +876,12 @@ func globMatches(pattern string) (matches []string, ok bool) {
 	return matches, len(matches) > 0
 }
 
-// hardLinkedSecret is the secret a file with more than one hard link is
-// the same file as (notes.txt made by ln .env notes.txt, or ln
-// ~/.ssh/id_rsa k): a secret name beside it or a home secret file. It is
-// p itself when there is none.
-func (a *analyzer) hardLinkedSecret(p string, fi os.FileInfo) string {
+// hardLinkedTwin is the secret or perm-peer file a file with more than one
+// hard link is the same file as (notes.txt made by ln .env notes.txt, ln
+// ~/.ssh/id_rsa k, ln ~/.local/state/perm-peer/x.db n.db): a secret name
+// beside it, a home secret file or one of perm-peer's own. It is p itself
+// when there is none.
+func (a *analyzer) hardLinkedTwin(p string, fi os.FileInfo) string {
 	var cands []string
 	if ents, err := os.ReadDir(filepath.Dir(p)); err == nil && len(ents) <= 4000 {
 		for _, e := range ents {
@@ -963,6 +900,7 @@ func (a *analyzer) hardLinkedSecret(p string, fi os.FileInfo) string {
 			cands = append(cands, filepath.Join(h, s))
 		}
 	}
+	cands = append(cands, a.ownFileTwins()...)
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && c != p && os.SameFile(fi, st) {
 			return c

@@ -1096,6 +1096,7 @@ func isRemote(v string) bool {
 // resolveMaybe resolves a file name taken from part of a word.
 func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) pathRef {
 	if w.dyn {
+		a.envSuffix(w.val, p)
 		return pathRef{raw: p}
 	}
 	return a.resolvePath(p, sc.cwd, forWrite)
@@ -1265,6 +1266,8 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 		f.floor = reason("floor.disk-write", "writes a raw disk device")
 	case a.protectedWrite(r, deleting):
 		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
+	case !r.known && a.mayNameOwn(r.raw):
+		f.human = reason("human.protected-unresolved", "writes a path only known at run time that may be perm-peer's own policy, grants or database")
 	case a.persistence(deletedBy(r, deleting)) != "":
 		f.human = reason("human.persistence-write", "writes a "+a.persistence(deletedBy(r, deleting)))
 	case gitRef(r):
@@ -1404,7 +1407,10 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 			}
 			// a link to a startup file or hook is a second name that later
 			// writes go through (ln -s ~/.bashrc b; echo … >> b)
-			if lb == "ln" && (a.persistence(r) != "" || a.protectedWrite(r, false)) {
+			if lb == "ln" && a.protectedWrite(r, false) {
+				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+					floor: reason("floor.protected", "ln gives perm-peer's own policy, grants or database a name that writes reach")})
+			} else if lb == "ln" && a.persistence(r) != "" {
 				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
 					human: reason("human.persistence-write", "ln gives a file that runs or guards commands a name that writes reach")})
 			}

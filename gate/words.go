@@ -88,6 +88,8 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	}
 	if !out.dyn {
 		out.alts, out.exact = nil, false
+	} else if hasParamExp(w.Parts) {
+		a.noteEnvWord(w, out.val, sc)
 	}
 	return out
 }

@@ -80,7 +80,7 @@ func runCheck(args []string) int {
 		fmt.Fprintf(os.Stderr, "perm-peer check: %v\n", err)
 		return exitStartup
 	}
-	env := gate.Env{Project: root, Cwd: c, Home: h, Policy: pol}
+	env := gate.Env{Project: root, Cwd: c, Home: h, Policy: pol, Getenv: os.LookupEnv}
 	if db, err := dbPath("", root); err == nil {
 		env.Protected = []string{db}
 	}
