@@ -91,6 +91,10 @@ type rfact struct {
 	port     string // a network fact's port, when known
 
 	floor, human, ask, safe *protocol.Reason
+	// ruleClears: a user's allow rule that names this very command clears
+	// its human-only class (Bash(sudo apt-get update)): a rule is a
+	// person's decision, which auto mode and the judge are not
+	ruleClears bool
 	open                    *protocol.Reason // why it asks when nothing covers it
 	parent                  int              // exec fact that owns this one (-1: none)
 
@@ -384,6 +388,12 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		set(protocol.DecisionAsk, "", &protocol.Reason{Code: "rule.ask", Detail: "the policy asks the user", Rule: r.src}, protocol.RiskMedium)
 		f.humanOnly = true
 		return
+	}
+	if f.human != nil && f.ruleClears {
+		if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.allow }), false); r != nil {
+			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
+			return
+		}
 	}
 	if f.human != nil {
 		set(protocol.DecisionAsk, "", f.human, protocol.RiskHigh)
