@@ -557,7 +557,7 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 		if r.port != "" && f.port != r.port && (!restrictive || f.port != "") {
 			return false // a port the rule does not name (unknown: only deny and ask match)
 		}
-		return globMatch(r.name, strings.ToLower(f.host))
+		return hostMatch(r.name, strings.ToLower(f.host), restrictive)
 	case ruleTool:
 		return f.tool != "" && globMatch(r.name, strings.ToLower(f.tool))
 	}

@@ -39,3 +39,41 @@ func TestPublicKeys(t *testing.T) {
 	v := Analyze(bash("cat deploy.pub"), e)
 	assert.Equal(t, protocol.DecisionAllow, v.Decision)
 }
+
+// TestHostMatchLabels checks that an allow rule's * stays within one DNS
+// label while a deny rule's spans labels.
+func TestHostMatchLabels(t *testing.T) {
+	for _, c := range []struct {
+		pat, host         string
+		allow, restrictve bool
+	}{
+		{"*.example.com", "docs.example.com", true, true},
+		{"*.example.com", "a.b.example.com", false, true},
+		{"docs.*", "docs.evil.example", false, true},
+		{"docs.*", "docs.io", true, true},
+		{"api*.example.com", "api-v2.example.com", true, true},
+		{"*", "anything.at.all", true, true},
+		{"example.com", "example.com.evil.net", false, false},
+	} {
+		assert.Equal(t, c.allow, hostMatch(c.pat, c.host, false), "allow %s ~ %s", c.pat, c.host)
+		assert.Equal(t, c.restrictve, hostMatch(c.pat, c.host, true), "deny %s ~ %s", c.pat, c.host)
+	}
+}
+
+// TestWebFetchSecretURL checks that a URL carrying a credential is not
+// covered by a domain allow rule and needs a person.
+func TestWebFetchSecretURL(t *testing.T) {
+	e := env(protocol.Policy{Allow: []string{"WebFetch(domain:api.github.com)"}})
+	fetch := func(u string) Verdict { return Analyze(tool("webfetch", map[string]any{"url": u}), e) }
+	v := fetch("https://api.github.com/repos/o/r")
+	assert.Equal(t, protocol.DecisionAllow, v.Decision)
+	for _, u := range []string{
+		"https://api.github.com/user?access_token=ghp_0123456789abcdefghijABCDEFGHIJ0123",
+		"https://x:hunter2pass@api.github.com/",
+		"https://api.github.com/?key=AKIAIOSFODNN7EXAMPLE",
+	} {
+		v := fetch(u)
+		assert.Equal(t, protocol.DecisionAsk, v.Decision, u)
+		assert.True(t, v.HumanOnly, u)
+	}
+}
