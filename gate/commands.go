@@ -321,6 +321,11 @@ var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": 
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary
 	args := words[1:]
+	if pkg, ok := remoteRunner(lb, args, a.env.Project); ok {
+		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+pkg+", which is not in the project's lockfile"), true
+	} else if m, ok := remoteModule(lb, args); ok {
+		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+m+", fetched from outside the project"), true
+	}
 	switch {
 	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
 		f.wrapper = true

@@ -1828,6 +1828,7 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 	if len(args) == 0 {
 		return
 	}
+
 	policed := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -3261,8 +3262,8 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 			f.ask = reason("ask.flag", "pip installs from another index")
 		}
 		for _, i := range ops[1:] {
-			if v := args[i].val; strings.Contains(v, "://") || strings.HasPrefix(v, "git+") {
-				f.ask = reason("ask.flag", "pip installs from a URL")
+			if v := args[i].val; pipRemote(v) {
+				f.human, f.ruleClears = reason(remoteCode, "pip installs "+v+", code from outside the project"), true
 			}
 		}
 	}
