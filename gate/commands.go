@@ -321,10 +321,16 @@ var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": 
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary
 	args := words[1:]
+	if pkg, ok := remoteRunner(lb, args, a.env.Project); ok {
+		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+pkg+", which is not in the project's lockfile"), true
+	} else if m, ok := remoteModule(lb, args); ok {
+		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+m+", fetched from outside the project"), true
+	}
 	switch {
 	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
 		f.wrapper = true
-		f.open = reason("ask.privileged", lb+" runs the command with other privileges")
+		// SPEC §5.4: privilege escalation is human-only whatever the inner command
+		f.human, f.ruleClears = reason("human.privileged", lb+" runs the command with other privileges"), true
 		i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
 		if lb == "chroot" && i < len(args) {
 			i++
@@ -336,7 +342,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return s
 	case lb == "su":
 		f.wrapper = true
-		f.open = reason("ask.privileged", "su runs the command as another user")
+		f.human, f.ruleClears = reason("human.privileged", "su runs the command as another user"), true
 		for i := 0; i < len(args); i++ {
 			v := args[i].val
 			if (v == "-c" || v == "--command" || v == "--session-command") && i+1 < len(args) {

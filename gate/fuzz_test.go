@@ -37,42 +37,61 @@ func wrap(t int, inner string) string {
 	return strings.Replace(wrapTemplates[t%len(wrapTemplates)], "%s", inner, 1)
 }
 
+// fuzzSeeds are the constructs each red-team pass taught the gate to read.
+var fuzzSeeds = []string{
+	`python3 -c "import os; os.system('ls')"`, `node -pe 'require("fs").readFileSync(".env")'`, `perl -le 'print 1'`,
+	`awk '/"/ {print > "out"} # "x'`, `sed -e 's/a/b/e' -f /dev/stdin <<< '1e ls'`, `echo $(( 'a[$(id)]' )) ${x:1:2}`,
+	`((PATH=5)); printf -v "$n" x; declare -n r=PATH`, `parallel 'echo {}' ::: a b`, `tmux new-session -d 'ls'; tmux send-keys ls Enter`,
+	`find . -name '*.go' -exec head -5 {} \; | xargs cat`, `for f in $(git ls-files '*.go'); do cat "$f"; done`,
+	`aws --output text configure get x; vault kv get a`, `scp dist/* h:; gh release upload v1 dist/*`, `HOME=/x git status`,
+	`f(){ cd ~; }; f; cat .ssh/x`, `exec 3<.env; cat <&3`, `cat > x.sh <<EOF
+ls
+EOF
+sh x.sh`, `sudo -iu root ls`, `xxd -r`,
+}
+
 var fuzzEnv = Env{Project: "/work/app", Home: "/home/dev"}
 
 // FuzzAnalyze: Analyze never panics on any input, and a floor carried by any
 // wrapper, substitution, group or function, next to any other command, is
 // never allowed.
 func FuzzAnalyze(f *testing.F) {
-	f.Add("ls -la", uint8(0), uint8(0), uint8(0), uint8(0))
-	f.Add("git status", uint8(27), uint8(1), uint8(3), uint8(1))
-	f.Add("echo 'x' \"$(y)\" `z` <(w)", uint8(40), uint8(5), uint8(12), uint8(2))
-	// the constructs each red-team pass taught the gate to read
-	for i, seed := range []string{
-		`python3 -c "import os; os.system('ls')"`, `node -pe 'require("fs").readFileSync(".env")'`, `perl -le 'print 1'`,
-		`awk '/"/ {print > "out"} # "x'`, `sed -e 's/a/b/e' -f /dev/stdin <<< '1e ls'`, `echo $(( 'a[$(id)]' )) ${x:1:2}`,
-		`((PATH=5)); printf -v "$n" x; declare -n r=PATH`, `parallel 'echo {}' ::: a b`, `tmux new-session -d 'ls'; tmux send-keys ls Enter`,
-		`find . -name '*.go' -exec head -5 {} \; | xargs cat`, `for f in $(git ls-files '*.go'); do cat "$f"; done`,
-		`aws --output text configure get x; vault kv get a`, `scp dist/* h:; gh release upload v1 dist/*`, `HOME=/x git status`,
-		`f(){ cd ~; }; f; cat .ssh/x`, `exec 3<.env; cat <&3`, `cat > x.sh <<EOF
-ls
-EOF
-sh x.sh`, `sudo -iu root ls`, `xxd -r`,
-	} {
-		f.Add(seed, uint8(i), uint8(i*7), uint8(i), uint8(i))
+	for _, in := range fuzzInputs() {
+		f.Add(in.Cmd, in.W1, in.W2, in.Fl, in.Gl)
 	}
 	f.Fuzz(func(t *testing.T, cmd string, w1, w2, fl, gl uint8) {
 		_ = analyze(bash(cmd), fuzzEnv) // must not panic
-		floor := floorCmds[int(fl)%len(floorCmds)]
-		composite := wrap(int(w1), wrap(int(w2), floor))
-		if strings.ContainsAny(wrapTemplates[int(w2)%len(wrapTemplates)], "'`") && strings.ContainsAny(wrapTemplates[int(w1)%len(wrapTemplates)], "'`") {
-			composite = wrap(int(w1), floor) // nested quotes or backticks would end the string early
-		}
-		line := "echo " + shellQuote(cmd) + glues[int(gl)%len(glues)] + composite
+		line := fuzzLine(cmd, w1, w2, fl, gl)
 		v := analyze(bash(line), fuzzEnv)
 		if v.Decision == protocol.DecisionAllow {
 			t.Fatalf("floor allowed: %q → %s", line, v.Decision)
 		}
 	})
+}
+
+// fuzzInput is one FuzzAnalyze input.
+type fuzzInput struct {
+	Cmd            string
+	W1, W2, Fl, Gl uint8
+}
+
+// fuzzInputs are FuzzAnalyze's seeds.
+func fuzzInputs() []fuzzInput {
+	in := []fuzzInput{{"ls -la", 0, 0, 0, 0}, {"git status", 27, 1, 3, 1}, {"echo 'x' \"$(y)\" `z` <(w)", 40, 5, 12, 2}}
+	for i, seed := range fuzzSeeds {
+		in = append(in, fuzzInput{seed, uint8(i), uint8(i * 7), uint8(i), uint8(i)})
+	}
+	return in
+}
+
+// fuzzLine is FuzzAnalyze's input: cmd quoted, then a floor wrapped twice.
+func fuzzLine(cmd string, w1, w2, fl, gl uint8) string {
+	floor := floorCmds[int(fl)%len(floorCmds)]
+	composite := wrap(int(w1), wrap(int(w2), floor))
+	if strings.ContainsAny(wrapTemplates[int(w2)%len(wrapTemplates)], "'`") && strings.ContainsAny(wrapTemplates[int(w1)%len(wrapTemplates)], "'`") {
+		composite = wrap(int(w1), floor) // nested quotes or backticks would end the string early
+	}
+	return "echo " + shellQuote(cmd) + glues[int(gl)%len(glues)] + composite
 }
 
 func TestFloorsThroughEveryWrapper(t *testing.T) {

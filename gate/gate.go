@@ -91,6 +91,10 @@ type rfact struct {
 	port     string // a network fact's port, when known
 
 	floor, human, ask, safe *protocol.Reason
+	// ruleClears: a user's allow rule that names this very command clears
+	// its human-only class (Bash(sudo apt-get update)): a rule is a
+	// person's decision, which auto mode and the judge are not
+	ruleClears bool
 	open                    *protocol.Reason // why it asks when nothing covers it
 	parent                  int              // exec fact that owns this one (-1: none)
 
@@ -215,6 +219,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	}
 	a.searchesOnlyFiles()
 	a.guardOwnFiles()
+	a.guardExposure()
 	return a.verdict(action)
 }
 
@@ -385,6 +390,12 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		f.humanOnly = true
 		return
 	}
+	if f.human != nil && f.ruleClears {
+		if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.allow }), false); r != nil {
+			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
+			return
+		}
+	}
 	if f.human != nil {
 		set(protocol.DecisionAsk, "", f.human, protocol.RiskHigh)
 		f.humanOnly = true
@@ -547,7 +558,7 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 		if r.port != "" && f.port != r.port && (!restrictive || f.port != "") {
 			return false // a port the rule does not name (unknown: only deny and ask match)
 		}
-		return globMatch(r.name, strings.ToLower(f.host))
+		return hostMatch(r.name, strings.ToLower(f.host), restrictive)
 	case ruleTool:
 		return f.tool != "" && globMatch(r.name, strings.ToLower(f.tool))
 	}

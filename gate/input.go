@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/redact"
 )
 
 // toolClass is what a tool does, from its name or its ACP kind.
@@ -579,7 +580,12 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
 	}
-	a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), port: port, parent: -1})
+	f := &rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), port: port, parent: -1}
+	if redact.String(raw) != raw {
+		// a token in the URL goes to that host: no domain rule was given for that
+		f.human = reason("human.secret-url", "the URL carries what looks like a credential")
+	}
+	a.add(f)
 }
 
 // cloudMetadata makes a request to a cloud instance metadata service a

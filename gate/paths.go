@@ -269,6 +269,9 @@ func (a *analyzer) sensitive(r pathRef) bool {
 			return true
 		}
 	}
+	if publicKey(r) {
+		return false
+	}
 	if !r.known {
 		return r.raw != "" && sensitiveBase(strings.ToLower(filepath.Base(r.raw)))
 	}
@@ -315,6 +318,22 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		}
 	}
 	return false
+}
+
+// publicKey reports a public key (*.pub), which is no secret (SPEC §5.5)
+// even in ~/.ssh: every form of the path, the file a link or hard link
+// stands for included, has the suffix (ln ~/.ssh/id_rsa k.pub is the
+// private key).
+func publicKey(r pathRef) bool {
+	if !r.known {
+		return strings.HasSuffix(strings.ToLower(r.raw), ".pub")
+	}
+	for _, p := range r.both() {
+		if !strings.HasSuffix(strings.ToLower(p), ".pub") {
+			return false
+		}
+	}
+	return true
 }
 
 // surelySensitive tells a secret from a glob that only may match one: scp

@@ -1828,6 +1828,7 @@ func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
 	if len(args) == 0 {
 		return
 	}
+
 	policed := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -3261,8 +3262,8 @@ func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
 			f.ask = reason("ask.flag", "pip installs from another index")
 		}
 		for _, i := range ops[1:] {
-			if v := args[i].val; strings.Contains(v, "://") || strings.HasPrefix(v, "git+") {
-				f.ask = reason("ask.flag", "pip installs from a URL")
+			if v := args[i].val; pipRemote(v) {
+				f.human, f.ruleClears = reason(remoteCode, "pip installs "+v+", code from outside the project"), true
 			}
 		}
 	}
@@ -3544,6 +3545,24 @@ func optionValues(args []word, letter byte, long string) []word {
 	return out
 }
 
+// ownRepo reports a --git-dir that is the project's own .git, or a
+// --work-tree that is the project root (gitDir false).
+func ownRepo(r pathRef, project string, gitDir, dyn bool) bool {
+	if dyn || !r.known || project == "" {
+		return false
+	}
+	want := project
+	if gitDir {
+		want = filepath.Join(want, ".git")
+	}
+	if r.abs == want || r.real == want {
+		return true
+	}
+	got, err1 := filepath.EvalSymlinks(r.abs)
+	real, err2 := filepath.EvalSymlinks(want)
+	return err1 == nil && err2 == nil && got == real
+}
+
 // git polices git's global options and subcommands (SPEC §5.2, §5.4).
 func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	cwd := sc.cwd
@@ -3584,8 +3603,13 @@ loop:
 				p = args[i+1].val
 				i++
 			}
-			if r := a.resolvePath(p, cwd, false); p == "" || args[i].dyn || !a.inProject(r) {
+			r := a.resolvePath(p, cwd, false)
+			if p == "" || args[i].dyn || !a.inProject(r) {
 				otherRepo = true
+			}
+			if !ownRepo(r, a.env.Project, strings.HasPrefix(v, "--git-dir"), args[i].dyn) && unsafe == "" {
+				// another .git's config can run programs (core.fsmonitor, core.pager)
+				unsafe = "git " + strings.SplitN(v, "=", 2)[0] + " names a repository or work tree other than the project's own"
 			}
 			if strings.HasPrefix(v, "--work-tree") {
 				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)

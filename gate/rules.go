@@ -171,6 +171,26 @@ func globMatch(pat, s string) bool {
 	return true
 }
 
+// hostMatch matches a host against a domain: glob. To allow, each * stays
+// within one DNS label (*.example.com is not a.b.example.com, and
+// docs.* is not docs.evil.example); a deny or ask rule's * spans labels,
+// the stricter reading. A lone * is every host.
+func hostMatch(pat, host string, restrictive bool) bool {
+	if pat == "*" || restrictive {
+		return globMatch(pat, host)
+	}
+	pl, hl := strings.Split(pat, "."), strings.Split(host, ".")
+	if len(pl) != len(hl) {
+		return false
+	}
+	for i := range pl {
+		if !globMatch(pl[i], hl[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // matchCmd matches a normalized command line. bare (no *) rules match exactly
 // when allowing and as a word prefix when denying or asking: Bash(rm) denies
 // every rm.

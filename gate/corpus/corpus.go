@@ -82,17 +82,28 @@ func Read(r io.Reader) ([]Row, error) {
 	return rows, nil
 }
 
+// Env is the world a row is judged in: its project, cwd, home and policy,
+// and no environment variables, so a row's verdict does not depend on the
+// developer's environment.
+func (row Row) Env() (gate.Env, error) {
+	pol, err := gate.PolicyFrom(row.Policy, protocol.Policy{}, row.Project)
+	if err != nil {
+		return gate.Env{}, err
+	}
+	return gate.Env{Project: row.Project, Cwd: row.Cwd, Home: row.Home, Policy: pol}, nil
+}
+
 // Evaluate decides one row in a fresh world: no grants, no judge, mode ask.
 func Evaluate(row Row) Result {
 	res := Result{ID: row.ID, Cat: row.Cat, Expect: row.Expect, Reasons: []protocol.Reason{}}
-	pol, err := gate.PolicyFrom(row.Policy, protocol.Policy{}, row.Project)
+	env, err := row.Env()
 	if err != nil {
 		res.Decision, res.Risk = protocol.DecisionAsk, protocol.RiskHigh
 		res.Reasons = []protocol.Reason{{Code: "corpus.bad-policy", Detail: err.Error()}}
 		res.Why = "bad policy: " + err.Error()
 		return res
 	}
-	v := gate.Analyze(row.ToolCall, gate.Env{Project: row.Project, Cwd: row.Cwd, Home: row.Home, Policy: pol})
+	v := gate.Analyze(row.ToolCall, env)
 	res.Decision, res.Risk, res.HumanOnly = v.Decision, v.Risk, v.HumanOnly
 	if v.Reasons != nil {
 		res.Reasons = v.Reasons

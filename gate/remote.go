@@ -1,0 +1,276 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Code fetched from outside the project (SPEC §5.4) is human-only: a
+// package runner's package that is neither installed nor in a lockfile of
+// the project (npx cowsay, pnpm dlx x, bunx x, uvx x, pipx run x), a URL
+// or git spec handed to a runner or to pip install, deno run of a remote
+// module, go run of a module at a version. What the project pins was
+// chosen by a person; a name the agent types may be a typosquat.
+
+// remoteCode is the reason code of the class.
+const remoteCode = "human.remote-code"
+
+// runnerSpec is how a package runner names its package.
+type runnerSpec struct {
+	python bool            // the package comes from PyPI, else npm
+	values map[string]bool // options that take a value
+	pkgOpt map[string]bool // options whose value is the package
+	local  map[string]bool // options that forbid fetching (npx --no)
+}
+
+var nodeRunner = runnerSpec{
+	values: map[string]bool{"-p": true, "--package": true, "-c": true, "--call": true, "--cache": true, "--registry": true,
+		"-w": true, "--workspace": true, "--userconfig": true, "--shell": true},
+	pkgOpt: map[string]bool{"-p": true, "--package": true},
+	local:  map[string]bool{"--no": true, "--no-install": true, "--offline": true},
+}
+
+var pythonRunner = runnerSpec{python: true,
+	values: map[string]bool{"--from": true, "--with": true, "--spec": true, "--python": true, "-p": true, "--index-url": true,
+		"--extra-index-url": true, "-i": true, "--with-requirements": true, "--pip-args": true},
+	pkgOpt: map[string]bool{"--from": true, "--with": true, "--spec": true},
+	local:  map[string]bool{"--offline": true},
+}
+
+// packageRunners are the runners that fetch packages, by their name and
+// subcommand words, with the number of those words: pnpm exec and yarn
+// exec run only what is installed and are not here.
+var packageRunners = map[string]struct {
+	spec  *runnerSpec
+	words int
+}{
+	"npx": {&nodeRunner, 0}, "pnpx": {&nodeRunner, 0}, "bunx": {&nodeRunner, 0}, "npm exec": {&nodeRunner, 1},
+	"npm x": {&nodeRunner, 1}, "pnpm dlx": {&nodeRunner, 1}, "yarn dlx": {&nodeRunner, 1}, "bun x": {&nodeRunner, 1},
+	"uvx": {&pythonRunner, 0}, "pipx run": {&pythonRunner, 1}, "uv tool run": {&pythonRunner, 2},
+}
+
+// packageRunner returns the spec of a package runner and the index of its
+// first argument.
+func packageRunner(lb string, args []word) (runnerSpec, int, bool) {
+	key := lb
+	for i := 0; i <= 2; i++ {
+		if r, ok := packageRunners[key]; ok && r.words == i {
+			return *r.spec, i, true
+		}
+		if i == len(args) {
+			break
+		}
+		key += " " + args[i].val
+	}
+	return runnerSpec{}, 0, false
+}
+
+// remoteRunner reports a package runner that may fetch code: the packages
+// it names (option values, else its first operand) that the project does
+// not have.
+func remoteRunner(lb string, args []word, project string) (string, bool) {
+	spec, start, ok := packageRunner(lb, args)
+	if !ok {
+		return "", false
+	}
+	var pkgs []word
+	first := word{}
+	found := false
+	for i := start; i < len(args); i++ {
+		v := args[i].val
+		name, val, eq := strings.Cut(v, "=")
+		switch {
+		case spec.local[v]:
+			return "", false
+		case v == "--":
+			if i+1 < len(args) && !found {
+				first, found = args[i+1], true
+			}
+			i = len(args)
+		case strings.HasPrefix(v, "-") && spec.values[name]:
+			w := word{val: val, dyn: args[i].dyn}
+			if !eq && i+1 < len(args) {
+				i++
+				w = args[i]
+			}
+			if spec.pkgOpt[name] {
+				pkgs = append(pkgs, w)
+			}
+		case strings.HasPrefix(v, "-"):
+		case !found:
+			first, found = args[i], true
+			i = len(args)
+		}
+	}
+	if len(pkgs) == 0 && found {
+		pkgs = append(pkgs, first)
+	}
+	for _, p := range pkgs {
+		if p.dyn || !projectHas(project, p.val, spec.python) {
+			return p.val, true
+		}
+	}
+	return "", false
+}
+
+// projectHas reports a package spec the project provides: a path, an
+// installed binary (node_modules/.bin), or a name its manifest or a
+// lockfile lists. A URL or a git spec never is.
+func projectHas(project, spec string, python bool) bool {
+	switch {
+	case strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, "~") || strings.HasPrefix(spec, "file:"):
+		return true
+	case remoteSpec(spec) || project == "":
+		return false
+	}
+	name := packageName(spec, python)
+	if name == "" {
+		return false
+	}
+	if !python {
+		if fi, err := os.Stat(filepath.Join(project, "node_modules", ".bin", name)); err == nil && !fi.IsDir() {
+			return true
+		}
+	}
+	files := []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"}
+	if python {
+		files = []string{"uv.lock", "poetry.lock", "pyproject.toml", "Pipfile.lock", "requirements.txt", "requirements-dev.txt", "pdm.lock"}
+	}
+	for _, f := range files {
+		if text, ok := readSmall(filepath.Join(project, f)); ok && mentionsPackage(text, name, python) {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteSpec reports a package spec that names code by URL or repository:
+// https://…, git+ssh://…, github:o/r, o/r (npm's GitHub shorthand).
+func remoteSpec(s string) bool {
+	ls := strings.ToLower(s)
+	for _, p := range []string{"git+", "git:", "github:", "gitlab:", "bitbucket:", "gist:", "http:", "https:", "ssh:", "git@", "hg+", "svn+", "bzr+"} {
+		if strings.HasPrefix(ls, p) {
+			return true
+		}
+	}
+	if strings.Contains(s, "://") || strings.Contains(s, " @ ") {
+		return true
+	}
+	// o/r is a GitHub repository to npm; @scope/name is a package
+	return !strings.HasPrefix(s, "@") && strings.Count(s, "/") == 1 && !strings.Contains(s, ":")
+}
+
+// packageName is a spec's package name without its version: eslint@8 →
+// eslint, @types/node@20 → @types/node, ruff==0.1 → ruff (lower case,
+// _ as - for Python).
+func packageName(spec string, python bool) string {
+	if python {
+		n := spec
+		if i := strings.IndexAny(n, "=<>!~[;@ "); i >= 0 {
+			n = n[:i]
+		}
+		return strings.ReplaceAll(strings.ToLower(n), "_", "-")
+	}
+	at := strings.LastIndexByte(spec, '@')
+	if at > 0 {
+		return spec[:at]
+	}
+	return spec
+}
+
+// mentionsPackage reports a manifest or lockfile text that lists name.
+func mentionsPackage(text, name string, python bool) bool {
+	if python {
+		lt := strings.ReplaceAll(strings.ToLower(text), "_", "-")
+		for _, pat := range []string{`name = "` + name + `"`, `"` + name, "\n" + name, `'` + name} {
+			if strings.Contains(lt, pat) || strings.HasPrefix(lt, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, pat := range []string{`"` + name + `"`, `"` + name + `@`, `/` + name + `@`, "\n" + name + "@", "\n  " + name + ":", `'` + name + `'`, `node_modules/` + name + `"`} {
+		if strings.Contains(text, pat) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLockfile bounds the size of a lockfile the gate reads.
+const maxLockfile = 16 << 20
+
+// readSmall reads a regular file of at most maxLockfile bytes.
+func readSmall(path string) (string, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLockfile {
+		return "", false
+	}
+	b, err := os.ReadFile(path)
+	return string(b), err == nil
+}
+
+// pipRemote reports a pip install operand that is a URL or a VCS spec
+// (git+https://…, pkg @ https://…), the code of which comes from there.
+func pipRemote(v string) bool {
+	lv := strings.ToLower(v)
+	return strings.Contains(v, "://") || strings.HasPrefix(lv, "git+") || strings.HasPrefix(lv, "hg+") ||
+		strings.HasPrefix(lv, "svn+") || strings.HasPrefix(lv, "bzr+") || strings.Contains(v, "@ ") || strings.HasPrefix(lv, "git@")
+}
+
+// denoRemote reports a module deno would fetch: a URL, npm: or jsr:.
+func denoRemote(v string) bool {
+	lv := strings.ToLower(v)
+	return strings.HasPrefix(lv, "http://") || strings.HasPrefix(lv, "https://") || strings.HasPrefix(lv, "npm:") || strings.HasPrefix(lv, "jsr:")
+}
+
+// remoteModules are the programs that fetch a module they are given.
+var remoteModules = map[string]func([]word) (string, bool){"deno": denoRunRemote, "go": goRunRemote}
+
+// remoteModule reports a program run on a module it fetches.
+func remoteModule(lb string, args []word) (string, bool) {
+	if check := remoteModules[lb]; check != nil {
+		return check(args)
+	}
+	return "", false
+}
+
+// goBuildValues are go build's flags that take the next word as value.
+var goBuildValues = map[string]bool{"C": true, "p": true, "tags": true, "ldflags": true, "gcflags": true, "asmflags": true,
+	"gccgoflags": true, "mod": true, "modfile": true, "overlay": true, "pgo": true, "exec": true, "toolexec": true,
+	"buildmode": true, "compiler": true, "installsuffix": true, "pkgdir": true, "coverpkg": true, "covermode": true, "o": true}
+
+// goRunRemote reports go run of a package at a version (pkg@v1,
+// pkg@latest), which go fetches whatever the project's go.mod says.
+func goRunRemote(args []word) (string, bool) {
+	if len(args) == 0 || args[0].val != "run" {
+		return "", false
+	}
+	for i := 1; i < len(args); i++ {
+		v := args[i].val
+		if n, _, eq := strings.Cut(strings.TrimLeft(v, "-"), "="); strings.HasPrefix(v, "-") {
+			if !eq && goBuildValues[n] {
+				i++
+			}
+			continue
+		}
+		return v, strings.Contains(v, "@") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "/")
+	}
+	return "", false
+}
+
+// denoRunRemote reports deno run (or deno with a module first) of a remote
+// module.
+func denoRunRemote(args []word) (string, bool) {
+	i := 0
+	if len(args) > 0 && args[0].val == "run" {
+		i = 1
+	}
+	for ; i < len(args); i++ {
+		if v := args[i].val; !strings.HasPrefix(v, "-") {
+			return v, denoRemote(v)
+		}
+	}
+	return "", false
+}
