@@ -52,9 +52,9 @@ type Options struct {
 // DB is one project's store. It holds no open bbolt handle between
 // transactions; see docs/STORE.md. Its methods are safe for concurrent use.
 type DB struct {
-	path     string
-	lockPath string
-	opts     Options
+	path  string
+	locks *locker // the file lock on <db>.lock (lock_unix.go)
+	opts  Options
 
 	// rw orders this process's transactions: the file lock orders processes.
 	rw sync.RWMutex
@@ -92,15 +92,17 @@ func DefaultPath(projectRoot string) (string, error) {
 }
 
 // Files lists every file the store at path uses: the database, its lock
-// file and Compact's temporary copy. The gate's floor on writes to
+// file, the want file a waiting process announces itself on, and Compact's
+// temporary copy. The gate's floor on writes to
 // perm-peer's own database should cover all of them.
 func Files(path string) []string {
-	return []string{path, path + lockSuffix, path + compactSuffix}
+	return []string{path, path + lockSuffix, path + lockSuffix + wantSuffix, path + compactSuffix}
 }
 
 // Sibling file suffixes.
 const (
 	lockSuffix    = ".lock"
+	wantSuffix    = ".want" // after lockSuffix: <db>.lock.want
 	compactSuffix = ".compact"
 )
 
@@ -126,9 +128,9 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("audit db %s is %w: it is a directory", abs, ErrUnwritable)
 	}
 	db := &DB{
-		path:     abs,
-		lockPath: abs + lockSuffix,
-		opts:     opts,
+		path:  abs,
+		locks: newLocker(abs + lockSuffix),
+		opts:  opts,
 	}
 	// A current file needs no write: a read transaction checks it, so a cold
 	// start does not pay a commit (two fsyncs).
@@ -139,6 +141,9 @@ func Open(path string, opts Options) (*DB, error) {
 			current = err == nil && v == SchemaVersion
 			return nil
 		})
+		if errors.Is(err, ErrLocked) {
+			return nil, err // the write would wait out the same lock again
+		}
 		if err != nil {
 			current = false // let the write path report the real problem
 		}
