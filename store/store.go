@@ -77,10 +77,12 @@ type DB struct {
 }
 
 // DefaultPath is $XDG_STATE_HOME/perm-peer/<first 16 hex of sha256(root)>.db
-// ($XDG_STATE_HOME defaults to ~/.local/state).
+// ($XDG_STATE_HOME defaults to ~/.local/state). A relative $XDG_STATE_HOME
+// is ignored, as the XDG spec says: it would put the log wherever the editor
+// happened to start the peer.
 func DefaultPath(projectRoot string) (string, error) {
 	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
+	if !filepath.IsAbs(state) {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return "", fmt.Errorf("default db path: %w", err)
