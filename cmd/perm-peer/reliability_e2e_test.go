@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -163,5 +164,75 @@ func TestReliabilityRelativeXDGIgnored(t *testing.T) {
 	dbs, _ := filepath.Glob(filepath.Join(home, ".local", "state", "perm-peer", "*.db"))
 	if len(dbs) != 1 {
 		t.Fatalf("want the DB under $HOME/.local/state/perm-peer, found %v", dbs)
+	}
+}
+
+// TestReliabilityPolicyFiles (H3, M5, M6, L2): a policy the peer cannot
+// read as the user wrote it is a one-sentence startup error naming the file
+// (exit 3), at once: a project policy linked to /dev/zero, a FIFO or
+// /dev/stdin is not read at all; repeated keys, invalid UTF-8 and a number
+// its field cannot hold are errors at FILE:LINE:COL with the pointer.
+func TestReliabilityPolicyFiles(t *testing.T) {
+	cases := []struct {
+		name    string
+		project bool   // the project policy, else the user policy
+		link    string // a symlink to this, else body
+		fifo    bool
+		body    string
+		want    []string
+	}{
+		{name: "project policy links to /dev/zero", project: true, link: "/dev/zero", want: []string{"is a device, not a regular file"}},
+		{name: "project policy links to /dev/stdin", project: true, link: "/dev/stdin", want: []string{"not a regular file"}},
+		{name: "project policy is a FIFO", project: true, fifo: true, want: []string{"is a FIFO, not a regular file"}},
+		{name: "duplicate deny", body: `{"deny":["Bash(git status)"],"deny":[]}`, want: []string{":1:30: /deny: the key \"deny\" appears twice"}},
+		{name: "duplicate mode", project: true, body: `{"mode":"ask","mode":"full"}`, want: []string{":1:15: /mode: the key \"mode\" appears twice"}},
+		{name: "case variant", body: `{"deny":["Bash(git status)"],"DENY":[]}`, want: []string{"/deny: the key \"DENY\" differs only in case"}},
+		{name: "invalid UTF-8", body: "{\"deny\":[\"Bash(rm caf\xe9)\"]}", want: []string{":1:22: /deny/0: not valid UTF-8"}},
+		{name: "number too large", body: `{"askTimeoutMs":1e30}`, want: []string{":1:17: /askTimeoutMs: 1e30 is not an integer"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			project := filepath.Join(tmp, "project")
+			file := filepath.Join(tmp, "user.json")
+			if c.project {
+				file = filepath.Join(project, ".perm-peer", "policy.json")
+			}
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			switch {
+			case c.link != "":
+				err = os.Symlink(c.link, file)
+			case c.fifo:
+				err = syscall.Mkfifo(file, 0o600)
+			default:
+				err = os.WriteFile(file, []byte(c.body), 0o600)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The user policy comes last: a later --policy overrides the
+			// helper's.
+			p := startPeer(t, peerOpts{framing: "ndjson", project: project, args: []string{"--policy", file}})
+			code := p.wait() // a read of /dev/zero or a FIFO would never end
+			if code != 3 {
+				t.Fatalf("want exit 3, got %d; stderr %q", code, p.stderr)
+			}
+			s := strings.TrimSpace(p.stderr.String())
+			if strings.Count(s, "\n") != 0 || !strings.Contains(s, file) {
+				t.Fatalf("want one line naming %s, got %q", file, s)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(s, w) {
+					t.Fatalf("stderr %q lacks %q", s, w)
+				}
+			}
+		})
 	}
 }
