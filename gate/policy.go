@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 

@@ -244,4 +244,3 @@ func findDuplicateKey(data []byte) *duplicateKey {
 	})
 	return dup
 }
-
