@@ -128,6 +128,10 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("audit db %s is %w: it is a directory", abs, ErrUnwritable)
+	} else if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		// bbolt would initialise it as a new, empty log: an emptied log
+		// must not pass for one that never had records.
+		return nil, fmt.Errorf("audit db %s is %w (an empty file, not a database): move it aside to start a new log", abs, ErrCorrupt)
 	}
 	db := &DB{
 		path:  abs,

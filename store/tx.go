@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -230,7 +231,8 @@ func (db *DB) run(h *handle, fn func(*bolt.DB) error) (err error) {
 	}()
 	if err := fn(h.b); err != nil {
 		var ce *ChainError
-		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) {
+		var ge *GrantError
+		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) || errors.As(err, &ge) {
 			return err // answers, not failures of the file
 		}
 		return fmt.Errorf("audit db %s: %w", db.path, err)
@@ -245,7 +247,10 @@ func (db *DB) classify(err error) error {
 	case errors.Is(err, ErrLocked), errors.Is(err, berrors.ErrTimeout):
 		return fmt.Errorf("audit db %s is %w (waited %s)", db.path, ErrLocked, db.opts.LockTimeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
-		errors.Is(err, berrors.ErrVersionMismatch):
+		errors.Is(err, berrors.ErrVersionMismatch),
+		// bbolt has no sentinel for a file shorter than its two meta pages
+		// (a truncated file).
+		strings.HasPrefix(err.Error(), "file size too small"):
 		return fmt.Errorf("audit db %s is %w (%v): move it aside to start a new log", db.path, ErrCorrupt, err)
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS), errors.Is(err, syscall.ENOTDIR):
 		return fmt.Errorf("audit db %s is %w: %v", db.path, ErrUnwritable, err)
