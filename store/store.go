@@ -31,6 +31,8 @@ var (
 	ErrNewerSchema = errors.New("newer schema")
 	// ErrClosed is returned by every method after Close.
 	ErrClosed = errors.New("store closed")
+	// ErrBadQuery means a query's parameter is malformed (AuditQuery.After).
+	ErrBadQuery = errors.New("bad query")
 )
 
 // DefaultLockTimeout bounds how long a transaction waits for another process

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +13,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 // The reliability suite: the findings of issue 15 (the store, policy
@@ -235,4 +243,195 @@ func TestReliabilityPolicyFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// servedDB is a DB written by the real peer: three decisions, the last the
+// user's "always" (so one grant, naming record 3), then the peer exits.
+func servedDB(t *testing.T) string {
+	t.Helper()
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	p.initialize(true)
+	stillServes(t, p, "seed-1")
+	stillServes(t, p, "seed-2")
+	r := p.call("session/requestPermission", permParams("alive", bashCall("always", "make deploy")), func(ask msg) any {
+		return map[string]any{"reply": "always"}
+	})
+	if k, _, _ := reply(r); k != "always" {
+		t.Fatalf("want the user's always, got %v", r)
+	}
+	p.in.Close()
+	if code := p.wait(); code != 0 {
+		t.Fatalf("seed peer exit %d", code)
+	}
+	return p.db
+}
+
+// tamper edits the DB file directly, as someone with write access would.
+func tamper(t *testing.T, db string, fn func(tx *bolt.Tx) error) {
+	t.Helper()
+	b, err := bolt.Open(db, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func key8(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+
+// TestReliabilityVerifyCatchesTamper (M2, M3, L8, L10): `audit verify` on
+// a DB the peer wrote and someone then edited exits 1 naming the problem,
+// and a DB emptied to 0 bytes or truncated to one page is corrupt for
+// `serve` and for `verify` (exit 3, "move it aside"), never a new log.
+func TestReliabilityVerifyCatchesTamper(t *testing.T) {
+	cases := []struct {
+		name   string
+		edit   func(t *testing.T, db string)
+		code   int
+		stderr string
+	}{
+		{name: "forged grant", code: 1, stderr: `grant 2: "Bash(curl *)" names audit record 1, which is not the user's "always"`,
+			edit: func(t *testing.T, db string) {
+				tamper(t, db, func(tx *bolt.Tx) error {
+					return tx.Bucket([]byte("grants")).Put(key8(2), []byte(`{"id":"2","pattern":"Bash(curl *)","covers":"x","auditId":"1","created":"2026-01-01T00:00:00Z"}`))
+				})
+			}},
+		{name: "newest record deleted, head pointed at the one before", code: 1, stderr: "audit record 3: is missing: it was appended (the audit sequence is 3)",
+			edit: func(t *testing.T, db string) {
+				tamper(t, db, func(tx *bolt.Tx) error {
+					var r protocol.AuditRecord
+					if err := json.Unmarshal(tx.Bucket([]byte("audit")).Get(key8(2)), &r); err != nil {
+						return err
+					}
+					// The grant goes too, or verify would report it first.
+					if err := tx.Bucket([]byte("grants")).Delete(key8(1)); err != nil {
+						return err
+					}
+					if err := tx.Bucket([]byte("audit")).Delete(key8(3)); err != nil {
+						return err
+					}
+					return tx.Bucket([]byte("meta")).Put([]byte("audit_head"), []byte("2 "+r.Hash))
+				})
+			}},
+		{name: "every record and the head deleted", code: 1, stderr: "audit record 3: is missing",
+			edit: func(t *testing.T, db string) {
+				tamper(t, db, func(tx *bolt.Tx) error {
+					for i := uint64(1); i <= 3; i++ {
+						if err := tx.Bucket([]byte("audit")).Delete(key8(i)); err != nil {
+							return err
+						}
+					}
+					if err := tx.Bucket([]byte("grants")).Delete(key8(1)); err != nil {
+						return err
+					}
+					return tx.Bucket([]byte("meta")).Delete([]byte("audit_head"))
+				})
+			}},
+		{name: "a stored record with a repeated key", code: 1, stderr: "audit record 2: is not stored in canonical form",
+			edit: func(t *testing.T, db string) {
+				tamper(t, db, func(tx *bolt.Tx) error {
+					a := tx.Bucket([]byte("audit"))
+					v := bytes.Replace(a.Get(key8(2)), []byte(`"decision":"once"`), []byte(`"decision":"reject","decision":"once"`), 1)
+					return a.Put(key8(2), v)
+				})
+			}},
+		{name: "emptied to 0 bytes", code: 3, stderr: "is corrupt (an empty file, not a database): move it aside to start a new log",
+			edit: func(t *testing.T, db string) {
+				if err := os.Truncate(db, 0); err != nil {
+					t.Fatal(err)
+				}
+			}},
+		{name: "truncated to one page", code: 3, stderr: "is corrupt (file size too small 4096): move it aside to start a new log",
+			edit: func(t *testing.T, db string) {
+				if err := os.Truncate(db, 4096); err != nil {
+					t.Fatal(err)
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			db := servedDB(t)
+			if code, out, errs := runStoreCLI(t, nil, "audit", "verify", "--db", db); code != 0 || out != "3 records, chain ok\n" {
+				t.Fatalf("before the edit: exit %d, %q %q", code, out, errs)
+			}
+			c.edit(t, db)
+			code, out, errs := runStoreCLI(t, nil, "audit", "verify", "--db", db)
+			if code != c.code || !strings.Contains(errs, c.stderr) || strings.Contains(out, "chain ok") {
+				t.Fatalf("verify: want exit %d and %q, got exit %d, stdout %q, stderr %q", c.code, c.stderr, code, out, errs)
+			}
+			if c.code != 3 {
+				return
+			}
+			before, _ := os.ReadFile(db)
+			p := startPeer(t, peerOpts{framing: "ndjson", db: db})
+			if code := p.wait(); code != 3 || !strings.Contains(p.stderr.String(), c.stderr) {
+				t.Fatalf("serve: want exit 3 and %q, got %d: %s", c.stderr, code, p.stderr)
+			}
+			if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+				t.Fatalf("serve changed the corrupt file")
+			}
+		})
+	}
+}
+
+// TestReliabilityDamagedRecordStaysUTF8 (L5): a record whose stored raw
+// input holds bytes that are not UTF-8 is listed by `audit --json` and by
+// permission/audit as valid UTF-8; verify still flags it.
+func TestReliabilityDamagedRecordStaysUTF8(t *testing.T) {
+	db := servedDB(t)
+	tamper(t, db, func(tx *bolt.Tx) error {
+		a := tx.Bucket([]byte("audit"))
+		v := bytes.Replace(a.Get(key8(1)), []byte(`"command"`), []byte("\"\xe3ommand\""), 1)
+		if bytes.Equal(v, a.Get(key8(1))) {
+			return errors.New("record 1 has no command")
+		}
+		return a.Put(key8(1), v)
+	})
+	code, out, errs := runStoreCLI(t, nil, "audit", "--json", "--db", db)
+	if code != 0 || !utf8.ValidString(out) || !strings.Contains(out, "\ufffdommand") {
+		t.Fatalf("audit --json: exit %d, valid UTF-8 %v: %q %q", code, utf8.ValidString(out), out, errs)
+	}
+	if code, _, errs := runStoreCLI(t, nil, "audit", "verify", "--db", db); code != 1 || !strings.Contains(errs, "audit record 1: ") {
+		t.Fatalf("verify: want exit 1 naming record 1, got %d %q", code, errs)
+	}
+	p := startPeer(t, peerOpts{framing: "ndjson", db: db})
+	p.initialize(false)
+	id := p.request("permission/audit", map[string]any{"limit": 10})
+	for {
+		select {
+		case raw := <-p.raw:
+			m := <-p.msgs
+			if !utf8.Valid(raw) {
+				t.Fatalf("the peer wrote bytes that are not UTF-8: %q", raw)
+			}
+			if n, ok := m.id().(float64); ok && int(n) == id {
+				if recs, _ := m.result()["records"].([]any); len(recs) != 3 {
+					t.Fatalf("want 3 records, got %v", m)
+				}
+				return
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("no reply to permission/audit")
+		}
+	}
+}
+
+// TestReliabilityAuditBadAfter (L9): a malformed `after` is -32602 naming
+// /after, not an internal error.
+func TestReliabilityAuditBadAfter(t *testing.T) {
+	t.Parallel()
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	p.initialize(false)
+	for _, after := range []string{"abc", "-1", "1.5", "99999999999999999999"} {
+		r := p.call("permission/audit", map[string]any{"after": after}, nil)
+		if r.errCode() != -32602 || !strings.Contains(errMessage(r), "/after") {
+			t.Fatalf("after %q: want -32602 naming /after, got %v", after, r)
+		}
+	}
+	stillServes(t, p, "after-bad-after")
 }
