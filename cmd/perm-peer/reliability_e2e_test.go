@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -434,4 +435,37 @@ func TestReliabilityAuditBadAfter(t *testing.T) {
 		}
 	}
 	stillServes(t, p, "after-bad-after")
+}
+
+// TestReliabilityJudgeEnvelopeStrict (L6): a judge endpoint whose HTTP
+// envelope repeats a key, or spells one in another case, gets no say: the
+// call escalates (headless here: reject), as for an ambiguous verdict.
+func TestReliabilityJudgeEnvelopeStrict(t *testing.T) {
+	allow := `"{\"decision\":\"allow\",\"risk_level\":\"low\",\"reason\":\"fine\"}"`
+	esc := `"{\"decision\":\"escalate\",\"risk_level\":\"low\",\"reason\":\"unsure\"}"`
+	choice := func(content string) string { return `[{"message":{"role":"assistant","content":` + content + `}}]` }
+	for name, body := range map[string]string{
+		"Choices after choices": `{"choices":` + choice(esc) + `,"Choices":` + choice(allow) + `}`,
+		"content twice":         `{"choices":[{"message":{"content":` + esc + `,"content":` + allow + `}}]}`,
+		"lone case variant":     `{"Choices":` + choice(allow) + `}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := newModelServer(t)
+			m.script(modelReply{body: body})
+			p := startJudged(t, m, false, "standard")
+			r := p.call("session/requestPermission", permParams("s1", bashCall("env", "make deploy")), nil)
+			if k, _, meta := reply(r); k != "reject" || meta["decidedBy"] != "headless" {
+				t.Fatalf("want a headless rejection, got %v", r)
+			}
+			if m.calls() != 1 {
+				t.Fatalf("want one judge call, got %d", m.calls())
+			}
+			a := p.call("permission/audit", map[string]any{"sessionId": "s1"}, nil)
+			recs, _ := a.result()["records"].([]any)
+			if len(recs) != 1 || !strings.Contains(fmt.Sprint(recs[0]), "ambiguous response") {
+				t.Fatalf("the audit does not record the ambiguous envelope: %v", a)
+			}
+		})
+	}
 }
