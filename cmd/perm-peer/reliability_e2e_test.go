@@ -469,3 +469,49 @@ func TestReliabilityJudgeEnvelopeStrict(t *testing.T) {
 		})
 	}
 }
+
+// TestReliabilityUndrainedStderr (L7): the editor never reads the peer's
+// stderr. 2 000 requests that fail while the DB is locked (each logs an
+// error line: far more than a pipe holds) all get their replies, and the
+// peer exits promptly when stdin closes.
+func TestReliabilityUndrainedStderr(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	project := filepath.Join(tmp, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "audit.db")
+	cmd := serveCommand(tmp, project, db, "--lock-timeout", "1ms")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close() // kept open and never read: writes fill it, then block
+	cmd.Stderr = w
+	p := launch(t, cmd, peerOpts{framing: "ndjson", project: project, db: db})
+	w.Close()
+	p.initialize(false)
+	stillServes(t, p, "before")
+	unlock := lockDB(t, db)
+	defer unlock()
+	const n = 2000
+	go func() {
+		for i := range n {
+			p.request("session/requestPermission", permParams("alive", bashCall("locked-"+strconv.Itoa(i), "git status")))
+		}
+	}()
+	for range n {
+		if m := p.next(); m.errCode() != -32603 {
+			t.Fatalf("want -32603 while the DB is locked, got %v", m)
+		}
+	}
+	p.in.Close()
+	start := time.Now()
+	if code := p.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("exit on EOF took %v", d)
+	}
+}
