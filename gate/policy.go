@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
+	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -79,12 +79,12 @@ func readPolicy(file string) (protocol.Policy, error) {
 	if file == "" {
 		return pol, nil
 	}
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return pol, nil
+	data, err := readPolicyFile(file)
+	if err != nil || data == nil {
+		return pol, err
 	}
-	if err != nil {
-		return pol, fmt.Errorf("read policy %s: %w", file, err)
+	if bad := invalidUTF8(data); bad >= 0 {
+		return pol, checkPolicyText(file, data)
 	}
 	var anyDoc any
 	if err := json.Unmarshal(data, &anyDoc); err != nil {
@@ -95,6 +95,9 @@ func readPolicy(file string) (protocol.Policy, error) {
 		}
 		line, col := lineCol(data, off)
 		return pol, fmt.Errorf("policy %s:%d:%d: not valid JSON: %w", file, line, col, err)
+	}
+	if err := checkPolicyText(file, data); err != nil {
+		return pol, err
 	}
 	// rule syntax first: its message is more precise than the schema's pattern
 	var lenient protocol.Policy
@@ -128,6 +131,12 @@ func readPolicy(file string) (protocol.Policy, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&pol); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			ptr := "/" + strings.ReplaceAll(te.Field, ".", "/")
+			line, col := lineCol(data, pointerOffset(data, ptr))
+			return pol, fmt.Errorf("policy %s:%d:%d: %s: %s", file, line, col, ptr, typeProblem(te))
+		}
 		off := int(dec.InputOffset())
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -142,6 +151,17 @@ func readPolicy(file string) (protocol.Policy, error) {
 		return pol, fmt.Errorf("policy %s:%d:%d: %w", file, line, col, err)
 	}
 	return pol, nil
+}
+
+// typeProblem says in the peer's words why a value the schema accepted does
+// not fit its field (in practice: an integer out of range, 1e30).
+func typeProblem(te *json.UnmarshalTypeError) string {
+	value := strings.TrimPrefix(te.Value, "number ")
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fmt.Sprintf("%s is not an integer from %d to %d", value, math.MinInt64, math.MaxInt64)
+	}
+	return fmt.Sprintf("%s does not fit here (want %s)", te.Value, te.Type.Kind())
 }
 
 // checkEnums rejects mode and tier values outside their closed sets (the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/perm-peer/perm-peer/judge"
 	"github.com/perm-peer/perm-peer/protocol"
@@ -94,6 +95,9 @@ func (s *Server) check(method string, raw *json.RawMessage) result {
 func (s *Server) audit(method string, raw *json.RawMessage) result {
 	return withWorld(s, method, raw, func(w *world, p protocol.AuditParams) result {
 		recs, next, err := w.db.Audit(store.AuditQuery{SessionID: p.SessionID, After: p.After, Limit: p.Limit})
+		if errors.Is(err, store.ErrBadQuery) {
+			return failure(protocol.CodeInvalidParams, fmt.Sprintf("invalid params: /after: %q is not an audit id (a decimal record id)", p.After))
+		}
 		if err != nil {
 			return internalError(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -278,6 +279,17 @@ func decodeRecord(k, v []byte) (protocol.AuditRecord, error) {
 	if err := json.Unmarshal(v, &r); err != nil {
 		return r, fmt.Errorf("%w: audit record at key %d: %v", ErrCorrupt, keySeq(k), err)
 	}
+	// The decoded strings are UTF-8 (encoding/json replaces bad bytes), but
+	// raw input is copied as stored: a damaged record must not put bytes
+	// that are not UTF-8 on the peer's wire or into `audit --json`.
+	// VerifyAudit still flags the record, from its stored bytes.
+	if raw := r.ToolCall.RawInput; !utf8.Valid(raw) {
+		if c, err := canonicalJSON(raw); err == nil && utf8.Valid(c) {
+			r.ToolCall.RawInput = c
+		} else {
+			r.ToolCall.RawInput = nil
+		}
+	}
 	return r, nil
 }
 
@@ -305,7 +317,7 @@ func (db *DB) Audit(q AuditQuery) (recs []protocol.AuditRecord, next string, err
 	if q.After != "" {
 		after, err := strconv.ParseUint(q.After, 10, 64)
 		if err != nil {
-			return nil, "", fmt.Errorf("read audit: after %q is not an audit id", q.After)
+			return nil, "", fmt.Errorf("read audit: %w: after %q is not an audit id", ErrBadQuery, q.After)
 		}
 		if after == math.MaxUint64 {
 			return nil, "", nil // nothing can follow it (and after+1 would wrap to the start)

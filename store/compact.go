@@ -26,7 +26,7 @@ func (db *DB) Compact() (err error) {
 	db.rw.Lock()
 	defer db.rw.Unlock()
 	db.releaseLinger()
-	lk, err := lockFile(db.lockPath, true, db.opts.LockTimeout)
+	lk, err := db.locks.lock(true, db.opts.LockTimeout)
 	if err != nil {
 		return db.classify(err)
 	}

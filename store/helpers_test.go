@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -72,4 +73,16 @@ func appendEncoded(tx *bolt.Tx, recs []protocol.AuditRecord) error {
 		encs[i] = e
 	}
 	return appendRecords(tx, recs, encs)
+}
+
+// grantRecord appends the user's "always" for pattern, as the peer does
+// before it adds the grant, and returns the record's id.
+func grantRecord(t testing.TB, db *DB, session, pattern string) string {
+	t.Helper()
+	rec := record(session, protocol.SourceUser, "make build")
+	rec.Decision, rec.Grant = protocol.ReplyAlways, pattern
+	rec.Reply = protocol.PermissionReply{Reply: protocol.ReplyAlways}
+	r, err := db.AppendAudit(context.Background(), rec)
+	require.NoError(t, err)
+	return r.ID
 }

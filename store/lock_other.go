@@ -9,8 +9,15 @@ import "time"
 // it during Compact may write to the replaced file; see docs/STORE.md.
 type fileLock struct{}
 
-func lockFile(path string, exclusive bool, timeout time.Duration) (*fileLock, error) {
+type locker struct{}
+
+func newLocker(path string) *locker { return &locker{} }
+
+func (l *locker) lock(exclusive bool, timeout time.Duration) (*fileLock, error) {
 	return &fileLock{}, nil
 }
+
+// othersWaiting cannot be known without flock: always give the file up.
+func (l *fileLock) othersWaiting() bool { return true }
 
 func (l *fileLock) unlock() {}

@@ -131,7 +131,7 @@ func TestOpenErrors(t *testing.T) {
 			name: "lock file held by another peer",
 			setup: func(t *testing.T, dir string) string {
 				p := filepath.Join(dir, "p.db")
-				lk, err := lockFile(p+".lock", true, time.Second)
+				lk, err := newLocker(p+".lock").lock(true, time.Second)
 				require.NoError(t, err)
 				t.Cleanup(lk.unlock)
 				return p
@@ -217,7 +217,7 @@ func TestMigrateUnversionedFile(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
-	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.compact"}, Files("/s/p.db"))
+	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.lock.want", "/s/p.db.compact"}, Files("/s/p.db"))
 }
 
 func TestTruncatedFileFailsClosed(t *testing.T) {
@@ -254,7 +254,7 @@ func TestLockHeldElsewhereFailsClosedThenRecovers(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Close()
 	// Another peer mid-transaction (same lock file, its own descriptor).
-	held, err := lockFile(db.Path()+".lock", true, time.Second)
+	held, err := newLocker(db.Path()+".lock").lock(true, time.Second)
 	require.NoError(t, err)
 
 	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))

@@ -124,7 +124,7 @@ func TestCompactKeepsLogAndChain(t *testing.T) {
 		_, err := db.AppendAudit(ctx, record(fmt.Sprintf("s%d", i%3), protocol.SourceUser, strings.Repeat("y", 500)))
 		require.NoError(t, err)
 	}
-	_, err := db.AddGrant(protocol.Grant{Pattern: "Bash(make *)"})
+	_, err := db.AddGrant(protocol.Grant{Pattern: "Bash(make *)", SessionID: "s0", AuditID: grantRecord(t, db, "s0", "Bash(make *)")})
 	require.NoError(t, err)
 	before, _, err := db.Audit(AuditQuery{Limit: 1000})
 	require.NoError(t, err)
@@ -147,10 +147,10 @@ func TestCompactKeepsLogAndChain(t *testing.T) {
 
 	n, err := db.VerifyAudit()
 	require.NoError(t, err)
-	assert.Equal(t, 340, n)
+	assert.Equal(t, 341, n)
 	after, _, err := db.Audit(AuditQuery{Limit: 1000})
 	require.NoError(t, err)
-	assert.Equal(t, before, after[:300])
+	assert.Equal(t, before, after[:301])
 	for r := range during {
 		assert.Contains(t, after, r)
 	}
@@ -159,10 +159,10 @@ func TestCompactKeepsLogAndChain(t *testing.T) {
 	assert.Len(t, grants, 1)
 	next, err := db.AppendAudit(ctx, record("s1", protocol.SourceUser, "pwd"))
 	require.NoError(t, err)
-	assert.Equal(t, "341", next.ID, "the sequence survives compaction")
+	assert.Equal(t, "342", next.ID, "the sequence survives compaction")
 	user, err := db.UserReplies("s1", 1)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"341"}, ids(user), "the index survives compaction")
+	assert.Equal(t, []string{"342"}, ids(user), "the index survives compaction")
 	_, err = os.Stat(db.Path() + ".compact")
 	assert.True(t, os.IsNotExist(err), "no temporary file left behind")
 }

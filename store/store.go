@@ -31,6 +31,8 @@ var (
 	ErrNewerSchema = errors.New("newer schema")
 	// ErrClosed is returned by every method after Close.
 	ErrClosed = errors.New("store closed")
+	// ErrBadQuery means a query's parameter is malformed (AuditQuery.After).
+	ErrBadQuery = errors.New("bad query")
 )
 
 // DefaultLockTimeout bounds how long a transaction waits for another process
@@ -52,9 +54,9 @@ type Options struct {
 // DB is one project's store. It holds no open bbolt handle between
 // transactions; see docs/STORE.md. Its methods are safe for concurrent use.
 type DB struct {
-	path     string
-	lockPath string
-	opts     Options
+	path  string
+	locks *locker // the file lock on <db>.lock (lock_unix.go)
+	opts  Options
 
 	// rw orders this process's transactions: the file lock orders processes.
 	rw sync.RWMutex
@@ -77,10 +79,12 @@ type DB struct {
 }
 
 // DefaultPath is $XDG_STATE_HOME/perm-peer/<first 16 hex of sha256(root)>.db
-// ($XDG_STATE_HOME defaults to ~/.local/state).
+// ($XDG_STATE_HOME defaults to ~/.local/state). A relative $XDG_STATE_HOME
+// is ignored, as the XDG spec says: it would put the log wherever the editor
+// happened to start the peer.
 func DefaultPath(projectRoot string) (string, error) {
 	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
+	if !filepath.IsAbs(state) {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return "", fmt.Errorf("default db path: %w", err)
@@ -92,15 +96,17 @@ func DefaultPath(projectRoot string) (string, error) {
 }
 
 // Files lists every file the store at path uses: the database, its lock
-// file and Compact's temporary copy. The gate's floor on writes to
+// file, the want file a waiting process announces itself on, and Compact's
+// temporary copy. The gate's floor on writes to
 // perm-peer's own database should cover all of them.
 func Files(path string) []string {
-	return []string{path, path + lockSuffix, path + compactSuffix}
+	return []string{path, path + lockSuffix, path + lockSuffix + wantSuffix, path + compactSuffix}
 }
 
 // Sibling file suffixes.
 const (
 	lockSuffix    = ".lock"
+	wantSuffix    = ".want" // after lockSuffix: <db>.lock.want
 	compactSuffix = ".compact"
 )
 
@@ -124,11 +130,15 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("audit db %s is %w: it is a directory", abs, ErrUnwritable)
+	} else if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		// bbolt would initialise it as a new, empty log: an emptied log
+		// must not pass for one that never had records.
+		return nil, fmt.Errorf("audit db %s is %w (an empty file, not a database): move it aside to start a new log", abs, ErrCorrupt)
 	}
 	db := &DB{
-		path:     abs,
-		lockPath: abs + lockSuffix,
-		opts:     opts,
+		path:  abs,
+		locks: newLocker(abs + lockSuffix),
+		opts:  opts,
 	}
 	// A current file needs no write: a read transaction checks it, so a cold
 	// start does not pay a commit (two fsyncs).
@@ -139,6 +149,9 @@ func Open(path string, opts Options) (*DB, error) {
 			current = err == nil && v == SchemaVersion
 			return nil
 		})
+		if errors.Is(err, ErrLocked) {
+			return nil, err // the write would wait out the same lock again
+		}
 		if err != nil {
 			current = false // let the write path report the real problem
 		}

@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -26,11 +28,15 @@ const lingerFor = 2 * time.Millisecond
 
 // Fairness between processes: a steady stream of commits would keep the
 // lingering handle, and with it the lock, forever, and a second peer on the
-// same file would wait out its lock timeout and fail closed. So a handle is
-// released after it has been held for maxHold, and the next commit waits
-// yieldFor before it locks again, long enough for a process blocked in
-// flock to be woken and take its turn (Linux wakes flock waiters on release
-// but does not queue them: the releasing process could win again at once).
+// same file would wait out its lock timeout and fail closed. So once a
+// handle has been held for maxHold, every commit asks whether another
+// process waits (it announces itself on the want file, lock_unix.go); if
+// one does, the handle is released and the next commit waits yieldFor
+// before it locks again, long enough for a process blocked in flock to be
+// woken and take its turn (Linux wakes flock waiters on release but does not
+// queue them: the releasing process could win again at once). A peer alone
+// on its file keeps the handle: releasing it every maxHold for nobody cost
+// a reopen, an mmap and a 1 ms yield, the sequential p99.
 const (
 	maxHold  = 20 * time.Millisecond
 	yieldFor = time.Millisecond
@@ -40,6 +46,10 @@ const (
 type handle struct {
 	b  *bolt.DB
 	lk *fileLock
+	// poisoned: bbolt panicked in a transaction on it (a damaged file). Its
+	// locks may be held by the dead transaction, so bbolt's Close would
+	// block forever.
+	poisoned atomic.Bool
 }
 
 // lingering is the write handle kept open between close writes; guarded by
@@ -79,7 +89,7 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 	switch {
 	case errors.Is(err, ErrCorrupt):
 		db.releaseLinger() // never reuse a handle bbolt panicked on
-	case time.Since(db.linger.openedAt) > maxHold:
+	case time.Since(db.linger.openedAt) > maxHold && db.linger.h.lk.othersWaiting():
 		db.releaseLinger()
 		db.yieldUntil.Store(time.Now().Add(yieldFor).UnixNano())
 	default:
@@ -102,7 +112,7 @@ func (db *DB) view(fn func(*bolt.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	defer h.close()
+	defer db.closeHandle(h)
 	return db.run(h, func(b *bolt.DB) error { return b.View(fn) })
 }
 
@@ -120,7 +130,7 @@ func (db *DB) releaseLinger() {
 		db.linger.timer = nil
 	}
 	if db.linger.h != nil {
-		db.linger.h.close()
+		db.closeHandle(db.linger.h)
 		db.linger.h = nil
 	}
 }
@@ -133,7 +143,10 @@ func (db *DB) openHandle(write bool) (h *handle, err error) {
 	if v, ok := damaged.Load(db.path); ok {
 		return nil, v.(error)
 	}
-	lk, err := lockFile(db.lockPath, write, db.opts.LockTimeout)
+	// One deadline for both locks, so a transaction never waits longer
+	// than LockTimeout, which is what the error says it waited.
+	deadline := time.Now().Add(db.opts.LockTimeout)
+	lk, err := db.locks.lock(write, db.opts.LockTimeout)
 	if err != nil {
 		return nil, db.classify(err)
 	}
@@ -155,7 +168,7 @@ func (db *DB) openHandle(write bool) (h *handle, err error) {
 		}
 	}()
 	b, err := bolt.Open(db.path, 0o600, &bolt.Options{
-		Timeout:  db.opts.LockTimeout,
+		Timeout:  max(time.Until(deadline), time.Millisecond), // 0 would wait forever
 		ReadOnly: !write,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := os.OpenFile(name, flag, perm)
@@ -170,12 +183,40 @@ func (db *DB) openHandle(write bool) (h *handle, err error) {
 	return &handle{b: b, lk: lk}, nil
 }
 
-// close closes the bbolt file, then releases the file lock.
-func (h *handle) close() {
+// closeHandle closes the bbolt file, then releases the file lock.
+func (db *DB) closeHandle(h *handle) {
+	if h.poisoned.Load() {
+		db.closePoisoned(h)
+		return
+	}
 	func() {
 		defer func() { _ = recover() }() // a damaged mapping may fault on munmap
 		_ = h.b.Close()
 	}()
+	h.lk.unlock()
+}
+
+// poisonedCloseWait bounds the wait for bbolt's Close on a handle a
+// transaction panicked on.
+const poisonedCloseWait = 200 * time.Millisecond
+
+// closePoisoned closes a handle bbolt panicked on. The dead transaction may
+// still hold bbolt's locks, so Close can block forever; then the mapping,
+// and with it bbolt's flock on the file (the mapping keeps the open file
+// alive), cannot be released, and the file is answered as damaged for the
+// life of the process, as when bolt.Open itself panics (see openHandle).
+func (db *DB) closePoisoned(h *handle) {
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		defer func() { _ = recover() }()
+		_ = h.b.Close()
+	}()
+	select {
+	case <-closed:
+	case <-time.After(poisonedCloseWait):
+		damaged.Store(db.path, fmt.Errorf("audit db %s is %w: bbolt panicked on it and cannot release it; restart perm-peer after repairing or moving it", db.path, ErrCorrupt))
+	}
 	h.lk.unlock()
 }
 
@@ -184,12 +225,14 @@ func (db *DB) run(h *handle, fn func(*bolt.DB) error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
+			h.poisoned.Store(true)
 			err = fmt.Errorf("audit db %s is %w: bbolt panicked: %v; restart perm-peer after repairing or moving it", db.path, ErrCorrupt, r)
 		}
 	}()
 	if err := fn(h.b); err != nil {
 		var ce *ChainError
-		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) {
+		var ge *GrantError
+		if errors.Is(err, ErrNotFound) || errors.As(err, &ce) || errors.As(err, &ge) {
 			return err // answers, not failures of the file
 		}
 		return fmt.Errorf("audit db %s: %w", db.path, err)
@@ -204,7 +247,10 @@ func (db *DB) classify(err error) error {
 	case errors.Is(err, ErrLocked), errors.Is(err, berrors.ErrTimeout):
 		return fmt.Errorf("audit db %s is %w (waited %s)", db.path, ErrLocked, db.opts.LockTimeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
-		errors.Is(err, berrors.ErrVersionMismatch):
+		errors.Is(err, berrors.ErrVersionMismatch),
+		// bbolt has no sentinel for a file shorter than its two meta pages
+		// (a truncated file).
+		strings.HasPrefix(err.Error(), "file size too small"):
 		return fmt.Errorf("audit db %s is %w (%v): move it aside to start a new log", db.path, ErrCorrupt, err)
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS), errors.Is(err, syscall.ENOTDIR):
 		return fmt.Errorf("audit db %s is %w: %v", db.path, ErrUnwritable, err)

@@ -64,6 +64,11 @@ func runAudit(args []string) int {
 			fmt.Fprintf(os.Stderr, "perm-peer audit verify: chain broken after %d good records: %v\n", n, ce)
 			return exitFailed
 		}
+		var ge *store.GrantError
+		if errors.As(err, &ge) {
+			fmt.Fprintf(os.Stderr, "perm-peer audit verify: %d records, chain ok, but a grant is not in the log: %v\n", n, ge)
+			return exitFailed
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "perm-peer audit verify: %v\n", err)
 			return exitFailed

@@ -24,6 +24,7 @@ type modelReply struct {
 	content string
 	status  int           // 0 = 200
 	delay   time.Duration // a slow model (beyond the peer's judge timeout)
+	body    string        // the whole HTTP body instead of an envelope around content
 }
 
 func newModelServer(t *testing.T) *modelServer {
@@ -58,6 +59,10 @@ func newModelServer(t *testing.T) *modelServer {
 		}
 		if rep.status != 0 {
 			http.Error(w, "scripted failure", rep.status)
+			return
+		}
+		if rep.body != "" {
+			_, _ = w.Write([]byte(rep.body))
 			return
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": rep.content}}}})

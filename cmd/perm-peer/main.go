@@ -50,8 +50,11 @@ Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `
 
 func main() {
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()})))
-	os.Exit(run(os.Args[1:]))
+	sink := newLogSink(os.Stderr)
+	slog.SetDefault(slog.New(slog.NewTextHandler(sink, &slog.HandlerOptions{Level: logLevel()})))
+	code := run(os.Args[1:])
+	sink.flush()
+	os.Exit(code)
 }
 
 func run(args []string) int {

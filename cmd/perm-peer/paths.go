@@ -37,13 +37,14 @@ func dbPath(flagValue, project string) (string, error) {
 }
 
 // userPolicyPath resolves --policy, else $XDG_CONFIG_HOME/perm-peer/policy.json
-// (or ~/.config/perm-peer/policy.json). The file need not exist.
+// (or ~/.config/perm-peer/policy.json; a relative $XDG_CONFIG_HOME is
+// ignored, as the XDG spec says). The file need not exist.
 func userPolicyPath(flagValue string) string {
 	if flagValue != "" {
 		return flagValue
 	}
 	cfg := os.Getenv("XDG_CONFIG_HOME")
-	if cfg == "" {
+	if !filepath.IsAbs(cfg) {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return ""

@@ -15,6 +15,7 @@ import (
 
 	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/store"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -33,6 +34,7 @@ func runServe(args []string) int {
 	judgeKeyEnv := fs.String("judge-api-key-env", "", "environment variable holding the judge API key")
 	judgeTimeout := fs.Duration("judge-timeout", 0, "judge timeout (default 8s)")
 	askTimeout := fs.Duration("ask-timeout", 0, "reject when the editor does not answer permission/ask within this (default: wait)")
+	lockTimeout := fs.Duration("lock-timeout", store.DefaultLockTimeout, "fail a call (and startup) when another process holds the audit db longer than this")
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
 		fmt.Fprint(os.Stderr, "Usage: perm-peer [serve] [flags]\n\nServe one editor over stdin/stdout (JSON-RPC 2.0).\n\n")
@@ -66,6 +68,7 @@ func runServe(args []string) int {
 	cfg := peer.Config{
 		Project: root, DBPath: path, UserPolicyFile: userPolicyPath(*policy), Home: *home,
 		Framing: fr, Version: version, AskTimeout: *askTimeout,
+		StoreOptions: store.Options{LockTimeout: *lockTimeout},
 	}
 	if *judgeEndpoint != "" {
 		cfg.Judge = &protocol.JudgeConfig{Endpoint: *judgeEndpoint, Model: *judgeModel, APIKeyEnv: *judgeKeyEnv,

@@ -41,7 +41,8 @@ func runStoreCLI(t *testing.T, env []string, args ...string) (int, string, strin
 	return code, out.String(), errb.String()
 }
 
-// seedCLIStore writes three records and two grants with the store itself.
+// seedCLIStore writes four records and two grants (each with the user's
+// "always" record it came from) with the store itself.
 func seedCLIStore(t *testing.T, path string) {
 	t.Helper()
 	db, err := store.Open(path, store.Options{})
@@ -54,6 +55,8 @@ func seedCLIStore(t *testing.T, path string) {
 			Source: protocol.SourceUser, Reply: protocol.PermissionReply{Reply: protocol.ReplyOnce, Feedback: "lint is fine"}, Risk: protocol.RiskMedium},
 		{SessionID: "s1", Turn: 3, Action: "bash: go test ./...", Decision: protocol.ReplyAlways, DecidedBy: protocol.ByUser,
 			Source: protocol.SourceUser, Reply: protocol.PermissionReply{Reply: protocol.ReplyAlways}, Grant: "Bash(go test *)"},
+		{SessionID: "s2", Turn: 3, Action: "read: src/main.go", Decision: protocol.ReplyAlways, DecidedBy: protocol.ByUser,
+			Source: protocol.SourceUser, Reply: protocol.PermissionReply{Reply: protocol.ReplyAlways}, Grant: "Read(src/**)"},
 	}
 	for _, r := range recs {
 		_, err := db.AppendAudit(context.Background(), r)
@@ -61,7 +64,7 @@ func seedCLIStore(t *testing.T, path string) {
 	}
 	_, err = db.AddGrant(protocol.Grant{Pattern: "Bash(go test *)", Covers: "bash: go test *  (this project)", SessionID: "s1", AuditID: "3"})
 	require.NoError(t, err)
-	_, err = db.AddGrant(protocol.Grant{Pattern: "Read(src/**)"})
+	_, err = db.AddGrant(protocol.Grant{Pattern: "Read(src/**)", SessionID: "s2", AuditID: "4"})
 	require.NoError(t, err)
 }
 
@@ -80,10 +83,10 @@ func TestAuditAndGrantsCLI(t *testing.T) {
 		lines    int      // number of stdout lines, -1 = do not check
 	}{
 		{"list", []string{"audit", "--db", db}, 0,
-			[]string{"1 ", "s1/1  once   by gate (auto)  low      bash: ls", "s2/2  once   by user (user)  medium   bash: make lint  note=\"lint is fine\"", `always by user (user)  -        bash: go test ./...  grant="Bash(go test *)"`}, "", 3},
-		{"list session", []string{"audit", "--session", "s2", "--db", db}, 0, []string{"2 "}, "", 1},
+			[]string{"1 ", "s1/1  once   by gate (auto)  low      bash: ls", "s2/2  once   by user (user)  medium   bash: make lint  note=\"lint is fine\"", `always by user (user)  -        bash: go test ./...  grant="Bash(go test *)"`}, "", 4},
+		{"list session", []string{"audit", "--session", "s2", "--db", db}, 0, []string{"2 ", "4 "}, "", 2},
 		{"list unknown session", []string{"audit", "--db", db, "--session", "zz"}, 0, nil, "", 0},
-		{"verify", []string{"audit", "verify", "--db", db}, 0, []string{"3 records, chain ok"}, "", 1},
+		{"verify", []string{"audit", "verify", "--db", db}, 0, []string{"4 records, chain ok"}, "", 1},
 		{"grants list", []string{"grants", "list", "--db", db}, 0, []string{`1    Bash(go test *)`, `covers "bash: go test *  (this project)"`, "in session s1 (audit 3)", "2    Read(src/**)"}, "", 2},
 		{"grants bare", []string{"grants", "--db", db}, 0, []string{"Bash(go test *)"}, "", 2},
 		{"missing db lists nothing", []string{"audit", "--db", missing}, 0, nil, "no audit db at " + missing, 0},
@@ -116,7 +119,7 @@ func TestAuditAndGrantsCLI(t *testing.T) {
 		code, out, _ := runStoreCLI(t, nil, "audit", "--json", "--db", db)
 		require.Equal(t, 0, code)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		require.Len(t, lines, 3)
+		require.Len(t, lines, 4)
 		for i, l := range lines {
 			var r protocol.AuditRecord
 			require.NoError(t, json.Unmarshal([]byte(l), &r))
@@ -140,7 +143,7 @@ func TestAuditAndGrantsCLI(t *testing.T) {
 		seedCLIStore(t, def)
 		code, out, errOut := runStoreCLI(t, []string{"XDG_STATE_HOME=" + state}, "audit", "verify", "--project", proj)
 		assert.Equal(t, 0, code, errOut)
-		assert.Equal(t, "3 records, chain ok\n", out)
+		assert.Equal(t, "4 records, chain ok\n", out)
 	})
 
 	t.Run("revoke then compact then tamper", func(t *testing.T) {

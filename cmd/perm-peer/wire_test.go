@@ -102,6 +102,17 @@ func startPeer(t *testing.T, o peerOpts) *peerProc {
 	cmd.Env = append(cmd.Env, o.env...)
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = stderr
+	return launch(t, cmd, o)
+}
+
+// launch starts cmd, a perm-peer serve process, and drives it over its
+// stdin and stdout; its stderr is the caller's (cmd.Stderr).
+func launch(t *testing.T, cmd *exec.Cmd, o peerOpts) *peerProc {
+	t.Helper()
+	stderr, _ := cmd.Stderr.(*bytes.Buffer)
+	if stderr == nil {
+		stderr = &bytes.Buffer{} // the peer's stderr goes elsewhere
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

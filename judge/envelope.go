@@ -1,0 +1,85 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// The chat completion envelope is decoded as strictly as the verdict in it:
+// encoding/json matches keys case-insensitively and lets the last of
+// repeated keys win, so {"choices":[escalate],"Choices":[allow]} would hand
+// over the allow. A buggy or hostile endpoint or proxy gets an error (the
+// call escalates) instead.
+
+// envelopeFields are the keys chatResponse reads; a key that differs from
+// one only in case is refused, not folded onto it.
+var envelopeFields = []string{"choices", "message", "content"}
+
+// checkEnvelope rejects, at any depth, a key repeated in its object (also
+// when differing only in case) and a case variant of a field the client
+// reads.
+func checkEnvelope(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := envelopeValue(dec, 0); err != nil {
+		return err
+	}
+	return nil
+}
+
+// maxEnvelopeDepth bounds nesting, as encoding/json does.
+const maxEnvelopeDepth = 10000
+
+func envelopeValue(dec *json.Decoder, depth int) error {
+	if depth > maxEnvelopeDepth {
+		return errors.New("nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	seen := map[string]string{}
+	for dec.More() {
+		if d == '{' {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := kt.(string)
+			f := fold(key)
+			if first, dup := seen[f]; dup {
+				return fmt.Errorf("key %q repeats %q", key, first)
+			}
+			seen[f] = key
+			for _, field := range envelopeFields {
+				if f == fold(field) && key != field {
+					return fmt.Errorf("key %q is not %q", key, field)
+				}
+			}
+		}
+		if err := envelopeValue(dec, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
+}
+
+// fold maps every rune to the least rune of its case-folding orbit, so two
+// keys encoding/json would match to one field fold equal.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
+}
