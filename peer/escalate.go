@@ -22,7 +22,7 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 		return rq.finish(protocol.ReplyReject, protocol.ByHeadless, protocol.SourceSystem, "needs a human, and the client cannot prompt: "+reason, feedbackHeadless)
 	}
 	s.mu.Lock()
-	conn, stream := s.conn, s.stream
+	stream := s.stream
 	s.mu.Unlock()
 	v := rq.verdict
 	params := protocol.AskParams{
@@ -51,7 +51,7 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	}
 	stop := context.AfterFunc(s.inputGone, cancel)
 	defer stop()
-	askID := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
+	askID := askPrefix + strconv.FormatUint(s.askSeq.Add(1), 10)
 	rq.sess.mu.Lock()
 	withdrawn := rq.sess.withdrawnAt > rq.arrival
 	if !withdrawn {
@@ -71,9 +71,9 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 
 	var user protocol.PermissionReply
 	err := s.ask(askCtx, stream, askID, params, &user)
-	if askCtx.Err() != nil && s.inputGone.Err() == nil && conn != nil {
+	if askCtx.Err() != nil && s.inputGone.Err() == nil && stream != nil {
 		// Withdraw the question from the editor's UI.
-		_ = conn.Notify(context.Background(), protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
+		_ = stream.Notify(protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
 	}
 	if err != nil {
 		why := err.Error()
@@ -93,13 +93,16 @@ func (s *Server) ask(ctx context.Context, stream *Stream, id string, params prot
 	if stream == nil {
 		return errors.New("no connection to the editor")
 	}
-	ch := s.asks.add(id)
-	defer s.asks.remove(id)
-	req := &jsonrpc2.Request{Method: protocol.MethodPermissionAsk, ID: jsonrpc2.ID{Str: id, IsString: true}}
-	if err := req.SetParams(params); err != nil {
-		return fmt.Errorf("encode permission/ask: %w", err)
+	body, err := encodeRequest(&jsonrpc2.ID{Str: id, IsString: true}, protocol.MethodPermissionAsk, params)
+	if err != nil {
+		return err
 	}
-	if err := stream.WriteObject(req); err != nil {
+	ch, err := s.asks.add(id, len(body))
+	if err != nil {
+		return err // past the bounds on pending asks: a headless reject
+	}
+	defer s.asks.remove(id)
+	if err := stream.WriteMessage(body); err != nil {
 		return fmt.Errorf("send permission/ask: %w", err)
 	}
 	select {
