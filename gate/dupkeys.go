@@ -21,6 +21,9 @@ func duplicateKey(raw []byte) string {
 	}
 	d := dupScanner{b: raw}
 	d.value(0)
+	if d.found && d.dup == "" {
+		return `""` // the empty key, repeated
+	}
 	return d.dup
 }
 
@@ -30,9 +33,10 @@ const maxDupDepth = 512
 
 // dupScanner walks valid JSON, collecting each object's folded keys.
 type dupScanner struct {
-	b   []byte
-	i   int
-	dup string
+	b     []byte
+	i     int
+	dup   string
+	found bool
 }
 
 func (d *dupScanner) ws() {
@@ -50,19 +54,19 @@ func (d *dupScanner) ws() {
 // objects in it. It stops early once a duplicate is found.
 func (d *dupScanner) value(depth int) {
 	d.ws()
-	if d.dup != "" || d.i >= len(d.b) {
+	if d.found || d.i >= len(d.b) {
 		return
 	}
 	switch d.b[d.i] {
 	case '{':
 		if depth >= maxDupDepth {
-			d.dup = "(nesting deeper than 512)"
+			d.dup, d.found = "(nesting deeper than 512)", true
 			return
 		}
 		d.object(depth + 1)
 	case '[':
 		if depth >= maxDupDepth {
-			d.dup = "(nesting deeper than 512)"
+			d.dup, d.found = "(nesting deeper than 512)", true
 			return
 		}
 		d.i++
@@ -73,7 +77,7 @@ func (d *dupScanner) value(depth int) {
 				return
 			}
 			d.value(depth + 1)
-			if d.dup != "" {
+			if d.found {
 				return
 			}
 			d.ws()
@@ -111,14 +115,14 @@ func (d *dupScanner) object(depth int) {
 		switch {
 		case seen != nil:
 			if seen[fk] {
-				d.dup = k
+				d.dup, d.found = k, true
 				return
 			}
 			seen[fk] = true
 		default:
 			for _, o := range keys {
 				if o == fk {
-					d.dup = k
+					d.dup, d.found = k, true
 					return
 				}
 			}
@@ -132,7 +136,7 @@ func (d *dupScanner) object(depth int) {
 		d.ws()
 		d.i++ // :
 		d.value(depth)
-		if d.dup != "" {
+		if d.found {
 			return
 		}
 		d.ws()

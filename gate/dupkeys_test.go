@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -46,4 +47,61 @@ func TestAnalyzeDuplicateKeyIsHumanOnly(t *testing.T) {
 func TestAnalyzeDuplicateKeyFloorStillRejects(t *testing.T) {
 	v := Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"git status","command":"rm -rf ~/"}`)}, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionDeny, v.Decision, "the copy the gate reads is a floor")
+}
+
+// refDuplicate is duplicateKey the slow way, with encoding/json's tokens.
+func refDuplicate(raw []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var walk func() (bool, bool) // (dup, ok)
+	walk = func() (bool, bool) {
+		t, err := dec.Token()
+		if err != nil {
+			return false, false
+		}
+		switch t {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return false, false
+				}
+				k := foldKey(kt.(string))
+				if seen[k] {
+					return true, true
+				}
+				seen[k] = true
+				if dup, ok := walk(); dup || !ok {
+					return dup, ok
+				}
+			}
+			_, err = dec.Token()
+			return false, err == nil
+		case json.Delim('['):
+			for dec.More() {
+				if dup, ok := walk(); dup || !ok {
+					return dup, ok
+				}
+			}
+			_, err = dec.Token()
+			return false, err == nil
+		}
+		return false, true
+	}
+	dup, _ := walk()
+	return dup
+}
+
+func FuzzDuplicateKey(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":2}`, `{"a":{"b":[{"c":1,"C":2}]}}`, `{"\u0061":1,"a":2}`, `[{"k":1},{"k":1}]`, `{"ſ":1,"S":2}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) || bytes.Count(raw, []byte("[")) > 400 || bytes.Count(raw, []byte("{")) > 400 {
+			return
+		}
+		if got, want := duplicateKey(raw) != "", refDuplicate(raw); got != want {
+			t.Fatalf("%q: duplicateKey says %v, encoding/json's tokens %v", raw, got, want)
+		}
+	})
 }

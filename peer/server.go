@@ -375,10 +375,36 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, settledOnl
 
 // decodeParams validates params against the method's schema, then decodes
 // them into v. A failure is a -32602 naming the bad field; nothing changes.
+// Params the strict check certainly accepts (schemas.Certain: what every
+// host sends) skip the validator; everything else goes to it, so every
+// rejection is the validator's (SPEC §3.8).
 func decodeParams(method string, raw *json.RawMessage, v any) *jsonrpc2.Error {
 	params := json.RawMessage("{}")
 	if raw != nil && len(*raw) > 0 && string(*raw) != "null" {
 		params = *raw
+	}
+	if !schemas.Certain(method, params) {
+		if err := validateParams(method, params); err != nil {
+			return err
+		}
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		msg := err.Error()
+		var terr *json.UnmarshalTypeError
+		if errors.As(err, &terr) && terr.Field != "" {
+			msg = fmt.Sprintf("field /%s: want %s, got %s", strings.ReplaceAll(terr.Field, ".", "/"), terr.Type, terr.Value)
+		}
+		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + msg}
+	}
+	return nil
+}
+
+// validateParams is the validator's verdict on params, and a key that
+// differs from a declared field only in letter case, which the validator
+// ignores and encoding/json would decode into that field, is rejected.
+func validateParams(method string, params json.RawMessage) *jsonrpc2.Error {
+	if p := schemas.FoldedKey(method, params); p != "" {
+		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + p + ": differs from a field of the same name only in letter case"}
 	}
 	if err := schemas.ValidateParams(method, params); err != nil {
 		var verr *schemas.Error
@@ -389,14 +415,6 @@ func decodeParams(method string, raw *json.RawMessage, v any) *jsonrpc2.Error {
 		e := &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 		e.SetError(verr)
 		return e
-	}
-	if err := json.Unmarshal(params, v); err != nil {
-		msg := err.Error()
-		var terr *json.UnmarshalTypeError
-		if errors.As(err, &terr) && terr.Field != "" {
-			msg = fmt.Sprintf("field /%s: want %s, got %s", strings.ReplaceAll(terr.Field, ".", "/"), terr.Type, terr.Value)
-		}
-		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + msg}
 	}
 	return nil
 }
