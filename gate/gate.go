@@ -212,6 +212,10 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 		env.Cwd = env.Project
 	}
 	a := &analyzer{env: &env, pol: env.Policy, owner: -1}
+	if k := duplicateKey(call.RawInput); k != "" {
+		// hosts' parsers disagree on which copy wins: only a person decides
+		a.humanFact(ReasonDuplicateKey, "rawInput repeats the key "+k+" (at some depth, or in another letter case)")
+	}
 	action := a.input(call)
 	a.cloudMetadata()
 	if len(a.facts) == 0 {

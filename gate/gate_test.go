@@ -473,7 +473,7 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	call := protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls","command":"ls -la"}`)}
 	v := Analyze(call, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
-	assert.Equal(t, "human.bad-input", v.Reasons[0].Code)
+	assert.Equal(t, "human.duplicate-key", v.Reasons[0].Code)
 	assert.True(t, v.HumanOnly, "the host may run the copy the gate did not read")
 	// keys that differ only in case: a Go host matches them to one field
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls","Command":"cat .env"}`)}, env(protocol.Policy{}))

@@ -120,8 +120,8 @@ func invalidUTF8(data []byte) int {
 	return -1
 }
 
-// duplicateKey is a repeated key: its pointer, offsets, and spellings.
-type duplicateKey struct {
+// keyRepeat is a repeated key: its pointer, offsets, and spellings.
+type keyRepeat struct {
 	ptr        string
 	key, first string
 	off        int // the repeat
@@ -210,14 +210,14 @@ func pointerAt(data []byte, off int) string {
 // or differing only in case: encoding/json folds case when it decodes into
 // a struct, and every object of a policy is one; foldKey is in input.go),
 // or nil.
-func findDuplicateKey(data []byte) *duplicateKey {
+func findDuplicateKey(data []byte) *keyRepeat {
 	type seen struct {
 		key string
 		off int
 	}
 	// Keys of the open objects, by the object's pointer.
 	objects := map[string]map[string]seen{}
-	var dup *duplicateKey
+	var dup *keyRepeat
 	walkTokens(data, func(ptr string, start, _ int, tok json.Token, isKey bool) bool {
 		if d, ok := tok.(json.Delim); ok && !isKey {
 			switch d {
@@ -236,7 +236,7 @@ func findDuplicateKey(data []byte) *duplicateKey {
 		keys := objects[parent]
 		folded := foldKey(key)
 		if s, ok := keys[folded]; ok {
-			dup = &duplicateKey{ptr: parent + "/" + escapePointer(s.key), key: key, first: s.key, off: start, firstOff: s.off}
+			dup = &keyRepeat{ptr: parent + "/" + escapePointer(s.key), key: key, first: s.key, off: start, firstOff: s.off}
 			return false
 		}
 		keys[folded] = seen{key: key, off: start}

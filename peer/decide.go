@@ -290,7 +290,7 @@ func (rq *request) record(reply protocol.PermissionReply, by protocol.DecidedBy,
 		Source:          src,
 		Reply:           verbatim,
 		Risk:            v.Risk,
-		Reasons:         v.Reasons,
+		Reasons:         asArrived(v.Reasons, rq.call.RawInput),
 	}
 }
 

@@ -61,7 +61,7 @@ func (s *Server) escalate(ctx context.Context, rq *request, reason string) decis
 	}
 	stop := context.AfterFunc(s.inputGone, cancel)
 	defer stop()
-	askKey := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
+	askKey := strconv.FormatUint(s.askSeq.Add(1), 10)
 	rq.sess.mu.Lock()
 	withdrawn := rq.sess.withdrawnAt > rq.arrival
 	if !withdrawn {
@@ -106,14 +106,14 @@ func (s *Server) editorAsker() Asker {
 	}
 	return func(ctx context.Context, params protocol.AskParams) (protocol.PermissionReply, error) {
 		s.mu.Lock()
-		conn, stream := s.conn, s.stream
+		stream := s.stream
 		s.mu.Unlock()
-		askID := "ask-" + strconv.FormatUint(s.askSeq.Add(1), 10)
+		askID := askPrefix + strconv.FormatUint(s.askSeq.Add(1), 10)
 		var user protocol.PermissionReply
 		err := s.ask(ctx, stream, askID, params, &user)
-		if ctx.Err() != nil && s.inputGone.Err() == nil && conn != nil {
+		if ctx.Err() != nil && s.inputGone.Err() == nil && stream != nil {
 			// Withdraw the question from the editor's UI.
-			_ = conn.Notify(context.Background(), protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
+			_ = stream.Notify(protocol.MethodCancelRequest, protocol.CancelParams{ID: askID})
 		}
 		return user, err
 	}
@@ -124,13 +124,16 @@ func (s *Server) ask(ctx context.Context, stream *Stream, id string, params prot
 	if stream == nil {
 		return errors.New("no connection to the editor")
 	}
-	ch := s.asks.add(id)
-	defer s.asks.remove(id)
-	req := &jsonrpc2.Request{Method: protocol.MethodPermissionAsk, ID: jsonrpc2.ID{Str: id, IsString: true}}
-	if err := req.SetParams(params); err != nil {
-		return fmt.Errorf("encode permission/ask: %w", err)
+	body, err := encodeRequest(&jsonrpc2.ID{Str: id, IsString: true}, protocol.MethodPermissionAsk, params)
+	if err != nil {
+		return err
 	}
-	if err := stream.WriteObject(req); err != nil {
+	ch, err := s.asks.add(id, len(body))
+	if err != nil {
+		return err // past the bounds on pending asks: a headless reject
+	}
+	defer s.asks.remove(id)
+	if err := stream.WriteMessage(body); err != nil {
 		return fmt.Errorf("send permission/ask: %w", err)
 	}
 	select {

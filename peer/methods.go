@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/judge"
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/redact"
 	"github.com/perm-peer/perm-peer/store"
 )
 
@@ -149,4 +151,21 @@ func (s *Server) grantsRevoke(method string, raw *json.RawMessage) result {
 		// and in every other peer process.
 		return result{value: protocol.Empty{}}
 	})
+}
+
+// asArrived returns the reasons to audit for a call whose rawInput is raw.
+// When the gate found a repeated key in it, the record's rawInput (a
+// canonical object, which holds one copy of each key) cannot show both
+// copies: that reason then carries the input as it arrived, redacted, so
+// the audit keeps the copy the host may have run.
+func asArrived(reasons []protocol.Reason, raw json.RawMessage) []protocol.Reason {
+	for i, r := range reasons {
+		if r.Code != gate.ReasonDuplicateKey {
+			continue
+		}
+		out := append([]protocol.Reason(nil), reasons...)
+		out[i].Detail += "; as it arrived: " + redact.String(string(raw))
+		return out
+	}
+	return reasons
 }

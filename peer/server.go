@@ -70,11 +70,12 @@ type Server struct {
 	// answered and resolve headless so in-flight requests finish.
 	inputGone   context.Context
 	cancelInput context.CancelFunc
-	conn        *jsonrpc2.Conn
 	stream      *Stream
 	stopping    bool // set by drain: no new requests
+	closed      bool // set when Serve returns: the read loop stops
 	asks        askTable
 	workers     *workers
+	load        load // requests in flight, for back-pressure
 
 	// beforeRecord and afterRecord, set only by tests, run in decide just
 	// before a decision is recorded and right after its record is durable:
@@ -119,33 +120,70 @@ func New(cfg Config) *Server {
 // requests finish and write their replies before it returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) int {
 	stream := NewStream(r, w, nil, s.cfg.Framing, s.cfg.MaxFrame)
-	stream.OnEOF = s.drain
-	// Set before the connection starts reading: Handle, on the read loop,
-	// asks the stream whether more input is waiting.
+	stream.OnBadAnswer = s.badAnswer
+	// Set before the loop starts reading: handle, on the read loop, asks
+	// the stream whether more input is waiting.
 	s.mu.Lock()
 	s.stream = stream
 	s.mu.Unlock()
-	// The connection outlives ctx: a SIGTERM must still let in-flight
-	// requests write their replies, so it is closed only after drain.
-	conn := jsonrpc2.NewConn(context.Background(), stream, s, jsonrpc2.SetLogger(slogLogger{}),
-		jsonrpc2.OnRecv(s.asks.deliver))
-	s.mu.Lock()
-	s.conn = conn
-	s.mu.Unlock()
+	// The loop outlives ctx: a SIGTERM must still let in-flight requests
+	// write their replies, so reading stops only after drain.
+	loopDone := make(chan struct{})
+	go func() {
+		defer close(loopDone)
+		s.readLoop(stream)
+	}()
 	select {
-	case <-conn.DisconnectNotify():
+	case <-loopDone:
 	case <-s.exited:
 	case <-ctx.Done():
 	}
 	s.drain()
 	s.workers.stop()
-	_ = conn.Close()
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	if err := s.Close(); err != nil {
 		slog.Error("close audit db", "err", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exitCode
+}
+
+// readLoop reads and decodes each frame once, hands responses to the asks
+// waiting for them and requests to handle, in wire order. It stops reading
+// while the bounds on requests in flight are reached (back-pressure), and
+// when the input ends it lets in-flight requests finish first.
+func (s *Server) readLoop(stream *Stream) {
+	for {
+		s.load.waitForRoom()
+		msg, err := stream.ReadMessage()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				slog.Warn("input ended", "err", err)
+			}
+			s.drain()
+			return
+		}
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			continue // Serve has returned: read on, so the writer never blocks, but serve nothing
+		}
+		if msg.Resp != nil {
+			s.asks.deliver(msg.Resp)
+			continue
+		}
+		s.handle(msg.Req, msg.Size)
+	}
+}
+
+// badAnswer ends ask id, whose answer came in a frame the reader rejected.
+func (s *Server) badAnswer(askID, why string) {
+	slog.Warn("unreadable answer to permission/ask; rejecting headless", "ask", askID, "err", why)
+	s.asks.fail(askID, why)
 }
 
 // drain stops taking requests, withdraws pending escalations and waits for
@@ -159,11 +197,11 @@ func (s *Server) drain() {
 	s.inflight.Wait()
 }
 
-// Handle implements jsonrpc2.Handler. It runs on the read loop: notifications
+// handle runs on the read loop, for each request of size bytes: notifications
 // are handled here, in order; requests other than the lifecycle ones run on
 // a worker goroutine, except a lone permission request that needs neither
 // judge nor user, which is answered here (see below).
-func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+func (s *Server) handle(req *jsonrpc2.Request, size int) {
 	frame := s.frames.Add(1)
 	if req.Notif {
 		s.handleNotification(req, frame)
@@ -171,13 +209,13 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	switch req.Method {
 	case protocol.MethodInitialize:
-		s.reply(conn, req.ID, s.initialize(req))
+		s.reply(req.ID, s.initialize(req))
 		return
 	case protocol.MethodShutdown:
 		s.mu.Lock()
 		s.shutdown = true
 		s.mu.Unlock()
-		s.reply(conn, req.ID, result{value: nil})
+		s.reply(req.ID, result{value: nil})
 		return
 	}
 	s.mu.Lock()
@@ -192,18 +230,19 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			rctx, cancel = context.WithCancel(withArrival(context.Background(), frame))
 			s.pending[req.ID] = cancel
 			s.inflight.Add(1)
+			s.load.add(size)
 		}
 	}
 	s.mu.Unlock()
 	switch {
 	case !initialized && !acpMethod(req.Method):
-		s.reply(conn, req.ID, failure(protocol.CodeNotInitialized, "server not initialized: send initialize first"))
+		s.reply(req.ID, failure(protocol.CodeNotInitialized, "server not initialized: send initialize first"))
 		return
 	case shuttingDown || stopping:
-		s.reply(conn, req.ID, failure(protocol.CodeInvalidRequest, "server is shutting down"))
+		s.reply(req.ID, failure(protocol.CodeInvalidRequest, "server is shutting down"))
 		return
 	case duplicate:
-		s.reply(conn, req.ID, failure(protocol.CodeInvalidRequest, "invalid request: id "+req.ID.String()+" is already in flight"))
+		s.reply(req.ID, failure(protocol.CodeInvalidRequest, "invalid request: id "+req.ID.String()+" is already in flight"))
 		return
 	}
 	// A permission request alone (none in flight, no more input waiting) is
@@ -215,10 +254,10 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	// block the loop that reads the editor's answers. When other requests
 	// are in flight or waiting, every request goes to a worker, so requests
 	// keep being read and group commit keeps batching them.
-	if alone && settleable(req.Method) && !s.stream.InputWaiting() && s.runRequest(rctx, cancel, conn, req, true) {
+	if alone && settleable(req.Method) && !s.stream.InputWaiting() && s.runRequest(rctx, cancel, req, size, true) {
 		return
 	}
-	s.workers.run(func() { s.runRequest(rctx, cancel, conn, req, false) })
+	s.workers.run(func() { s.runRequest(rctx, cancel, req, size, false) })
 }
 
 // settleable reports whether a method may be run settled-only on the read loop.
@@ -229,12 +268,13 @@ func settleable(method string) bool {
 // runRequest dispatches a registered request, replies and releases it. With
 // settledOnly it reports false, having done nothing, for a request that
 // needs the judge or the user (see Server.decide).
-func (s *Server) runRequest(ctx context.Context, cancel context.CancelFunc, conn *jsonrpc2.Conn, req *jsonrpc2.Request, settledOnly bool) bool {
+func (s *Server) runRequest(ctx context.Context, cancel context.CancelFunc, req *jsonrpc2.Request, size int, settledOnly bool) bool {
 	res := s.dispatchSafely(ctx, req, settledOnly)
 	if res.unsettled {
 		return false
 	}
 	defer s.inflight.Done()
+	defer s.load.done(size) // after the reply: the bound counts replies not yet written
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, req.ID)
@@ -253,7 +293,7 @@ func (s *Server) runRequest(ctx context.Context, cancel context.CancelFunc, conn
 	if ctx.Err() != nil && !settleable(req.Method) {
 		res = failure(protocol.CodeCancelled, "request cancelled")
 	}
-	s.reply(conn, req.ID, res)
+	s.reply(req.ID, res)
 	return true
 }
 
@@ -294,14 +334,17 @@ func internalError(err error) result {
 	return failure(protocol.CodeInternalError, err.Error())
 }
 
-func (s *Server) reply(conn *jsonrpc2.Conn, id jsonrpc2.ID, res result) {
+func (s *Server) reply(id jsonrpc2.ID, res result) {
+	s.mu.Lock()
+	stream := s.stream
+	s.mu.Unlock()
 	var err error
 	if res.err != nil {
-		err = conn.ReplyWithError(context.Background(), id, res.err)
+		err = stream.WriteErrorReply(id, res.err)
 	} else {
-		err = conn.Reply(context.Background(), id, res.value)
+		err = stream.WriteResult(id, res.value)
 	}
-	if err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
+	if err != nil {
 		slog.Warn("write reply", "id", id.String(), "err", err)
 	}
 }
@@ -332,10 +375,36 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, settledOnl
 
 // decodeParams validates params against the method's schema, then decodes
 // them into v. A failure is a -32602 naming the bad field; nothing changes.
+// Params the strict check certainly accepts (schemas.Certain: what every
+// host sends) skip the validator; everything else goes to it, so every
+// rejection is the validator's (SPEC §3.8).
 func decodeParams(method string, raw *json.RawMessage, v any) *jsonrpc2.Error {
 	params := json.RawMessage("{}")
 	if raw != nil && len(*raw) > 0 && string(*raw) != "null" {
 		params = *raw
+	}
+	if !schemas.Certain(method, params) {
+		if err := validateParams(method, params); err != nil {
+			return err
+		}
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		msg := err.Error()
+		var terr *json.UnmarshalTypeError
+		if errors.As(err, &terr) && terr.Field != "" {
+			msg = fmt.Sprintf("field /%s: want %s, got %s", strings.ReplaceAll(terr.Field, ".", "/"), terr.Type, terr.Value)
+		}
+		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + msg}
+	}
+	return nil
+}
+
+// validateParams is the validator's verdict on params, and a key that
+// differs from a declared field only in letter case, which the validator
+// ignores and encoding/json would decode into that field, is rejected.
+func validateParams(method string, params json.RawMessage) *jsonrpc2.Error {
+	if p := schemas.FoldedKey(method, params); p != "" {
+		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + p + ": differs from a field of the same name only in letter case"}
 	}
 	if err := schemas.ValidateParams(method, params); err != nil {
 		var verr *schemas.Error
@@ -346,14 +415,6 @@ func decodeParams(method string, raw *json.RawMessage, v any) *jsonrpc2.Error {
 		e := &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 		e.SetError(verr)
 		return e
-	}
-	if err := json.Unmarshal(params, v); err != nil {
-		msg := err.Error()
-		var terr *json.UnmarshalTypeError
-		if errors.As(err, &terr) && terr.Field != "" {
-			msg = fmt.Sprintf("field /%s: want %s, got %s", strings.ReplaceAll(terr.Field, ".", "/"), terr.Type, terr.Value)
-		}
-		return &jsonrpc2.Error{Code: protocol.CodeInvalidParams, Message: "invalid params: " + msg}
 	}
 	return nil
 }
@@ -474,13 +535,6 @@ func (s *Server) cancelRequest(raw any) {
 	if cancel != nil {
 		cancel()
 	}
-}
-
-// slogLogger routes jsonrpc2's log lines to slog at debug level.
-type slogLogger struct{}
-
-func (slogLogger) Printf(format string, v ...any) {
-	slog.Debug(strings.TrimSpace(fmt.Sprintf(format, v...)))
 }
 
 func homeDir(cfg Config) string {

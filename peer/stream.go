@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -38,11 +37,11 @@ func ParseFraming(s string) (Framing, error) {
 // DefaultMaxFrame is the largest frame the peer reads (SPEC §3.1).
 const DefaultMaxFrame = 4 << 20
 
-// Stream is a jsonrpc2.ObjectStream that survives bad input: a frame that is
+// Stream frames JSON-RPC messages and survives bad input: a frame that is
 // not JSON, not a JSON-RPC message or too large is answered with an error
-// response here, and ReadObject goes on to the next frame. jsonrpc2.Conn
-// closes the connection on any ReadObject error, so only a real end of input
-// (or a broken pipe) may surface as one.
+// response here, and ReadMessage goes on to the next frame. Only a real end
+// of input (or a broken pipe, or a stream that cannot be resynchronized)
+// surfaces as an error.
 type Stream struct {
 	src      io.Reader // what r reads from, for inputWaiting
 	r        *bufio.Reader
@@ -51,12 +50,15 @@ type Stream struct {
 	maxFrame int
 
 	framing Framing // decided on the first frame when auto
+	// discard is the body of an oversized LSP frame still to be skipped:
+	// the frame was answered when its header was read (M8).
+	discard int64
 
 	wmu sync.Mutex // serializes whole frames on w
 
-	// OnEOF, when set, runs before ReadObject reports the end of input,
-	// so in-flight requests can finish and write their replies first.
-	OnEOF func()
+	// OnBadAnswer, when set, is told the ask id of a frame the reader
+	// rejected that answers one of our permission/ask requests (SPEC §3.1).
+	OnBadAnswer func(askID, why string)
 }
 
 // NewStream frames messages on r/w. closer (may be nil) is closed by Close.
@@ -105,44 +107,45 @@ type errFrame struct {
 	code int
 	msg  string
 	id   json.RawMessage // the request id when it could be read, else null
+	// askID is set when the frame answers one of our asks: the ask ends.
+	askID string
+	// answered: the error was already written (an oversized LSP frame is
+	// answered when its header is read); only askID remains to act on
+	answered bool
 }
 
 func (e *errFrame) Error() string { return e.msg }
 
-// ReadObject reads the next valid JSON-RPC message into v.
-func (s *Stream) ReadObject(v any) error {
+// ReadMessage reads the next valid JSON-RPC message, decoding its frame once.
+func (s *Stream) ReadMessage() (Message, error) {
 	for {
 		frame, err := s.readFrame()
+		var msg Message
 		if err == nil {
-			err = checkMessage(frame)
-		}
-		if err == nil {
-			if uerr := json.Unmarshal(frame, v); uerr != nil {
-				err = &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: " + uerr.Error()}
-			}
+			msg, err = decodeMessage(frame)
 		}
 		var bad *errFrame
 		if errors.As(err, &bad) {
-			if werr := s.writeError(bad); werr != nil {
-				return werr
+			if bad.askID != "" && s.OnBadAnswer != nil {
+				s.OnBadAnswer(bad.askID, bad.msg)
+			}
+			if !bad.answered {
+				if werr := s.writeError(bad); werr != nil {
+					return Message{}, werr
+				}
 			}
 			continue
 		}
-		if err != nil {
-			// The input is gone (EOF, truncated frame, broken pipe): let
-			// in-flight work finish before jsonrpc2 closes the connection.
-			if s.OnEOF != nil {
-				s.OnEOF()
-			}
-			return err
-		}
-		return nil
+		return msg, err
 	}
 }
 
 // readFrame returns the next frame's bytes, an *errFrame for a consumed bad
 // frame, or the reader's error.
 func (s *Stream) readFrame() ([]byte, error) {
+	if s.discard > 0 {
+		return nil, s.skipBody()
+	}
 	if s.framing == FramingAuto {
 		b, err := s.skipBlank()
 		if err != nil {
@@ -162,6 +165,21 @@ func (s *Stream) readFrame() ([]byte, error) {
 	return s.readContentLength()
 }
 
+// skipBody discards the body of an oversized LSP frame, already answered,
+// keeping its first skimMax bytes to read an ask id from.
+func (s *Stream) skipBody() error {
+	n := s.discard
+	s.discard = 0
+	head := make([]byte, min(n, skimMax))
+	if _, err := io.ReadFull(s.r, head); err != nil {
+		return io.ErrUnexpectedEOF
+	}
+	if _, err := io.CopyN(io.Discard, s.r, n-int64(len(head))); err != nil {
+		return io.ErrUnexpectedEOF
+	}
+	return &errFrame{msg: fmt.Sprintf("frame of %d bytes exceeds %d", n, s.maxFrame), askID: skimAskID(head), answered: true}
+}
+
 // skipBlank consumes whitespace and returns the next byte without consuming it.
 func (s *Stream) skipBlank() (byte, error) {
 	for {
@@ -177,17 +195,18 @@ func (s *Stream) skipBlank() (byte, error) {
 	}
 }
 
-// readLine reads one NDJSON line, skipping blank lines. A line longer than
-// maxFrame is consumed to its end and reported.
+// readLine reads one NDJSON line, skipping blank lines. A line whose body
+// (without its line end) is longer than maxFrame is consumed to its end and
+// reported; the same limit as an LSP body (L1).
 func (s *Stream) readLine() ([]byte, error) {
 	for {
-		var line []byte
+		var line, head []byte
 		tooBig := false
 		for {
 			chunk, err := s.r.ReadSlice('\n')
 			if !tooBig {
-				if len(line)+len(chunk) > s.maxFrame+2 {
-					tooBig, line = true, nil
+				if len(line)+len(chunk) > s.maxFrame+2 { // more than the body and a CRLF
+					tooBig, head, line = true, line[:min(len(line), skimMax)], nil
 				} else {
 					line = append(line, chunk...)
 				}
@@ -204,10 +223,13 @@ func (s *Stream) readLine() ([]byte, error) {
 			break
 		}
 		if tooBig {
-			return nil, &errFrame{code: protocol.CodeInvalidRequest, msg: fmt.Sprintf("frame exceeds %d bytes", s.maxFrame)}
+			return nil, &errFrame{code: protocol.CodeInvalidRequest, msg: fmt.Sprintf("frame exceeds %d bytes", s.maxFrame), askID: skimAskID(head)}
 		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line, nil
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			if len(bytes.TrimRight(line, "\r\n")) > s.maxFrame {
+				return nil, &errFrame{code: protocol.CodeInvalidRequest, msg: fmt.Sprintf("frame exceeds %d bytes", s.maxFrame), askID: skimAskID(line)}
+			}
+			return trimmed, nil
 		}
 	}
 }
@@ -255,9 +277,13 @@ func (s *Stream) readContentLength() ([]byte, error) {
 		return nil, &errFrame{code: protocol.CodeParseError, msg: "parse error: missing Content-Length header"}
 	}
 	if length > s.maxFrame {
-		if _, err := io.CopyN(io.Discard, s.r, int64(length)); err != nil {
-			return nil, err
+		if int64(length) > lostStreamFactor*int64(s.maxFrame) {
+			// no editor sends that: the framing is lost, not one frame
+			_ = s.writeError(&errFrame{code: protocol.CodeInvalidRequest, msg: fmt.Sprintf("frame of %d bytes exceeds %d by far: the stream is treated as lost", length, s.maxFrame)})
+			return nil, fmt.Errorf("%w: Content-Length %d", ErrLostStream, length)
 		}
+		// answered now, not after the body arrives; the body is skipped next
+		s.discard = int64(length)
 		return nil, &errFrame{code: protocol.CodeInvalidRequest, msg: fmt.Sprintf("frame of %d bytes exceeds %d", length, s.maxFrame)}
 	}
 	body := make([]byte, length)
@@ -269,6 +295,13 @@ func (s *Stream) readContentLength() ([]byte, error) {
 	}
 	return body, nil
 }
+
+// lostStreamFactor: a Content-Length this many times the frame limit (1 GiB
+// at 4 MiB) is not a frame to skip but a stream that lost its framing.
+const lostStreamFactor = 256
+
+// ErrLostStream ends reading: the input cannot be resynchronized.
+var ErrLostStream = errors.New("the input stream lost its framing")
 
 // maxHeaderLine bounds one LSP header line; a longer line is garbage.
 const maxHeaderLine = 8 << 10
@@ -315,109 +348,6 @@ func clip(s string, n int) string {
 		return s[:n] + "..."
 	}
 	return s
-}
-
-// checkMessage accepts exactly one JSON-RPC 2.0 request, notification or
-// response object. Batches are not supported.
-func checkMessage(frame []byte) error {
-	if !utf8.Valid(frame) {
-		return &errFrame{code: protocol.CodeParseError, msg: "parse error: invalid UTF-8"}
-	}
-	// json.Unmarshal checks the whole frame is valid JSON before it decodes
-	// anything, so a syntax error is a parse error whatever the frame holds.
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(frame, &m); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return &errFrame{code: protocol.CodeParseError, msg: "parse error: not valid JSON"}
-		}
-		switch bytes.TrimLeft(frame, " \t\r\n")[0] { // valid JSON: not empty
-		case '[':
-			return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: batches are not supported"}
-		case '{':
-		default:
-			return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: not a JSON object"}
-		}
-		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: " + err.Error()}
-	}
-	if m == nil { // the frame is null
-		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: not a JSON object"}
-	}
-	rawID, hasID := m["id"]
-	idOK := !hasID || validID(rawID)
-	var id json.RawMessage
-	if hasID && idOK {
-		id = rawID
-	}
-	bad := func(msg string) error {
-		return &errFrame{code: protocol.CodeInvalidRequest, msg: "invalid request: " + msg, id: id}
-	}
-	_, hasResult := m["result"]
-	_, hasError := m["error"]
-	method, hasMethod := m["method"]
-	switch {
-	case string(m["jsonrpc"]) != `"2.0"`:
-		return bad(`"jsonrpc" must be "2.0"`)
-	case !idOK:
-		return bad(`"id" must be a string or a non-negative integer`)
-	case hasMethod:
-		var name string
-		if json.Unmarshal(method, &name) != nil || name == "" {
-			return bad(`"method" must be a non-empty string`)
-		}
-		if hasResult || hasError {
-			return bad("a message cannot be both a request and a response")
-		}
-		if p, ok := m["params"]; ok {
-			if p = bytes.TrimSpace(p); p[0] != '{' && p[0] != '[' && string(p) != "null" {
-				return bad(`"params" must be an object`)
-			}
-		}
-	case hasResult || hasError:
-		if !hasID {
-			return bad(`a response needs an "id"`)
-		}
-	default:
-		return bad(`neither a request (no "method") nor a response`)
-	}
-	return nil
-}
-
-// validID accepts what jsonrpc2.ID can carry: a string or a uint64.
-func validID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return false
-	}
-	if raw[0] == '"' {
-		var s string
-		return json.Unmarshal(raw, &s) == nil
-	}
-	_, err := strconv.ParseUint(string(raw), 10, 64)
-	return err == nil
-}
-
-// WriteObject writes one message as one frame.
-func (s *Stream) WriteObject(obj any) error {
-	var body []byte
-	var err error
-	if m, ok := obj.(json.Marshaler); ok {
-		// jsonrpc2's messages encode themselves with json.Marshal; calling
-		// json.Marshal on them again would only re-validate and copy the
-		// bytes. A newline would end an NDJSON frame early: compact then.
-		if body, err = m.MarshalJSON(); err == nil && bytes.ContainsAny(body, "\n\r") {
-			var buf bytes.Buffer
-			if err = json.Compact(&buf, body); err == nil {
-				body = buf.Bytes()
-			}
-		}
-	} else {
-		body, err = json.Marshal(obj)
-	}
-	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
-	}
-	return s.writeFrame(body)
 }
 
 func (s *Stream) writeError(e *errFrame) error {

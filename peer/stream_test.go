@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sourcegraph/jsonrpc2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,15 +23,14 @@ func readAll(t testing.TB, input string, framing Framing, maxFrame int) (accepte
 	var out bytes.Buffer
 	s := NewStream(strings.NewReader(input), &out, nil, framing, maxFrame)
 	for {
-		var v json.RawMessage
-		err := s.ReadObject(&v)
+		m, err := s.ReadMessage()
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-				t.Fatalf("ReadObject: %v", err)
+				t.Fatalf("ReadMessage: %v", err)
 			}
 			break
 		}
-		accepted = append(accepted, string(v))
+		accepted = append(accepted, string(m.Frame))
 	}
 	return accepted, decodeFrames(t, out.Bytes(), s.Framing()), s.Framing()
 }
@@ -178,8 +178,8 @@ func TestStreamWritesInItsFraming(t *testing.T) {
 	for _, f := range []Framing{FramingLSP, FramingNDJSON} {
 		var out bytes.Buffer
 		s := NewStream(strings.NewReader(""), &out, nil, f, 0)
-		require.NoError(t, s.WriteObject(map[string]any{"jsonrpc": "2.0", "id": 1, "result": nil}))
-		want := `{"id":1,"jsonrpc":"2.0","result":null}`
+		require.NoError(t, s.WriteResult(jsonrpc2.ID{Num: 1}, nil))
+		want := `{"id":1,"result":null,"jsonrpc":"2.0"}`
 		if f == FramingLSP {
 			want = lsp(want)
 		} else {
@@ -189,14 +189,53 @@ func TestStreamWritesInItsFraming(t *testing.T) {
 	}
 }
 
-// A message that encodes itself is written as it encodes, except that a
-// line break in it is compacted away: it would end an NDJSON frame.
-func TestStreamWritesMarshalerOnOneLine(t *testing.T) {
+// A result that holds line breaks (a json.RawMessage) is still written on
+// one line: it would end an NDJSON frame early.
+func TestStreamWritesResultOnOneLine(t *testing.T) {
 	var out bytes.Buffer
 	s := NewStream(strings.NewReader(""), &out, nil, FramingNDJSON, 0)
-	require.NoError(t, s.WriteObject(json.RawMessage("{\"id\":1,\r\n \"result\":\"a\\nb\"}")))
-	require.NoError(t, s.WriteObject(json.RawMessage(`{"id":2, "result":null}`)))
-	assert.Equal(t, "{\"id\":1,\"result\":\"a\\nb\"}\n{\"id\":2, \"result\":null}\n", out.String())
+	require.NoError(t, s.WriteResult(jsonrpc2.ID{Num: 1}, json.RawMessage("{\"a\":\r\n \"x\\ny\"}")))
+	require.NoError(t, s.WriteResult(jsonrpc2.ID{Str: "b", IsString: true}, json.RawMessage(`{"a":2}`)))
+	assert.Equal(t, "{\"id\":1,\"result\":{\"a\":\"x\\ny\"},\"jsonrpc\":\"2.0\"}\n{\"id\":\"b\",\"result\":{\"a\":2},\"jsonrpc\":\"2.0\"}\n", out.String())
+}
+
+// The replies are the bytes jsonrpc2's own types write, so every client
+// that read them before reads them now.
+func TestStreamRepliesMatchJSONRPC2(t *testing.T) {
+	for _, id := range []jsonrpc2.ID{{Num: 0}, {Num: 1<<64 - 1}, {Str: "x\"<y>", IsString: true}} {
+		var out bytes.Buffer
+		s := NewStream(strings.NewReader(""), &out, nil, FramingNDJSON, 0)
+		v := map[string]any{"reply": "once", "n": 1.5, "s": "<&>"}
+		require.NoError(t, s.WriteResult(id, v))
+		resp := &jsonrpc2.Response{ID: id}
+		require.NoError(t, resp.SetResult(v))
+		want, err := json.Marshal(resp)
+		require.NoError(t, err)
+		assert.Equal(t, string(want)+"\n", out.String())
+
+		out.Reset()
+		e := &jsonrpc2.Error{Code: -32602, Message: "invalid params: /x"}
+		e.SetError(map[string]any{"causes": []string{"a"}})
+		require.NoError(t, s.WriteErrorReply(id, e))
+		want, err = json.Marshal(&jsonrpc2.Response{ID: id, Error: e})
+		require.NoError(t, err)
+		assert.Equal(t, string(want)+"\n", out.String())
+
+		body, err := encodeRequest(&id, "permission/ask", v)
+		require.NoError(t, err)
+		req := &jsonrpc2.Request{Method: "permission/ask", ID: id}
+		require.NoError(t, req.SetParams(v))
+		want, err = json.Marshal(req)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(body))
+	}
+	body, err := encodeRequest(nil, "$/cancelRequest", map[string]string{"id": "ask-1"})
+	require.NoError(t, err)
+	req := &jsonrpc2.Request{Method: "$/cancelRequest", Notif: true}
+	require.NoError(t, req.SetParams(map[string]string{"id": "ask-1"}))
+	want, err := json.Marshal(req)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(body))
 }
 
 // FuzzStream: no input makes the stream panic, and everything it writes is
@@ -209,12 +248,15 @@ func FuzzStream(f *testing.F) {
 		var out bytes.Buffer
 		s := NewStream(strings.NewReader(input), &out, nil, FramingAuto, 4096)
 		for i := 0; i < 10000; i++ {
-			var v json.RawMessage
-			if err := s.ReadObject(&v); err != nil {
+			m, err := s.ReadMessage()
+			if err != nil {
 				break
 			}
-			if !json.Valid(v) {
-				t.Fatalf("accepted invalid JSON %q", v)
+			if !json.Valid(m.Frame) || (m.Req == nil) == (m.Resp == nil) {
+				t.Fatalf("accepted %q as %+v", m.Frame, m)
+			}
+			if m.Req != nil && m.Req.Params != nil && !json.Valid(*m.Req.Params) {
+				t.Fatalf("params %q of %q", *m.Req.Params, m.Frame)
 			}
 		}
 		for _, m := range decodeFrames(t, out.Bytes(), s.Framing()) {
@@ -249,11 +291,10 @@ func TestLSPHeaderLineBounded(t *testing.T) {
 	r := io.MultiReader(strings.NewReader("Content-Length: 2\r\n\r\n{}"), &endless{n: size})
 	var out bytes.Buffer
 	s := NewStream(r, &out, nil, FramingLSP, 0)
-	var m json.RawMessage
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	err := s.ReadObject(&m) // answers the {} frame, then reads the huge line
+	_, err := s.ReadMessage() // answers the {} frame, then reads the huge line
 	runtime.ReadMemStats(&after)
 	t.Logf("err=%v TotalAlloc grew by %d MiB; out=%q", err, (after.TotalAlloc-before.TotalAlloc)>>20, clip(out.String(), 300))
 	if after.TotalAlloc-before.TotalAlloc > 3*DefaultMaxFrame {

@@ -3,7 +3,6 @@
 package peer
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"strings"
@@ -26,8 +25,8 @@ func TestStreamInputWaiting(t *testing.T) {
 
 	_, err = w.WriteString(frame)
 	require.NoError(t, err)
-	var m json.RawMessage
-	require.NoError(t, s.ReadObject(&m))
+	_, err = s.ReadMessage()
+	require.NoError(t, err)
 	assert.False(t, s.InputWaiting(), "nothing after the frame")
 
 	_, err = w.WriteString(frame)
@@ -36,13 +35,16 @@ func TestStreamInputWaiting(t *testing.T) {
 
 	_, err = w.WriteString(frame)
 	require.NoError(t, err)
-	require.NoError(t, s.ReadObject(&m)) // one read() takes both frames
+	_, err = s.ReadMessage()
+	require.NoError(t, err) // one read() takes both frames
 	assert.True(t, s.InputWaiting(), "a frame in the read buffer")
-	require.NoError(t, s.ReadObject(&m))
+	_, err = s.ReadMessage()
+	require.NoError(t, err)
 	assert.False(t, s.InputWaiting())
 
 	// A reader without a descriptor cannot be asked: assume more input.
 	s = NewStream(strings.NewReader(frame), io.Discard, nil, FramingNDJSON, 0)
-	require.NoError(t, s.ReadObject(&m))
+	_, err = s.ReadMessage()
+	require.NoError(t, err)
 	assert.True(t, s.InputWaiting())
 }

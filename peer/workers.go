@@ -84,3 +84,50 @@ func (p *workers) stop() {
 	close(p.quit)
 	p.live.Wait()
 }
+
+// Bounds on the requests in flight (docs/PROTOCOL.md §1). When either is
+// reached the read loop stops reading until a request finishes: the editor
+// sees back-pressure (its writes block), never an error and never a lost
+// request. Pending asks are bounded lower (MaxPendingAsks), so the requests
+// that hold the slots can always finish without more input.
+const (
+	MaxInFlight      = 256
+	MaxInFlightBytes = 32 << 20 // frame bytes of the requests in flight
+)
+
+// load counts the requests in flight and their frame bytes.
+type load struct {
+	mu    sync.Mutex
+	room  *sync.Cond
+	n     int
+	bytes int
+}
+
+func (l *load) add(size int) {
+	l.mu.Lock()
+	l.n++
+	l.bytes += size
+	l.mu.Unlock()
+}
+
+func (l *load) done(size int) {
+	l.mu.Lock()
+	l.n--
+	l.bytes -= size
+	if l.room != nil {
+		l.room.Broadcast()
+	}
+	l.mu.Unlock()
+}
+
+// waitForRoom blocks while the bounds are reached.
+func (l *load) waitForRoom() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.n >= MaxInFlight || l.bytes >= MaxInFlightBytes {
+		if l.room == nil {
+			l.room = sync.NewCond(&l.mu)
+		}
+		l.room.Wait()
+	}
+}
