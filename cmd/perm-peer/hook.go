@@ -18,7 +18,7 @@ import (
 // Bounds of one hook call. The hosts' timeouts are 30 s or more (setup
 // writes 30 s); a call that has not decided by hookBound is denied by the
 // watchdog, and a DB held by another process past hookLockTimeout fails
-// closed well before that. The judge has its own, shorter timeout.
+// closed well before that (opening the store may wait for it twice). The judge has its own, shorter timeout.
 const (
 	hookBound       = 20 * time.Second
 	hookLockTimeout = 3 * time.Second
@@ -50,7 +50,7 @@ func runHook(args []string) int {
 		return 2
 	}
 	cfg := peer.Config{UserPolicyFile: userPolicyPath(*policy), Version: version,
-		StoreOptions: store.Options{LockTimeout: min(hookLockTimeout, *bound/2)}}
+		StoreOptions: store.Options{LockTimeout: min(hookLockTimeout, *bound/4)}}
 	if *db != "" {
 		path, err := dbPath(*db, "")
 		if err != nil {
