@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -25,7 +26,7 @@ const (
 )
 
 func runHook(args []string) int {
-	tuneGC()
+	oneShotGC()
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	db := fs.String("db", "", "audit database path (default: the project's, as for serve)")
 	policy := fs.String("policy", "", "user policy file (default $XDG_CONFIG_HOME/perm-peer/policy.json)")
@@ -62,6 +63,18 @@ func runHook(args []string) int {
 	// The host may close our stdout early; a write must fail, not kill us.
 	signal.Ignore(syscall.SIGPIPE)
 	return hook.Run(h, os.Stdin, os.Stdout, os.Stderr, hook.Options{Config: cfg, Bound: *bound, Exit: os.Exit})
+}
+
+// oneShotGC turns the collector off for a process that lives for one
+// decision (its package inits alone allocate ~2 MB), unless the user set
+// GOGC; the soft memory limit still bounds the heap.
+func oneShotGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(-1)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 }
 
 func hostNames() string {
