@@ -33,7 +33,23 @@ test: deps build
 # `make test` bounds each run by a count (10000x), not a duration: with a
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (go.dev/issue/75804, fixed in Go 1.27).
-FUZZ_TARGETS := peer:FuzzStream peer:FuzzParams gate:FuzzAnalyze redact:FuzzJSON schemas:FuzzValidateParams schemas:FuzzValidatePolicy store:FuzzCanonicalRecord store:FuzzCanonicalJSON schemas:FuzzStrictRequestPermission schemas:FuzzStrictACPRequestPermission schemas:FuzzStrictCheck schemas:FuzzStrictSessionTurn schemas:FuzzStrictSessionUpdate gate:FuzzDuplicateKey
+# One target a line, so that branches adding targets merge cleanly.
+FUZZ_TARGETS :=
+FUZZ_TARGETS += peer:FuzzStream
+FUZZ_TARGETS += peer:FuzzParams
+FUZZ_TARGETS += peer/hook:FuzzParse
+FUZZ_TARGETS += gate:FuzzAnalyze
+FUZZ_TARGETS += gate:FuzzDuplicateKey
+FUZZ_TARGETS += redact:FuzzJSON
+FUZZ_TARGETS += schemas:FuzzValidateParams
+FUZZ_TARGETS += schemas:FuzzValidatePolicy
+FUZZ_TARGETS += schemas:FuzzStrictRequestPermission
+FUZZ_TARGETS += schemas:FuzzStrictACPRequestPermission
+FUZZ_TARGETS += schemas:FuzzStrictCheck
+FUZZ_TARGETS += schemas:FuzzStrictSessionTurn
+FUZZ_TARGETS += schemas:FuzzStrictSessionUpdate
+FUZZ_TARGETS += store:FuzzCanonicalRecord
+FUZZ_TARGETS += store:FuzzCanonicalJSON
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -61,9 +77,11 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 # bench: the issue-7 table (perm-peer beside bench/echopeer, same framing,
-# same disk); bench-micro: the package micro-benchmarks.
+# same disk) and one hook call beside its floors (bench/hookcall);
+# bench-micro: the package micro-benchmarks.
 bench: build
 	$(GO) run ./bench/harness -peer $(BIN)
+	$(GO) run ./bench/hookcall -peer $(BIN)
 
 bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/store"
 )
 
 // Embedded use. The host adapters (the ACP proxy, the host hooks) run this
@@ -161,4 +162,15 @@ func (s *Server) live(sessionID string) (*world, *session, error) {
 		return nil, nil, err
 	}
 	return w, sess, nil
+}
+
+// DB is the open project's store, for a host adapter's own state (the
+// hooks' turns and pending asks) in the same file and under the same lock
+// as the audit, instead of a second handle on it.
+func (s *Server) DB() (*store.DB, error) {
+	w, err := s.world()
+	if err != nil {
+		return nil, err
+	}
+	return w.db, nil
 }

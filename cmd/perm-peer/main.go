@@ -30,6 +30,8 @@ var subcommands = map[string]func(args []string) int{
 	"rules":       runRules,
 	"schemas":     runSchemas,
 	"conformance": runConformance,
+	"hook":        runHook,
+	"setup":       runSetup,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -45,6 +47,9 @@ Usage:
   perm-peer rules --session S                     the <user_rules> the judge sees
   perm-peer schemas [--out DIR]                   write the JSON Schemas
   perm-peer conformance -- CMD ARGS...            run the conformance suite against a peer
+  perm-peer hook claude-code|codex|gemini|cursor  one host hook call (stdin JSON, stdout answer)
+  perm-peer setup HOST [--project DIR|--user] [--dry-run]  install the hooks (HOST: claude-code,
+                                                  codex, gemini, cursor; zed prints agent_servers)
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `

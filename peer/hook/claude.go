@@ -1,0 +1,128 @@
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// claude is Claude Code's hook protocol (code.claude.com/docs/en/hooks;
+// hosts.md §2). Exit 2 blocks PreToolUse with stderr as the reason; any
+// other non-zero exit lets the tool run, so failures exit 2. PermissionRequest
+// does not honour exit 2: it fails with a JSON deny.
+type claude struct{}
+
+type claudeInput struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+	Prompt         *string         `json:"prompt"`
+}
+
+var claudeStages = map[string]Stage{
+	"PreToolUse":        StagePreTool,
+	"PermissionRequest": StagePermission,
+	"UserPromptSubmit":  StagePrompt,
+	"PostToolUse":       StagePostTool,
+}
+
+func (claude) parse(raw []byte) (Event, error) { return parseClaudeLike(raw, claudeStages) }
+
+// parseClaudeLike reads the input Claude Code and Codex share.
+func parseClaudeLike(raw []byte, stages map[string]Stage) (Event, error) {
+	var in claudeInput
+	if err := decodeStrict(raw, &in); err != nil {
+		return Event{}, err
+	}
+	ev := Event{Name: in.HookEventName, Stage: stages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd,
+		Transcript: in.TranscriptPath}
+	if err := common(in.HookEventName, in.SessionID, in.Cwd); err != nil {
+		return ev, err
+	}
+	switch ev.Stage {
+	case stageUnknown:
+		return ev, fmt.Errorf("unknown hook event %q", in.HookEventName)
+	case StagePrompt:
+		if in.Prompt == nil {
+			return ev, fmt.Errorf("%s without a prompt", in.HookEventName)
+		}
+		ev.Prompt = *in.Prompt
+		return ev, nil
+	}
+	if in.ToolName == "" {
+		return ev, fmt.Errorf("%s without a tool_name", in.HookEventName)
+	}
+	input, err := toolInput(in.ToolInput)
+	if err != nil {
+		return ev, err
+	}
+	ev.Call = toolCall(claudeTools, in.ToolUseID, in.ToolName, input)
+	return ev, nil
+}
+
+type claudeOutput struct {
+	HookSpecificOutput any `json:"hookSpecificOutput"`
+}
+
+type claudePreTool struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+}
+
+type claudePermission struct {
+	HookEventName string         `json:"hookEventName"`
+	Decision      claudeDecision `json:"decision"`
+}
+
+type claudeDecision struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message,omitempty"`
+}
+
+func (claude) answer(ev Event, o Outcome) Reply {
+	switch ev.Stage {
+	case StagePreTool:
+		d := map[Verdict]string{Allow: "allow", Deny: "deny", Ask: "ask"}[o.Verdict]
+		if d == "" {
+			return Reply{} // no verdict: Claude's own rules decide
+		}
+		return Reply{Stdout: marshal(claudeOutput{claudePreTool{HookEventName: ev.Name, PermissionDecision: d,
+			PermissionDecisionReason: o.Reason}})}
+	case StagePermission:
+		return permissionAnswer(ev.Name, o)
+	}
+	return Reply{}
+}
+
+// permissionAnswer is PermissionRequest's answer (Claude and Codex): allow
+// or deny; anything else is no verdict (the dialog shows).
+func permissionAnswer(name string, o Outcome) Reply {
+	var d claudeDecision
+	switch o.Verdict {
+	case Allow:
+		d = claudeDecision{Behavior: "allow"}
+	case Deny:
+		d = claudeDecision{Behavior: "deny", Message: o.Reason}
+	default:
+		return Reply{}
+	}
+	return Reply{Stdout: marshal(claudeOutput{claudePermission{HookEventName: name, Decision: d}})}
+}
+
+func (claude) fail(ev Event, reason string) Reply { return failClaudeLike(ev, reason) }
+
+// failClaudeLike is the blocking failure of Claude Code and Codex.
+func failClaudeLike(ev Event, reason string) Reply {
+	switch ev.Stage {
+	case StagePrompt, StagePostTool:
+		// a prompt must never be blocked, and a tool that ran cannot be
+		return Reply{Stderr: reason}
+	case StagePermission:
+		return permissionAnswer(ev.Name, Outcome{Verdict: Deny, Reason: reason})
+	}
+	return Reply{Stderr: reason, Exit: 2}
+}

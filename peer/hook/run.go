@@ -1,0 +1,143 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/perm-peer/perm-peer/peer"
+	"github.com/perm-peer/perm-peer/store"
+)
+
+// Hosts are the hook hosts by the name `perm-peer hook NAME` takes.
+var Hosts = map[string]Host{
+	"claude-code": claude{},
+	"codex":       codex{},
+	"gemini":      gemini{},
+	"cursor":      cursor{},
+}
+
+// Host is one agent host's hook protocol.
+type Host interface {
+	// parse reads one hook input.
+	parse(raw []byte) (Event, error)
+	// answer renders the outcome of ev in the host's form.
+	answer(ev Event, o Outcome) Reply
+	// fail is the host's blocking answer to a failure while handling ev
+	// (ev is zero when the input could not be read): deny, except where
+	// the event cannot block (a prompt).
+	fail(ev Event, reason string) Reply
+}
+
+// Options configure Run.
+type Options struct {
+	// Config is the peer configuration; Run sets its Project to the
+	// event's project. Its StoreOptions.LockTimeout should be well inside
+	// Bound.
+	Config peer.Config
+	// Bound is how long one call may take before the watchdog answers
+	// deny (it must be inside the host's hook timeout).
+	Bound time.Duration
+	// Exit ends the process with a code; the watchdog calls it when the
+	// decision is late.
+	Exit func(code int)
+}
+
+// maxInput bounds the hook input read from stdin.
+const maxInput = 4 << 20
+
+// Run serves one hook call of host h: the event on in, the answer on out
+// (and errOut), the exit code returned. It never returns a code that lets
+// a host run a tool it was not told to run (for these hosts, 1).
+func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
+	r := &responder{out: out, errOut: errOut}
+	var ev Event
+	watchdog := time.AfterFunc(opts.Bound, func() {
+		code, ok := r.send(h.fail(ev, fmt.Sprintf("perm-peer did not decide within %s", opts.Bound)))
+		if ok && opts.Exit != nil {
+			opts.Exit(code)
+		}
+	})
+	defer watchdog.Stop()
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("hook panic", "panic", p, "stack", string(debug.Stack()))
+			code, _ = r.send(h.fail(ev, fmt.Sprintf("perm-peer failed: %v", p)))
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), opts.Bound)
+	defer cancel()
+	o, err := serve(ctx, h, in, &ev, opts.Config)
+	if err != nil {
+		slog.Error("hook", "event", ev.Name, "session", ev.SessionID, "err", err)
+		code, _ = r.send(h.fail(ev, "perm-peer: "+err.Error()))
+		return code
+	}
+	code, _ = r.send(h.answer(ev, o))
+	return code
+}
+
+// serve reads the event into *ev and decides it.
+func serve(ctx context.Context, h Host, in io.Reader, ev *Event, cfg peer.Config) (Outcome, error) {
+	raw, err := io.ReadAll(io.LimitReader(in, maxInput+1))
+	if err != nil {
+		return Outcome{}, fmt.Errorf("read hook input: %w", err)
+	}
+	if len(raw) > maxInput {
+		return Outcome{}, fmt.Errorf("hook input larger than %d bytes", maxInput)
+	}
+	parsed, err := h.parse(raw)
+	*ev = parsed
+	if err != nil {
+		return Outcome{}, fmt.Errorf("unreadable hook input: %w", err)
+	}
+	project, err := ProjectOf(ev.Cwd)
+	if err != nil {
+		return Outcome{}, err
+	}
+	cfg.Project = project
+	srv := peer.New(cfg)
+	if err := srv.Open(); err != nil {
+		return Outcome{}, fmt.Errorf("cannot start: %w", err)
+	}
+	defer srv.Close()
+	db, err := srv.DB()
+	if err != nil {
+		return Outcome{}, fmt.Errorf("cannot start: %w", err)
+	}
+	o, err := (&call{srv: srv, db: db, ev: *ev}).decide(ctx)
+	if errors.Is(err, store.ErrLocked) {
+		return Outcome{}, fmt.Errorf("the audit db is busy: %w", err)
+	}
+	return o, err
+}
+
+// responder writes exactly one reply, whether the decision or the watchdog
+// gets there first.
+type responder struct {
+	mu          sync.Mutex
+	sent        bool
+	code        int
+	out, errOut io.Writer
+}
+
+func (r *responder) send(rep Reply) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sent {
+		return r.code, false
+	}
+	r.sent, r.code = true, rep.Exit
+	if len(rep.Stdout) > 0 {
+		_, _ = r.out.Write(rep.Stdout)
+	}
+	if rep.Stderr != "" {
+		_, _ = io.WriteString(r.errOut, rep.Stderr+"\n")
+	}
+	return rep.Exit, true
+}

@@ -1,0 +1,205 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Host hooks (peer/hook) run one process per hook call, so what a hook
+// must remember between calls of one agent session lives here, in the
+// bucket "hooks": the session's turn (number, prompt, cwd) and the calls a
+// hook left to the host's own prompt. The bucket is created by the first
+// write; a file without it reads as empty.
+var bucketHooks = []byte("hooks")
+
+// Key prefixes in bucketHooks; the session id follows, then (asks) a NUL
+// and the host's tool-use id.
+const (
+	hookTurnPrefix = "turn\x00"
+	hookAskPrefix  = "ask\x00"
+)
+
+// HookTurn is a hooked session's current turn.
+type HookTurn struct {
+	Turn   int    `json:"turn"`
+	Prompt string `json:"prompt,omitempty"`
+	Cwd    string `json:"cwd,omitempty"`
+}
+
+// PendingAsk is a call a hook left to the host's own prompt: when the host
+// later reports that it ran (or that the user rejected it), the user's
+// answer is audited from it.
+type PendingAsk struct {
+	ID    string            `json:"id"` // the host's tool-use id
+	Turn  int               `json:"turn"`
+	Call  protocol.ToolCall `json:"call"`
+	Asked string            `json:"asked"` // RFC 3339, when it was left
+}
+
+// HookTurn reads session's turn; the zero HookTurn when none was recorded.
+func (db *DB) HookTurn(session string) (HookTurn, error) {
+	var t HookTurn
+	err := db.hookView(func(b *bolt.Bucket) error {
+		v := b.Get(hookTurnKey(session))
+		if v == nil {
+			return nil
+		}
+		if err := json.Unmarshal(v, &t); err != nil {
+			return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return HookTurn{}, fmt.Errorf("read hook turn of %q: %w", session, err)
+	}
+	return t, nil
+}
+
+// NextHookTurn starts session's next turn with the user's prompt, in one
+// transaction (two hook processes never get the same number).
+func (db *DB) NextHookTurn(session, prompt, cwd string) (HookTurn, error) {
+	var t HookTurn
+	err := db.hookUpdate(func(b *bolt.Bucket) error {
+		k := hookTurnKey(session)
+		if v := b.Get(k); v != nil {
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
+			}
+		}
+		t = HookTurn{Turn: t.Turn + 1, Prompt: prompt, Cwd: cwd}
+		return putJSON(b, k, t)
+	})
+	if err != nil {
+		return HookTurn{}, fmt.Errorf("start hook turn of %q: %w", session, err)
+	}
+	return t, nil
+}
+
+// SetHookCwd records session's working directory, keeping its turn.
+func (db *DB) SetHookCwd(session, cwd string) error {
+	err := db.hookUpdate(func(b *bolt.Bucket) error {
+		k := hookTurnKey(session)
+		var t HookTurn
+		if v := b.Get(k); v != nil {
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
+			}
+		}
+		t.Cwd = cwd
+		return putJSON(b, k, t)
+	})
+	if err != nil {
+		return fmt.Errorf("record hook cwd of %q: %w", session, err)
+	}
+	return nil
+}
+
+// PutPendingAsk remembers a call of session left to the host's prompt.
+func (db *DB) PutPendingAsk(session string, a PendingAsk) error {
+	if a.ID == "" {
+		return fmt.Errorf("put pending ask of %q: empty tool-use id", session)
+	}
+	if a.Asked == "" {
+		a.Asked = time.Now().UTC().Format(time.RFC3339Nano)
+	}
+	err := db.hookUpdate(func(b *bolt.Bucket) error { return putJSON(b, hookAskKey(session, a.ID), a) })
+	if err != nil {
+		return fmt.Errorf("put pending ask %q of %q: %w", a.ID, session, err)
+	}
+	return nil
+}
+
+// PendingAsks lists session's pending asks in key order.
+func (db *DB) PendingAsks(session string) ([]PendingAsk, error) {
+	var out []PendingAsk
+	prefix := hookAskKey(session, "")
+	err := db.hookView(func(b *bolt.Bucket) error {
+		c := b.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var a PendingAsk
+			if err := json.Unmarshal(v, &a); err != nil {
+				return fmt.Errorf("%w: pending ask %q: %v", ErrCorrupt, k, err)
+			}
+			out = append(out, a)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list pending asks of %q: %w", session, err)
+	}
+	return out, nil
+}
+
+// TakePendingAsk removes and returns session's pending ask id; ok is false
+// when there is none. Two processes never both take one ask, so the user's
+// answer to it is audited once.
+func (db *DB) TakePendingAsk(session, id string) (a PendingAsk, ok bool, err error) {
+	err = db.hookUpdate(func(b *bolt.Bucket) error {
+		k := hookAskKey(session, id)
+		v := b.Get(k)
+		if v == nil {
+			return nil
+		}
+		if err := json.Unmarshal(v, &a); err != nil {
+			return fmt.Errorf("%w: pending ask %q: %v", ErrCorrupt, id, err)
+		}
+		ok = true
+		return b.Delete(k)
+	})
+	if err != nil {
+		return PendingAsk{}, false, fmt.Errorf("take pending ask %q of %q: %w", id, session, err)
+	}
+	return a, ok, nil
+}
+
+// hookView runs fn on the hooks bucket; a file without it reads as empty.
+func (db *DB) hookView(fn func(*bolt.Bucket) error) error {
+	if db.isClosed() {
+		return fmt.Errorf("%s: %w", db.path, ErrClosed)
+	}
+	return db.view(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		b := tx.Bucket(bucketHooks)
+		if b == nil {
+			return nil
+		}
+		return fn(b)
+	})
+}
+
+// hookUpdate runs fn on the hooks bucket in a write transaction.
+func (db *DB) hookUpdate(fn func(*bolt.Bucket) error) error {
+	if db.isClosed() {
+		return fmt.Errorf("%s: %w", db.path, ErrClosed)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		b, err := tx.CreateBucketIfNotExists(bucketHooks)
+		if err != nil {
+			return fmt.Errorf("create bucket %s: %w", bucketHooks, err)
+		}
+		return fn(b)
+	})
+}
+
+func putJSON(b *bolt.Bucket, k []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %q: %w", k, err)
+	}
+	return b.Put(k, raw)
+}
+
+func hookTurnKey(session string) []byte { return []byte(hookTurnPrefix + session) }
+
+func hookAskKey(session, id string) []byte { return []byte(hookAskPrefix + session + "\x00" + id) }

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+func TestHookTurnNumbersEachPromptOnce(t *testing.T) {
+	db := openTemp(t)
+	if got, err := db.HookTurn("s1"); err != nil || got != (HookTurn{}) {
+		t.Fatalf("fresh HookTurn = %+v, %v; want zero, nil", got, err)
+	}
+	var wg sync.WaitGroup
+	seen := make(chan int, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tt, err := db.NextHookTurn("s1", "p", "/w")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			seen <- tt.Turn
+		}()
+	}
+	wg.Wait()
+	close(seen)
+	got := map[int]bool{}
+	for n := range seen {
+		if got[n] {
+			t.Fatalf("turn %d handed out twice", n)
+		}
+		got[n] = true
+	}
+	for n := 1; n <= 8; n++ {
+		if !got[n] {
+			t.Fatalf("turn %d missing: %v", n, got)
+		}
+	}
+	if err := db.SetHookCwd("s1", "/w/sub"); err != nil {
+		t.Fatal(err)
+	}
+	tt, err := db.HookTurn("s1")
+	if err != nil || tt.Turn != 8 || tt.Prompt != "p" || tt.Cwd != "/w/sub" {
+		t.Fatalf("HookTurn = %+v, %v; want turn 8, prompt p, cwd /w/sub", tt, err)
+	}
+	if other, _ := db.HookTurn("s2"); other.Turn != 0 {
+		t.Fatalf("s2 sees s1's turn: %+v", other)
+	}
+}
+
+func TestPendingAskIsTakenOnce(t *testing.T) {
+	db := openTemp(t)
+	call := protocol.ToolCall{ToolCallID: "toolu_1", Tool: "Bash", RawInput: json.RawMessage(`{"command":"make"}`)}
+	if err := db.PutPendingAsk("s1", PendingAsk{ID: "toolu_1", Turn: 2, Call: call}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutPendingAsk("s1x", PendingAsk{ID: "toolu_2", Call: call}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutPendingAsk("s1", PendingAsk{}); err == nil {
+		t.Fatal("an ask without an id was stored")
+	}
+	list, err := db.PendingAsks("s1")
+	if err != nil || len(list) != 1 || list[0].ID != "toolu_1" || list[0].Turn != 2 || list[0].Asked == "" ||
+		string(list[0].Call.RawInput) != `{"command":"make"}` {
+		t.Fatalf("PendingAsks(s1) = %+v, %v; want the one ask of s1 (not s1x's)", list, err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	taken := 0
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, ok, err := db.TakePendingAsk("s1", "toolu_1")
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				mu.Lock()
+				taken++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if taken != 1 {
+		t.Fatalf("the ask was taken %d times, want 1", taken)
+	}
+	if list, _ := db.PendingAsks("s1"); len(list) != 0 {
+		t.Fatalf("after the take: %+v", list)
+	}
+}
