@@ -30,6 +30,7 @@ var subcommands = map[string]func(args []string) int{
 	"rules":       runRules,
 	"schemas":     runSchemas,
 	"conformance": runConformance,
+	"acp":         runACP,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -45,6 +46,8 @@ Usage:
   perm-peer rules --session S                     the <user_rules> the judge sees
   perm-peer schemas [--out DIR]                   write the JSON Schemas
   perm-peer conformance -- CMD ARGS...            run the conformance suite against a peer
+  perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
+                                                  guard an ACP agent an editor (Zed) launches
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `

@@ -1,0 +1,16 @@
+//go:build !unix
+
+package acpproxy
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+func ownGroup(*exec.Cmd) {}
+
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
