@@ -108,6 +108,15 @@ export function verify(w) {
   }
 }
 
+/** descendants lists the process ids under pid (children, theirs, ...), from ps. */
+export function descendants(pid) {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const out = [];
+  const walk = (p) => { for (const [c, pp] of rows) if (pp === p) { out.push(c); walk(c); } };
+  walk(pid);
+  return out;
+}
+
 /** alive reports whether a process id still runs. */
 export function alive(pid) {
   try { process.kill(pid, 0); return true; } catch { return false; }

@@ -50,13 +50,23 @@ func StartAgent(argv []string, stderr io.Writer) (*Agent, error) {
 	return a, nil
 }
 
-// wait reaps the agent and then stops what it left behind in its group.
+// wait reaps the agent and then stops what it left behind in its group:
+// SIGTERM, and SIGKILL for what is still there after groupGrace.
 func (a *Agent) wait() {
 	err := a.cmd.Wait()
 	a.code = exitCode(a.cmd.ProcessState, err)
 	signalGroup(a.cmd, syscall.SIGTERM)
+	deadline := time.Now().Add(groupGrace)
+	for groupAlive(a.cmd) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	signalGroup(a.cmd, syscall.SIGKILL)
 	close(a.done)
 }
+
+// groupGrace is how long the agent's leftover processes have to exit
+// after SIGTERM once the agent itself has exited.
+const groupGrace = 2 * time.Second
 
 // Wait waits for the agent to exit and returns the exit code perm-peer
 // exits with: the agent's, or 128+N after signal N.
