@@ -61,9 +61,11 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 # bench: the issue-7 table (perm-peer beside bench/echopeer, same framing,
-# same disk); bench-micro: the package micro-benchmarks.
+# same disk), then the latency perm-peer acp adds to a relayed ACP message
+# against a bare relay (bench/acprelay); bench-micro: the package micro-benchmarks.
 bench: build
 	$(GO) run ./bench/harness -peer $(BIN)
+	$(GO) run ./bench/acprelay -peer $(BIN)
 
 bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
