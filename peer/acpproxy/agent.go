@@ -40,12 +40,20 @@ func StartAgent(argv []string, stderr io.Writer) (*Agent, error) {
 	if a.Stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("agent stdin: %w", err)
 	}
-	if a.Stdout, err = cmd.StdoutPipe(); err != nil {
+	// Our own pipe, not StdoutPipe: Wait closes that one when the agent
+	// exits, and the agent's last lines could be lost unread.
+	r, w, err := os.Pipe()
+	if err != nil {
 		return nil, fmt.Errorf("agent stdout: %w", err)
 	}
+	cmd.Stdout = w
 	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
 		return nil, fmt.Errorf("start agent %q: %w", argv[0], err)
 	}
+	w.Close()
+	a.Stdout = r
 	go a.wait()
 	return a, nil
 }

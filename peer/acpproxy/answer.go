@@ -22,6 +22,7 @@ const codeCancelled = -32800
 type lineWriter struct {
 	mu  sync.Mutex
 	w   io.Writer
+	buf []byte
 	err error
 }
 
@@ -32,9 +33,11 @@ func (lw *lineWriter) write(line []byte) error {
 	if lw.err != nil {
 		return lw.err
 	}
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
-	_, lw.err = lw.w.Write(buf)
+	lw.buf = append(append(lw.buf[:0], line...), '\n')
+	_, lw.err = lw.w.Write(lw.buf)
+	if cap(lw.buf) > 1<<20 {
+		lw.buf = nil // do not keep a huge line's buffer
+	}
 	return lw.err
 }
 

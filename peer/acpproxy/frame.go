@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -84,56 +85,126 @@ func (e *envelope) isResponse() bool {
 // parseEnvelope reads the top-level members of a JSON object line. It fails
 // on anything else (not JSON, not an object, trailing data) and on a member
 // it uses that appears twice or in another letter case: the other side might
-// read the copy perm-peer did not.
+// read the copy perm-peer did not. The envelope's slices point into line.
+//
+// It runs on every line both ways, so it scans the validated line by hand
+// instead of decoding it: only the top-level keys are read.
 func parseEnvelope(line []byte) (envelope, error) {
 	var e envelope
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	if !json.Valid(line) {
+		return e, errors.New("not JSON")
+	}
+	i := skipSpace(line, 0)
+	if line[i] != '{' {
 		return e, errors.New("not a JSON object")
 	}
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
+	var seen [6]bool // id method params result error jsonrpc
+	i = skipSpace(line, i+1)
+	for line[i] != '}' {
+		kEnd := stringEnd(line, i)
+		key, err := unquote(line[i:kEnd])
 		if err != nil {
-			return e, fmt.Errorf("bad JSON: %w", err)
+			return e, err
 		}
-		key, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return e, fmt.Errorf("bad JSON: %w", err)
-		}
-		lk := strings.ToLower(key)
-		switch lk {
-		case "id", "method", "params", "result", "error", "jsonrpc":
-			if seen[lk] {
+		i = skipSpace(line, skipSpace(line, kEnd)+1) // past the colon
+		vEnd := valueEnd(line, i)
+		val := line[i:vEnd]
+		if n := slices.Index(envelopeKeys, strings.ToLower(key)); n >= 0 {
+			if seen[n] {
 				return e, fmt.Errorf("the member %q appears twice (in some letter case)", key)
 			}
-			seen[lk] = true
+			seen[n] = true
 		}
 		switch key {
 		case "id":
-			e.id = raw
+			e.id = val
 		case "method":
-			if err := json.Unmarshal(raw, &e.method); err != nil {
+			if val[0] != '"' {
 				return e, errors.New("method is not a string")
+			}
+			if e.method, err = unquote(val); err != nil {
+				return e, err
 			}
 			e.hasMethod = true
 		case "params":
-			e.params = raw
+			e.params = val
 		case "result":
-			e.result = raw
+			e.result = val
 		case "error":
-			e.err = raw
+			e.err = val
+		}
+		i = skipSpace(line, vEnd)
+		if line[i] == ',' {
+			i = skipSpace(line, i+1)
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return e, fmt.Errorf("bad JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return e, errors.New("data after the JSON object")
-	}
 	return e, nil
+}
+
+// envelopeKeys are the members parseEnvelope checks for repeats.
+var envelopeKeys = []string{"id", "method", "params", "result", "error", "jsonrpc"}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index after the JSON string starting at b[i].
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index after the JSON value starting at b[i] (b is
+// valid JSON).
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(b)
+	}
+	for i < len(b) && !strings.ContainsRune(",}] \t\r\n", rune(b[i])) {
+		i++
+	}
+	return i
+}
+
+// unquote decodes a JSON string, by hand when it has no escapes.
+func unquote(raw []byte) (string, error) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("bad JSON string: %w", err)
+	}
+	return s, nil
 }
 
 // idKey is a request id as a map key: its JSON text, compacted.

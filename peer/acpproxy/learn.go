@@ -1,6 +1,7 @@
 package acpproxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"slices"
@@ -288,6 +289,11 @@ func (p *Proxy) openSession(id, cwd string) {
 
 // noteUpdate remembers a tool call the agent announced.
 func (p *Proxy) noteUpdate(raw json.RawMessage) {
+	if !bytes.Contains(raw, []byte(`"tool_call`)) {
+		// not a tool call (an escaped spelling is not remembered: the
+		// call is then decided on the request's own fields)
+		return
+	}
 	var u protocol.ACPSessionUpdateParams
 	if json.Unmarshal(raw, &u) != nil || u.SessionID == "" || len(u.Update) == 0 {
 		return

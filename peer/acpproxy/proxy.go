@@ -139,7 +139,9 @@ func (p *Proxy) agentLine(line []byte) {
 			slog.Warn("acp: dropped a notification the agent sent for a request method", "method", env.method)
 			return
 		}
-		p.start(env, bytes.Clone(line))
+		line = bytes.Clone(line) // the decision outlives the read buffer
+		env, _ = parseEnvelope(line)
+		p.start(env, line)
 		return
 	case env.isNotification():
 		switch env.method {
@@ -250,6 +252,9 @@ func (p *Proxy) fromEditor(r io.Reader) {
 			return
 		}
 		env, perr := parseEnvelope(line)
+		if perr == nil && env.isResponse() {
+			env, _ = parseEnvelope(bytes.Clone(line)) // it may go to a waiting decision
+		}
 		if perr == nil && !p.editorMessage(env) {
 			continue
 		}
