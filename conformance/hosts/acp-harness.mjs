@@ -46,9 +46,9 @@ export function lines(chunks) {
  * child, its exit promise and byte taps. handlers are ClientApp request
  * handlers by method (the editor's answers).
  */
-export function startProxy(w, agentArgv, { handlers = {}, env = {}, args = [] } = {}) {
-  const child = spawn(peerBinary(), ["acp", "--db", w.db, ...args, "--", ...agentArgv], {
-    cwd: w.project, env: { ...process.env, ...w.env, ...env }, stdio: ["pipe", "pipe", "pipe"],
+export function startProxy(w, agentArgv, { handlers = {}, env = {}, args = ["--db", w.db], cwd = w.project } = {}) {
+  const child = spawn(peerBinary(), ["acp", ...args, "--", ...agentArgv], {
+    cwd, env: { ...process.env, ...w.env, ...env }, stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr.on("data", (b) => { stderr += b.toString(); });
@@ -85,9 +85,9 @@ export function startProxy(w, agentArgv, { handlers = {}, env = {}, args = [] } 
 }
 
 /** audit reads the proxy's audit records (perm-peer audit --json --db). */
-export function audit(w, sessionId) {
-  if (!existsSync(w.db)) return [];
-  const out = execFileSync(peerBinary(), ["audit", "--json", "--db", w.db, ...(sessionId ? ["--session", sessionId] : [])],
+export function audit(w, sessionId, where = ["--db", w.db]) {
+  if (where[0] === "--db" && !existsSync(w.db)) return [];
+  const out = execFileSync(peerBinary(), ["audit", "--json", ...where, ...(sessionId ? ["--session", sessionId] : [])],
     { cwd: w.project, env: { ...process.env, ...w.env } }).toString();
   return out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
 }
