@@ -55,7 +55,6 @@ type (
 type setup struct {
 	method string
 	cwd    string
-	id     string // the session id, when the request names it (session/load)
 }
 
 // approval is a tool call a human approved in the editor this turn: the

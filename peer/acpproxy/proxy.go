@@ -104,23 +104,31 @@ func (p *Proxy) finish() {
 
 // fromAgent reads the agent's lines and relays or acts on each.
 func (p *Proxy) fromAgent(r io.Reader) {
+	readLines(r, "agent", func(line []byte) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			p.agentLine(line)
+		}
+	})
+}
+
+// readLines calls handle with each line of r until r ends; a line over
+// MaxLine is dropped and logged (from the agent it is never forwarded:
+// perm-peer could not check it).
+func readLines(r io.Reader, from string, handle func(line []byte)) {
 	lr := newLineReader(r, MaxLine)
 	for {
 		line, err := lr.readLine()
 		if errors.Is(err, errLineTooLong) {
-			slog.Error("acp: dropped a line from the agent over the size limit; perm-peer cannot check it", "limit", MaxLine)
+			slog.Error("acp: dropped a line over the size limit", "from", from, "limit", MaxLine)
 			continue
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				slog.Warn("acp: reading the agent", "err", err)
+				slog.Warn("acp: reading", "from", from, "err", err)
 			}
 			return
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		p.agentLine(line)
+		handle(line)
 	}
 }
 
@@ -238,28 +246,16 @@ func (p *Proxy) refuseNow(env envelope, why string) {
 // fromEditor reads the editor's lines and relays or acts on each. The
 // editor is trusted: a line perm-peer cannot read still goes to the agent.
 func (p *Proxy) fromEditor(r io.Reader) {
-	lr := newLineReader(r, MaxLine)
-	for {
-		line, err := lr.readLine()
-		if errors.Is(err, errLineTooLong) {
-			slog.Error("acp: dropped a line from the editor over the size limit", "limit", MaxLine)
-			continue
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				slog.Warn("acp: reading the editor", "err", err)
-			}
-			return
-		}
-		env, perr := parseEnvelope(line)
-		if perr == nil && env.isResponse() {
+	readLines(r, "editor", func(line []byte) {
+		env, err := parseEnvelope(line)
+		if err == nil && env.isResponse() {
 			env, _ = parseEnvelope(bytes.Clone(line)) // it may go to a waiting decision
 		}
-		if perr == nil && !p.editorMessage(env) {
-			continue
+		if err == nil && !p.editorMessage(env) {
+			return
 		}
 		_ = p.toAgent.write(line)
-	}
+	})
 }
 
 // editorMessage acts on one message from the editor and reports whether it
