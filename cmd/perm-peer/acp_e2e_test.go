@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -179,5 +180,45 @@ func TestACPProxyExitCode(t *testing.T) {
 	var ee *exec.ExitError
 	if err := p.cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 7 {
 		t.Fatalf("exit = %v, want the agent's 7", err)
+	}
+}
+
+// TestACPProxyJudgeFirst: in ai mode the judge decides before the editor is
+// asked, with the prompt's text as its task; only its escalation reaches
+// the editor, as the agent's own request.
+func TestACPProxyJudgeFirst(t *testing.T) {
+	project, env := acpEnv(t)
+	m := newModelServer(t)
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"mode":"ai","judge":{"endpoint":"`+m.URL+`/v1","model":"test-model","timeoutMs":2000}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startACP(t, project, env, "--policy", policy, "--db", filepath.Join(t.TempDir(), "a.db"), "--", "cat")
+	prompt := `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"deploy the app"}]}}`
+	p.send(t, prompt)
+	if got := p.next(t); got != prompt { // echoed by cat: an agent request perm-peer does not act on
+		t.Fatalf("got %q", got)
+	}
+	perm := func(id int, command string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1",`+
+			`"toolCall":{"toolCallId":"c%d","kind":"execute","title":"x","rawInput":{"command":%q}},`+
+			`"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`, id, id, command)
+	}
+	m.script(verdict("allow", "low"))
+	p.send(t, perm(2, "frobnicate --now"))
+	if got := p.next(t); !strings.Contains(got, `"id":2`) || !strings.Contains(got, `"optionId":"yes"`) || !strings.Contains(got, `"decidedBy":"judge"`) {
+		t.Fatalf("the judge's allow: %s", got)
+	}
+	if !strings.Contains(m.prompt(0), "deploy the app") {
+		t.Fatalf("the judge was not given the prompt's text: %s", m.prompt(0))
+	}
+	m.script(verdict("escalate", "medium"))
+	line := perm(3, "frobnicate --later")
+	p.send(t, line)
+	if got := p.next(t); got != line {
+		t.Fatalf("the judge's escalation goes to the editor unchanged; got %q", got)
+	}
+	if m.calls() != 2 {
+		t.Fatalf("%d judge calls, want 2", m.calls())
 	}
 }

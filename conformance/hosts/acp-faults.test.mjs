@@ -2,7 +2,9 @@
 // ends with no allow, every decision recorded and no agent process left.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { makeProject, startProxy, scriptedAgent, audit, verify, alive, descendants } from "./acp-harness.mjs";
+import { join } from "node:path";
+import { mkdirSync, readFileSync } from "node:fs";
+import { makeProject, startProxy, scriptedAgent, audit, verify, alive, descendants, lines } from "./acp-harness.mjs";
 
 const bash = (id, command) => ({ toolCallId: id, title: command, kind: "execute", rawInput: { command } });
 const steps = (list) => [{ type: "text", text: JSON.stringify(list) }];
@@ -12,7 +14,10 @@ const steps = (list) => [{ type: "text", text: JSON.stringify(list) }];
 async function open(t, ask) {
   const w = makeProject();
   t.after(w.cleanup);
-  const px = startProxy(w, ["node", scriptedAgent], { handlers: { "session/request_permission": ask } });
+  const tap = join(w.root, "tap");
+  mkdirSync(tap);
+  const px = startProxy(w, ["node", scriptedAgent], { env: { SCRIPTED_TAP: tap }, handlers: { "session/request_permission": ask } });
+  px.tapIn = () => lines([readFileSync(join(tap, "in"))]).map((l) => JSON.parse(l));
   t.after(px.kill);
   await px.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
   const { sessionId } = await px.agent.request("session/new", { cwd: w.project, mcpServers: [] });
@@ -78,7 +83,7 @@ test("the agent floods updates: every one reaches the editor in order, and decis
   assert.equal((await px.exited).code, 0);
 });
 
-test("the editor vanishes mid-escalation: the agent gets a reject, the record says headless, the agent is stopped", async (t) => {
+test("the editor vanishes mid-escalation: the agent gets cancelled, the record says headless, the agent is stopped", async (t) => {
   const editor = pending();
   const { w, px, sessionId } = await open(t, editor.handler);
   const turn = px.agent.request("session/prompt", { sessionId, prompt: steps([{ permission: { toolCall: bash("c4", "frobnicate") } }]) });
@@ -90,6 +95,8 @@ test("the editor vanishes mid-escalation: the agent gets a reject, the record sa
   assert.equal(code, 0, "the scripted agent exits by itself once its stdin closes");
   const recs = audit(w, sessionId);
   assert.deepEqual(recs.map((r) => [r.toolCall.toolCallId, r.decision, r.decidedBy]), [["c4", "reject", "headless"]]);
+  const answer = px.tapIn().find((m) => m.result?.outcome && m.id !== undefined && m.method === undefined);
+  assert.deepEqual(answer.result.outcome, { outcome: "cancelled" }, "the agent's request is answered cancelled");
   assert.equal(verify(w), 0);
   assert.deepEqual(agents.filter(alive), []);
 });
