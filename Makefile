@@ -50,6 +50,7 @@ FUZZ_TARGETS += schemas:FuzzStrictSessionTurn
 FUZZ_TARGETS += schemas:FuzzStrictSessionUpdate
 FUZZ_TARGETS += store:FuzzCanonicalRecord
 FUZZ_TARGETS += store:FuzzCanonicalJSON
+FUZZ_TARGETS += peer/acpproxy:FuzzEnvelope
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -77,11 +78,13 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 # bench: the issue-7 table (perm-peer beside bench/echopeer, same framing,
-# same disk) and one hook call beside its floors (bench/hookcall);
-# bench-micro: the package micro-benchmarks.
+# same disk), one hook call beside its floors (bench/hookcall), and the
+# latency perm-peer acp adds to a relayed ACP message against a bare relay
+# (bench/acprelay); bench-micro: the package micro-benchmarks.
 bench: build
 	$(GO) run ./bench/harness -peer $(BIN)
 	$(GO) run ./bench/hookcall -peer $(BIN)
+	$(GO) run ./bench/acprelay -peer $(BIN)
 
 bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -174,3 +174,28 @@ func (s *Server) DB() (*store.DB, error) {
 	}
 	return w.db, nil
 }
+
+// Check is permission/check in process: the gate's verdict on call in
+// session sessionID (its cwd, "always" cache and the project's grants). A
+// dry run: nothing is recorded, no judge, no human.
+func (s *Server) Check(sessionID string, call protocol.ToolCall) (protocol.CheckResult, error) {
+	w, sess, err := s.live(sessionID)
+	if err != nil {
+		return protocol.CheckResult{}, err
+	}
+	v := s.analyze(w, sess, call)
+	return protocol.CheckResult{Decision: v.Decision, Risk: v.Risk, HumanOnly: v.HumanOnly, Reasons: v.Reasons, Facts: v.Facts}, nil
+}
+
+// ACPCall is the call DecideACP decides for p: p's tool call merged over
+// what session/update said of it.
+func (s *Server) ACPCall(p protocol.ACPRequestPermissionParams) (protocol.ToolCall, error) {
+	_, sess, err := s.live(p.SessionID)
+	if err != nil {
+		return protocol.ToolCall{}, err
+	}
+	sess.mu.Lock()
+	merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
+	sess.mu.Unlock()
+	return acpToolCall(merged), nil
+}

@@ -32,6 +32,7 @@ var subcommands = map[string]func(args []string) int{
 	"conformance": runConformance,
 	"hook":        runHook,
 	"setup":       runSetup,
+	"acp":         runACP,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -50,6 +51,8 @@ Usage:
   perm-peer hook claude-code|codex|gemini|cursor  one host hook call (stdin JSON, stdout answer)
   perm-peer setup HOST [--project DIR|--user] [--dry-run]  install the hooks (HOST: claude-code,
                                                   codex, gemini, cursor; zed prints agent_servers)
+  perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
+                                                  guard an ACP agent an editor (Zed) launches
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `
