@@ -51,6 +51,8 @@ FUZZ_TARGETS += schemas:FuzzStrictSessionUpdate
 FUZZ_TARGETS += store:FuzzCanonicalRecord
 FUZZ_TARGETS += store:FuzzCanonicalJSON
 FUZZ_TARGETS += peer/acpproxy:FuzzEnvelope
+FUZZ_TARGETS += store:FuzzDirectRecord
+FUZZ_TARGETS += gate:FuzzPolicyText
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -1,11 +1,14 @@
 package gate
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -135,4 +138,40 @@ func TestPolicyTypeErrorNamesPointer(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "/judge/timeoutMs: 1e300 is not an integer")
 	assert.NotContains(t, err.Error(), "Go struct")
+}
+
+// FuzzPolicyText: the policy text check never panics or hangs on any
+// bytes; it refuses every text that is not UTF-8; and a well-formed object
+// it accepts is refused once any of its keys is repeated in it.
+func FuzzPolicyText(f *testing.F) {
+	f.Add([]byte(`{"deny":["Bash(git push *)"],"mode":"ask"}`))
+	f.Add([]byte(`{"judge":{"endpoint":"http://a","model":"m"},"deny":[]}`))
+	f.Add([]byte("{\"deny\":[\"caf\xe9\"]}"))
+	f.Add([]byte(`{"a":{"b":[{"c":1,"C":2}]}}`))
+	f.Add([]byte(`[[[{"x":1}]]]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := checkPolicyText("p.json", data)
+		if !utf8.Valid(data) {
+			if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") {
+				t.Fatalf("text that is not UTF-8 passed: %v", err)
+			}
+			return
+		}
+		if err != nil || !json.Valid(data) {
+			return
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) != nil || len(obj) == 0 {
+			return
+		}
+		for k := range obj {
+			key, _ := json.Marshal(k)
+			doubled := append(append([]byte{'{'}, key...), []byte(`:0,`)...)
+			doubled = append(doubled, bytes.TrimLeft(data, " \t\r\n")[1:]...)
+			if checkPolicyText("p.json", doubled) == nil {
+				t.Fatalf("the key %s repeated in %q passed", key, doubled)
+			}
+			break
+		}
+	})
 }

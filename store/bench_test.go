@@ -40,6 +40,7 @@ func BenchmarkAppendAudit(b *testing.B) {
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 			b.ReportMetric(float64(b.N)/float64(db.batches.Load()), "records/commit")
+			b.ReportMetric(1000*float64(db.writeOpens.Load())/float64(b.N), "write-opens/1k") // lock, open, mmap each
 		})
 	}
 }

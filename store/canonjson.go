@@ -25,37 +25,6 @@ var errCanonSyntax = errors.New("canonical JSON: malformed input")
 // more than 10000 levels), so hostile input cannot exhaust the stack.
 const maxCanonDepth = 10000
 
-// canonMembers returns the canonical members of the JSON object data,
-// sorted by key.
-func canonMembers(data []byte) ([]member, error) {
-	c := canonicalizer{data: data}
-	c.space()
-	if c.pos >= len(c.data) || c.data[c.pos] != '{' {
-		return nil, errCanonSyntax
-	}
-	ms, err := c.members()
-	if err != nil {
-		return nil, err
-	}
-	c.space()
-	if c.pos != len(c.data) {
-		return nil, errCanonSyntax
-	}
-	// One buffer holds every member's `"key":value`.
-	n := 0
-	for _, m := range ms {
-		n += len(m.keyJSON) + 1 + m.end - m.start
-	}
-	buf := make([]byte, 0, n)
-	out := make([]member, len(ms))
-	for i, m := range ms {
-		start := len(buf)
-		buf = append(append(append(buf, m.keyJSON...), ':'), c.out[m.start:m.end]...)
-		out[i] = member{key: string(m.key), json: buf[start:len(buf):len(buf)]}
-	}
-	return out, nil
-}
-
 // canonicalJSON returns the canonical form of the JSON value data.
 func canonicalJSON(data []byte) ([]byte, error) {
 	c := canonicalizer{data: data}

@@ -13,8 +13,9 @@ import (
 
 // fileLock is a flock held on the DB's sibling lock file.
 type fileLock struct {
-	f    *os.File
-	want string // the want file, probed by othersWaiting
+	f     *os.File
+	want  string   // the want file, probed by othersWaiting
+	wantF *os.File // opened by the first probe
 }
 
 // locker takes the flock on one lock file for one DB. The wait is a
@@ -181,15 +182,22 @@ func announced(want string, wait func() error) error {
 }
 
 // othersWaiting reports whether another holder waits for this lock: a
-// waiter holds the want file shared, so an exclusive try fails.
+// waiter holds the want file shared, so an exclusive try fails. The want
+// file stays open with the lock, so a probe costs two flock calls.
 func (l *fileLock) othersWaiting() bool {
-	f, err := openLockFile(l.want, false)
-	if err != nil {
-		return true // cannot tell: be fair
+	if l.wantF == nil {
+		f, err := openLockFile(l.want, false)
+		if err != nil {
+			return true // cannot tell: be fair
+		}
+		l.wantF = f
 	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	return err != nil
+	fd := int(l.wantF.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return true
+	}
+	_ = syscall.Flock(fd, syscall.LOCK_UN)
+	return false
 }
 
 func openLockFile(path string, exclusive bool) (*os.File, error) {
@@ -220,4 +228,7 @@ func flockRetry(fd, how int) error {
 func (l *fileLock) unlock() {
 	// Closing the only descriptor of the open file releases the flock.
 	l.f.Close()
+	if l.wantF != nil {
+		l.wantF.Close()
+	}
 }

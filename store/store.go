@@ -76,6 +76,8 @@ type DB struct {
 
 	// batches counts committed group commits (observability and tests).
 	batches atomic.Int64
+	// writeOpens counts write handles opened (observability and tests).
+	writeOpens atomic.Int64
 }
 
 // DefaultPath is $XDG_STATE_HOME/perm-peer/<first 16 hex of sha256(root)>.db

@@ -57,7 +57,7 @@ type handle struct {
 type lingering struct {
 	h        *handle
 	timer    *time.Timer
-	openedAt time.Time // when h was opened
+	openedAt time.Time // when h was opened, or last found nobody waiting
 }
 
 // damaged maps the path of a file whose bbolt Open panicked to that error,
@@ -80,6 +80,7 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 			return err
 		}
 		db.linger.h, db.linger.openedAt = h, time.Now()
+		db.writeOpens.Add(1)
 	}
 	if db.linger.timer != nil {
 		db.linger.timer.Stop()
@@ -93,6 +94,9 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 		db.releaseLinger()
 		db.yieldUntil.Store(time.Now().Add(yieldFor).UnixNano())
 	default:
+		if time.Since(db.linger.openedAt) > maxHold {
+			db.linger.openedAt = time.Now() // nobody waits: ask again in maxHold
+		}
 		// Armed once the commit is done: armed before it, a commit slower
 		// than lingerFor found its handle closed right after it.
 		db.linger.timer = time.AfterFunc(lingerFor, db.closeIdle)
