@@ -75,7 +75,7 @@ type Server struct {
 	closed      bool // set when Serve returns: the read loop stops
 	asks        askTable
 	workers     *workers
-	load        load // requests in flight, for back-pressure
+	load        load         // requests in flight, for back-pressure
 	acpBytes    atomic.Int64 // remembered ACP tool calls over all sessions
 
 	// beforeRecord and afterRecord, set only by tests, run in decide just

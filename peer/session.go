@@ -27,7 +27,7 @@ type session struct {
 	cache       []gate.Grant         // "always" answers given in this session
 	history     []judge.HistoryEntry // this turn's calls, oldest first
 	acpCalls    map[string]protocol.ACPToolCallUpdate
-	acpBytes    int // acpSize of acpCalls (Server.rememberACPLocked)
+	acpBytes    int                           // acpSize of acpCalls (Server.rememberACPLocked)
 	asks        map[string]context.CancelFunc // pending escalations by ask id
 	// acpReqs cancels the ACP permission requests being decided, by arrival
 	// frame: session/cancel answers them "cancelled", and their records say
