@@ -97,7 +97,7 @@ func (s *Server) acpSessionUpdate(raw *json.RawMessage) {
 // request that names only the id is judged on less, which asks.
 const (
 	MaxACPBytesPerSession = 8 << 20
-	MaxACPBytes           = 64 << 20
+	MaxACPBytes           = 32 << 20
 )
 
 // rememberACPLocked stores call in sess's cache within the bounds; sess.mu
