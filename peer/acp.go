@@ -101,13 +101,63 @@ func (s *Server) noteACPUpdate(p protocol.ACPSessionUpdateParams) {
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if _, known := sess.acpCalls[u.ToolCallID]; !known && len(sess.acpCalls) >= maxACPCalls {
-		for id := range sess.acpCalls { // forget an arbitrary old call
-			delete(sess.acpCalls, id)
+	s.rememberACPLocked(sess, mergeACP(sess.acpCalls[u.ToolCallID], u))
+}
+
+// Bounds on the ACP tool calls remembered from session/update (docs/
+// PROTOCOL.md §1): per session in count (maxACPCalls) and bytes, and over
+// all sessions in bytes. Past a session's bounds its oldest-known calls are
+// forgotten; past the total the update is dropped. Either way a later
+// request that names only the id is judged on less, which asks.
+const (
+	MaxACPBytesPerSession = 8 << 20
+	MaxACPBytes           = 32 << 20
+)
+
+// rememberACPLocked stores call in sess's cache within the bounds; sess.mu
+// is held.
+func (s *Server) rememberACPLocked(sess *session, call protocol.ACPToolCallUpdate) {
+	size := acpSize(call)
+	old, known := sess.acpCalls[call.ToolCallID]
+	if known {
+		sess.acpBytes -= acpSize(old)
+		s.acpBytes.Add(-int64(acpSize(old)))
+		delete(sess.acpCalls, call.ToolCallID)
+	}
+	for id, c := range sess.acpCalls {
+		if len(sess.acpCalls) < maxACPCalls && sess.acpBytes+size <= MaxACPBytesPerSession {
 			break
 		}
+		sess.acpBytes -= acpSize(c) // forget an arbitrary old call
+		s.acpBytes.Add(-int64(acpSize(c)))
+		delete(sess.acpCalls, id)
 	}
-	sess.acpCalls[u.ToolCallID] = mergeACP(sess.acpCalls[u.ToolCallID], u)
+	if size > MaxACPBytesPerSession || s.acpBytes.Load()+int64(size) > MaxACPBytes {
+		slog.Warn("session/update: ACP tool call not remembered, over the memory bound",
+			"session", sess.info.ID, "toolCallId", call.ToolCallID, "bytes", size)
+		return
+	}
+	sess.acpCalls[call.ToolCallID] = call
+	sess.acpBytes += size
+	s.acpBytes.Add(int64(size))
+}
+
+// acpSize is about what a remembered call holds in memory.
+func acpSize(c protocol.ACPToolCallUpdate) int {
+	n := 64 + len(c.ToolCallID) + len(c.Title) + len(c.Kind) + len(c.Status) + len(c.RawInput) + len(c.Meta)
+	for _, l := range c.Locations {
+		n += 24 + len(l.Path)
+	}
+	return n
+}
+
+// forgetACP releases the remembered calls of a closed session.
+func (s *Server) forgetACP(sess *session) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	s.acpBytes.Add(-int64(sess.acpBytes))
+	sess.acpBytes = 0
+	clear(sess.acpCalls)
 }
 
 // mergeACP applies an update's present fields over what is known.

@@ -35,6 +35,9 @@ func withSession[P any](s *Server, method string, raw *json.RawMessage, id func(
 			return result{err: missing("/sessionId")}
 		}
 		sess, err := s.session(id(p))
+		if errors.Is(err, errTooManySessions) {
+			return failure(protocol.CodeInvalidRequest, err.Error())
+		}
 		if err != nil {
 			return internalError(err)
 		}

@@ -75,7 +75,8 @@ type Server struct {
 	closed      bool // set when Serve returns: the read loop stops
 	asks        askTable
 	workers     *workers
-	load        load // requests in flight, for back-pressure
+	load        load         // requests in flight, for back-pressure
+	acpBytes    atomic.Int64 // remembered ACP tool calls over all sessions
 
 	// beforeRecord and afterRecord, set only by tests, run in decide just
 	// before a decision is recorded and right after its record is durable:
@@ -467,6 +468,7 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, frame uint64) {
 			s.mu.Unlock()
 			if sess != nil {
 				sess.withdrawAsks(frame)
+				s.forgetACP(sess)
 				if w, err := s.world(); err == nil {
 					w.judge.Forget(w.project, p.SessionID)
 				}

@@ -27,6 +27,7 @@ type session struct {
 	cache       []gate.Grant         // "always" answers given in this session
 	history     []judge.HistoryEntry // this turn's calls, oldest first
 	acpCalls    map[string]protocol.ACPToolCallUpdate
+	acpBytes    int                           // acpSize of acpCalls (Server.rememberACPLocked)
 	asks        map[string]context.CancelFunc // pending escalations by ask id
 	// acpReqs cancels the ACP permission requests being decided, by arrival
 	// frame: session/cancel answers them "cancelled", and their records say
@@ -40,6 +41,12 @@ type session struct {
 
 // maxACPCalls bounds the remembered ACP tool calls of one session.
 const maxACPCalls = 1024
+
+// MaxSessions bounds the live sessions of one connection (docs/PROTOCOL.md
+// §1); session/close frees one.
+const MaxSessions = 1024
+
+var errTooManySessions = fmt.Errorf("too many live sessions (%d): close one with session/close", MaxSessions)
 
 func newSession(info protocol.Session) *session {
 	return &session{info: info, acpCalls: map[string]protocol.ACPToolCallUpdate{}, asks: map[string]context.CancelFunc{},
@@ -149,10 +156,13 @@ func (s *Server) session(id string) (*session, error) {
 		return nil, errors.New("empty session id")
 	}
 	s.mu.Lock()
-	ss := s.sessions[id]
+	ss, full := s.sessions[id], len(s.sessions) >= MaxSessions
 	s.mu.Unlock()
 	if ss != nil {
 		return ss, nil
+	}
+	if full { // before the store: a refused session writes nothing
+		return nil, errTooManySessions
 	}
 	w, err := s.world()
 	if err != nil {
@@ -175,6 +185,9 @@ func (s *Server) session(id string) (*session, error) {
 	if existing := s.sessions[id]; existing != nil {
 		return existing, nil
 	}
+	if len(s.sessions) >= MaxSessions {
+		return nil, errTooManySessions
+	}
 	ss = newSession(info)
 	// a session/cancel or session/close that came before the session was
 	// loaded still withdraws the requests that arrived before it
@@ -191,7 +204,9 @@ func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
 		if p.ParentSessionID == p.SessionID {
 			return failure(protocol.CodeInvalidParams, "invalid params: /parentSessionId: a session cannot be its own parent")
 		}
-		if err := s.openSession(w, p); err != nil {
+		if err := s.openSession(w, p); errors.Is(err, errTooManySessions) {
+			return failure(protocol.CodeInvalidRequest, err.Error())
+		} else if err != nil {
 			return internalError(err)
 		}
 		return result{value: protocol.SessionOpenResult{}}
@@ -216,6 +231,12 @@ func (s *Server) openSession(w *world, p protocol.SessionOpenParams) error {
 			info.Cwd = stored.Cwd
 		}
 	}
+	s.mu.Lock()
+	full := s.sessions[p.SessionID] == nil && len(s.sessions) >= MaxSessions
+	s.mu.Unlock()
+	if full { // before the store: a refused session writes nothing
+		return errTooManySessions
+	}
 	if err := w.db.PutSession(info); err != nil {
 		return fmt.Errorf("persist session %s: %w", p.SessionID, err)
 	}
@@ -226,6 +247,9 @@ func (s *Server) openSession(w *world, p protocol.SessionOpenParams) error {
 		ss.info = info
 		ss.mu.Unlock()
 	} else {
+		if len(s.sessions) >= MaxSessions {
+			return errTooManySessions
+		}
 		ss := newSession(info)
 		// a session/close before this reopening still withdraws the
 		// requests that arrived before it (see Server.session)

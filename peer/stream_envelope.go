@@ -73,8 +73,8 @@ func decodeMessage(frame []byte) (Message, error) {
 	case !idOK:
 		return Message{}, bad(`"id" must be a string or a non-negative integer`)
 	case env.method != nil:
-		var name string
-		if json.Unmarshal(env.method, &name) != nil || name == "" {
+		name, ok := jsonString(env.method)
+		if !ok || name == "" {
 			return Message{}, bad(`"method" must be a non-empty string`)
 		}
 		if hasResult || hasError {
@@ -170,11 +170,8 @@ func parseID(raw []byte) (jsonrpc2.ID, bool) {
 		return jsonrpc2.ID{}, true
 	}
 	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return jsonrpc2.ID{}, false
-		}
-		return jsonrpc2.ID{Str: s, IsString: true}, true
+		s, ok := jsonString(raw)
+		return jsonrpc2.ID{Str: s, IsString: ok}, ok
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
 	if err != nil {
@@ -288,4 +285,17 @@ func skimAskID(b []byte) string {
 			return string(rest[1:e])
 		}
 	}
+}
+
+// jsonString decodes a JSON value that must be a string; one without
+// escapes is its own text.
+func jsonString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
 }

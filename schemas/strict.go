@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -78,7 +79,10 @@ func paramsShape(method string) *shape {
 	if !ok {
 		return nil
 	}
-	v, _ := strictShapes.LoadOrStore(name, &lazyShape{})
+	v, ok := strictShapes.Load(name)
+	if !ok {
+		v, _ = strictShapes.LoadOrStore(name, &lazyShape{})
+	}
 	l := v.(*lazyShape)
 	l.once.Do(func() {
 		b, err := embedded.ReadFile(name)
@@ -429,7 +433,8 @@ func (w *strictWalker) object(s *shape, depth int) verdict {
 		res = vInvalid
 	}
 	w.i++ // {
-	var seen, exact []string
+	var backing [16][]byte
+	keys := backing[:0] // the keys seen, as written
 	for {
 		w.ws()
 		if w.b[w.i] == '}' {
@@ -438,25 +443,23 @@ func (w *strictWalker) object(s *shape, depth int) verdict {
 		}
 		kstart := w.i
 		w.skipString()
-		raw := w.b[kstart+1 : w.i-1]
-		key := string(raw)
-		if strings.IndexByte(key, '\\') >= 0 {
+		key := w.b[kstart+1 : w.i-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
 			w.ok = false // an escaped key: the validator decides
 		}
-		fk := foldKey(key)
-		for _, o := range seen {
-			if o == fk {
+		for _, o := range keys {
+			if bytes.EqualFold(o, key) {
 				w.ok = false // a repeated key, in some letter case
 			}
 		}
-		seen, exact = append(seen, fk), append(exact, key)
+		keys = append(keys, key)
 		w.ws()
 		w.i++ // :
 		w.ws()
-		sub := s.props[key]
+		sub := s.props[string(key)]
 		if sub == nil && s != anyShape {
-			switch k, folds := s.declared[fk]; {
-			case folds && k != key:
+			switch k, folds := s.declaredAs(key); {
+			case folds && k != string(key):
 				w.ok = false // "Command" for "command"
 			case s.noExtra:
 				res = vInvalid
@@ -476,8 +479,8 @@ func (w *strictWalker) object(s *shape, depth int) verdict {
 	}
 	for _, r := range s.required {
 		found := false
-		for _, k := range exact {
-			if k == r {
+		for _, k := range keys {
+			if string(k) == r {
 				found = true
 			}
 		}
@@ -486,6 +489,16 @@ func (w *strictWalker) object(s *shape, depth int) verdict {
 		}
 	}
 	return res
+}
+
+// declaredAs returns the declared key that key spells in some letter case.
+func (s *shape) declaredAs(key []byte) (string, bool) {
+	for _, k := range s.declared {
+		if bytes.EqualFold([]byte(k), key) {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 func (w *strictWalker) array(s *shape, depth int) verdict {
@@ -521,19 +534,20 @@ func (w *strictWalker) str(s *shape) verdict {
 	if s.minLen == 0 && !s.hasEnum {
 		return vValid
 	}
-	raw := w.b[start+1 : w.i-1]
-	var text string
-	if strings.IndexByte(string(raw), '\\') < 0 {
-		text = string(raw)
-	} else if json.Unmarshal(w.b[start:w.i], &text) != nil {
-		return vUnknown
+	text := w.b[start+1 : w.i-1]
+	if bytes.IndexByte(text, '\\') >= 0 {
+		var u string
+		if json.Unmarshal(w.b[start:w.i], &u) != nil {
+			return vUnknown
+		}
+		text = []byte(u)
 	}
-	if utf8.RuneCountInString(text) < s.minLen {
+	if utf8.RuneCount(text) < s.minLen {
 		return vInvalid
 	}
 	if s.hasEnum {
 		for _, e := range s.enum {
-			if e == text {
+			if e == string(text) {
 				return vValid
 			}
 		}
@@ -551,11 +565,12 @@ func (w *strictWalker) number(s *shape) verdict {
 		}
 		w.i++
 	}
-	tok := string(w.b[start:w.i])
+	tok := w.b[start:w.i]
 	if s.hasEnum {
 		return vInvalid
 	}
-	plainInt := len(tok) <= 18 && strings.Trim(strings.TrimPrefix(tok, "-"), "0123456789") == "" && tok != "-"
+	digits := bytes.TrimPrefix(tok, []byte("-"))
+	plainInt := len(tok) <= 18 && len(digits) > 0 && len(bytes.Trim(digits, "0123456789")) == 0
 	switch {
 	case s.types == 0 && s.minimum == nil:
 		return vValid
@@ -565,7 +580,7 @@ func (w *strictWalker) number(s *shape) verdict {
 		return vUnknown // 1.0 and 1e3 are integers to the validator, not to encoding/json's int
 	}
 	if s.minimum != nil {
-		n, err := strconv.ParseInt(tok, 10, 64)
+		n, err := strconv.ParseInt(string(tok), 10, 64)
 		if err != nil {
 			return vUnknown
 		}

@@ -166,3 +166,24 @@ func (p *proc) memory() (rssKB, hwmKB int, err error) {
 	}
 	return rssKB, hwmKB, nil
 }
+
+// cpu is the process's user+system CPU so far, from /proc/PID/stat (in
+// USER_HZ ticks, 100 per second on Linux).
+func (p *proc) cpu() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, fmt.Errorf("read process stat: %w", err)
+	}
+	// the command name (field 2) may hold spaces: count from after it
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", p.cmd.Process.Pid)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
+	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("parse /proc/%d/stat: %v %v", p.cmd.Process.Pid, err1, err2)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}

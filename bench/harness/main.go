@@ -28,8 +28,20 @@ const (
 	targetRuleBuild    = 2 * time.Millisecond
 )
 
+// Targets from issue 14, each against its floor in the same run.
+const (
+	targetCPU64          = 50 * time.Microsecond // CPU per decision at 64 in flight
+	targetVThroughput64  = 0.6                   // × the validating echo
+	targetSeqVsCommit    = 1.10                  // sequential p50 × the echo committing one key
+	targetSeqP99         = time.Millisecond
+	targetColdVsValidate = 1.2 // cold start × the validating echo
+	baseAllocs           = 408 // allocations per decision before issue 14
+)
+
 type config struct {
 	peerBin, echoBin string
+	baseBin          string // an earlier perm-peer, measured beside it ("" none)
+	allocs           bool
 	validEchoBin     string
 	dir              string
 	framings         []string
@@ -47,6 +59,8 @@ func main() {
 	var c config
 	var framings string
 	flag.StringVar(&c.peerBin, "peer", "", "perm-peer binary (default: go build ./cmd/perm-peer)")
+	flag.StringVar(&c.baseBin, "base", "", "an earlier perm-peer binary to measure in the same run, for before/after")
+	flag.BoolVar(&c.allocs, "allocs", true, "measure allocations per decision with go test -bench (needs the source tree)")
 	flag.StringVar(&c.echoBin, "echo", "", "echopeer binary (default: go build ./bench/echopeer)")
 	flag.StringVar(&c.validEchoBin, "echo-validate", "", "echopeer built with -tags validate (default: built so)")
 	flag.StringVar(&c.dir, "dir", ".", "directory for the temp DBs: must be on the disk being measured, not tmpfs")
@@ -81,7 +95,10 @@ func run(c config, stdout io.Writer) error {
 	for _, b := range []struct {
 		bin       *string
 		pkg, tags string
-	}{{&c.peerBin, "./cmd/perm-peer", ""}, {&c.echoBin, "./bench/echopeer", ""}, {&c.validEchoBin, "./bench/echopeer", "validate"}} {
+	}{{&c.peerBin, "./cmd/perm-peer", ""}, {&c.echoBin, "./bench/echopeer", ""}, {&c.validEchoBin, "./bench/echopeer", "validate"}, {&c.baseBin, "", ""}} {
+		if *b.bin == "" && b.pkg == "" {
+			continue // no base binary
+		}
 		if *b.bin != "" {
 			// Absolute: some spawns run in the project directory.
 			abs, err := filepath.Abs(*b.bin)
@@ -125,6 +142,8 @@ func run(c config, stdout io.Writer) error {
 	// The floor that also validates params with the validator SPEC §4
 	// mandates: what no conforming peer can skip, linked and run.
 	validEcho := side{name: "echopeer -tags validate", bin: c.validEchoBin, dbPath: func(string) []string { return nil }}
+	base := peer
+	base.name, base.bin = "perm-peer (base)", c.baseBin
 	validEchoCommit := side{name: "echopeer -tags validate --commit-db", bin: c.validEchoBin, dbPath: func(tag string) []string {
 		return []string{"--commit-db", filepath.Join(work, "vecho-"+tag+".db")}
 	}}
@@ -172,6 +191,17 @@ func run(c config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		var bc []time.Duration
+		var bs served
+		if c.baseBin != "" {
+			slog.Info("base", "framing", fr)
+			if bc, err = coldStart(base, env, fr, project, c.cold); err != nil {
+				return err
+			}
+			if bs, err = serveRun(base, env, fr, project, call, c.seq, c.pipe); err != nil {
+				return err
+			}
+		}
 		if fi == 0 {
 			slog.Info("durable commit")
 			commit, err := boltCommit(work, c.commits)
@@ -217,9 +247,20 @@ func run(c config, stdout io.Writer) error {
 		t.row(fmt.Sprintf("VmRSS after %d decisions", ps.decisions), mb(ps.rssKB), mb(es.rssKB), ratio(float64(ps.rssKB)/float64(es.rssKB)),
 			fmt.Sprintf("≤ %d MB", targetRSSMB), verdict(rss <= targetRSSMB))
 		t.row("VmHWM (peak RSS)", mb(ps.hwmKB), mb(es.hwmKB), ratio(float64(ps.hwmKB)/float64(es.hwmKB)), "", "")
+		issue14Rows(t, fr, issue14{peer: ps, echoCommit: ecs, validEcho: vs, base: bs,
+			cold: median(pc), validCold: median(vc), baseCold: median(bc), hasBase: c.baseBin != ""})
 		if fi == 0 {
 			t.seqP50 = ps.seqP50
 		}
+	}
+	if c.allocs {
+		slog.Info("allocations per decision")
+		a, err := allocsPerDecision()
+		if err != nil {
+			return err
+		}
+		t.row("allocations per decision (BenchmarkServePipelined, in process)", fmt.Sprintf("%.0f", a), "", ratio(a/baseAllocs)+" of 408 before",
+			"≤ ⅓ of 408", verdict(a <= baseAllocs/3.0))
 	}
 
 	t.section("other ways and parts")
@@ -365,4 +406,60 @@ func fsInfo(dir string) string {
 		same += "; WARNING: memory-backed, fsync costs nothing here"
 	}
 	return fs + ", " + same
+}
+
+// issue14 is one framing's figures for the issue-14 rows.
+type issue14 struct {
+	peer, echoCommit, validEcho, base served
+	cold, validCold, baseCold         time.Duration
+	hasBase                           bool
+}
+
+// issue14Rows are issue 14's targets, each beside its floor (and the base
+// binary's figure, when measured) from this run.
+func issue14Rows(t *table, fr string, m issue14) {
+	t.section(fmt.Sprintf("issue 14 targets, framing %s (echo column: the floor; base: %s)", fr, map[bool]string{true: "in the target column", false: "not measured"}[m.hasBase]))
+	before := func(s string) string {
+		if m.hasBase {
+			return "base " + s + "; "
+		}
+		return ""
+	}
+	t.row("CPU per decision, 64 in flight (peer's utime+stime)", dur(m.peer.cpu64), dur(m.validEcho.cpu64),
+		ratio(float64(m.peer.cpu64)/float64(m.validEcho.cpu64)), before(dur(m.base.cpu64))+"≤ "+dur(targetCPU64), verdict(m.peer.cpu64 <= targetCPU64))
+	r := m.peer.throughput[64] / m.validEcho.throughput[64]
+	t.row("throughput, 64 in flight, vs the validating echo", rate(m.peer.throughput[64]), rate(m.validEcho.throughput[64]), fmt.Sprintf("%.2f", r),
+		before(fmt.Sprintf("%.2f", m.base.throughput[64]/m.validEcho.throughput[64]))+fmt.Sprintf("≥ %.2f", targetVThroughput64), verdict(r >= targetVThroughput64))
+	r = float64(m.peer.seqP50) / float64(m.echoCommit.seqP50)
+	t.row("sequential p50 vs the echo committing one key", dur(m.peer.seqP50), dur(m.echoCommit.seqP50), ratio(r),
+		before(ratio(float64(m.base.seqP50)/float64(m.echoCommit.seqP50)))+fmt.Sprintf("≤ %.2f×", targetSeqVsCommit), verdict(r <= targetSeqVsCommit))
+	t.row("sequential p99 (floor: the echo committing one key)", dur(m.peer.seqP99), dur(m.echoCommit.seqP99),
+		ratio(float64(m.peer.seqP99)/float64(m.echoCommit.seqP99)), before(dur(m.base.seqP99))+"≤ "+dur(targetSeqP99), verdict(m.peer.seqP99 <= targetSeqP99))
+	r = float64(m.cold) / float64(m.validCold)
+	t.row("cold start vs the validating echo", dur(m.cold), dur(m.validCold), ratio(r),
+		before(ratio(float64(m.baseCold)/float64(m.validCold)))+fmt.Sprintf("≤ %.1f×", targetColdVsValidate), verdict(r <= targetColdVsValidate))
+	t.row("peak RSS (VmHWM)", mb(m.peer.hwmKB), mb(m.validEcho.hwmKB), ratio(float64(m.peer.hwmKB)/float64(m.validEcho.hwmKB)),
+		before(mb(m.base.hwmKB))+fmt.Sprintf("≤ %d MB", targetRSSMB), verdict(float64(m.peer.hwmKB)/1024 <= targetRSSMB))
+}
+
+// allocsPerDecision runs the in-process pipelined benchmark of ./peer with
+// -benchmem and returns its allocs/op.
+func allocsPerDecision() (float64, error) {
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "^BenchmarkServePipelined$", "-benchmem", "-benchtime", "20000x", "./peer/")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("go test -bench: %w\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		for i := 1; i < len(f); i++ {
+			if f[i] == "allocs/op" {
+				var a float64
+				if _, err := fmt.Sscan(f[i-1], &a); err == nil {
+					return a, nil
+				}
+			}
+		}
+	}
+	return 0, fmt.Errorf("no allocs/op in:\n%s", out)
 }

@@ -138,6 +138,9 @@ type served struct {
 	throughput     map[int]float64 // in flight → decisions/s
 	decisions      int
 	rssKB, hwmKB   int
+	// cpu64 is the process's CPU (user+system, from /proc) per decision
+	// over the 64-in-flight series only
+	cpu64 time.Duration
 }
 
 // serveRun starts one process and runs, in order: a warm-up, the sequential
@@ -177,9 +180,20 @@ func serveRun(s side, env []string, framing, project string, command fastCall, s
 	out.seqP50, out.seqP99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	for _, inflight := range []int{1, 8, 64} {
 		total := pipe[inflight]
+		cpu0, err := p.cpu()
+		if err != nil {
+			return fail(err)
+		}
 		el, err := pipelined(p, inflight, total, id+1, command, s.checkMe)
 		if err != nil {
 			return fail(err)
+		}
+		if inflight == 64 {
+			cpu1, err := p.cpu()
+			if err != nil {
+				return fail(err)
+			}
+			out.cpu64 = (cpu1 - cpu0) / time.Duration(total)
 		}
 		id += total
 		out.throughput[inflight] = float64(total) / el.Seconds()
