@@ -4,7 +4,9 @@
 // POST /v1/messages/count_tokens, and a short text for side requests. The
 // same script also answers OpenAI's Responses API (POST /v1/responses,
 // streamed), which Codex CLI speaks to a custom provider: a tool step is a
-// function_call item there (name and arguments as the step gives them).
+// function_call item there (name and arguments as the step gives them);
+// and Gemini's generateContent (streamed or not, GOOGLE_GEMINI_BASE_URL),
+// where it is a functionCall part.
 //
 // A script is a list of steps, taken one per main-conversation request (one
 // that carries a `tools` array): {tool: NAME, input: {...}} asks for a tool
@@ -30,6 +32,8 @@ export async function startAnthropic(script = []) {
     try { msg = body ? JSON.parse(body) : {}; } catch { /* a side request */ }
     if (path.endsWith("/count_tokens")) return json(res, { input_tokens: 10 });
     if (path.endsWith("/v1/responses")) return responses(res, msg);
+    if (path.endsWith(":countTokens")) return json(res, { totalTokens: 10 });
+    if (path.endsWith(":generateContent") || path.endsWith(":streamGenerateContent")) return gemini(res, msg, path.endsWith(":streamGenerateContent"));
     if (!path.endsWith("/v1/messages")) return json(res, { type: "error", error: { type: "not_found_error", message: path } }, 404);
     let step = { text: "ok" };
     if (Array.isArray(msg.tools) && msg.tools.length > 0) {
@@ -65,6 +69,26 @@ export async function startAnthropic(script = []) {
       usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } });
     res.end();
   }
+  // gemini answers generateContent: a main-conversation request (one with
+  // function declarations) takes the next step.
+  function gemini(res, msg, stream) {
+    // a side request that wants JSON (Gemini's model router) gets the least
+    // object its schema accepts
+    const schema = msg.generationConfig?.responseJsonSchema ?? msg.generationConfig?.responseSchema;
+    let step = { text: schema ? JSON.stringify(leastOf(schema)) : "ok" };
+    const tools = (msg.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+    if (tools.length > 0) {
+      requests.push(msg);
+      const next = steps.shift() ?? { text: "done" };
+      step = typeof next === "function" ? next(msg) : next;
+    }
+    const part = step.tool ? { functionCall: { id: `call_${++ids}`, name: step.tool, args: step.input ?? {} } } : { text: step.text ?? "" };
+    const body = { candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: "scripted" };
+    if (!stream) return json(res, body);
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(`data: ${JSON.stringify(body)}\n\n`);
+  }
   // No WebSocket transport: Codex falls back to HTTP when the upgrade fails.
   server.on("upgrade", (req, socket) => socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"));
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
@@ -75,6 +99,9 @@ export async function startAnthropic(script = []) {
     /** toolResults lists every tool_result block the host sent back, in order. */
     toolResults() {
       const seen = new Map();
+      for (const r of requests) for (const c of r.contents ?? []) for (const p of c.parts ?? []) {
+        if (p.functionResponse) seen.set(p.functionResponse.id ?? p.functionResponse.name, { tool_use_id: p.functionResponse.id, name: p.functionResponse.name, content: JSON.stringify(p.functionResponse.response) });
+      }
       for (const r of requests) for (const item of r.input ?? []) {
         if (item?.type === "function_call_output") seen.set(item.call_id, { tool_use_id: item.call_id, content: item.output });
       }
@@ -86,6 +113,17 @@ export async function startAnthropic(script = []) {
     },
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
   };
+}
+
+/** leastOf is the smallest value a (Gemini-style) JSON schema accepts. */
+function leastOf(schema) {
+  switch (String(schema?.type ?? "").toUpperCase()) {
+    case "OBJECT": return Object.fromEntries((schema.required ?? []).map((k) => [k, leastOf(schema.properties?.[k])]));
+    case "ARRAY": return [];
+    case "INTEGER": case "NUMBER": return schema.enum?.[0] ?? 1;
+    case "BOOLEAN": return false;
+    default: return schema?.enum?.[0] ?? "x";
+  }
 }
 
 function message(model, content, stop) {
