@@ -40,6 +40,9 @@ type PendingAsk struct {
 	Turn  int               `json:"turn"`
 	Call  protocol.ToolCall `json:"call"`
 	Asked string            `json:"asked"` // RFC 3339, when it was left
+	// Prompted: the host showed its user the call (so, if it ran, the
+	// user approved it).
+	Prompted bool `json:"prompted,omitempty"`
 }
 
 // HookTurn reads session's turn; the zero HookTurn when none was recorded.

@@ -390,6 +390,9 @@ func TestHookOtherHosts(t *testing.T) {
 		{"codex permission of a pending ask", "codex", codexIn("PermissionRequest", bashInput("", "git push")), ""},
 		{"codex permission allow", "codex", codexIn("PermissionRequest", bashInput("", "git status")), "allow"},
 		{"codex permission deny", "codex", codexIn("PermissionRequest", bashInput("", "rm -rf /")), "deny"},
+		// Codex's PreToolUse cannot ask, and its own policy may run a read
+		// unasked: a secret read is refused there
+		{"codex secret read denies", "codex", codexIn("PreToolUse", bashInput("c5", "cat .env")), "deny"},
 		{"gemini allow is empty", "gemini", geminiTool(e, "run_shell_command", map[string]any{"command": "ls"}), "{}\n"},
 		{"gemini deny", "gemini", geminiTool(e, "run_shell_command", map[string]any{"command": "rm -rf /"}), "deny"},
 		{"gemini ask", "gemini", geminiTool(e, "run_shell_command", map[string]any{"command": "git push"}), "ask"},
@@ -456,4 +459,31 @@ func hostVerdict(t *testing.T, host, stdout string) string {
 	}
 	t.Fatalf("host %s", host)
 	return ""
+}
+
+// TestHookNoHumanModes: in bypassPermissions the host asks no one, so a
+// call that needs a human is rejected (and audited) instead of left to it;
+// and a Codex call that ran without Codex asking its user is not audited
+// as the user's approval.
+func TestHookNoHumanModes(t *testing.T) {
+	e := newHookEnv(t)
+	in := e.claude("PreToolUse", bashInput("b1", "git push origin main"))
+	in["permission_mode"] = "bypassPermissions"
+	d, why := preDecision(t, e.run("claude-code", in))
+	if d != "deny" || !strings.Contains(why, "needs a human") {
+		t.Fatalf("bypassPermissions git push: %s %q, want deny", d, why)
+	}
+	codexIn := map[string]any{"session_id": "cx-2", "cwd": e.project, "hook_event_name": "PreToolUse", "permission_mode": "default",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "git push origin main"}, "tool_use_id": "c9"}
+	if r := e.run("codex", codexIn); r.code != 0 || r.stdout != "" {
+		t.Fatalf("codex git push: %+v, want no verdict", r)
+	}
+	codexIn["hook_event_name"] = "PostToolUse" // Codex ran it under its own policy, asking no one
+	if r := e.run("codex", codexIn); r.code != 0 {
+		t.Fatalf("codex PostToolUse: %+v", r)
+	}
+	recs := e.audit()
+	if len(recs) != 1 || recs[0]["decision"] != "reject" || recs[0]["decidedBy"] != "headless" || recs[0]["sessionId"] != e.session {
+		t.Fatalf("audit %v, want only the bypassPermissions reject (headless)", recs)
+	}
 }

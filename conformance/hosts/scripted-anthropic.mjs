@@ -1,7 +1,12 @@
 // A scripted Anthropic Messages API on 127.0.0.1 that plays the model for
 // the real hosts under test (Claude Code, claude-agent-acp). It speaks just
 // enough of the API for them: POST /v1/messages (streamed as SSE or not),
-// POST /v1/messages/count_tokens, and a short text for side requests.
+// POST /v1/messages/count_tokens, and a short text for side requests. The
+// same script also answers OpenAI's Responses API (POST /v1/responses,
+// streamed), which Codex CLI speaks to a custom provider: a tool step is a
+// function_call item there (name and arguments as the step gives them);
+// and Gemini's generateContent (streamed or not, GOOGLE_GEMINI_BASE_URL),
+// where it is a functionCall part.
 //
 // A script is a list of steps, taken one per main-conversation request (one
 // that carries a `tools` array): {tool: NAME, input: {...}} asks for a tool
@@ -26,6 +31,9 @@ export async function startAnthropic(script = []) {
     let msg = {};
     try { msg = body ? JSON.parse(body) : {}; } catch { /* a side request */ }
     if (path.endsWith("/count_tokens")) return json(res, { input_tokens: 10 });
+    if (path.endsWith("/v1/responses")) return responses(res, msg);
+    if (path.endsWith(":countTokens")) return json(res, { totalTokens: 10 });
+    if (path.endsWith(":generateContent") || path.endsWith(":streamGenerateContent")) return gemini(res, msg, path.endsWith(":streamGenerateContent"));
     if (!path.endsWith("/v1/messages")) return json(res, { type: "error", error: { type: "not_found_error", message: path } }, 404);
     let step = { text: "ok" };
     if (Array.isArray(msg.tools) && msg.tools.length > 0) {
@@ -40,6 +48,49 @@ export async function startAnthropic(script = []) {
     if (msg.stream) return sse(res, msg.model, content, stop);
     json(res, message(msg.model, content, stop));
   }
+  // responses answers a Responses API request: a main-conversation request
+  // (one with tools) takes the next step.
+  function responses(res, msg) {
+    let step = { text: "ok" };
+    if (Array.isArray(msg.tools) && msg.tools.length > 0) {
+      requests.push(msg);
+      const next = steps.shift() ?? { text: "done" };
+      step = typeof next === "function" ? next(msg) : next;
+    }
+    const id = `resp_${++ids}`;
+    const item = step.tool
+      ? { type: "function_call", id: `fc_${ids}`, call_id: `call_${ids}`, name: step.tool, arguments: JSON.stringify(step.input ?? {}) }
+      : { type: "message", id: `msg_${ids}`, role: "assistant", content: [{ type: "output_text", text: step.text ?? "", annotations: [] }] };
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    send("response.created", { response: { id, object: "response", status: "in_progress", output: [] } });
+    send("response.output_item.done", { output_index: 0, item });
+    send("response.completed", { response: { id, object: "response", status: "completed", output: [item],
+      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } });
+    res.end();
+  }
+  // gemini answers generateContent: a main-conversation request (one with
+  // function declarations) takes the next step.
+  function gemini(res, msg, stream) {
+    // a side request that wants JSON (Gemini's model router) gets the least
+    // object its schema accepts
+    const schema = msg.generationConfig?.responseJsonSchema ?? msg.generationConfig?.responseSchema;
+    let step = { text: schema ? JSON.stringify(leastOf(schema)) : "ok" };
+    const tools = (msg.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+    if (tools.length > 0) {
+      requests.push(msg);
+      const next = steps.shift() ?? { text: "done" };
+      step = typeof next === "function" ? next(msg) : next;
+    }
+    const part = step.tool ? { functionCall: { id: `call_${++ids}`, name: step.tool, args: step.input ?? {} } } : { text: step.text ?? "" };
+    const body = { candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: "scripted" };
+    if (!stream) return json(res, body);
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(`data: ${JSON.stringify(body)}\n\n`);
+  }
+  // No WebSocket transport: Codex falls back to HTTP when the upgrade fails.
+  server.on("upgrade", (req, socket) => socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"));
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
@@ -48,6 +99,12 @@ export async function startAnthropic(script = []) {
     /** toolResults lists every tool_result block the host sent back, in order. */
     toolResults() {
       const seen = new Map();
+      for (const r of requests) for (const c of r.contents ?? []) for (const p of c.parts ?? []) {
+        if (p.functionResponse) seen.set(p.functionResponse.id ?? p.functionResponse.name, { tool_use_id: p.functionResponse.id, name: p.functionResponse.name, content: JSON.stringify(p.functionResponse.response) });
+      }
+      for (const r of requests) for (const item of r.input ?? []) {
+        if (item?.type === "function_call_output") seen.set(item.call_id, { tool_use_id: item.call_id, content: item.output });
+      }
       for (const r of requests) for (const m of r.messages ?? []) {
         if (!Array.isArray(m.content)) continue;
         for (const b of m.content) if (b.type === "tool_result") seen.set(b.tool_use_id, b);
@@ -56,6 +113,17 @@ export async function startAnthropic(script = []) {
     },
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
   };
+}
+
+/** leastOf is the smallest value a (Gemini-style) JSON schema accepts. */
+function leastOf(schema) {
+  switch (String(schema?.type ?? "").toUpperCase()) {
+    case "OBJECT": return Object.fromEntries((schema.required ?? []).map((k) => [k, leastOf(schema.properties?.[k])]));
+    case "ARRAY": return [];
+    case "INTEGER": case "NUMBER": return schema.enum?.[0] ?? 1;
+    case "BOOLEAN": return false;
+    default: return schema?.enum?.[0] ?? "x";
+  }
 }
 
 function message(model, content, stop) {

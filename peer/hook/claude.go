@@ -20,6 +20,7 @@ type claudeInput struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
 	Prompt         *string         `json:"prompt"`
+	PermissionMode string          `json:"permission_mode"`
 }
 
 var claudeStages = map[string]Stage{
@@ -31,6 +32,10 @@ var claudeStages = map[string]Stage{
 
 func (claude) parse(raw []byte) (Event, error) { return parseClaudeLike(raw, claudeStages) }
 
+// noHumanModes are the permission modes (Claude Code, Codex) in which the
+// host asks its user nothing.
+var noHumanModes = map[string]bool{"bypassPermissions": true, "dontAsk": true}
+
 // parseClaudeLike reads the input Claude Code and Codex share.
 func parseClaudeLike(raw []byte, stages map[string]Stage) (Event, error) {
 	var in claudeInput
@@ -38,7 +43,7 @@ func parseClaudeLike(raw []byte, stages map[string]Stage) (Event, error) {
 		return Event{}, err
 	}
 	ev := Event{Name: in.HookEventName, Stage: stages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd,
-		Transcript: in.TranscriptPath}
+		Transcript: in.TranscriptPath, AskIsPrompt: true, NoHuman: noHumanModes[in.PermissionMode]}
 	if err := common(in.HookEventName, in.SessionID, in.Cwd); err != nil {
 		return ev, err
 	}

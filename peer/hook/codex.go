@@ -18,6 +18,7 @@ var codexStages = map[string]Stage{
 func (codex) parse(raw []byte) (Event, error) {
 	ev, err := parseClaudeLike(raw, codexStages)
 	ev.Transcript = "" // Codex's transcript is not Claude's format
+	ev.AskIsPrompt = false
 	return ev, err
 }
 

@@ -46,7 +46,8 @@ func (cursor) parse(raw []byte) (Event, error) {
 	if cwd == "" && len(in.WorkspaceRoots) > 0 {
 		cwd = in.WorkspaceRoots[0]
 	}
-	ev := Event{Name: in.HookEventName, Stage: cursorStages[in.HookEventName], SessionID: in.ConversationID, Cwd: cwd}
+	ev := Event{Name: in.HookEventName, Stage: cursorStages[in.HookEventName], SessionID: in.ConversationID, Cwd: cwd,
+		AskIsPrompt: in.HookEventName != "beforeReadFile"}
 	if err := common(in.HookEventName, in.ConversationID, cwd); err != nil {
 		return ev, err
 	}

@@ -90,12 +90,44 @@ func (c *call) restoreTurn() error {
 func (c *call) preTool(ctx context.Context) (Outcome, error) {
 	reply, err := c.srv.Decide(ctx, c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
 	if errors.Is(err, peer.ErrDeferred) {
-		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call}
+		if c.noHumanFor(reply) {
+			return c.headless(ctx)
+		}
+		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, Prompted: c.ev.AskIsPrompt}
 		if err := c.db.PutPendingAsk(c.ev.SessionID, a); err != nil {
 			return Outcome{}, err
 		}
 		return Outcome{Verdict: Ask, Reason: "perm-peer: " + metaReason(reply)}, nil
 	}
+	if err != nil {
+		return Outcome{}, err
+	}
+	return outcomeOf(reply), nil
+}
+
+// noHumanFor reports that a call needing a human will not reach one
+// through the host: it asks no one (bypassPermissions), or it cannot be
+// made to ask before the call (Codex's PreToolUse) and the call is too
+// risky to leave to the host's own approval policy, which may run it
+// unasked.
+func (c *call) noHumanFor(reply protocol.PermissionReply) bool {
+	if c.ev.NoHuman {
+		return true
+	}
+	if c.ev.AskIsPrompt {
+		return false
+	}
+	risk := protocol.RiskHigh
+	if reply.Meta != nil {
+		risk = reply.Meta.Risk
+	}
+	return risk == protocol.RiskHigh || risk == protocol.RiskCritical
+}
+
+// headless decides a call that needs a human as for a client that cannot
+// prompt: rejected, and audited so (the judge may still allow in AI mode).
+func (c *call) headless(ctx context.Context) (Outcome, error) {
+	reply, err := c.srv.Decide(ctx, c.ev.SessionID, c.turn.Turn, c.ev.Call, nil)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -111,12 +143,25 @@ func (c *call) permission(ctx context.Context) (Outcome, error) {
 		return Outcome{}, err
 	}
 	for _, a := range pending {
-		if sameCall(a.Call, c.ev.Call) {
-			return Outcome{}, nil
+		if !sameCall(a.Call, c.ev.Call) {
+			continue
 		}
+		if c.ev.NoHuman {
+			return c.headless(ctx)
+		}
+		if !a.Prompted { // the host asks its user now
+			a.Prompted = true
+			if err := c.db.PutPendingAsk(c.ev.SessionID, a); err != nil {
+				return Outcome{}, err
+			}
+		}
+		return Outcome{}, nil
 	}
 	reply, err := c.srv.Decide(ctx, c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
 	if errors.Is(err, peer.ErrDeferred) {
+		if c.ev.NoHuman {
+			return c.headless(ctx)
+		}
 		return Outcome{}, nil
 	}
 	if err != nil {
@@ -125,10 +170,12 @@ func (c *call) permission(ctx context.Context) (Outcome, error) {
 	return outcomeOf(reply), nil
 }
 
-// postTool audits a call left to the human that ran: the human approved it.
+// postTool audits a call left to the human that ran: the human approved it
+// (when the host showed it to them; else the host's own policy ran it and
+// no one decided).
 func (c *call) postTool(ctx context.Context) error {
 	a, ok, err := c.takeAsk(c.ev.Call)
-	if err != nil || !ok {
+	if err != nil || !ok || !a.Prompted {
 		return err
 	}
 	return c.recordUser(ctx, a, protocol.PermissionReply{Reply: protocol.ReplyOnce})

@@ -31,6 +31,14 @@ type Event struct {
 	Transcript string // the host's transcript file, if any
 	Prompt     string // StagePrompt: the user's message
 	Call       protocol.ToolCall
+	// NoHuman: the host asks no one (Claude's and Codex's
+	// bypassPermissions): a call that needs a human is rejected here.
+	NoHuman bool
+	// AskIsPrompt: answering Ask makes the host show its dialog, so a call
+	// left to the host that then ran was approved by its user. Codex's
+	// PreToolUse cannot ask: only its PermissionRequest shows that its
+	// user was asked.
+	AskIsPrompt bool
 }
 
 // Verdict is the decision a host answer carries.

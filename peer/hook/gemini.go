@@ -56,7 +56,7 @@ func (gemini) parse(raw []byte) (Event, error) {
 		return Event{}, err
 	}
 	// Gemini's transcript is not Claude's format: no transcript reading.
-	ev := Event{Name: in.HookEventName, Stage: geminiStages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd}
+	ev := Event{Name: in.HookEventName, Stage: geminiStages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd, AskIsPrompt: true}
 	if err := common(in.HookEventName, in.SessionID, in.Cwd); err != nil {
 		return ev, err
 	}

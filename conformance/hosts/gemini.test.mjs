@@ -1,0 +1,95 @@
+// The real Gemini CLI (from npm) guarded by `perm-peer hook gemini`,
+// installed with `perm-peer setup gemini --user`, against the scripted
+// model (Gemini's generateContent, GOOGLE_GEMINI_BASE_URL) on loopback.
+// `gemini -p` runs shell commands only in yolo mode, where perm-peer's
+// deny is the only thing between the model and the shell.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startAnthropic } from "./scripted-anthropic.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const geminiJS = path.join(here, "node_modules/@google/gemini-cli/bundle/gemini.js");
+const bin = process.env.PERM_PEER_BIN;
+if (!bin) throw new Error("PERM_PEER_BIN must name the perm-peer binary (make hosts sets it)");
+
+function world() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pp-gemini-"));
+  const w = { root, home: path.join(root, "home"), project: path.join(root, "project"),
+    config: path.join(root, "config"), state: path.join(root, "state") };
+  for (const d of [w.home, w.project, w.config, w.state]) fs.mkdirSync(d, { recursive: true });
+  execFileSync("git", ["init", "-q", w.project]);
+  fs.writeFileSync(path.join(w.project, "README.md"), "one\ntwo\n");
+  w.env = { ...process.env, HOME: w.home, XDG_CONFIG_HOME: w.config, XDG_STATE_HOME: w.state,
+    GEMINI_API_KEY: "dummy", GEMINI_CLI_TRUST_WORKSPACE: "true" };
+  const out = execFileSync(bin, ["setup", "gemini", "--user"], { env: w.env }).toString();
+  assert.match(out, /added BeforeTool/);
+  const settings = path.join(w.home, ".gemini", "settings.json");
+  const s = JSON.parse(fs.readFileSync(settings, "utf8"));
+  s.security = { auth: { selectedType: "gemini-api-key" } }; // no login prompt
+  fs.writeFileSync(settings, JSON.stringify(s, null, 2));
+  return w;
+}
+
+function runGemini(w, model, prompt) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [geminiJS, "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"],
+      { cwd: w.project, env: { ...w.env, GOOGLE_GEMINI_BASE_URL: model.url }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "", err = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (err += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout: out, stderr: err }));
+  });
+}
+
+function audit(w) {
+  const out = execFileSync(bin, ["audit", "--json", "--project", w.project], { env: w.env }).toString();
+  return out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+test("Gemini CLI: a floor never runs, a known-safe call runs, both audited under Gemini's session and the prompt's turn", async () => {
+  const w = world();
+  const model = await startAnthropic([
+    { tool: "run_shell_command", input: { command: `touch floor-ran.txt && chmod -R 777 ${w.home}` } },
+    { tool: "run_shell_command", input: { command: "wc -l README.md" } },
+    { text: "done" },
+  ]);
+  try {
+    const run = await runGemini(w, model, "tidy up");
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const results = model.toolResults();
+    assert.equal(results.length, 2, JSON.stringify(results));
+    assert.equal(fs.existsSync(path.join(w.project, "floor-ran.txt")), false, "the floor ran");
+    assert.match(results[0].content, /blocked: perm-peer: blocked by policy/);
+    assert.match(results[1].content, /2 README\.md/);
+    const recs = audit(w);
+    assert.deepEqual(recs.map((r) => [r.decision, r.decidedBy]), [["reject", "floor"], ["once", "gate"]]);
+    const session = JSON.parse(run.stdout).session_id ?? recs[0].sessionId;
+    for (const r of recs) {
+      assert.equal(r.sessionId, session);
+      assert.equal(r.turn, 1);
+    }
+  } finally {
+    await model.close();
+  }
+});
+
+test("Gemini CLI: a broken perm-peer (malformed policy) blocks the call", async () => {
+  const w = world();
+  fs.mkdirSync(path.join(w.config, "perm-peer"), { recursive: true });
+  fs.writeFileSync(path.join(w.config, "perm-peer", "policy.json"), "[");
+  const model = await startAnthropic([{ tool: "run_shell_command", input: { command: "touch broken-ran.txt" } }, { text: "done" }]);
+  try {
+    const run = await runGemini(w, model, "go");
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    assert.equal(fs.existsSync(path.join(w.project, "broken-ran.txt")), false, "the call ran past a broken hook");
+    assert.match(model.toolResults()[0]?.content ?? "", /cannot start/);
+  } finally {
+    await model.close();
+  }
+});
