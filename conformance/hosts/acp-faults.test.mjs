@@ -100,3 +100,17 @@ test("the editor vanishes mid-escalation: the agent gets cancelled, the record s
   assert.equal(verify(w), 0);
   assert.deepEqual(agents.filter(alive), []);
 });
+
+test("the agent withdraws its own forwarded request ($/cancel_request): relayed to the editor, answered cancelled, recorded", async (t) => {
+  const editor = pending();
+  const { w, px, sessionId } = await open(t, editor.handler);
+  const turn = px.agent.request("session/prompt", { sessionId, prompt: steps([{ permission: { toolCall: bash("c5", "frobnicate") }, abortable: true }]) });
+  await editor.wasAsked;
+  await px.agent.notify("_scripted/abort", {});
+  assert.equal((await turn).stopReason, "end_turn");
+  assert.deepEqual(px.said(sessionId)[0].value, { outcome: "cancelled" });
+  assert.ok(px.received().some((l) => JSON.parse(l).method === "$/cancel_request"), "the editor is told to withdraw its question");
+  assert.deepEqual(audit(w, sessionId).map((r) => [r.toolCall.toolCallId, r.decision, r.decidedBy]), [["c5", "reject", "headless"]]);
+  px.child.stdin.end();
+  assert.equal((await px.exited).code, 0);
+});
