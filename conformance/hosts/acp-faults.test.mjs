@@ -114,3 +114,19 @@ test("the agent withdraws its own forwarded request ($/cancel_request): relayed 
   px.child.stdin.end();
   assert.equal((await px.exited).code, 0);
 });
+
+test("a tool call update too large to remember: a request naming it by id alone goes to a human", async (t) => {
+  let asked = 0;
+  const { w, px, sessionId } = await open(t, ({ params }) => {
+    asked++;
+    return { outcome: { outcome: "selected", optionId: params.options.find((o) => o.kind === "reject_once").optionId } };
+  });
+  const big = { toolCallId: "c6", title: "ls", kind: "execute", status: "pending", rawInput: { command: "ls", padding: "x".repeat(300 << 10) } };
+  const r = await px.agent.request("session/prompt", { sessionId, prompt: steps([{ permission: { toolCall: { toolCallId: "c6" } }, announce: big }]) });
+  assert.equal(r.stopReason, "end_turn");
+  assert.equal(asked, 1, "asked, not allowed on what perm-peer could not keep");
+  assert.ok(px.updates.some((u) => u.update.toolCallId === "c6" && u.update.rawInput?.padding?.length === 300 << 10), "the update itself went through whole");
+  assert.deepEqual(audit(w, sessionId).map((x) => [x.decision, x.decidedBy]), [["reject", "user"]]);
+  px.child.stdin.end();
+  assert.equal((await px.exited).code, 0);
+});
