@@ -297,16 +297,18 @@ func (p *Proxy) noteUpdate(raw json.RawMessage) {
 	if json.Unmarshal(raw, &u) != nil || u.SessionID == "" || len(u.Update) == 0 {
 		return
 	}
-	var tc protocol.ACPToolCallUpdate
-	if json.Unmarshal(u.Update, &tc) != nil || (tc.SessionUpdate != "tool_call" && tc.SessionUpdate != "tool_call_update") {
-		return
-	}
-	tc2 := withDiffLocations(tc)
-	if len(u.Update) > maxUpdateBytes {
-		tc2 = forgetBulk(tc2)
-	}
-	if len(tc2.Locations) != len(tc.Locations) || len(u.Update) > maxUpdateBytes {
-		b, err := json.Marshal(tc2)
+	if len(u.Update) > maxUpdateBytes || bytes.Contains(u.Update, []byte(`"diff"`)) {
+		// the rare update to rewrite: decode it (the pipeline ignores
+		// what is not a tool call)
+		var tc protocol.ACPToolCallUpdate
+		if json.Unmarshal(u.Update, &tc) != nil {
+			return
+		}
+		tc = withDiffLocations(tc)
+		if len(u.Update) > maxUpdateBytes {
+			tc = forgetBulk(tc)
+		}
+		b, err := json.Marshal(tc)
 		if err != nil {
 			return
 		}
