@@ -120,3 +120,22 @@ func TestCancelSessionWithdrawsPendingACP(t *testing.T) {
 		t.Errorf("the record lost the call that session/update described")
 	}
 }
+
+// Check is a dry run of the gate; ACPCall is the call DecideACP would
+// decide: the request merged over what session/update announced.
+func TestCheckAndACPCall(t *testing.T) {
+	srv := openEmbedded(t)
+	c, err := srv.Check("s1", toolCallOf("rm -rf /"))
+	if err != nil || c.Decision != protocol.DecisionDeny || len(c.Facts) == 0 {
+		t.Fatalf("Check(rm -rf /) = %+v, %v", c, err)
+	}
+	if n := len(auditOf(t, srv, "s1")); n != 0 {
+		t.Fatalf("a dry run recorded %d records", n)
+	}
+	srv.NoteACPUpdate(protocol.ACPSessionUpdateParams{SessionID: "s1",
+		Update: json.RawMessage(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"run","kind":"execute","rawInput":{"command":"make"},"_meta":{"claudeCode":{"toolName":"Bash"}}}`)})
+	call, err := srv.ACPCall(protocol.ACPRequestPermissionParams{SessionID: "s1", ToolCall: protocol.ACPToolCallUpdate{ToolCallID: "t1", Title: "run make"}})
+	if err != nil || call.Tool != "Bash" || call.Title != "run make" || string(call.RawInput) != `{"command":"make"}` {
+		t.Fatalf("ACPCall = %+v, %v", call, err)
+	}
+}

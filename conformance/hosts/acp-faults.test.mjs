@@ -100,3 +100,33 @@ test("the editor vanishes mid-escalation: the agent gets cancelled, the record s
   assert.equal(verify(w), 0);
   assert.deepEqual(agents.filter(alive), []);
 });
+
+test("the agent withdraws its own forwarded request ($/cancel_request): relayed to the editor, answered cancelled, recorded", async (t) => {
+  const editor = pending();
+  const { w, px, sessionId } = await open(t, editor.handler);
+  const turn = px.agent.request("session/prompt", { sessionId, prompt: steps([{ permission: { toolCall: bash("c5", "frobnicate") }, abortable: true }]) });
+  await editor.wasAsked;
+  await px.agent.notify("_scripted/abort", {});
+  assert.equal((await turn).stopReason, "end_turn");
+  assert.deepEqual(px.said(sessionId)[0].value, { outcome: "cancelled" });
+  assert.ok(px.received().some((l) => JSON.parse(l).method === "$/cancel_request"), "the editor is told to withdraw its question");
+  assert.deepEqual(audit(w, sessionId).map((r) => [r.toolCall.toolCallId, r.decision, r.decidedBy]), [["c5", "reject", "headless"]]);
+  px.child.stdin.end();
+  assert.equal((await px.exited).code, 0);
+});
+
+test("a tool call update too large to remember: a request naming it by id alone goes to a human", async (t) => {
+  let asked = 0;
+  const { w, px, sessionId } = await open(t, ({ params }) => {
+    asked++;
+    return { outcome: { outcome: "selected", optionId: params.options.find((o) => o.kind === "reject_once").optionId } };
+  });
+  const big = { toolCallId: "c6", title: "ls", kind: "execute", status: "pending", rawInput: { command: "ls", padding: "x".repeat(300 << 10) } };
+  const r = await px.agent.request("session/prompt", { sessionId, prompt: steps([{ permission: { toolCall: { toolCallId: "c6" } }, announce: big }]) });
+  assert.equal(r.stopReason, "end_turn");
+  assert.equal(asked, 1, "asked, not allowed on what perm-peer could not keep");
+  assert.ok(px.updates.some((u) => u.update.toolCallId === "c6" && u.update.rawInput?.padding?.length === 300 << 10), "the update itself went through whole");
+  assert.deepEqual(audit(w, sessionId).map((x) => [x.decision, x.decidedBy]), [["reject", "user"]]);
+  px.child.stdin.end();
+  assert.equal((await px.exited).code, 0);
+});

@@ -3,7 +3,9 @@
 // order; each step's outcome is sent back as an agent_message_chunk whose
 // text is JSON {"step": i, "ok": ..., "value" | "error": ...}:
 //   {"permission": {toolCall, options?}, "announce": update?}  session/update tool_call (announce), then
-//                                                   session/request_permission; value = the outcome
+//                                                   session/request_permission; value = the outcome;
+//                                                   with "abortable": true, a _scripted/abort notification
+//                                                   from the client withdraws it ($/cancel_request)
 //   {"read": PATH} / {"write": PATH, "content": S}  fs/read_text_file / fs/write_text_file through the client
 //   {"terminal": CMD, "args": [...]}                terminal/create
 //   {"updates": N}                                  N session/update chunks (a flood)
@@ -27,6 +29,7 @@ const defaultOptions = [
 
 let sessions = 0;
 const cancelled = new Set();
+let aborter = null; // withdraws the pending abortable permission request
 
 const app = agent({ name: "scripted-acp-agent" })
   .onRequest("initialize", () => ({
@@ -38,6 +41,7 @@ const app = agent({ name: "scripted-acp-agent" })
   .onRequest("session/new", () => ({ sessionId: `scripted-${++sessions}`, _meta: { scripted: true } }))
   .onRequest("_scripted/echo", (p) => p, ({ params }) => ({ echoed: params }))
   .onNotification("session/cancel", ({ params }) => { cancelled.add(params.sessionId); })
+  .onNotification("_scripted/abort", (p) => p, () => { aborter?.abort(); })
   .onRequest("session/prompt", async ({ params, client }) => {
     const { sessionId } = params;
     cancelled.delete(sessionId);
@@ -63,7 +67,8 @@ async function run(step, sessionId, client) {
     if (step.announce) {
       await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call", ...step.announce } });
     }
-    const r = await client.request("session/request_permission", { sessionId, toolCall, options });
+    const signal = step.abortable ? (aborter = new AbortController()).signal : undefined;
+    const r = await client.request("session/request_permission", { sessionId, toolCall, options }, { cancellationSignal: signal });
     return r.outcome;
   }
   if (step.read) return (await client.request("fs/read_text_file", { sessionId, path: step.read })).content;

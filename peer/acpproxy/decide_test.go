@@ -168,3 +168,12 @@ func TestWithDiffLocations(t *testing.T) {
 		t.Fatalf("a known path is not added twice: %+v", again.Locations)
 	}
 }
+
+// An update too large to remember leaves a call only a human may approve.
+func TestForgetBulk(t *testing.T) {
+	u := forgetBulk(protocol.ACPToolCallUpdate{ToolCallID: "t", Kind: protocol.KindRead, Title: strings.Repeat("t", 5000),
+		RawInput: json.RawMessage(`{"path":"README.md"}`), Content: json.RawMessage(`[]`)})
+	if len(u.Title) != 1024 || u.Content != nil || repeatedKey(u.RawInput) == "" {
+		t.Fatalf("forgetBulk = %+v", u)
+	}
+}

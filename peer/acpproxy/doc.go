@@ -34,5 +34,7 @@
 //     ids are kept to drop an editor's late answer; the oldest go first;
 //   - the user's prompt text given to the judge is cut at maxPromptBytes;
 //   - the tool calls remembered from session/update are the pipeline's
-//     (peer: 1024 per session).
+//     (peer: 1024 per session); of an update over maxUpdateBytes (256 KiB)
+//     only the small fields are remembered, its input as one only a human
+//     may approve, so a request naming the call by its id alone asks.
 package acpproxy

@@ -297,14 +297,47 @@ func (p *Proxy) noteUpdate(raw json.RawMessage) {
 	if json.Unmarshal(raw, &u) != nil || u.SessionID == "" || len(u.Update) == 0 {
 		return
 	}
-	var tc protocol.ACPToolCallUpdate
-	if json.Unmarshal(u.Update, &tc) != nil || (tc.SessionUpdate != "tool_call" && tc.SessionUpdate != "tool_call_update") {
-		return
-	}
-	if tc2 := withDiffLocations(tc); len(tc2.Locations) != len(tc.Locations) {
-		if b, err := json.Marshal(tc2); err == nil {
-			u.Update = b
+	if len(u.Update) > maxUpdateBytes || bytes.Contains(u.Update, []byte(`"diff"`)) {
+		// the rare update to rewrite: decode it (the pipeline ignores
+		// what is not a tool call)
+		var tc protocol.ACPToolCallUpdate
+		if json.Unmarshal(u.Update, &tc) != nil {
+			return
 		}
+		tc = withDiffLocations(tc)
+		if len(u.Update) > maxUpdateBytes {
+			tc = forgetBulk(tc)
+		}
+		b, err := json.Marshal(tc)
+		if err != nil {
+			return
+		}
+		u.Update = b
 	}
 	p.srv.Load().NoteACPUpdate(u)
+}
+
+// maxUpdateBytes bounds what is remembered of one tool call update.
+const maxUpdateBytes = 256 << 10
+
+// tooLargeInput stands for a tool input too large to remember. It repeats
+// a key in another letter case, which the gate reads as ambiguous input
+// that only a human may approve: a later request naming the call by its id
+// alone is never decided on an older, smaller version of it.
+var tooLargeInput = json.RawMessage(`{"perm-peer":"this tool call's input was too large to remember","PERM-PEER":""}`)
+
+// forgetBulk keeps the small fields of a tool call update and replaces its
+// input with tooLargeInput.
+func forgetBulk(u protocol.ACPToolCallUpdate) protocol.ACPToolCallUpdate {
+	u.RawInput, u.Content, u.RawOutput = tooLargeInput, nil, nil
+	if len(u.Title) > 1024 {
+		u.Title = strings.ToValidUTF8(u.Title[:1024], "")
+	}
+	if len(u.Locations) > 64 {
+		u.Locations = u.Locations[:64]
+	}
+	if len(u.Meta) > 4096 {
+		u.Meta = nil
+	}
+	return u
 }

@@ -128,8 +128,19 @@ func readLines(r io.Reader, from string, handle func(line []byte)) {
 			}
 			return
 		}
-		handle(line)
+		handleSafely(from, line, handle)
 	}
+}
+
+// handleSafely drops a line whose handling panics (a bug): logged, never
+// forwarded, and the relay goes on.
+func handleSafely(from string, line []byte, handle func([]byte)) {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("acp: internal error on a line; dropped", "from", from, "panic", r, "line", clip(line))
+		}
+	}()
+	handle(line)
 }
 
 // agentLine handles one line from the agent. A line that is not one JSON
