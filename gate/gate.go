@@ -219,6 +219,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	}
 	a.searchesOnlyFiles()
 	a.guardOwnFiles()
+	guardExposure(a.facts)
 	return a.verdict(action)
 }
 

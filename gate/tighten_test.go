@@ -3,6 +3,7 @@ package gate
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -123,4 +124,19 @@ func TestRemoteCode(t *testing.T) {
 	assert.NoError(t, err)
 	e.Policy = pol
 	assert.Equal(t, protocol.DecisionAllow, Analyze(bash("npx cowsay hi"), e).Decision)
+}
+
+// TestExposure checks the spellings of ssh -R and binds to every interface.
+func TestExposure(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"ssh -R 80:localhost:80 h": true, "ssh -NfR 80:localhost:80 h": true, "ssh -R80:localhost:80 h": true,
+		"ssh -oRemoteForward=80:localhost:80 h": true, "ssh -o RemoteForward=80:x:80 h": true, "ssh -g -L 80:x:80 h": true,
+		"ssh -i key -L 80:localhost:80 h": false, "ssh -p 2222 h": false, "ssh -i Rkey h": false,
+		"ngrok http 80": true, "ngrok --version": false, "cloudflared tunnel run x": true, "cloudflared update": false,
+		"php -S 0.0.0.0:8000": true, "rails s -b 0.0.0.0": true, "x --bind=[::]:80": true, "x --listen=::": true,
+		"vite --host 127.0.0.1": false, "curl http://0.0.0.0/": false,
+	} {
+		args := strings.Fields(cmd)
+		assert.Equal(t, want, exposes(args[0], args[1:]) != "", cmd)
+	}
 }

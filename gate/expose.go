@@ -1,0 +1,112 @@
+package gate
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Exposing the machine (SPEC §5.4) is human-only: a tunnel that makes a
+// local port reachable from the internet (ngrok, cloudflared tunnel,
+// ssh -R), or a server bound to every interface (0.0.0.0, ::) rather than
+// to localhost. The files it serves and the service's own holes are then
+// anyone's.
+
+// tunnels are the programs that open a tunnel, with the subcommands that
+// do (none listed: every call but version and help).
+var tunnels = map[string][]string{
+	"ngrok": nil, "lt": nil, "localtunnel": nil, "frpc": nil, "expose": nil, "pgrok": nil, "telebit": nil, "sish": nil,
+	"cloudflared": {"tunnel"}, "bore": {"local"}, "tailscale": {"funnel", "serve"}, "zrok": {"share"},
+	"code": {"tunnel"}, "devtunnel": {"host"}, "loophole": {"http", "https", "path"},
+}
+
+// sshClients take ssh's options.
+var sshClients = map[string]bool{"ssh": true, "autossh": true}
+
+// anyInterface matches a word that binds every interface: 0.0.0.0, ::,
+// [::], with a port, or as an option's value (--host=0.0.0.0).
+var anyInterface = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:-[-\w]*=|[\w.-]*=)?(?:0\.0\.0\.0|\[::\]|::)(?::\d+)?$`)
+})
+
+// guardExposure makes exec facts that expose the machine human-only.
+func guardExposure(facts []*rfact) {
+	for _, f := range facts {
+		if f.kind != protocol.FactExec || f.safe != nil || f.floor != nil || f.human != nil || len(f.argv) == 0 {
+			continue
+		}
+		if why := exposes(filepath.Base(f.argv[0]), f.argv[1:]); why != "" {
+			f.human = reason("human.expose", why)
+		}
+	}
+}
+
+// exposes says how a command exposes the machine, "" when it does not.
+func exposes(name string, args []string) string {
+	if subs, ok := tunnels[name]; ok && tunnelCall(subs, args) {
+		return name + " opens a tunnel from the internet to this machine"
+	}
+	if sshClients[name] && sshRemoteForward(args) {
+		return name + " -R lets the remote host reach ports of this machine"
+	}
+	for _, v := range args {
+		if anyInterface().MatchString(v) {
+			return "binds a server to every network interface (" + v + "), not to localhost"
+		}
+	}
+	return ""
+}
+
+// tunnelCall reports a tunnel program's call that opens one: its first
+// operand is one of subs (any but version and help when subs is nil).
+func tunnelCall(subs []string, args []string) bool {
+	for _, v := range args {
+		if strings.HasPrefix(v, "-") {
+			if v == "--version" || v == "-v" || v == "--help" || v == "-h" {
+				return false
+			}
+			continue
+		}
+		if subs == nil {
+			return v != "version" && v != "help" && v != "completion"
+		}
+		for _, s := range subs {
+			if v == s {
+				return true
+			}
+		}
+		return false
+	}
+	return subs == nil && len(args) > 0
+}
+
+// sshRemoteForward reports ssh -R (also in a cluster, attached, or as
+// -o RemoteForward), and -g, which opens local forwards to other hosts.
+func sshRemoteForward(args []string) bool {
+	for i, v := range args {
+		lv := strings.ToLower(v)
+		switch {
+		case strings.HasPrefix(lv, "-oremoteforward") || strings.HasPrefix(lv, "-ogatewayports=yes"):
+			return true
+		case v == "-o" && i+1 < len(args):
+			o := strings.ToLower(args[i+1])
+			if strings.HasPrefix(o, "remoteforward") || strings.HasPrefix(o, "gatewayports=yes") || strings.HasPrefix(o, "gatewayports yes") {
+				return true
+			}
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			// a cluster of ssh's no-value flags may end in R or g: -fNR, -NgL
+			for _, c := range v[1:] {
+				if c == 'R' || c == 'g' {
+					return true
+				}
+				if !strings.ContainsRune("46AaCfGgKkMNnqsTtVvXxY", c) {
+					break // a value flag: the rest is its value
+				}
+			}
+		}
+	}
+	return false
+}
