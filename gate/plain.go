@@ -808,7 +808,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	}
 	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
-	} else {
+	} else if !parsedOptions[lb] {
 		a.flagValueSecrets(lb, args, sc, idx)
 	}
 	for _, w := range args {
@@ -2101,6 +2101,12 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	}
 	if s.pre {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
+		return
+	}
+	if len(s.odd) > 0 {
+		// what the tool makes of it (an error, an option it has that the
+		// table lacks) is not known: not known-safe
+		f.ask = reason("ask.flag", lb+" "+s.odd[0]+" is given a value the gate does not know it takes")
 		return
 	}
 	f.safe = reason("gate.safe", lb+" only reads")

@@ -42,6 +42,9 @@ type searchCmd struct {
 	// namesOnly: the output holds file names, counts or nothing, no line
 	// (-l, -L, -c, -q); it overrides context and -o
 	namesOnly bool
+	// odd are long options given a value that the table says take none
+	// (rg --hidden=~/.ssh)
+	odd []string
 }
 
 type dialect int
@@ -110,6 +113,12 @@ var agOptions = searchOptions{shortValue: "ABCGgmpW", abbrev: true, long: map[st
 	"recurse": false, "no-recurse": false, "search-binary": false, "search-zip": false,
 }}
 
+// parsedOptions are the tools parseSearch reads by their option tables:
+// each spelling of an option reads its value by the option's role (grep
+// -e .env and --regexp=.env are both a pattern), so the generic guess of
+// flagValueSecrets, that a --x=V value may be a file, does not apply.
+var parsedOptions = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true}
+
 // parseSearch reads args as the search tool lb would.
 func parseSearch(lb string, args []word) searchCmd {
 	s := searchCmd{dialect: basicRE}
@@ -150,6 +159,9 @@ func parseSearch(lb string, args []word) searchCmd {
 		if strings.HasPrefix(v, "--") {
 			name, val, hasVal := strings.Cut(v[2:], "=")
 			full, takes := opts.lookup(name)
+			if hasVal && !takes {
+				s.odd = append(s.odd, "--"+name)
+			}
 			vw := word{val: val, dyn: w.dyn}
 			if takes && !hasVal {
 				vw, hasVal = next()
