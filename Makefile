@@ -32,7 +32,7 @@ test: deps build
 # `make test` bounds each run by a count (10000x), not a duration: with a
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (go.dev/issue/75804, fixed in Go 1.27).
-FUZZ_TARGETS := peer:FuzzStream peer:FuzzParams gate:FuzzAnalyze redact:FuzzJSON schemas:FuzzValidateParams schemas:FuzzValidatePolicy store:FuzzCanonicalRecord store:FuzzCanonicalJSON
+FUZZ_TARGETS := peer:FuzzStream peer:FuzzParams gate:FuzzAnalyze gate/internal/argv:FuzzParse redact:FuzzJSON schemas:FuzzValidateParams schemas:FuzzValidatePolicy store:FuzzCanonicalRecord store:FuzzCanonicalJSON
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -689,7 +689,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	case "ionice":
 		i = skipOpts(args, "cn", map[string]bool{"--class": true, "--classdata": true})
 		if hasFlag(args[:i], "-p", "--pid", "-P", "--pgid", "-u", "--uid") {
-			return a.noInner(f, "ionice")
+			return noInner(f, "ionice")
 		}
 	case "timeout":
 		i = skipOpts(args, "sk", map[string]bool{"--signal": true, "--kill-after": true})
@@ -706,13 +706,13 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	case "chrt":
 		i = skipOpts(args, "TPD", nil)
 		if hasFlag(args[:i], "-p", "--pid") {
-			return a.noInner(f, "chrt")
+			return noInner(f, "chrt")
 		}
 		i++ // the priority
 	case "taskset":
 		i = skipOpts(args, "", nil)
 		if hasShort(args[:i], "p") || hasFlag(args[:i], "--pid") {
-			return a.noInner(f, "taskset")
+			return noInner(f, "taskset")
 		}
 		i++ // the mask
 	case "flock":
@@ -776,7 +776,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 
 // noInner: the wrapper changes a running process instead of running a
 // command; not known-safe.
-func (a *analyzer) noInner(f *rfact, lb string) summary {
+func noInner(f *rfact, lb string) summary {
 	f.safe, f.wrapper = nil, false
 	f.ask = reason("ask.unknown-command", lb+" changes a running process")
 	return summary{}

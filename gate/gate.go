@@ -95,8 +95,8 @@ type rfact struct {
 	// its human-only class (Bash(sudo apt-get update)): a rule is a
 	// person's decision, which auto mode and the judge are not
 	ruleClears bool
-	open                    *protocol.Reason // why it asks when nothing covers it
-	parent                  int              // exec fact that owns this one (-1: none)
+	open       *protocol.Reason // why it asks when nothing covers it
+	parent     int              // exec fact that owns this one (-1: none)
 
 	dec       protocol.Decision
 	by        protocol.DecidedBy

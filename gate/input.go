@@ -402,7 +402,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 	}
 	switch class {
 	case tShell:
-		cmds, ok := a.commandsOf(in, rawStr)
+		cmds, ok := commandsOf(in, rawStr)
 		if !ok {
 			a.opaque("ask.bad-input", "no command the gate can read in the call", false)
 			return name
@@ -670,7 +670,7 @@ func looseIPv4(h string) (net.IP, bool) {
 // commandsOf reads command/cmd/script as a string or an argv array. Every
 // key present is returned: a host that runs "cmd" must not be judged on a
 // harmless "command" next to it. ok is false when a value is unreadable.
-func (a *analyzer) commandsOf(in map[string]any, rawStr string) ([]string, bool) {
+func commandsOf(in map[string]any, rawStr string) ([]string, bool) {
 	if in == nil {
 		return []string{rawStr}, rawStr != ""
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -268,7 +269,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				// runs before every later command, in this shell: its cd moves them
 				s.or(a.reparseIn(w.val, sc, idx))
 			} else {
-				s.or(a.branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
+				s.or(branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
 			}
 		} else {
 			safe("lists traps")
@@ -333,100 +334,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			safe(lb + " is read-only")
 		}
 	case readers[lb]:
-		ok := true
-		switch lb {
-		case "sort":
-			ok = !hasLongAbbrev(args, "--output", "--compress-program")
-			for i := 0; i < len(args); i++ {
-				v := args[i].val
-				if v == "--" {
-					break
-				}
-				out := ""
-				switch {
-				case strings.HasPrefix(v, "--"):
-					if n, val, eq := strings.Cut(v[2:], "="); n != "" && strings.HasPrefix("output", n) {
-						if !eq && i+1 < len(args) {
-							i++
-							val = args[i].val
-						}
-						out = val
-					}
-				case len(v) > 1 && v[0] == '-':
-					// -uo FILE, -ofile; -t, -k, -S, -T take the rest as a value
-					for j := 1; j < len(v); j++ {
-						if strings.IndexByte("ktST", v[j]) >= 0 {
-							break
-						}
-						if v[j] == 'o' {
-							ok = false
-							out = v[j+1:]
-							if out == "" && i+1 < len(args) {
-								i++
-								out = args[i].val
-							}
-							break
-						}
-					}
-				}
-				if out != "" {
-					a.writeFact(a.resolveMaybe(args[i], out, sc, true), -1)
-				}
-			}
-		case "tree":
-			ok = !hasFlag(args, "-o", "-R")
-		case "file":
-			ok = !hasFlag(args, "-C", "--compile")
-			// file -f NAMES prints each line of NAMES in its messages
-			for _, w := range optionValues(args, 'f', "--files-from") {
-				a.readWord(w, sc, idx, false)
-			}
-		case "bat":
-			ok = !hasFlag(args, "--pager")
-		}
-		// sort/wc/du --files0-from=F read the files named in F (- is stdin)
-		for _, w := range optionValues(args, 0, "--files0-from") {
-			a.filesNamedIn(w, sc, idx)
-		}
-		// no flag takes a value here: a flag value read as a file only makes
-		// the answer stricter, while a file read as a flag value would hide it
-		ops := operands(args, nil)
-		// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
-		// only IN) writes stdout, but is no longer a plain dump
-		if lb == "xxd" && hasShort(args, "r") {
-			ok = false
-		}
-		if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
-			ok = false
-			a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
-			ops = ops[:len(ops)-1]
-		}
-		if lb == "cat" && len(ops) == 0 && len(args) == 0 {
-			s.out = a.stdin
-		}
-		if listers[lb] && lb != "df" && len(ops) == 0 {
-			// ls, tree, du with no operand list the working directory
-			if sc.cwd == "" {
-				a.readFact(pathRef{raw: "."}, idx, true)
-			} else if sc.cwd != a.env.Project {
-				a.readFact(a.resolvePath(sc.cwd, "", false), idx, true)
-			}
-		}
-		if lb != "tr" {
-			for _, i := range ops {
-				if args[i].val == "-" {
-					continue
-				}
-				// counters show a count or a type and listers names, never
-				// contents (wc -l *.json, file .env); tree --fromfile prints
-				// the lines of its operands
-				a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
-			}
-		}
-		if ok {
-			safe(lb + " only reads")
-		} else {
-			f.ask = reason("ask.flag", lb+" with a flag that writes or runs something")
+		if out := a.reader(f, idx, lb, args, sc); out != nil {
+			s.out = out // cat with no operand passes its stdin on
 		}
 	case pagers[lb]:
 		// pagers and editors show or open their files: reads, never known-safe
@@ -5278,4 +5187,130 @@ func gitConfigOf(dir string) string {
 		dir = up
 	}
 	return ""
+}
+
+// reader handles the read-only programs whose operands are files they read
+// (readers): their flags are declared in gate/internal/cmds, and one the
+// table lacks makes the call ask; the few that write or run something
+// (sort -o, tree -o, file -C, bat --pager, xxd -r, uniq IN OUT) ask too.
+// It returns what the command prints when that is its stdin (a bare cat).
+func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) *stdinSrc {
+	var out *stdinSrc
+	ok := true
+	switch lb {
+	case "sort":
+		ok = !hasLongAbbrev(args, "--output", "--compress-program")
+		for _, o := range sortOutputs(args) {
+			ok = false
+			a.writeFact(a.resolveMaybe(args[o.at], o.val, sc, true), -1)
+		}
+	case "tree":
+		ok = !hasFlag(args, "-o", "-R")
+	case "file":
+		ok = !hasFlag(args, "-C", "--compile")
+		// file -f NAMES prints each line of NAMES in its messages
+		for _, w := range optionValues(args, 'f', "--files-from") {
+			a.readWord(w, sc, idx, false)
+		}
+	case "bat":
+		ok = !hasFlag(args, "--pager")
+	}
+	// sort/wc/du --files0-from=F read the files named in F (- is stdin)
+	for _, w := range optionValues(args, 0, "--files0-from") {
+		a.filesNamedIn(w, sc, idx)
+	}
+	// no flag takes a value here: a flag value read as a file only makes
+	// the answer stricter, while a file read as a flag value would hide it
+	ops := operands(args, nil)
+	// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
+	// only IN) writes stdout, but is no longer a plain dump
+	if lb == "xxd" && hasShort(args, "r") {
+		ok = false
+	}
+	if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
+		ok = false
+		a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
+		ops = ops[:len(ops)-1]
+	}
+	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
+		out = a.stdin
+	}
+	if listers[lb] && lb != "df" && len(ops) == 0 {
+		// ls, tree, du with no operand list the working directory
+		if sc.cwd == "" {
+			a.readFact(pathRef{raw: "."}, idx, true)
+		} else if sc.cwd != a.env.Project {
+			a.readFact(a.resolvePath(sc.cwd, "", false), idx, true)
+		}
+	}
+	if lb != "tr" {
+		for _, i := range ops {
+			if args[i].val == "-" {
+				continue
+			}
+			// counters show a count or a type and listers names, never
+			// contents (wc -l *.json, file .env); tree --fromfile prints
+			// the lines of its operands
+			a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
+		}
+	}
+	why := lb + " with a flag that writes or runs something"
+	if u := cmds.Reader(lb).FirstUnknown(len(args), func(i int) (string, bool) { return args[i].val, args[i].dyn }); ok && u != "" {
+		// an allowlist (SPEC §5.1): a flag the table lacks may write or run something
+		ok, why = false, lb+" "+u+" is a flag the gate does not know"
+	}
+	if ok {
+		f.safe = reason("gate.safe", lb+" only reads")
+	} else {
+		f.ask = reason("ask.flag", why)
+	}
+	return out
+}
+
+// sortOut is one -o/--output value of sort: the word it is in and the file.
+type sortOut struct {
+	at  int
+	val string
+}
+
+// sortOutputs finds sort's output files in every spelling: -o FILE,
+// -oFILE, -uo FILE, --output=FILE, --outp FILE.
+func sortOutputs(args []word) []sortOut {
+	var outs []sortOut
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			break
+		}
+		out := ""
+		switch {
+		case strings.HasPrefix(v, "--"):
+			if n, val, eq := strings.Cut(v[2:], "="); n != "" && strings.HasPrefix("output", n) {
+				if !eq && i+1 < len(args) {
+					i++
+					val = args[i].val
+				}
+				out = val
+			}
+		case len(v) > 1 && v[0] == '-':
+			// -uo FILE, -ofile; -t, -k, -S, -T take the rest as a value
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte("ktST", v[j]) >= 0 {
+					break
+				}
+				if v[j] == 'o' {
+					out = v[j+1:]
+					if out == "" && i+1 < len(args) {
+						i++
+						out = args[i].val
+					}
+					break
+				}
+			}
+		}
+		if out != "" {
+			outs = append(outs, sortOut{i, out})
+		}
+	}
+	return outs
 }

@@ -662,7 +662,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 	case *syntax.Block:
 		return a.stmts(c.Stmts, sc)
 	case *syntax.IfClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			var s summary
 			for cl := c; cl != nil; cl = cl.Else {
 				s.or(a.stmts(cl.Cond, in))
@@ -671,13 +671,13 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 			return s
 		})
 	case *syntax.WhileClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			s := a.stmts(c.Cond, in)
 			s.or(a.stmts(c.Do, in))
 			return s
 		})
 	case *syntax.ForClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			wi, ok := c.Loop.(*syntax.WordIter)
 			if !ok {
 				s := a.walkSubst(c.Loop, in)
@@ -687,7 +687,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 			return a.forWords(wi, c.Do, in)
 		})
 	case *syntax.CaseClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			w := a.word(c.Word, in)
 			s := w.sub
 			if w.secretVar && slices.ContainsFunc(c.Items, func(it *syntax.CaseItem) bool {
@@ -863,7 +863,7 @@ func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
 
 // branch runs a conditional body on a copy of the scope; if the body may
 // change directory, what follows runs in an unknown one.
-func (a *analyzer) branch(sc *scope, body func(*scope) summary) summary {
+func branch(sc *scope, body func(*scope) summary) summary {
 	in := sc.copy()
 	s := body(in)
 	if in.cwd != sc.cwd {
