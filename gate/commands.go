@@ -3,7 +3,6 @@ package gate
 import (
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1070,8 +1069,8 @@ func isStdinPath(p string) bool {
 	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
 
-var revShellRe = regexp.MustCompile(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)
-var revShellExecRe = regexp.MustCompile(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2)`)
+var revShellRe = lazyRE(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)
+var revShellExecRe = lazyRE(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2)`)
 
 func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	a.noAlways = true
@@ -1087,7 +1086,7 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	}
 	c := parseInterp(lb, args)
 	for _, code := range c.code {
-		if revShellRe.MatchString(code) && revShellExecRe.MatchString(code) {
+		if revShellRe().MatchString(code) && revShellExecRe().MatchString(code) {
 			f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
 		}
 		a.inlineCode(f, idx, lb, code, sc)
@@ -1475,7 +1474,7 @@ var parallelLong = map[string]bool{"--jobs": true, "--max-procs": true, "--sshlo
 	"--shard": true, "--bin": true, "--group-by": true, "--compress-program": true, "--decompress-program": true}
 
 // parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).
-var parallelRepl = regexp.MustCompile(`\{[0-9]*[./#%]*/?\.?\}`)
+var parallelRepl = lazyRE(`\{[0-9]*[./#%]*/?\.?\}`)
 
 // parallel: GNU parallel joins its command words (unquoted, so 'rm -rf {}'
 // is a shell string), puts each quoted argument in place of {} or at the
@@ -1554,8 +1553,8 @@ func (a *analyzer) parallel(f *rfact, idx int, args []word, sc *scope) summary {
 			}
 		}
 		line := strings.Join(tmpl, " ")
-		if parallelRepl.MatchString(line) {
-			line = parallelRepl.ReplaceAllLiteralString(line, q)
+		if parallelRepl().MatchString(line) {
+			line = parallelRepl().ReplaceAllLiteralString(line, q)
 		} else {
 			line += " " + q
 		}

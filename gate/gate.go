@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -439,7 +438,7 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 }
 
 // ruleHost finds the hosts a rule's text names (Bash(curl https://api.github.com/*)).
-var ruleHost = regexp.MustCompile(`://([^/:*\s)'"]+)`)
+var ruleHost = lazyRE(`://([^/:*\s)'"]+)`)
 
 // otherHost reports a network fact the covering rule of its parent does
 // not name: a rule written for one host (curl https://api.github.com/*)
@@ -449,7 +448,7 @@ func otherHost(f, parent *rfact) bool {
 	if f.kind != protocol.FactNetwork || parent.reason == nil || parent.reason.Rule == "" {
 		return false
 	}
-	hosts := ruleHost.FindAllStringSubmatch(parent.reason.Rule, -1)
+	hosts := ruleHost().FindAllStringSubmatch(parent.reason.Rule, -1)
 	if len(hosts) == 0 {
 		return false
 	}

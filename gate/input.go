@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -1133,7 +1132,7 @@ func editsScripts(path string, olds, news []string) bool {
 		// the edit finds nothing to replace here, unless the file appears
 		// first: then judge the new text alone ("lodash": "4.17" is a
 		// version, "test": "curl x|sh" a command)
-		return scriptLike.MatchString(strings.Join(news, "\n"))
+		return scriptLike().MatchString(strings.Join(news, "\n"))
 	}
 	if err != nil || len(data) > 4<<20 {
 		return true
@@ -1196,7 +1195,7 @@ func dataOnlyRewrite(path string, news []string) bool {
 // scriptLike is a JSON member whose value reads as a shell command: a space
 // or a shell metacharacter, where a dependency's value is a version; a path
 // ("test": "./x.sh") or a JSON escape ("node\u0020x.js" is a space) too.
-var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>/\\` + "`" + `][^"]*"`)
+var scriptLike = lazyRE(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>/\\` + "`" + `][^"]*"`)
 
 // scriptsSpan finds the byte range of the top-level "scripts" value of a
 // package.json; ok is false when the file is not a JSON object. A file

@@ -406,16 +406,16 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		reads := false
 		for n, i := range ops {
 			if n == 0 && !fromFile {
-				reads = args[i].dyn || jqEnvRe.MatchString(args[i].val)
-				if jqEnvDumpRe.MatchString(args[i].val) {
+				reads = args[i].dyn || jqEnvRe().MatchString(args[i].val)
+				if jqEnvDumpRe().MatchString(args[i].val) {
 					f.human = reason("human.env-dump", lb+" filter reads the environment")
 					s.taint = true
 				}
 				// load("f"), load_str("f"), $__loc__-free file reads by name
-				for _, m := range jqLoadRe.FindAllStringSubmatch(args[i].val, -1) {
+				for _, m := range jqLoadRe().FindAllStringSubmatch(args[i].val, -1) {
 					a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
 				}
-				if jqImportRe.MatchString(args[i].val) {
+				if jqImportRe().MatchString(args[i].val) {
 					reads = true
 					a.jqModules(args, args[i].val, sc, idx)
 				}
@@ -463,7 +463,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
 				// only named roots: in the current directory fd's own ignore rules
 				// (hidden, .gitignore) leave less than rm -rf . would
-				a.execOverTree(f, idx, lb, cmd, roots, fdRepl, sc)
+				a.execOverTree(f, idx, lb, cmd, roots, fdRepl(), sc)
 			}
 		}
 	case lb == "tee":
@@ -810,7 +810,7 @@ var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true,
 	"mysql": true, "mariadb": true}
 
 // templateFields are the field chains of a Go template ({{.State.Status}}).
-var templateFields = regexp.MustCompile(`\.[A-Za-z0-9_.]*`)
+var templateFields = lazyRE(`\.[A-Za-z0-9_.]*`)
 
 // dockerTemplateMayPrintEnv reports a docker inspect --format template that
 // may print .Config.Env: a field chain through Config or Env, the whole
@@ -819,7 +819,7 @@ func dockerTemplateMayPrintEnv(w word) bool {
 	if w.dyn || strings.Contains(w.val, "$") {
 		return true
 	}
-	for _, m := range templateFields.FindAllString(w.val, -1) {
+	for _, m := range templateFields().FindAllString(w.val, -1) {
 		if l := strings.ToLower(m); m == "." || strings.Contains(l, "config") || strings.Contains(l, "env") {
 			return true
 		}
@@ -1365,7 +1365,7 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 	if lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "setfacl" || lb == "chattr" {
 		modeIsFlag := false // chmod -w file: the mode looks like a flag
 		for _, w := range args {
-			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode.MatchString(w.val)
+			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode().MatchString(w.val)
 		}
 		if len(ops) > 0 && !modeIsFlag {
 			ops = ops[1:] // the mode or owner
@@ -1725,7 +1725,7 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		f.human = reason("human.persistence-write", "changes package.json scripts")
 	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
 		f.human = reason("human.persistence-write", "changes the package manager configuration")
-	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey.MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
+	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey().MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "npm config get"}, parent: idx,
 			human: reason("human.sensitive-read", "prints a registry token")})
 	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
@@ -2022,19 +2022,19 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 }
 
 // gitSecretKey matches git config keys whose values are credentials.
-var gitSecretKey = regexp.MustCompile(`(?i)(extraheader|token|passw|secret|smtppass|oauth|apikey|api-key|authorization)`)
+var gitSecretKey = lazyRE(`(?i)(extraheader|token|passw|secret|smtppass|oauth|apikey|api-key|authorization)`)
 
-var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
+var chmodFlagMode = lazyRE(`^-[rwxXst]+$`)
 
 // jqEnvRe finds jq/yq builtins that read the environment or files;
 // jqEnvDumpRe those that read the environment (yq's envsubst fills in
 // ${NAME} from it).
 var (
-	jqLoadRe    = regexp.MustCompile(`\bload(?:_str)?\(\s*"([^"]+)"`)
-	jqEnvRe     = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
-	jqEnvDumpRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
-	jqImportRe  = regexp.MustCompile(`\b(?:import|include)\s+"([^"]*)"`)
-	jqSearchRe  = regexp.MustCompile(`\bsearch\s*:\s*"([^"]*)"`)
+	jqLoadRe    = lazyRE(`\bload(?:_str)?\(\s*"([^"]+)"`)
+	jqEnvRe     = lazyRE(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
+	jqEnvDumpRe = lazyRE(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
+	jqImportRe  = lazyRE(`\b(?:import|include)\s+"([^"]*)"`)
+	jqSearchRe  = lazyRE(`\bsearch\s*:\s*"([^"]*)"`)
 )
 
 // jqModules reads the files a jq filter's import/include directives load:
@@ -2045,13 +2045,13 @@ func (a *analyzer) jqModules(args []word, filter string, sc *scope, idx int) {
 	for _, w := range optionValues(args, 'L', "--library-path") {
 		dirs = append(dirs, w.val)
 	}
-	for _, m := range jqSearchRe.FindAllStringSubmatch(filter, 8) {
+	for _, m := range jqSearchRe().FindAllStringSubmatch(filter, 8) {
 		dirs = append(dirs, m[1])
 	}
 	if len(dirs) == 0 {
 		dirs = []string{"~/.jq"}
 	}
-	for _, m := range jqImportRe.FindAllStringSubmatch(filter, 8) {
+	for _, m := range jqImportRe().FindAllStringSubmatch(filter, 8) {
 		for _, d := range dirs[:min(len(dirs), 8)] {
 			for _, ext := range []string{".jq", ".json"} {
 				a.readFact(a.resolvePath(d+"/"+m[1]+ext, sc.cwd, false), idx, false)
@@ -2769,8 +2769,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
 				cands = append(cands, v[2:])
 			}
-			if lb == "gh" && uploadField.MatchString(val) {
-				cands = append(cands, val[uploadField.FindStringSubmatchIndex(val)[3]:])
+			if lb == "gh" && uploadField().MatchString(val) {
+				cands = append(cands, val[uploadField().FindStringSubmatchIndex(val)[3]:])
 			}
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
@@ -2848,7 +2848,7 @@ var sshVals = map[string]map[string]bool{
 // uploadField matches the start of a form or httpie field whose value is a
 // file: name=@, name=<, name@, name:=@, name:@.
 // gh api -F 'files[a.txt][content]=@FILE' nests keys in brackets.
-var uploadField = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
+var uploadField = lazyRE(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
 
 // mailers send mail: -a FILE attaches FILE.
 var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
@@ -3026,8 +3026,8 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 		switch {
 		case strings.HasPrefix(body, "@"):
 			c = body[1:]
-		case uploadField.MatchString(body):
-			c = body[uploadField.FindStringSubmatchIndex(body)[3]:]
+		case uploadField().MatchString(body):
+			c = body[uploadField().FindStringSubmatchIndex(body)[3]:]
 		}
 		if q, ok := strings.CutPrefix(c, `"`); ok {
 			c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
@@ -3305,7 +3305,7 @@ func isRemoteURL(v string) bool {
 
 // gitCommandKey matches git configuration keys whose value is a command
 // line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
-var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
+var gitCommandKey = lazyRE(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
 	`interactive\.difffilter|trailer\..*\.(command|cmd)|submodule\..*\.update|core\.alternaterefscommand|sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd)|` +
 	`core\.(hookspath|gitproxy)|protocol\..*\.allow|ssh\.variant|gpg\..*\.program|credential\..*\.helper)$`)
 
@@ -3314,7 +3314,7 @@ var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|edit
 // log is rm -rf ~).
 func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
 	k, v, ok := strings.Cut(kv, "=")
-	if !ok || !gitCommandKey.MatchString(strings.ToLower(k)) {
+	if !ok || !gitCommandKey().MatchString(strings.ToLower(k)) {
 		return
 	}
 	a.reparse(strings.TrimPrefix(v, "!"), sc, idx)
@@ -3322,7 +3322,7 @@ func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
 
 // gitIncludeKey matches the keys whose value is another config file git
 // reads (include.path, includeIf.COND.path).
-var gitIncludeKey = regexp.MustCompile(`^include(if\..*)?\.path$`)
+var gitIncludeKey = lazyRE(`^include(if\..*)?\.path$`)
 
 // gitConfigFile analyses a git config file the call supplies (git -c
 // include.path=<(…), GIT_CONFIG_GLOBAL=<(…), a file this call wrote): each
@@ -3503,7 +3503,7 @@ loop:
 			unsafe = "git " + v + " sets configuration that can run programs"
 			if v == "-c" && i+1 < len(args) {
 				a.gitConfigCommand(args[i+1].val, sc, idx)
-				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey.MatchString(strings.ToLower(k)) {
+				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
 					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
 				}
 			}
@@ -3886,7 +3886,7 @@ loop:
 		write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
 		secretKey := false
 		for _, o := range ops {
-			secretKey = secretKey || gitSecretKey.MatchString(rest[o].val)
+			secretKey = secretKey || gitSecretKey().MatchString(rest[o].val)
 		}
 		switch {
 		case write:
@@ -4101,7 +4101,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			mid := len(a.facts)
 			if len(inner) > 0 {
 				if !findFiltered(args) {
-					a.execOverTree(f, idx, "find", args[i+1:j], roots, findRepl, sc)
+					a.execOverTree(f, idx, "find", args[i+1:j], roots, findRepl(), sc)
 				}
 				f.wrapper = true
 				s.or(a.inner(inner, sc, idx))
@@ -4149,8 +4149,8 @@ var fdVal = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type
 // findRepl and fdRepl are the placeholders find -exec and fd -x/-X fill
 // with each path.
 var (
-	findRepl = regexp.MustCompile(`\{\}`)
-	fdRepl   = regexp.MustCompile(`\{/?/?\.?\}`)
+	findRepl = lazyRE(`\{\}`)
+	fdRepl   = lazyRE(`\{/?/?\.?\}`)
 )
 
 // execOverTree handles find/fd running cmd on every entry under roots with
@@ -4423,13 +4423,13 @@ var (
 	// awkCmdRe finds the command strings of an awk program: system("…"),
 	// "…" | getline, print … | "…"; awkOutRe the files of print > "…" and
 	// awkInRe those of getline < "…".
-	awkCmdRe = regexp.MustCompile(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
-	awkOutRe = regexp.MustCompile(`>>?\s*\(?\s*"(\d+)"`)
-	awkInRe  = regexp.MustCompile(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
+	awkCmdRe = lazyRE(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
+	awkOutRe = lazyRE(`>>?\s*\(?\s*"(\d+)"`)
+	awkInRe  = lazyRE(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
 	// awkPrintShRe is print EXPR | "CMD" (group 1 the printed expression),
 	// awkLitRe a literal in it
-	awkPrintShRe = regexp.MustCompile(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
-	awkLitRe     = regexp.MustCompile(`"(\d+)"`)
+	awkPrintShRe = lazyRE(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
+	awkLitRe     = lazyRE(`"(\d+)"`)
 )
 
 // awkEffects lists what a lexed awk program runs, writes and reads by
@@ -4444,19 +4444,19 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 		}
 		return ""
 	}
-	for _, m := range awkCmdRe.FindAllStringSubmatch(code, 16) {
+	for _, m := range awkCmdRe().FindAllStringSubmatch(code, 16) {
 		cmds = append(cmds, lit(m))
 	}
 	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
 		if k := strings.Index(stmt, "print"); k >= 0 {
-			for _, m := range awkOutRe.FindAllStringSubmatch(stmt[k:], 4) {
+			for _, m := range awkOutRe().FindAllStringSubmatch(stmt[k:], 4) {
 				writes = append(writes, lit(m))
 			}
 			// print "CMD" | "sh": what is printed is the shell's script
-			if m := awkPrintShRe.FindStringSubmatch(stmt[k:]); m != nil {
+			if m := awkPrintShRe().FindStringSubmatch(stmt[k:]); m != nil {
 				if sh := strings.Fields(lit([]string{"", m[2]})); len(sh) > 0 && shells[path.Base(sh[0])] {
 					var printed strings.Builder
-					for _, p := range awkLitRe.FindAllStringSubmatch(m[1], 8) {
+					for _, p := range awkLitRe().FindAllStringSubmatch(m[1], 8) {
 						printed.WriteString(lit(p))
 					}
 					cmds = append(cmds, printed.String())
@@ -4464,7 +4464,7 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 			}
 		}
 	}
-	for _, m := range awkInRe.FindAllStringSubmatch(code, 16) {
+	for _, m := range awkInRe().FindAllStringSubmatch(code, 16) {
 		reads = append(reads, lit(m))
 	}
 	return cmds, writes, reads
@@ -4625,7 +4625,7 @@ var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": tru
 
 // vimWriteRe matches an ex command that writes a file: w[rite][!] FILE,
 // sav[eas], wq, x, up[date].
-var vimWriteRe = regexp.MustCompile(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
+var vimWriteRe = lazyRE(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
 
 // exCommand analyses one ex/vim/ed command line: !CMD runs a shell
 // command, w FILE writes, r FILE reads. Commands after a | run too
@@ -4644,24 +4644,24 @@ func (a *analyzer) exCommand(f *rfact, idx int, c string, sc *scope) {
 }
 
 var (
-	exSilentRe = regexp.MustCompile(`^sil(?:ent)?!?\s*`)
-	exRangeRe  = regexp.MustCompile(`^(?:[%.$,;+\-]|\d+|'[a-z<>])+!`)
-	exCodeRe   = regexp.MustCompile(`^(lua|luado|py3?|python3?|pyx|pythonx|py3?do|perl|perldo|ruby|rubydo|mz|mzscheme|tcl|tcldo)\s+(.*)`)
-	exExeRe    = regexp.MustCompile(`^(exe|exec|execute|norm|normal)!?\s`)
-	exTermRe   = regexp.MustCompile(`^ter(?:m|mi|min|mina|minal)?!?\s+(?:\+\+\S+\s+)*(.*)`)
+	exSilentRe = lazyRE(`^sil(?:ent)?!?\s*`)
+	exRangeRe  = lazyRE(`^(?:[%.$,;+\-]|\d+|'[a-z<>])+!`)
+	exCodeRe   = lazyRE(`^(lua|luado|py3?|python3?|pyx|pythonx|py3?do|perl|perldo|ruby|rubydo|mz|mzscheme|tcl|tcldo)\s+(.*)`)
+	exExeRe    = lazyRE(`^(exe|exec|execute|norm|normal)!?\s`)
+	exTermRe   = lazyRE(`^ter(?:m|mi|min|mina|minal)?!?\s+(?:\+\+\S+\s+)*(.*)`)
 )
 
 func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 	c = strings.TrimLeft(c, ": \t")
-	c = exSilentRe.ReplaceAllString(c, "")
-	if m := exRangeRe.FindString(c); m != "" {
+	c = exSilentRe().ReplaceAllString(c, "")
+	if m := exRangeRe().FindString(c); m != "" {
 		c = c[len(m)-1:] // %!CMD filters the lines through CMD
 	}
-	if inlineShellOut.MatchString(c) {
+	if inlineShellOut().MatchString(c) {
 		f.ask = reason("ask.flag", "the editor runs a command")
 		a.inlineCode(f, idx, "vim", c, sc) // system("…"), jobstart([…])
 	}
-	switch m := exCodeRe.FindStringSubmatch(c); {
+	switch m := exCodeRe().FindStringSubmatch(c); {
 	case m != nil:
 		lang := map[byte]string{'l': "lua", 'p': "python", 'r': "ruby", 'm': "racket", 't': "tclsh"}[m[1][0]]
 		if strings.HasPrefix(m[1], "perl") {
@@ -4669,14 +4669,14 @@ func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 		}
 		f.ask = reason("ask.flag", "the editor runs "+lang+" code")
 		a.inlineCode(f, idx, lang, m[2], sc)
-	case exExeRe.MatchString(c):
+	case exExeRe().MatchString(c):
 		// exe "!cmd": the strings are ex commands
 		for _, l := range codeLiterals(c, false) {
 			a.exCommand(f, idx, strings.TrimPrefix(l, "normal "), sc)
 		}
-	case exTermRe.MatchString(c):
+	case exTermRe().MatchString(c):
 		f.ask = reason("ask.flag", "the editor runs a command")
-		a.reparse(exTermRe.FindStringSubmatch(c)[1], sc, idx)
+		a.reparse(exTermRe().FindStringSubmatch(c)[1], sc, idx)
 	case strings.HasPrefix(c, "!"):
 		a.reparse(c[1:], sc, idx)
 	case strings.HasPrefix(c, "r !") || strings.HasPrefix(c, "r!") || strings.HasPrefix(c, "w !"):
@@ -4684,8 +4684,8 @@ func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 		a.reparse(c[strings.IndexByte(c, '!')+1:], sc, idx)
 	case strings.HasPrefix(c, "sh"):
 		f.ask = reason("ask.flag", "the editor runs a command")
-	case vimWriteRe.MatchString(c):
-		a.writeWord(word{val: vimWriteRe.FindStringSubmatch(c)[2]}, sc, idx)
+	case vimWriteRe().MatchString(c):
+		a.writeWord(word{val: vimWriteRe().FindStringSubmatch(c)[2]}, sc, idx)
 	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so ") ||
 		strings.HasPrefix(c, "luafile ") || strings.HasPrefix(c, "pyfile ") || strings.HasPrefix(c, "py3file "):
 		a.readWord(word{val: strings.TrimSpace(c[strings.IndexByte(c, ' '):])}, sc, idx, false)
@@ -5002,10 +5002,10 @@ func (a *analyzer) dbClient(lb string, args []word, sc *scope, idx int) {
 // dbMetaRe is a psql or mysql backslash command and the rest of its line;
 // dbWordRe a mysql client command written as a word at a statement start.
 var (
-	dbMetaRe    = regexp.MustCompile(`\\(!|[a-zA-Z_.]+)[ \t]*([^\n]*)`)
-	dbWordRe    = regexp.MustCompile(`(?im)(?:^|;)[ \t]*(system|pager|tee|source)[ \t]+([^\n]*)`)
-	dbProgramRe = regexp.MustCompile(`(?i)\bprogram\s+'((?:[^']|'')*)'`)
-	dbCopyRe    = regexp.MustCompile(`(?i)\\copy\b[^\n]*?\b(from|to)\s+'((?:[^']|'')*)'`)
+	dbMetaRe    = lazyRE(`\\(!|[a-zA-Z_.]+)[ \t]*([^\n]*)`)
+	dbWordRe    = lazyRE(`(?im)(?:^|;)[ \t]*(system|pager|tee|source)[ \t]+([^\n]*)`)
+	dbProgramRe = lazyRE(`(?i)\bprogram\s+'((?:[^']|'')*)'`)
+	dbCopyRe    = lazyRE(`(?i)\\copy\b[^\n]*?\b(from|to)\s+'((?:[^']|'')*)'`)
 )
 
 // dbCommands analyses psql/mysql input: \! CMD and system CMD run a
@@ -5036,16 +5036,16 @@ func (a *analyzer) dbCommands(text string, sc *scope, idx int) {
 			}
 		}
 	}
-	for _, m := range dbMetaRe.FindAllStringSubmatch(text, 64) {
+	for _, m := range dbMetaRe().FindAllStringSubmatch(text, 64) {
 		run(m[1], m[2])
 	}
-	for _, m := range dbWordRe.FindAllStringSubmatch(text, 64) {
+	for _, m := range dbWordRe().FindAllStringSubmatch(text, 64) {
 		run(strings.ToLower(m[1]), m[2])
 	}
-	for _, m := range dbProgramRe.FindAllStringSubmatch(text, 16) {
+	for _, m := range dbProgramRe().FindAllStringSubmatch(text, 16) {
 		a.reparse(strings.ReplaceAll(m[1], "''", "'"), sc, idx)
 	}
-	for _, m := range dbCopyRe.FindAllStringSubmatch(text, 16) {
+	for _, m := range dbCopyRe().FindAllStringSubmatch(text, 16) {
 		w := word{val: strings.ReplaceAll(m[2], "''", "'")}
 		if strings.EqualFold(m[1], "from") {
 			a.readWord(w, sc, idx, false)

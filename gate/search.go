@@ -392,7 +392,7 @@ func (s searchCmd) searchesHidden(lb string) bool {
 // secretSearch matches search patterns that look for secrets: names of
 // secrets (token and key as words, not tokenizer or monkey), and the
 // prefixes of well-known token formats.
-var secretSearch = regexp.MustCompile(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
+var secretSearch = lazyRE(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
 	`(^|[^a-z])(token|key|apikey)s?([^a-z]|$)|(^|[^a-z])(akia|ghp_|github_pat|glpat-|xox[abposr]-|sk-)`)
 
 // secretLines are lines of the shapes .env, .envrc and key files hold,
@@ -430,7 +430,7 @@ func (s searchCmd) huntsSecrets() string {
 			return "reads its patterns from a file"
 		}
 		for _, p := range s.patterns {
-			if p.dyn || secretSearch.MatchString(p.val) {
+			if p.dyn || secretSearch().MatchString(p.val) {
 				return "has a pattern aimed at secrets"
 			}
 		}
@@ -459,7 +459,7 @@ func (s searchCmd) huntsSecrets() string {
 }
 
 func (s searchCmd) matchesSecretLine(p string) bool {
-	if strings.Trim(p, "^$.*") == "" || secretSearch.MatchString(p) {
+	if strings.Trim(p, "^$.*") == "" || secretSearch().MatchString(p) {
 		return true
 	}
 	expr, ok := s.regexp(p)

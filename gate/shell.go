@@ -2,7 +2,6 @@ package gate
 
 import (
 	"errors"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -1376,7 +1375,7 @@ func riskyEnv(name, val string, static bool) bool {
 // asking for them trains users to approve env prefixes without reading.
 // Anything else (a flag that names a file, a command, a URL) still asks.
 // lessHarmless is a $LESS of long options that neither run nor write.
-var lessHarmless = regexp.MustCompile(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
+var lessHarmless = lazyRE(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
 
 func harmlessEnv(name, val string) bool {
 	if strings.ContainsAny(val, "\"'`$;|&<>(){}\n") {
@@ -1394,7 +1393,7 @@ func harmlessEnv(name, val string) bool {
 		return val == "local" || val == "auto"
 	case up == "LESS" || up == "MORE":
 		// -R, -FRX, -x4, --mouse: not +CMD, -k/--lesskey-*, -o/-O log files
-		return !strings.ContainsAny(val, "+kOo") || lessHarmless.MatchString(val)
+		return !strings.ContainsAny(val, "+kOo") || lessHarmless().MatchString(val)
 	case up == "GOPROXY":
 		for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
 			if p != "off" && p != "direct" && p != "https://proxy.golang.org" {
