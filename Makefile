@@ -53,6 +53,7 @@ FUZZ_TARGETS += store:FuzzCanonicalJSON
 FUZZ_TARGETS += peer/acpproxy:FuzzEnvelope
 FUZZ_TARGETS += store:FuzzDirectRecord
 FUZZ_TARGETS += gate:FuzzPolicyText
+FUZZ_TARGETS += gate/internal/argv:FuzzParse
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

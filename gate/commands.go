@@ -3,7 +3,6 @@ package gate
 import (
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -689,7 +688,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	case "ionice":
 		i = skipOpts(args, "cn", map[string]bool{"--class": true, "--classdata": true})
 		if hasFlag(args[:i], "-p", "--pid", "-P", "--pgid", "-u", "--uid") {
-			return a.noInner(f, "ionice")
+			return noInner(f, "ionice")
 		}
 	case "timeout":
 		i = skipOpts(args, "sk", map[string]bool{"--signal": true, "--kill-after": true})
@@ -706,13 +705,13 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	case "chrt":
 		i = skipOpts(args, "TPD", nil)
 		if hasFlag(args[:i], "-p", "--pid") {
-			return a.noInner(f, "chrt")
+			return noInner(f, "chrt")
 		}
 		i++ // the priority
 	case "taskset":
 		i = skipOpts(args, "", nil)
 		if hasShort(args[:i], "p") || hasFlag(args[:i], "--pid") {
-			return a.noInner(f, "taskset")
+			return noInner(f, "taskset")
 		}
 		i++ // the mask
 	case "flock":
@@ -776,7 +775,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 
 // noInner: the wrapper changes a running process instead of running a
 // command; not known-safe.
-func (a *analyzer) noInner(f *rfact, lb string) summary {
+func noInner(f *rfact, lb string) summary {
 	f.safe, f.wrapper = nil, false
 	f.ask = reason("ask.unknown-command", lb+" changes a running process")
 	return summary{}
@@ -1070,8 +1069,8 @@ func isStdinPath(p string) bool {
 	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
 
-var revShellRe = regexp.MustCompile(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)
-var revShellExecRe = regexp.MustCompile(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2)`)
+var revShellRe = lazyRE(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)
+var revShellExecRe = lazyRE(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2)`)
 
 func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	a.noAlways = true
@@ -1087,7 +1086,7 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	}
 	c := parseInterp(lb, args)
 	for _, code := range c.code {
-		if revShellRe.MatchString(code) && revShellExecRe.MatchString(code) {
+		if revShellRe().MatchString(code) && revShellExecRe().MatchString(code) {
 			f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
 		}
 		a.inlineCode(f, idx, lb, code, sc)
@@ -1475,7 +1474,7 @@ var parallelLong = map[string]bool{"--jobs": true, "--max-procs": true, "--sshlo
 	"--shard": true, "--bin": true, "--group-by": true, "--compress-program": true, "--decompress-program": true}
 
 // parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).
-var parallelRepl = regexp.MustCompile(`\{[0-9]*[./#%]*/?\.?\}`)
+var parallelRepl = lazyRE(`\{[0-9]*[./#%]*/?\.?\}`)
 
 // parallel: GNU parallel joins its command words (unquoted, so 'rm -rf {}'
 // is a shell string), puts each quoted argument in place of {} or at the
@@ -1554,8 +1553,8 @@ func (a *analyzer) parallel(f *rfact, idx int, args []word, sc *scope) summary {
 			}
 		}
 		line := strings.Join(tmpl, " ")
-		if parallelRepl.MatchString(line) {
-			line = parallelRepl.ReplaceAllLiteralString(line, q)
+		if parallelRepl().MatchString(line) {
+			line = parallelRepl().ReplaceAllLiteralString(line, q)
 		} else {
 			line += " " + q
 		}

@@ -33,8 +33,8 @@ var anyInterface = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // guardExposure makes exec facts that expose the machine human-only.
-func (a *analyzer) guardExposure() {
-	for _, f := range a.facts {
+func guardExposure(facts []*rfact) {
+	for _, f := range facts {
 		if f.kind != protocol.FactExec || f.safe != nil || f.floor != nil || f.human != nil || len(f.argv) == 0 {
 			continue
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -95,8 +94,8 @@ type rfact struct {
 	// its human-only class (Bash(sudo apt-get update)): a rule is a
 	// person's decision, which auto mode and the judge are not
 	ruleClears bool
-	open                    *protocol.Reason // why it asks when nothing covers it
-	parent                  int              // exec fact that owns this one (-1: none)
+	open       *protocol.Reason // why it asks when nothing covers it
+	parent     int              // exec fact that owns this one (-1: none)
 
 	dec       protocol.Decision
 	by        protocol.DecidedBy
@@ -223,7 +222,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	}
 	a.searchesOnlyFiles()
 	a.guardOwnFiles()
-	a.guardExposure()
+	guardExposure(a.facts)
 	return a.verdict(action)
 }
 
@@ -443,7 +442,7 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 }
 
 // ruleHost finds the hosts a rule's text names (Bash(curl https://api.github.com/*)).
-var ruleHost = regexp.MustCompile(`://([^/:*\s)'"]+)`)
+var ruleHost = lazyRE(`://([^/:*\s)'"]+)`)
 
 // otherHost reports a network fact the covering rule of its parent does
 // not name: a rule written for one host (curl https://api.github.com/*)
@@ -453,7 +452,7 @@ func otherHost(f, parent *rfact) bool {
 	if f.kind != protocol.FactNetwork || parent.reason == nil || parent.reason.Rule == "" {
 		return false
 	}
-	hosts := ruleHost.FindAllStringSubmatch(parent.reason.Rule, -1)
+	hosts := ruleHost().FindAllStringSubmatch(parent.reason.Rule, -1)
 	if len(hosts) == 0 {
 		return false
 	}

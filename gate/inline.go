@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -24,51 +23,51 @@ const maxInlineLiterals = 64
 
 var (
 	// inlineShellOut runs a string (or a list) as a command.
-	inlineShellOut = regexp.MustCompile(`os\.system|os\.popen|os\.exec|os\.spawn|subprocess|commands\.getoutput|pty\.spawn|` +
+	inlineShellOut = lazyRE(`os\.system|os\.popen|os\.exec|os\.spawn|subprocess|commands\.getoutput|pty\.spawn|` +
 		`child_process|execSync|execFileSync|spawnSync|\bexecFile\(|\bexec\(|\bspawn\(|\bsystem\s*[\(\s'"]|\bpopen|shell_exec|passthru|` +
 		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn|do shell script|` +
 		`\bjobstart\(|\btermopen\(|\bjob_start\(|\bterm_start\(|vim\.system\(`)
 	// tclExec is Tcl's exec (and expect's spawn): the words after it are an
 	// argv, often unquoted (exec rm -rf /x), up to the end of the command.
-	tclExec = regexp.MustCompile(`(?:^|[\[;\n{])\s*(?:exec|spawn)\s+([^\]\n;}]+)`)
+	tclExec = lazyRE(`(?:^|[\[;\n{])\s*(?:exec|spawn)\s+([^\]\n;}]+)`)
 	// inlineRecursiveDelete deletes a whole tree.
-	inlineRecursiveDelete = regexp.MustCompile(`rmtree|rmSync|rmdirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
+	inlineRecursiveDelete = lazyRE(`rmtree|rmSync|rmdirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
 		`RemoveAll|Remove-Item|removedirs|Deno\.remove|recursive:\s*true`)
 	// inlineDeleteArg is a literal handed straight to a recursive delete:
 	// rmtree('/x'), rmSync("dist"), rm_rf(File.expand_path("~")).
-	inlineDeleteArg = regexp.MustCompile(`(?:rmtree|rmSync|rmdirSync|\bfs\.rm|promises\.rm|rm_rf|rm_r|remove_tree|RemoveAll|removedirs|Deno\.remove)\(\s*(?:(?:os\.path\.)?expanduser\(|File\.expand_path\(|Path\()?\s*['"]([^'"]*)['"]`)
+	inlineDeleteArg = lazyRE(`(?:rmtree|rmSync|rmdirSync|\bfs\.rm|promises\.rm|rm_rf|rm_r|remove_tree|RemoveAll|removedirs|Deno\.remove)\(\s*(?:(?:os\.path\.)?expanduser\(|File\.expand_path\(|Path\()?\s*['"]([^'"]*)['"]`)
 	// inlineHome names the home directory without a literal path.
-	inlineHome = regexp.MustCompile(`expanduser|homedir\(|Path\.home\(|['"]HOME['"]|\bENV\{HOME\}|env\.HOME|Dir\.home|\$HOME|getenv\(\s*['"]HOME`)
+	inlineHome = lazyRE(`expanduser|homedir\(|Path\.home\(|['"]HOME['"]|\bENV\{HOME\}|env\.HOME|Dir\.home|\$HOME|getenv\(\s*['"]HOME`)
 	// inlineWrite opens or writes a file for writing.
-	inlineWrite = regexp.MustCompile(`,\s*(mode\s*=\s*)?['"][wax]b?\+?['"]|write_text|write_bytes|writeFileSync|appendFileSync|\bwriteFile\(|` +
+	inlineWrite = lazyRE(`,\s*(mode\s*=\s*)?['"][wax]b?\+?['"]|write_text|write_bytes|writeFileSync|appendFileSync|\bwriteFile\(|` +
 		`\bappendFile\(|File\.write|IO\.write|File\.open\([^)]*['"][wa]|open\s*\(\s*\w+\s*,\s*['"]?>|file_put_contents|copyfile|shutil\.copy|` +
 		`shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|symlink`)
 	// inlineEnvDump prints or serialises the whole environment.
-	inlineEnvDump = regexp.MustCompile(`os\.environ\s*\)|os\.environ\.(items|copy|values)\(|dict\(\s*os\.environ|process\.env\s*[\),]|` +
+	inlineEnvDump = lazyRE(`os\.environ\s*\)|os\.environ\.(items|copy|values)\(|dict\(\s*os\.environ|process\.env\s*[\),]|` +
 		`JSON\.stringify\(\s*process\.env|Object\.(keys|entries|values)\(\s*process\.env|%ENV|\bENV\.(to_h|each|to_a|inspect)|` +
 		`\bp\s+ENV\b|getenv\(\s*\)|\$_ENV|Deno\.env\.toObject`)
 	// inlineEnvVar reads one environment variable by a literal name:
 	// os.environ["X"], os.getenv("X"), process.env.X, ENV["X"], $ENV{X}.
-	inlineEnvVar = regexp.MustCompile(`(?:environ(?:\.get)?\s*[\[(]\s*|getenv\(\s*|ENV\[\s*|ENV\.fetch\(\s*|process\.env\[\s*|Deno\.env\.get\(\s*)['"]([A-Za-z_]\w*)['"]|` +
+	inlineEnvVar = lazyRE(`(?:environ(?:\.get)?\s*[\[(]\s*|getenv\(\s*|ENV\[\s*|ENV\.fetch\(\s*|process\.env\[\s*|Deno\.env\.get\(\s*)['"]([A-Za-z_]\w*)['"]|` +
 		`process\.env\.([A-Za-z_]\w*)|\$ENV\{\s*['"]?([A-Za-z_]\w*)`)
 	// inlineNetwork reaches the network.
-	inlineNetwork = regexp.MustCompile(`urllib|requests\.|http\.client|httpx|socket|\bfetch\(|https?\.(request|get)\(|XMLHttpRequest|` +
+	inlineNetwork = lazyRE(`urllib|requests\.|http\.client|httpx|socket|\bfetch\(|https?\.(request|get)\(|XMLHttpRequest|` +
 		`axios|LWP|HTTP::Tiny|Net::HTTP|open-uri|curl_|smtplib|ftplib|paramiko|WebSocket|dgram|\bnet\.connect`)
 	// inlineEval runs a string as code: with a URL in the code, the
 	// downloaded text is what runs (php -r "eval(file_get_contents(URL))").
-	inlineEval = regexp.MustCompile(`\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bload(string)?\s*\(|instance_eval|\brequire\s*\(\s*['"]https?:`)
+	inlineEval = lazyRE(`\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bload(string)?\s*\(|instance_eval|\brequire\s*\(\s*['"]https?:`)
 	// inlineList is a list of string literals: ["rm", "-rf", "/x"].
 	// Lua writes it in braces: vim.system({"rm", "-rf", "/x"}).
-	inlineList = regexp.MustCompile(`[\[{]\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*[\]}]`)
+	inlineList = lazyRE(`[\[{]\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*[\]}]`)
 )
 
 // inlineCode looks at the code an interpreter runs (lb is its name).
 func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb" || lb == "julia"
 	lits := codeLiterals(code, backticks)
-	shellOut := inlineShellOut.MatchString(code) || backticks && strings.Contains(code, "`")
+	shellOut := inlineShellOut().MatchString(code) || backticks && strings.Contains(code, "`")
 	if lb == "tclsh" || lb == "wish" || lb == "expect" {
-		for _, m := range tclExec.FindAllStringSubmatch(code, 8) {
+		for _, m := range tclExec().FindAllStringSubmatch(code, 8) {
 			a.reparse(m[1], sc, idx)
 		}
 	}
@@ -78,7 +77,7 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 				a.reparse(l, sc, idx)
 			}
 		}
-		for _, list := range inlineList.FindAllString(code, 8) {
+		for _, list := range inlineList().FindAllString(code, 8) {
 			var argv []string
 			for _, l := range codeLiterals(list, false) {
 				argv = append(argv, shellQuote(l))
@@ -87,9 +86,9 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 		}
 	}
 	secret := false
-	writes := inlineWrite.MatchString(code)
+	writes := inlineWrite().MatchString(code)
 	a.inlineOwnFiles(f, idx, code, writes, backticks, sc)
-	home := inlineHome.MatchString(code)
+	home := inlineHome().MatchString(code)
 	var paths []string
 	for _, l := range lits {
 		if pathLiteral(l) {
@@ -110,10 +109,10 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 			a.writeFact(w, idx)
 		}
 	}
-	if inlineRecursiveDelete.MatchString(code) {
+	if inlineRecursiveDelete().MatchString(code) {
 		targets := 0
 		direct := map[string]bool{}
-		for _, m := range inlineDeleteArg.FindAllStringSubmatch(code, 8) {
+		for _, m := range inlineDeleteArg().FindAllStringSubmatch(code, 8) {
 			direct[m[1]] = true
 		}
 		for _, l := range append(paths, lits...) {
@@ -137,16 +136,16 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 			f.human = reason("human.rm-unresolved", lb+" code deletes a tree whose path is only known at run time")
 		}
 	}
-	if inlineEval.MatchString(code) && slices.ContainsFunc(lits, func(l string) bool {
+	if inlineEval().MatchString(code) && slices.ContainsFunc(lits, func(l string) bool {
 		return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 	}) {
 		f.human = reason("human.download-exec", lb+" code runs code it downloads")
 	}
-	if !inlineNetwork.MatchString(code) && f.human == nil {
+	if !inlineNetwork().MatchString(code) && f.human == nil {
 		// print(os.environ["OPENAI_API_KEY"]) is echo $OPENAI_API_KEY; with
 		// a network call it is as often the key sent to its own service
-		for _, ix := range inlineEnvVar.FindAllStringSubmatchIndex(code, maxInlineLiterals) {
-			m := inlineEnvVar.FindStringSubmatch(code[ix[0]:ix[1]])
+		for _, ix := range inlineEnvVar().FindAllStringSubmatchIndex(code, maxInlineLiterals) {
+			m := inlineEnvVar().FindStringSubmatch(code[ix[0]:ix[1]])
 			rest := strings.TrimLeft(code[ix[1]:], "'\"])")
 			if strings.HasPrefix(rest, ".length") || strings.HasSuffix(strings.TrimRight(code[:ix[0]], "os. "), "len(") {
 				continue // its length, like ${#X}: is it loaded?
@@ -157,11 +156,11 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 			}
 		}
 	}
-	if inlineEnvDump.MatchString(code) {
+	if inlineEnvDump().MatchString(code) {
 		f.human = reason("human.env-dump", lb+" code prints the whole environment")
 		secret = true
 	}
-	if secret && inlineNetwork.MatchString(code) {
+	if secret && inlineNetwork().MatchString(code) {
 		a.add(&rfact{kind: protocol.FactNetwork, detail: lb + " code", parent: idx,
 			floor: reason("floor.exfil", lb+" code reads a secret and reaches the network")})
 	}

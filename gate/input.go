@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,12 +125,10 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 	var in map[string]any
 	var rawStr string
 	if len(call.RawInput) > 0 && string(call.RawInput) != "null" {
-		var dup string
-		in, dup = decodeObject(call.RawInput)
+		// a repeated key (at any depth, in any letter case) is already a
+		// human-only fact (duplicateKey, in analyze)
+		in, _ = decodeObject(call.RawInput)
 		switch {
-		case dup != "":
-			// the host may act on the copy the gate did not read: only a person decides
-			a.opaque("human.bad-input", "rawInput repeats the key "+dup+" (in some letter case)", true)
 		case in == nil:
 			if err := json.Unmarshal(call.RawInput, &rawStr); err != nil {
 				a.opaque("ask.bad-input", "rawInput is not JSON the gate can read", false)
@@ -402,7 +399,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 	}
 	switch class {
 	case tShell:
-		cmds, ok := a.commandsOf(in, rawStr)
+		cmds, ok := commandsOf(in, rawStr)
 		if !ok {
 			a.opaque("ask.bad-input", "no command the gate can read in the call", false)
 			return name
@@ -670,7 +667,7 @@ func looseIPv4(h string) (net.IP, bool) {
 // commandsOf reads command/cmd/script as a string or an argv array. Every
 // key present is returned: a host that runs "cmd" must not be judged on a
 // harmless "command" next to it. ok is false when a value is unreadable.
-func (a *analyzer) commandsOf(in map[string]any, rawStr string) ([]string, bool) {
+func commandsOf(in map[string]any, rawStr string) ([]string, bool) {
 	if in == nil {
 		return []string{rawStr}, rawStr != ""
 	}
@@ -1133,7 +1130,7 @@ func editsScripts(path string, olds, news []string) bool {
 		// the edit finds nothing to replace here, unless the file appears
 		// first: then judge the new text alone ("lodash": "4.17" is a
 		// version, "test": "curl x|sh" a command)
-		return scriptLike.MatchString(strings.Join(news, "\n"))
+		return scriptLike().MatchString(strings.Join(news, "\n"))
 	}
 	if err != nil || len(data) > 4<<20 {
 		return true
@@ -1196,7 +1193,7 @@ func dataOnlyRewrite(path string, news []string) bool {
 // scriptLike is a JSON member whose value reads as a shell command: a space
 // or a shell metacharacter, where a dependency's value is a version; a path
 // ("test": "./x.sh") or a JSON escape ("node\u0020x.js" is a space) too.
-var scriptLike = regexp.MustCompile(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>/\\` + "`" + `][^"]*"`)
+var scriptLike = lazyRE(`"[^"]+"\s*:\s*"[^"]*[ |;&$<>/\\` + "`" + `][^"]*"`)
 
 // scriptsSpan finds the byte range of the top-level "scripts" value of a
 // package.json; ok is false when the file is not a JSON object. A file

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -929,13 +928,13 @@ func (a *analyzer) hardLinkedTwin(p string, fi os.FileInfo) string {
 }
 
 // userinfoURL is a URL with a password or token before the host.
-var userinfoURL = regexp.MustCompile(`://[^/@\s:]*:[^/@\s]+@`)
+var userinfoURL = lazyRE(`://[^/@\s:]*:[^/@\s]+@`)
 
 // gitConfigHasCreds reports a .git/config whose remote URLs carry a
 // password or token (git remote add origin https://x:TOKEN@host/…).
 func gitConfigHasCreds(path string) bool {
 	head, ok := fileHead(path)
-	return ok && userinfoURL.Match(head)
+	return ok && userinfoURL().Match(head)
 }
 
 // fileHead is the first 64 KB of a file (ok false: it cannot be read),

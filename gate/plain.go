@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -268,7 +269,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				// runs before every later command, in this shell: its cd moves them
 				s.or(a.reparseIn(w.val, sc, idx))
 			} else {
-				s.or(a.branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
+				s.or(branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
 			}
 		} else {
 			safe("lists traps")
@@ -333,100 +334,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			safe(lb + " is read-only")
 		}
 	case readers[lb]:
-		ok := true
-		switch lb {
-		case "sort":
-			ok = !hasLongAbbrev(args, "--output", "--compress-program")
-			for i := 0; i < len(args); i++ {
-				v := args[i].val
-				if v == "--" {
-					break
-				}
-				out := ""
-				switch {
-				case strings.HasPrefix(v, "--"):
-					if n, val, eq := strings.Cut(v[2:], "="); n != "" && strings.HasPrefix("output", n) {
-						if !eq && i+1 < len(args) {
-							i++
-							val = args[i].val
-						}
-						out = val
-					}
-				case len(v) > 1 && v[0] == '-':
-					// -uo FILE, -ofile; -t, -k, -S, -T take the rest as a value
-					for j := 1; j < len(v); j++ {
-						if strings.IndexByte("ktST", v[j]) >= 0 {
-							break
-						}
-						if v[j] == 'o' {
-							ok = false
-							out = v[j+1:]
-							if out == "" && i+1 < len(args) {
-								i++
-								out = args[i].val
-							}
-							break
-						}
-					}
-				}
-				if out != "" {
-					a.writeFact(a.resolveMaybe(args[i], out, sc, true), -1)
-				}
-			}
-		case "tree":
-			ok = !hasFlag(args, "-o", "-R")
-		case "file":
-			ok = !hasFlag(args, "-C", "--compile")
-			// file -f NAMES prints each line of NAMES in its messages
-			for _, w := range optionValues(args, 'f', "--files-from") {
-				a.readWord(w, sc, idx, false)
-			}
-		case "bat":
-			ok = !hasFlag(args, "--pager")
-		}
-		// sort/wc/du --files0-from=F read the files named in F (- is stdin)
-		for _, w := range optionValues(args, 0, "--files0-from") {
-			a.filesNamedIn(w, sc, idx)
-		}
-		// no flag takes a value here: a flag value read as a file only makes
-		// the answer stricter, while a file read as a flag value would hide it
-		ops := operands(args, nil)
-		// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
-		// only IN) writes stdout, but is no longer a plain dump
-		if lb == "xxd" && hasShort(args, "r") {
-			ok = false
-		}
-		if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
-			ok = false
-			a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
-			ops = ops[:len(ops)-1]
-		}
-		if lb == "cat" && len(ops) == 0 && len(args) == 0 {
-			s.out = a.stdin
-		}
-		if listers[lb] && lb != "df" && len(ops) == 0 {
-			// ls, tree, du with no operand list the working directory
-			if sc.cwd == "" {
-				a.readFact(pathRef{raw: "."}, idx, true)
-			} else if sc.cwd != a.env.Project {
-				a.readFact(a.resolvePath(sc.cwd, "", false), idx, true)
-			}
-		}
-		if lb != "tr" {
-			for _, i := range ops {
-				if args[i].val == "-" {
-					continue
-				}
-				// counters show a count or a type and listers names, never
-				// contents (wc -l *.json, file .env); tree --fromfile prints
-				// the lines of its operands
-				a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
-			}
-		}
-		if ok {
-			safe(lb + " only reads")
-		} else {
-			f.ask = reason("ask.flag", lb+" with a flag that writes or runs something")
+		if out := a.reader(f, idx, lb, args, sc); out != nil {
+			s.out = out // cat with no operand passes its stdin on
 		}
 	case pagers[lb]:
 		// pagers and editors show or open their files: reads, never known-safe
@@ -497,16 +406,16 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		reads := false
 		for n, i := range ops {
 			if n == 0 && !fromFile {
-				reads = args[i].dyn || jqEnvRe.MatchString(args[i].val)
-				if jqEnvDumpRe.MatchString(args[i].val) {
+				reads = args[i].dyn || jqEnvRe().MatchString(args[i].val)
+				if jqEnvDumpRe().MatchString(args[i].val) {
 					f.human = reason("human.env-dump", lb+" filter reads the environment")
 					s.taint = true
 				}
 				// load("f"), load_str("f"), $__loc__-free file reads by name
-				for _, m := range jqLoadRe.FindAllStringSubmatch(args[i].val, -1) {
+				for _, m := range jqLoadRe().FindAllStringSubmatch(args[i].val, -1) {
 					a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
 				}
-				if jqImportRe.MatchString(args[i].val) {
+				if jqImportRe().MatchString(args[i].val) {
 					reads = true
 					a.jqModules(args, args[i].val, sc, idx)
 				}
@@ -554,7 +463,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
 				// only named roots: in the current directory fd's own ignore rules
 				// (hidden, .gitignore) leave less than rm -rf . would
-				a.execOverTree(f, idx, lb, cmd, roots, fdRepl, sc)
+				a.execOverTree(f, idx, lb, cmd, roots, fdRepl(), sc)
 			}
 		}
 	case lb == "tee":
@@ -808,7 +717,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	}
 	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
-	} else {
+	} else if !parsedOptions[lb] {
 		a.flagValueSecrets(lb, args, sc, idx)
 	}
 	for _, w := range args {
@@ -901,7 +810,7 @@ var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true,
 	"mysql": true, "mariadb": true}
 
 // templateFields are the field chains of a Go template ({{.State.Status}}).
-var templateFields = regexp.MustCompile(`\.[A-Za-z0-9_.]*`)
+var templateFields = lazyRE(`\.[A-Za-z0-9_.]*`)
 
 // dockerTemplateMayPrintEnv reports a docker inspect --format template that
 // may print .Config.Env: a field chain through Config or Env, the whole
@@ -910,7 +819,7 @@ func dockerTemplateMayPrintEnv(w word) bool {
 	if w.dyn || strings.Contains(w.val, "$") {
 		return true
 	}
-	for _, m := range templateFields.FindAllString(w.val, -1) {
+	for _, m := range templateFields().FindAllString(w.val, -1) {
 		if l := strings.ToLower(m); m == "." || strings.Contains(l, "config") || strings.Contains(l, "env") {
 			return true
 		}
@@ -1456,7 +1365,7 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 	if lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "setfacl" || lb == "chattr" {
 		modeIsFlag := false // chmod -w file: the mode looks like a flag
 		for _, w := range args {
-			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode.MatchString(w.val)
+			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode().MatchString(w.val)
 		}
 		if len(ops) > 0 && !modeIsFlag {
 			ops = ops[1:] // the mode or owner
@@ -1816,7 +1725,7 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 		f.human = reason("human.persistence-write", "changes package.json scripts")
 	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
 		f.human = reason("human.persistence-write", "changes the package manager configuration")
-	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey.MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
+	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey().MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "npm config get"}, parent: idx,
 			human: reason("human.sensitive-read", "prints a registry token")})
 	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
@@ -2103,23 +2012,29 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
 		return
 	}
+	if len(s.odd) > 0 {
+		// what the tool makes of it (an error, an option it has that the
+		// table lacks) is not known: not known-safe
+		f.ask = reason("ask.flag", lb+" "+s.odd[0]+" is given a value the gate does not know it takes")
+		return
+	}
 	f.safe = reason("gate.safe", lb+" only reads")
 }
 
 // gitSecretKey matches git config keys whose values are credentials.
-var gitSecretKey = regexp.MustCompile(`(?i)(extraheader|token|passw|secret|smtppass|oauth|apikey|api-key|authorization)`)
+var gitSecretKey = lazyRE(`(?i)(extraheader|token|passw|secret|smtppass|oauth|apikey|api-key|authorization)`)
 
-var chmodFlagMode = regexp.MustCompile(`^-[rwxXst]+$`)
+var chmodFlagMode = lazyRE(`^-[rwxXst]+$`)
 
 // jqEnvRe finds jq/yq builtins that read the environment or files;
 // jqEnvDumpRe those that read the environment (yq's envsubst fills in
 // ${NAME} from it).
 var (
-	jqLoadRe    = regexp.MustCompile(`\bload(?:_str)?\(\s*"([^"]+)"`)
-	jqEnvRe     = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
-	jqEnvDumpRe = regexp.MustCompile(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
-	jqImportRe  = regexp.MustCompile(`\b(?:import|include)\s+"([^"]*)"`)
-	jqSearchRe  = regexp.MustCompile(`\bsearch\s*:\s*"([^"]*)"`)
+	jqLoadRe    = lazyRE(`\bload(?:_str)?\(\s*"([^"]+)"`)
+	jqEnvRe     = lazyRE(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
+	jqEnvDumpRe = lazyRE(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
+	jqImportRe  = lazyRE(`\b(?:import|include)\s+"([^"]*)"`)
+	jqSearchRe  = lazyRE(`\bsearch\s*:\s*"([^"]*)"`)
 )
 
 // jqModules reads the files a jq filter's import/include directives load:
@@ -2130,13 +2045,13 @@ func (a *analyzer) jqModules(args []word, filter string, sc *scope, idx int) {
 	for _, w := range optionValues(args, 'L', "--library-path") {
 		dirs = append(dirs, w.val)
 	}
-	for _, m := range jqSearchRe.FindAllStringSubmatch(filter, 8) {
+	for _, m := range jqSearchRe().FindAllStringSubmatch(filter, 8) {
 		dirs = append(dirs, m[1])
 	}
 	if len(dirs) == 0 {
 		dirs = []string{"~/.jq"}
 	}
-	for _, m := range jqImportRe.FindAllStringSubmatch(filter, 8) {
+	for _, m := range jqImportRe().FindAllStringSubmatch(filter, 8) {
 		for _, d := range dirs[:min(len(dirs), 8)] {
 			for _, ext := range []string{".jq", ".json"} {
 				a.readFact(a.resolvePath(d+"/"+m[1]+ext, sc.cwd, false), idx, false)
@@ -2854,8 +2769,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
 				cands = append(cands, v[2:])
 			}
-			if lb == "gh" && uploadField.MatchString(val) {
-				cands = append(cands, val[uploadField.FindStringSubmatchIndex(val)[3]:])
+			if lb == "gh" && uploadField().MatchString(val) {
+				cands = append(cands, val[uploadField().FindStringSubmatchIndex(val)[3]:])
 			}
 			for _, c := range cands {
 				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
@@ -2933,7 +2848,7 @@ var sshVals = map[string]map[string]bool{
 // uploadField matches the start of a form or httpie field whose value is a
 // file: name=@, name=<, name@, name:=@, name:@.
 // gh api -F 'files[a.txt][content]=@FILE' nests keys in brackets.
-var uploadField = regexp.MustCompile(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
+var uploadField = lazyRE(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
 
 // mailers send mail: -a FILE attaches FILE.
 var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
@@ -3111,8 +3026,8 @@ func uploadCandidates(lb string, args []word, i int, v string) []string {
 		switch {
 		case strings.HasPrefix(body, "@"):
 			c = body[1:]
-		case uploadField.MatchString(body):
-			c = body[uploadField.FindStringSubmatchIndex(body)[3]:]
+		case uploadField().MatchString(body):
+			c = body[uploadField().FindStringSubmatchIndex(body)[3]:]
 		}
 		if q, ok := strings.CutPrefix(c, `"`); ok {
 			c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
@@ -3390,7 +3305,7 @@ func isRemoteURL(v string) bool {
 
 // gitCommandKey matches git configuration keys whose value is a command
 // line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
-var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
+var gitCommandKey = lazyRE(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
 	`interactive\.difffilter|trailer\..*\.(command|cmd)|submodule\..*\.update|core\.alternaterefscommand|sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd)|` +
 	`core\.(hookspath|gitproxy)|protocol\..*\.allow|ssh\.variant|gpg\..*\.program|credential\..*\.helper)$`)
 
@@ -3399,7 +3314,7 @@ var gitCommandKey = regexp.MustCompile(`^(core\.(pager|sshcommand|fsmonitor|edit
 // log is rm -rf ~).
 func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
 	k, v, ok := strings.Cut(kv, "=")
-	if !ok || !gitCommandKey.MatchString(strings.ToLower(k)) {
+	if !ok || !gitCommandKey().MatchString(strings.ToLower(k)) {
 		return
 	}
 	a.reparse(strings.TrimPrefix(v, "!"), sc, idx)
@@ -3407,7 +3322,7 @@ func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
 
 // gitIncludeKey matches the keys whose value is another config file git
 // reads (include.path, includeIf.COND.path).
-var gitIncludeKey = regexp.MustCompile(`^include(if\..*)?\.path$`)
+var gitIncludeKey = lazyRE(`^include(if\..*)?\.path$`)
 
 // gitConfigFile analyses a git config file the call supplies (git -c
 // include.path=<(…), GIT_CONFIG_GLOBAL=<(…), a file this call wrote): each
@@ -3588,7 +3503,7 @@ loop:
 			unsafe = "git " + v + " sets configuration that can run programs"
 			if v == "-c" && i+1 < len(args) {
 				a.gitConfigCommand(args[i+1].val, sc, idx)
-				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey.MatchString(strings.ToLower(k)) {
+				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
 					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
 				}
 			}
@@ -3971,7 +3886,7 @@ loop:
 		write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
 		secretKey := false
 		for _, o := range ops {
-			secretKey = secretKey || gitSecretKey.MatchString(rest[o].val)
+			secretKey = secretKey || gitSecretKey().MatchString(rest[o].val)
 		}
 		switch {
 		case write:
@@ -4186,7 +4101,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 			mid := len(a.facts)
 			if len(inner) > 0 {
 				if !findFiltered(args) {
-					a.execOverTree(f, idx, "find", args[i+1:j], roots, findRepl, sc)
+					a.execOverTree(f, idx, "find", args[i+1:j], roots, findRepl(), sc)
 				}
 				f.wrapper = true
 				s.or(a.inner(inner, sc, idx))
@@ -4234,8 +4149,8 @@ var fdVal = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type
 // findRepl and fdRepl are the placeholders find -exec and fd -x/-X fill
 // with each path.
 var (
-	findRepl = regexp.MustCompile(`\{\}`)
-	fdRepl   = regexp.MustCompile(`\{/?/?\.?\}`)
+	findRepl = lazyRE(`\{\}`)
+	fdRepl   = lazyRE(`\{/?/?\.?\}`)
 )
 
 // execOverTree handles find/fd running cmd on every entry under roots with
@@ -4508,13 +4423,13 @@ var (
 	// awkCmdRe finds the command strings of an awk program: system("…"),
 	// "…" | getline, print … | "…"; awkOutRe the files of print > "…" and
 	// awkInRe those of getline < "…".
-	awkCmdRe = regexp.MustCompile(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
-	awkOutRe = regexp.MustCompile(`>>?\s*\(?\s*"(\d+)"`)
-	awkInRe  = regexp.MustCompile(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
+	awkCmdRe = lazyRE(`system\s*\(\s*"(\d+)"|"(\d+)"\s*\|&?\s*getline|[^|]\|&?\s*"(\d+)"`)
+	awkOutRe = lazyRE(`>>?\s*\(?\s*"(\d+)"`)
+	awkInRe  = lazyRE(`getline[^<;{}\n]*<\s*\(?\s*"(\d+)"`)
 	// awkPrintShRe is print EXPR | "CMD" (group 1 the printed expression),
 	// awkLitRe a literal in it
-	awkPrintShRe = regexp.MustCompile(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
-	awkLitRe     = regexp.MustCompile(`"(\d+)"`)
+	awkPrintShRe = lazyRE(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
+	awkLitRe     = lazyRE(`"(\d+)"`)
 )
 
 // awkEffects lists what a lexed awk program runs, writes and reads by
@@ -4529,19 +4444,19 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 		}
 		return ""
 	}
-	for _, m := range awkCmdRe.FindAllStringSubmatch(code, 16) {
+	for _, m := range awkCmdRe().FindAllStringSubmatch(code, 16) {
 		cmds = append(cmds, lit(m))
 	}
 	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
 		if k := strings.Index(stmt, "print"); k >= 0 {
-			for _, m := range awkOutRe.FindAllStringSubmatch(stmt[k:], 4) {
+			for _, m := range awkOutRe().FindAllStringSubmatch(stmt[k:], 4) {
 				writes = append(writes, lit(m))
 			}
 			// print "CMD" | "sh": what is printed is the shell's script
-			if m := awkPrintShRe.FindStringSubmatch(stmt[k:]); m != nil {
+			if m := awkPrintShRe().FindStringSubmatch(stmt[k:]); m != nil {
 				if sh := strings.Fields(lit([]string{"", m[2]})); len(sh) > 0 && shells[path.Base(sh[0])] {
 					var printed strings.Builder
-					for _, p := range awkLitRe.FindAllStringSubmatch(m[1], 8) {
+					for _, p := range awkLitRe().FindAllStringSubmatch(m[1], 8) {
 						printed.WriteString(lit(p))
 					}
 					cmds = append(cmds, printed.String())
@@ -4549,7 +4464,7 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 			}
 		}
 	}
-	for _, m := range awkInRe.FindAllStringSubmatch(code, 16) {
+	for _, m := range awkInRe().FindAllStringSubmatch(code, 16) {
 		reads = append(reads, lit(m))
 	}
 	return cmds, writes, reads
@@ -4710,7 +4625,7 @@ var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": tru
 
 // vimWriteRe matches an ex command that writes a file: w[rite][!] FILE,
 // sav[eas], wq, x, up[date].
-var vimWriteRe = regexp.MustCompile(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
+var vimWriteRe = lazyRE(`^(w|write|sav|saveas|wq|x|xit|up|update|wa)!?\s+(\S+)`)
 
 // exCommand analyses one ex/vim/ed command line: !CMD runs a shell
 // command, w FILE writes, r FILE reads. Commands after a | run too
@@ -4729,24 +4644,24 @@ func (a *analyzer) exCommand(f *rfact, idx int, c string, sc *scope) {
 }
 
 var (
-	exSilentRe = regexp.MustCompile(`^sil(?:ent)?!?\s*`)
-	exRangeRe  = regexp.MustCompile(`^(?:[%.$,;+\-]|\d+|'[a-z<>])+!`)
-	exCodeRe   = regexp.MustCompile(`^(lua|luado|py3?|python3?|pyx|pythonx|py3?do|perl|perldo|ruby|rubydo|mz|mzscheme|tcl|tcldo)\s+(.*)`)
-	exExeRe    = regexp.MustCompile(`^(exe|exec|execute|norm|normal)!?\s`)
-	exTermRe   = regexp.MustCompile(`^ter(?:m|mi|min|mina|minal)?!?\s+(?:\+\+\S+\s+)*(.*)`)
+	exSilentRe = lazyRE(`^sil(?:ent)?!?\s*`)
+	exRangeRe  = lazyRE(`^(?:[%.$,;+\-]|\d+|'[a-z<>])+!`)
+	exCodeRe   = lazyRE(`^(lua|luado|py3?|python3?|pyx|pythonx|py3?do|perl|perldo|ruby|rubydo|mz|mzscheme|tcl|tcldo)\s+(.*)`)
+	exExeRe    = lazyRE(`^(exe|exec|execute|norm|normal)!?\s`)
+	exTermRe   = lazyRE(`^ter(?:m|mi|min|mina|minal)?!?\s+(?:\+\+\S+\s+)*(.*)`)
 )
 
 func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 	c = strings.TrimLeft(c, ": \t")
-	c = exSilentRe.ReplaceAllString(c, "")
-	if m := exRangeRe.FindString(c); m != "" {
+	c = exSilentRe().ReplaceAllString(c, "")
+	if m := exRangeRe().FindString(c); m != "" {
 		c = c[len(m)-1:] // %!CMD filters the lines through CMD
 	}
-	if inlineShellOut.MatchString(c) {
+	if inlineShellOut().MatchString(c) {
 		f.ask = reason("ask.flag", "the editor runs a command")
 		a.inlineCode(f, idx, "vim", c, sc) // system("…"), jobstart([…])
 	}
-	switch m := exCodeRe.FindStringSubmatch(c); {
+	switch m := exCodeRe().FindStringSubmatch(c); {
 	case m != nil:
 		lang := map[byte]string{'l': "lua", 'p': "python", 'r': "ruby", 'm': "racket", 't': "tclsh"}[m[1][0]]
 		if strings.HasPrefix(m[1], "perl") {
@@ -4754,14 +4669,14 @@ func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 		}
 		f.ask = reason("ask.flag", "the editor runs "+lang+" code")
 		a.inlineCode(f, idx, lang, m[2], sc)
-	case exExeRe.MatchString(c):
+	case exExeRe().MatchString(c):
 		// exe "!cmd": the strings are ex commands
 		for _, l := range codeLiterals(c, false) {
 			a.exCommand(f, idx, strings.TrimPrefix(l, "normal "), sc)
 		}
-	case exTermRe.MatchString(c):
+	case exTermRe().MatchString(c):
 		f.ask = reason("ask.flag", "the editor runs a command")
-		a.reparse(exTermRe.FindStringSubmatch(c)[1], sc, idx)
+		a.reparse(exTermRe().FindStringSubmatch(c)[1], sc, idx)
 	case strings.HasPrefix(c, "!"):
 		a.reparse(c[1:], sc, idx)
 	case strings.HasPrefix(c, "r !") || strings.HasPrefix(c, "r!") || strings.HasPrefix(c, "w !"):
@@ -4769,8 +4684,8 @@ func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 		a.reparse(c[strings.IndexByte(c, '!')+1:], sc, idx)
 	case strings.HasPrefix(c, "sh"):
 		f.ask = reason("ask.flag", "the editor runs a command")
-	case vimWriteRe.MatchString(c):
-		a.writeWord(word{val: vimWriteRe.FindStringSubmatch(c)[2]}, sc, idx)
+	case vimWriteRe().MatchString(c):
+		a.writeWord(word{val: vimWriteRe().FindStringSubmatch(c)[2]}, sc, idx)
 	case strings.HasPrefix(c, "r ") || strings.HasPrefix(c, "e ") || strings.HasPrefix(c, "so ") ||
 		strings.HasPrefix(c, "luafile ") || strings.HasPrefix(c, "pyfile ") || strings.HasPrefix(c, "py3file "):
 		a.readWord(word{val: strings.TrimSpace(c[strings.IndexByte(c, ' '):])}, sc, idx, false)
@@ -5087,10 +5002,10 @@ func (a *analyzer) dbClient(lb string, args []word, sc *scope, idx int) {
 // dbMetaRe is a psql or mysql backslash command and the rest of its line;
 // dbWordRe a mysql client command written as a word at a statement start.
 var (
-	dbMetaRe    = regexp.MustCompile(`\\(!|[a-zA-Z_.]+)[ \t]*([^\n]*)`)
-	dbWordRe    = regexp.MustCompile(`(?im)(?:^|;)[ \t]*(system|pager|tee|source)[ \t]+([^\n]*)`)
-	dbProgramRe = regexp.MustCompile(`(?i)\bprogram\s+'((?:[^']|'')*)'`)
-	dbCopyRe    = regexp.MustCompile(`(?i)\\copy\b[^\n]*?\b(from|to)\s+'((?:[^']|'')*)'`)
+	dbMetaRe    = lazyRE(`\\(!|[a-zA-Z_.]+)[ \t]*([^\n]*)`)
+	dbWordRe    = lazyRE(`(?im)(?:^|;)[ \t]*(system|pager|tee|source)[ \t]+([^\n]*)`)
+	dbProgramRe = lazyRE(`(?i)\bprogram\s+'((?:[^']|'')*)'`)
+	dbCopyRe    = lazyRE(`(?i)\\copy\b[^\n]*?\b(from|to)\s+'((?:[^']|'')*)'`)
 )
 
 // dbCommands analyses psql/mysql input: \! CMD and system CMD run a
@@ -5121,16 +5036,16 @@ func (a *analyzer) dbCommands(text string, sc *scope, idx int) {
 			}
 		}
 	}
-	for _, m := range dbMetaRe.FindAllStringSubmatch(text, 64) {
+	for _, m := range dbMetaRe().FindAllStringSubmatch(text, 64) {
 		run(m[1], m[2])
 	}
-	for _, m := range dbWordRe.FindAllStringSubmatch(text, 64) {
+	for _, m := range dbWordRe().FindAllStringSubmatch(text, 64) {
 		run(strings.ToLower(m[1]), m[2])
 	}
-	for _, m := range dbProgramRe.FindAllStringSubmatch(text, 16) {
+	for _, m := range dbProgramRe().FindAllStringSubmatch(text, 16) {
 		a.reparse(strings.ReplaceAll(m[1], "''", "'"), sc, idx)
 	}
-	for _, m := range dbCopyRe.FindAllStringSubmatch(text, 16) {
+	for _, m := range dbCopyRe().FindAllStringSubmatch(text, 16) {
 		w := word{val: strings.ReplaceAll(m[2], "''", "'")}
 		if strings.EqualFold(m[1], "from") {
 			a.readWord(w, sc, idx, false)
@@ -5272,4 +5187,130 @@ func gitConfigOf(dir string) string {
 		dir = up
 	}
 	return ""
+}
+
+// reader handles the read-only programs whose operands are files they read
+// (readers): their flags are declared in gate/internal/cmds, and one the
+// table lacks makes the call ask; the few that write or run something
+// (sort -o, tree -o, file -C, bat --pager, xxd -r, uniq IN OUT) ask too.
+// It returns what the command prints when that is its stdin (a bare cat).
+func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) *stdinSrc {
+	var out *stdinSrc
+	ok := true
+	switch lb {
+	case "sort":
+		ok = !hasLongAbbrev(args, "--output", "--compress-program")
+		for _, o := range sortOutputs(args) {
+			ok = false
+			a.writeFact(a.resolveMaybe(args[o.at], o.val, sc, true), -1)
+		}
+	case "tree":
+		ok = !hasFlag(args, "-o", "-R")
+	case "file":
+		ok = !hasFlag(args, "-C", "--compile")
+		// file -f NAMES prints each line of NAMES in its messages
+		for _, w := range optionValues(args, 'f', "--files-from") {
+			a.readWord(w, sc, idx, false)
+		}
+	case "bat":
+		ok = !hasFlag(args, "--pager")
+	}
+	// sort/wc/du --files0-from=F read the files named in F (- is stdin)
+	for _, w := range optionValues(args, 0, "--files0-from") {
+		a.filesNamedIn(w, sc, idx)
+	}
+	// no flag takes a value here: a flag value read as a file only makes
+	// the answer stricter, while a file read as a flag value would hide it
+	ops := operands(args, nil)
+	// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
+	// only IN) writes stdout, but is no longer a plain dump
+	if lb == "xxd" && hasShort(args, "r") {
+		ok = false
+	}
+	if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
+		ok = false
+		a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
+		ops = ops[:len(ops)-1]
+	}
+	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
+		out = a.stdin
+	}
+	if listers[lb] && lb != "df" && len(ops) == 0 {
+		// ls, tree, du with no operand list the working directory
+		if sc.cwd == "" {
+			a.readFact(pathRef{raw: "."}, idx, true)
+		} else if sc.cwd != a.env.Project {
+			a.readFact(a.resolvePath(sc.cwd, "", false), idx, true)
+		}
+	}
+	if lb != "tr" {
+		for _, i := range ops {
+			if args[i].val == "-" {
+				continue
+			}
+			// counters show a count or a type and listers names, never
+			// contents (wc -l *.json, file .env); tree --fromfile prints
+			// the lines of its operands
+			a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
+		}
+	}
+	why := lb + " with a flag that writes or runs something"
+	if u := cmds.Reader(lb).FirstUnknown(len(args), func(i int) (string, bool) { return args[i].val, args[i].dyn }); ok && u != "" {
+		// an allowlist (SPEC §5.1): a flag the table lacks may write or run something
+		ok, why = false, lb+" "+u+" is a flag the gate does not know"
+	}
+	if ok {
+		f.safe = reason("gate.safe", lb+" only reads")
+	} else {
+		f.ask = reason("ask.flag", why)
+	}
+	return out
+}
+
+// sortOut is one -o/--output value of sort: the word it is in and the file.
+type sortOut struct {
+	at  int
+	val string
+}
+
+// sortOutputs finds sort's output files in every spelling: -o FILE,
+// -oFILE, -uo FILE, --output=FILE, --outp FILE.
+func sortOutputs(args []word) []sortOut {
+	var outs []sortOut
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			break
+		}
+		out := ""
+		switch {
+		case strings.HasPrefix(v, "--"):
+			if n, val, eq := strings.Cut(v[2:], "="); n != "" && strings.HasPrefix("output", n) {
+				if !eq && i+1 < len(args) {
+					i++
+					val = args[i].val
+				}
+				out = val
+			}
+		case len(v) > 1 && v[0] == '-':
+			// -uo FILE, -ofile; -t, -k, -S, -T take the rest as a value
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte("ktST", v[j]) >= 0 {
+					break
+				}
+				if v[j] == 'o' {
+					out = v[j+1:]
+					if out == "" && i+1 < len(args) {
+						i++
+						out = args[i].val
+					}
+					break
+				}
+			}
+		}
+		if out != "" {
+			outs = append(outs, sortOut{i, out})
+		}
+	}
+	return outs
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -38,30 +39,29 @@ var pythonRunner = runnerSpec{python: true,
 	local:  map[string]bool{"--offline": true},
 }
 
-// packageRunners are the runners that fetch packages, by their name and
-// subcommand words, with the number of those words: pnpm exec and yarn
-// exec run only what is installed and are not here.
-var packageRunners = map[string]struct {
-	spec  *runnerSpec
-	words int
-}{
-	"npx": {&nodeRunner, 0}, "pnpx": {&nodeRunner, 0}, "bunx": {&nodeRunner, 0}, "npm exec": {&nodeRunner, 1},
-	"npm x": {&nodeRunner, 1}, "pnpm dlx": {&nodeRunner, 1}, "yarn dlx": {&nodeRunner, 1}, "bun x": {&nodeRunner, 1},
-	"uvx": {&pythonRunner, 0}, "pipx run": {&pythonRunner, 1}, "uv tool run": {&pythonRunner, 2},
+// packageRunner is a runner that fetches packages: the subcommand words
+// that select it (none: the program itself) and how it names packages.
+type packageRunner struct {
+	sub  []string
+	spec *runnerSpec
 }
 
-// packageRunner returns the spec of a package runner and the index of its
-// first argument.
-func packageRunner(lb string, args []word) (runnerSpec, int, bool) {
-	key := lb
-	for i := 0; i <= 2; i++ {
-		if r, ok := packageRunners[key]; ok && r.words == i {
-			return *r.spec, i, true
+// packageRunners are the runners that fetch packages, by program name:
+// pnpm exec and yarn exec run only what is installed and are not here.
+var packageRunners = map[string][]packageRunner{
+	"npx": {{nil, &nodeRunner}}, "pnpx": {{nil, &nodeRunner}}, "bunx": {{nil, &nodeRunner}},
+	"npm":  {{[]string{"exec"}, &nodeRunner}, {[]string{"x"}, &nodeRunner}},
+	"pnpm": {{[]string{"dlx"}, &nodeRunner}}, "yarn": {{[]string{"dlx"}, &nodeRunner}}, "bun": {{[]string{"x"}, &nodeRunner}},
+	"uvx": {{nil, &pythonRunner}}, "pipx": {{[]string{"run"}, &pythonRunner}}, "uv": {{[]string{"tool", "run"}, &pythonRunner}},
+}
+
+// findPackageRunner returns the spec of a package runner and the index of
+// its first argument.
+func findPackageRunner(lb string, args []word) (runnerSpec, int, bool) {
+	for _, r := range packageRunners[lb] {
+		if len(args) >= len(r.sub) && slices.EqualFunc(args[:len(r.sub)], r.sub, func(w word, s string) bool { return w.val == s }) {
+			return *r.spec, len(r.sub), true
 		}
-		if i == len(args) {
-			break
-		}
-		key += " " + args[i].val
 	}
 	return runnerSpec{}, 0, false
 }
@@ -70,7 +70,7 @@ func packageRunner(lb string, args []word) (runnerSpec, int, bool) {
 // it names (option values, else its first operand) that the project does
 // not have.
 func remoteRunner(lb string, args []word, project string) (string, bool) {
-	spec, start, ok := packageRunner(lb, args)
+	spec, start, ok := findPackageRunner(lb, args)
 	if !ok {
 		return "", false
 	}

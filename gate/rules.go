@@ -3,7 +3,6 @@ package gate
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -42,14 +41,14 @@ type rule struct {
 	exact bool
 }
 
-var ruleRe = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$`)
-var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_.*:\-]+$`)
+var ruleRe = lazyRE(`^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$`)
+var toolNameRe = lazyRE(`^[A-Za-z0-9_.*:\-]+$`)
 
 // parseRule compiles one rule; the error says what is wrong with it.
 func parseRule(s string) (*rule, error) {
-	m := ruleRe.FindStringSubmatch(strings.TrimSpace(s))
+	m := ruleRe().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		if strings.HasPrefix(s, "mcp__") && toolNameRe.MatchString(s) {
+		if strings.HasPrefix(s, "mcp__") && toolNameRe().MatchString(s) {
 			return &rule{src: s, kind: ruleTool, name: strings.ToLower(s)}, nil
 		}
 		return nil, fmt.Errorf("rule %q: want Bash(PATTERN), Read(GLOB), Write(GLOB), WebFetch(domain:HOST), Tool(NAME) or a tool NAME", s)
@@ -111,7 +110,7 @@ func parseRule(s string) (*rule, error) {
 			return nil, fmt.Errorf("rule %q: WebFetch takes domain:HOSTGLOB, e.g. WebFetch(domain:*.example.com)", s)
 		}
 	case "tool":
-		if !hasArg || !toolNameRe.MatchString(arg) {
+		if !hasArg || !toolNameRe().MatchString(arg) {
 			return nil, fmt.Errorf("rule %q: Tool takes a tool name, e.g. Tool(mcp__github__list_issues)", s)
 		}
 		r.kind, r.name = ruleTool, strings.ToLower(arg)

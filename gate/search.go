@@ -42,6 +42,9 @@ type searchCmd struct {
 	// namesOnly: the output holds file names, counts or nothing, no line
 	// (-l, -L, -c, -q); it overrides context and -o
 	namesOnly bool
+	// odd are long options given a value that the table says take none
+	// (rg --hidden=~/.ssh)
+	odd []string
 }
 
 type dialect int
@@ -110,6 +113,12 @@ var agOptions = searchOptions{shortValue: "ABCGgmpW", abbrev: true, long: map[st
 	"recurse": false, "no-recurse": false, "search-binary": false, "search-zip": false,
 }}
 
+// parsedOptions are the tools parseSearch reads by their option tables:
+// each spelling of an option reads its value by the option's role (grep
+// -e .env and --regexp=.env are both a pattern), so the generic guess of
+// flagValueSecrets, that a --x=V value may be a file, does not apply.
+var parsedOptions = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true}
+
 // parseSearch reads args as the search tool lb would.
 func parseSearch(lb string, args []word) searchCmd {
 	s := searchCmd{dialect: basicRE}
@@ -150,6 +159,9 @@ func parseSearch(lb string, args []word) searchCmd {
 		if strings.HasPrefix(v, "--") {
 			name, val, hasVal := strings.Cut(v[2:], "=")
 			full, takes := opts.lookup(name)
+			if hasVal && !takes {
+				s.odd = append(s.odd, "--"+name)
+			}
 			vw := word{val: val, dyn: w.dyn}
 			if takes && !hasVal {
 				vw, hasVal = next()
@@ -380,7 +392,7 @@ func (s searchCmd) searchesHidden(lb string) bool {
 // secretSearch matches search patterns that look for secrets: names of
 // secrets (token and key as words, not tokenizer or monkey), and the
 // prefixes of well-known token formats.
-var secretSearch = regexp.MustCompile(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
+var secretSearch = lazyRE(`(?i)pass(word|wd|phrase)|secret|credential|authorization|bearer|private[ _-]?key|-----begin|` +
 	`(^|[^a-z])(token|key|apikey)s?([^a-z]|$)|(^|[^a-z])(akia|ghp_|github_pat|glpat-|xox[abposr]-|sk-)`)
 
 // secretLines are lines of the shapes .env, .envrc and key files hold,
@@ -418,7 +430,7 @@ func (s searchCmd) huntsSecrets() string {
 			return "reads its patterns from a file"
 		}
 		for _, p := range s.patterns {
-			if p.dyn || secretSearch.MatchString(p.val) {
+			if p.dyn || secretSearch().MatchString(p.val) {
 				return "has a pattern aimed at secrets"
 			}
 		}
@@ -447,7 +459,7 @@ func (s searchCmd) huntsSecrets() string {
 }
 
 func (s searchCmd) matchesSecretLine(p string) bool {
-	if strings.Trim(p, "^$.*") == "" || secretSearch.MatchString(p) {
+	if strings.Trim(p, "^$.*") == "" || secretSearch().MatchString(p) {
 		return true
 	}
 	expr, ok := s.regexp(p)

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"errors"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -662,7 +661,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 	case *syntax.Block:
 		return a.stmts(c.Stmts, sc)
 	case *syntax.IfClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			var s summary
 			for cl := c; cl != nil; cl = cl.Else {
 				s.or(a.stmts(cl.Cond, in))
@@ -671,13 +670,13 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 			return s
 		})
 	case *syntax.WhileClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			s := a.stmts(c.Cond, in)
 			s.or(a.stmts(c.Do, in))
 			return s
 		})
 	case *syntax.ForClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			wi, ok := c.Loop.(*syntax.WordIter)
 			if !ok {
 				s := a.walkSubst(c.Loop, in)
@@ -687,7 +686,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 			return a.forWords(wi, c.Do, in)
 		})
 	case *syntax.CaseClause:
-		return a.branch(sc, func(in *scope) summary {
+		return branch(sc, func(in *scope) summary {
 			w := a.word(c.Word, in)
 			s := w.sub
 			if w.secretVar && slices.ContainsFunc(c.Items, func(it *syntax.CaseItem) bool {
@@ -863,7 +862,7 @@ func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
 
 // branch runs a conditional body on a copy of the scope; if the body may
 // change directory, what follows runs in an unknown one.
-func (a *analyzer) branch(sc *scope, body func(*scope) summary) summary {
+func branch(sc *scope, body func(*scope) summary) summary {
 	in := sc.copy()
 	s := body(in)
 	if in.cwd != sc.cwd {
@@ -1376,7 +1375,7 @@ func riskyEnv(name, val string, static bool) bool {
 // asking for them trains users to approve env prefixes without reading.
 // Anything else (a flag that names a file, a command, a URL) still asks.
 // lessHarmless is a $LESS of long options that neither run nor write.
-var lessHarmless = regexp.MustCompile(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
+var lessHarmless = lazyRE(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
 
 func harmlessEnv(name, val string) bool {
 	if strings.ContainsAny(val, "\"'`$;|&<>(){}\n") {
@@ -1394,7 +1393,7 @@ func harmlessEnv(name, val string) bool {
 		return val == "local" || val == "auto"
 	case up == "LESS" || up == "MORE":
 		// -R, -FRX, -x4, --mouse: not +CMD, -k/--lesskey-*, -o/-O log files
-		return !strings.ContainsAny(val, "+kOo") || lessHarmless.MatchString(val)
+		return !strings.ContainsAny(val, "+kOo") || lessHarmless().MatchString(val)
 	case up == "GOPROXY":
 		for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
 			if p != "off" && p != "direct" && p != "https://proxy.golang.org" {

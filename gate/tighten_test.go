@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -138,5 +139,27 @@ func TestExposure(t *testing.T) {
 	} {
 		args := strings.Fields(cmd)
 		assert.Equal(t, want, exposes(args[0], args[1:]) != "", cmd)
+	}
+}
+
+// TestReadersDeclared checks that every known-safe reader has its flags in
+// the command table, so that an unknown flag of it asks.
+func TestReadersDeclared(t *testing.T) {
+	for name, ok := range readers {
+		if ok && cmds.Reader(name) == nil {
+			t.Errorf("reader %s has no entry in gate/internal/cmds", name)
+		}
+	}
+	e := env(protocol.Policy{})
+	for cmd, want := range map[string]protocol.Decision{
+		"base64 -o out.bin in.txt": protocol.DecisionAsk, // BSD base64 writes out.bin
+		"cat --bogus README.md":    protocol.DecisionAsk,
+		"ls -j":                    protocol.DecisionAsk,
+		"base64 -d in.txt":         protocol.DecisionAllow,
+		"ls -lah --color=auto src": protocol.DecisionAllow,
+		"head -n5 -q README.md":    protocol.DecisionAllow,
+		"sort -t: -k2 -n data.txt": protocol.DecisionAllow,
+	} {
+		assert.Equal(t, want, Analyze(bash(cmd), e).Decision, cmd)
 	}
 }

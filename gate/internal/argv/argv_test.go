@@ -1,0 +1,89 @@
+package argv
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var sortLike = &Command{Name: "sort", Abbrev: true, Flags: []Flag{
+	{Names: "-u --unique -r --reverse -n", Arity: None},
+	{Names: "-o --output -t --field-separator -k --key", Arity: Value},
+	{Names: "--color", Arity: Optional},
+}}
+
+// TestSpellingsAgree checks that every spelling of a flag and its value
+// gives the same operands and unknown flags.
+func TestSpellingsAgree(t *testing.T) {
+	groups := [][]string{
+		{"-o out in", "-oout in", "--output out in", "--output=out in", "--outp=out in", "--outp out in"},
+		{"-u -r -n in", "-urn in", "-ur -n in", "--unique --reverse -n in", "--uniq --rev -n in"},
+		{"-uo out in", "-u -o out in", "-u -oout in", "--unique --output=out in"},
+		{"-t: -k2 in", "-t : -k 2 in", "--field-separator=: --key=2 in"},
+		{"--color in", "--color=auto in", "--col=auto in"},
+	}
+	for _, g := range groups {
+		want := sortLike.Parse(strings.Fields(g[0]), nil)
+		for _, s := range g[1:] {
+			got := sortLike.Parse(strings.Fields(s), nil)
+			// operand indexes differ with the word count: compare the words
+			if !reflect.DeepEqual(words(g[0], want.Operands), words(s, got.Operands)) || !reflect.DeepEqual(want.Unknown, got.Unknown) {
+				t.Errorf("%q: %v %v; %q: %v %v", g[0], words(g[0], want.Operands), want.Unknown, s, words(s, got.Operands), got.Unknown)
+			}
+		}
+	}
+}
+
+func words(s string, idx []int) []string {
+	f := strings.Fields(s)
+	var out []string
+	for _, i := range idx {
+		out = append(out, f[i])
+	}
+	return out
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		args     string
+		operands []string
+		unknown  []string
+	}{
+		{"-x in", []string{"in"}, []string{"-x"}},
+		{"-ux in", []string{"in"}, []string{"-x"}},
+		{"--bogus in", []string{"in"}, []string{"--bogus"}},
+		{"--unique=1 in", []string{"in"}, []string{"--unique=1"}}, // a switch given a value
+		{"--re in", []string{"in"}, nil},                          // unique prefix of --reverse
+		{"-- -o x", []string{"-o", "x"}, nil},
+		{"- in", []string{"-", "in"}, nil},
+		{"-o", nil, nil},
+	} {
+		inv := sortLike.Parse(strings.Fields(c.args), nil)
+		if !reflect.DeepEqual(words(c.args, inv.Operands), c.operands) || !reflect.DeepEqual(inv.Unknown, c.unknown) {
+			t.Errorf("%q: operands %v unknown %v, want %v %v", c.args, words(c.args, inv.Operands), inv.Unknown, c.operands, c.unknown)
+		}
+	}
+	// ambiguous prefix: --o is --output only, but a table with --outline too refuses it
+	amb := &Command{Abbrev: true, Flags: []Flag{{Names: "--output --outline", Arity: None}}}
+	if inv := amb.Parse([]string{"--out"}, nil); len(inv.Unknown) != 1 {
+		t.Errorf("ambiguous prefix accepted: %v", inv)
+	}
+	// a dynamic word is never a flag
+	if inv := sortLike.Parse([]string{"-$X"}, []bool{true}); len(inv.Unknown) != 0 || len(inv.Operands) != 1 {
+		t.Errorf("dynamic word: %v", inv)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("-uo out --key=2 -- x", "-z")
+	f.Add("--outp", "-")
+	f.Fuzz(func(t *testing.T, args, extra string) {
+		w := append(strings.Fields(args), extra)
+		inv := sortLike.Parse(w, []bool{len(extra)%2 == 0})
+		for _, i := range inv.Operands {
+			if i < 0 || i >= len(w) {
+				t.Fatalf("operand index %d out of range", i)
+			}
+		}
+	})
+}

@@ -1,0 +1,151 @@
+// Package cmds is the gate's table of programs: for each, what its flags
+// are (every spelling, with the number of values each takes), read by the
+// one parser in package argv. A program whose flags are declared here is
+// known-safe only with flags the table has: an unknown flag may write or
+// run something (BSD base64 -o FILE writes FILE), so the call asks.
+package cmds
+
+import "github.com/perm-peer/perm-peer/gate/internal/argv"
+
+// flags builds a flag list: names take no value unless listed in vals
+// (one value) or opt (a value only when attached).
+func flags(none, vals, opt string) []argv.Flag {
+	var out []argv.Flag
+	if none != "" {
+		out = append(out, argv.Flag{Names: none, Arity: argv.None})
+	}
+	if vals != "" {
+		out = append(out, argv.Flag{Names: vals, Arity: argv.Value})
+	}
+	if opt != "" {
+		out = append(out, argv.Flag{Names: opt, Arity: argv.Optional})
+	}
+	return append(out, argv.Flag{Names: "--help --version", Arity: argv.None})
+}
+
+// ex is an example: args and the first unknown flag in them ("": none).
+func ex(args, unknown string) argv.Example { return argv.Example{Args: args, Unknown: unknown} }
+
+// gnu is a GNU-style program: long options by unique prefix.
+func gnu(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Flags: f, Abbrev: true, Examples: ex}
+}
+
+const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --ignore-missing --quiet --status --strict -w --warn --base64 --raw --debug"
+
+// readers are the read-only programs whose operands are files they read
+// (package gate's readers set): cat … base64, each with its flags.
+var readers = []*argv.Command{
+	gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
+		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")),
+	{Name: "head", Abbrev: true, Numeric: true, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
+		Examples: []argv.Example{ex("-5 x", ""), ex("-n5 x", ""), ex("-n 5 -q x", ""), ex("--lines=5 x", ""), ex("--li 5 x", ""), ex("-o out x", "-o")}},
+	{Name: "tail", Abbrev: true, Numeric: true, Flags: flags("-F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
+		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "-f --follow"),
+		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", "")}},
+	gnu("wc", flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "--files0-from", "--total"),
+		ex("-l *.go", ""), ex("-lw x", ""), ex("--files0-from=list", "")),
+	gnu("file", flags("-b --brief -c --checking-printout -C --compile -E -h --no-dereference -i --mime --mime-type --mime-encoding -k --keep-going "+
+		"-l --list -L --dereference -N --no-pad -n --no-buffer -p --preserve-date -r --raw -s --special-files -S --no-sandbox "+
+		"-z --uncompress -Z --uncompress-noreport -0 --print0 --extension --apple -d -I -D",
+		"-e --exclude --exclude-quiet -F --separator -f --files-from -m --magic-file -P --parameter", ""),
+		ex("-b x", ""), ex("--mime-type x", "")),
+	gnu("stat", flags("-L --dereference -f --file-system -t --terse -F -l -n -q -r -s -x", "-c --format --printf", "--cached"),
+		ex("-c %s x", ""), ex("--format=%s x", ""), ex("-Lf x", "")),
+	gnu("ls", flags("-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f -F "+
+		"--file-type --full-time -g --group-directories-first -G --no-group -h --human-readable --si -H --dereference-command-line "+
+		"--dereference-command-line-symlink-to-dir -i --inode -k --kibibytes -l -L --dereference -m -n --numeric-uid-gid -N --literal -o -p "+
+		"-q --hide-control-chars --show-control-chars -Q --quote-name -r --reverse -R --recursive -s --size -S -t -u -U -v -x -X -Z --context "+
+		"--zero -1 -@ -e -O -P -W -% -, -y",
+		"--block-size --format --hide --exclude --indicator-style -I --ignore --quoting-style --sort --time --time-style -T --tabsize -w --width",
+		"--color --colour --classify --hyperlink"),
+		ex("-la src", ""), ex("-lhS", ""), ex("--color=auto", ""), ex("--ignore=.env", ""), ex("-I .env -l", ""), ex("-j", "-j")),
+	{Name: "tree", Flags: append(flags("-a -d -l -f -x -R -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J --gitignore --ignore-case "+
+		"--matchdirs --metafirst --prune --info --noreport --si --du --inodes --device --dirsfirst --filesfirst --nolinks --fromfile --fflinks",
+		"-L -P -I -o -H -T --infofile --charset --filelimit --timefmt --sort --hintro --houtro", ""), argv.Flag{Names: "--gitfile", Arity: argv.Value}),
+		Examples: []argv.Example{ex("-L 2 src", ""), ex("-a -I node_modules", ""), ex("--dirsfirst", "")}},
+	gnu("du", flags("-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable --inodes -k "+
+		"-L --dereference -l --count-links -m -P --no-dereference -S --separate-dirs --si -s --summarize -x --one-file-system -A -g -n -r",
+		"-B --block-size -d --max-depth --files0-from -t --threshold --time-style -X --exclude-from --exclude -I", "--time"),
+		ex("-sh .", ""), ex("-h -d 1", ""), ex("--max-depth=1 .", "")),
+	gnu("df", flags("-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync -P --portability --sync --total -T --print-type "+
+		"-b -c -g -m -n", "-B --block-size -t --type -x --exclude-type", "--output"), ex("-h", ""), ex("-hT /", "")),
+	gnu("diff", flags("-q --brief -s --report-identical-files -c -u -e --ed -n --rcs -y --side-by-side --left-column --suppress-common-lines "+
+		"-p --show-c-function -t --expand-tabs -T --initial-tab --suppress-blank-empty -l --paginate -r --recursive --no-dereference "+
+		"-N --new-file --unidirectional-new-file --ignore-file-name-case --no-ignore-file-name-case -i --ignore-case -E --ignore-tab-expansion "+
+		"-Z --ignore-trailing-space -b --ignore-space-change -w --ignore-all-space -B --ignore-blank-lines -a --text --strip-trailing-cr "+
+		"-d --minimal --speed-large-files --normal -v",
+		"-C -U -W --width -F --show-function-line --label --tabsize -x --exclude -X --exclude-from -S --starting-file --from-file --to-file "+
+			"-I --ignore-matching-lines -D --ifdef --old-group-format --new-group-format --unchanged-group-format --changed-group-format "+
+			"--old-line-format --new-line-format --unchanged-line-format --line-format --horizon-lines --palette",
+		"--context --unified --color"),
+		ex("-u a b", ""), ex("-ru a b", ""), ex("-U3 a b", ""), ex("--unified=3 a b", "")),
+	gnu("cmp", flags("-b --print-bytes -l --verbose -s --quiet --silent", "-i --ignore-initial -n --bytes", ""), ex("-s a b", "")),
+	gnu("sort", flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
+		"-M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort -r --reverse -V --version-sort --debug -m --merge "+
+		"-s --stable -u --unique -z --zero-terminated",
+		"--random-source --sort --batch-size -C --compress-program --files0-from -k --key -o --output -S --buffer-size -t --field-separator "+
+			"-T --temporary-directory --parallel", "-c --check"),
+		ex("-u x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", "")),
+	{Name: "uniq", Abbrev: true, Numeric: true, Flags: flags("-c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
+		"-f --skip-fields -s --skip-chars -w --check-chars", "-D --all-repeated --group"), Examples: []argv.Example{ex("-c x", "")}},
+	gnu("cut", flags("-n --complement -s --only-delimited -z --zero-terminated -w", "-b --bytes -c --characters -d --delimiter -f --fields --output-delimiter", ""),
+		ex("-d: -f1 /etc/passwd", ""), ex("-f 2 -d , x", "")),
+	gnu("tr", flags("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 -u", "", ""), ex("-d '\\r'", "")),
+	gnu("nl", flags("-p --no-renumber", "-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering -i --line-increment "+
+		"-l --join-blank-lines -n --number-format -s --number-separator -v --starting-line-number -w --number-width", ""), ex("-ba x", "")),
+	gnu("od", flags("-v --output-duplicates --traditional -a -b -c -d -f -i -l -o -s -x -D -O -X -e -F -H -I -L", "-A --address-radix -j --skip-bytes "+
+		"-N --read-bytes -t --format --endian -S", "--strings -w --width"), ex("-An -tx1 x", ""), ex("-c x", "")),
+	{Name: "hexdump", Flags: flags("-b -c -C -d -L -o -v -x", "-e -f -n -s", ""), Examples: []argv.Example{ex("-C x", ""), ex("-n 64 -C x", "")}},
+	{Name: "xxd", Flags: flags("-a -autoskip -b -bits -C -capitalize -E -EBCDIC -e -h -help -i -include -p -ps -postscript -plain -r -revert -d "+
+		"-u -uppercase -v -version", "-c -cols -g -groupsize -l -len -n -name -o -offset -R -s -seek", ""),
+		Examples: []argv.Example{ex("-l 64 x", ""), ex("-ps x", ""), ex("-c 16 -g 1 x", "")}},
+	{Name: "strings", Abbrev: true, Numeric: true, Flags: flags("-a --all -d --data -f --print-file-name -o -w --include-all-whitespace -V",
+		"-n --bytes -t --radix -e --encoding -T --target -s --output-separator -U --unicode", ""), Examples: []argv.Example{ex("-n 8 x", ""), ex("-8 x", "")}},
+	gnu("md5sum", flags(sums, "", ""), ex("-c sums.md5", "")),
+	gnu("sha1sum", flags(sums, "", "")), gnu("sha256sum", flags(sums, "", ""), ex("x", "")), gnu("sha512sum", flags(sums, "", "")),
+	gnu("b2sum", flags(sums, "-l --length", "")), gnu("cksum", flags(sums, "-a --algorithm -l --length", "")),
+	gnu("shasum", flags(sums+" -p --portable -0 --01 -s -U --UNIVERSAL", "-a --algorithm", ""), ex("-a 256 x", "")),
+	{Name: "md5", Flags: flags("-p -q -r -t -x", "-s", ""), Examples: []argv.Example{ex("-q x", "")}},
+	gnu("base64", flags("-d --decode -i --ignore-garbage -D", "-w --wrap -b --break", ""),
+		ex("-d x", ""), ex("-w0 x", ""), ex("-o out.bin in.txt", "-o")),
+	gnu("tac", flags("-b --before -r --regex", "-s --separator", "")),
+	{Name: "rev", Flags: flags("-h -V", "", "")},
+	{Name: "fold", Abbrev: true, Numeric: true, Flags: flags("-b --bytes -s --spaces", "-w --width", ""), Examples: []argv.Example{ex("-w 80 x", "")}},
+	{Name: "fmt", Abbrev: true, Numeric: true, Flags: flags("-c --crown-margin -s --split-only -t --tagged-paragraph -u --uniform-spacing", "-p --prefix -w --width -g --goal", "")},
+	{Name: "expand", Abbrev: true, Numeric: true, Flags: flags("-i --initial", "-t --tabs", "")},
+	{Name: "unexpand", Abbrev: true, Numeric: true, Flags: flags("-a --all --first-only", "-t --tabs", "")},
+	gnu("paste", flags("-s --serial -z --zero-terminated", "-d --delimiters", ""), ex("-sd, x", "")),
+	gnu("join", flags("-i --ignore-case --check-order --nocheck-order --header -z --zero-terminated", "-a -e -j -o -t -v -1 -2", ""),
+		ex("-t, -1 2 a b", "")),
+	gnu("comm", flags("-1 -2 -3 --check-order --nocheck-order --total -z --zero-terminated", "--output-delimiter", ""), ex("-12 a b", "")),
+	gnu("column", flags("-t --table -x --fillrows -J --json -L --keep-empty-lines -d --table-noheadings -m --table-maxout --table-header-repeat -e -h -V",
+		"-s --separator -o --output-separator -c --output-width -n --table-name -N --table-columns -R --table-right -T --table-truncate "+
+			"-E --table-noextreme -W --table-wrap -H --table-hide -O --table-order -r --tree -i --tree-id -p --tree-parent -l --table-columns-limit", ""),
+		ex("-t -s, x", "")),
+	{Name: "bat", Flags: flags("-A --show-all -p --plain -d --diff -S --chop-long-lines -n --number --list-themes --list-languages -u --unbuffered -L "+
+		"--set-terminal-title -P --squeeze-blank --no-config --no-custom-assets --diagnostic --acknowledgements",
+		"-l --language -H --highlight-line --file-name --diff-context --tabs --wrap --color --italic-text --decorations --paging --pager "+
+			"-m --map-syntax --theme --style -r --line-range --ignored-suffix --terminal-width --nonprintable-notation --binary --strip-ansi "+
+			"--squeeze-limit --completion", ""),
+		Examples: []argv.Example{ex("-n x", ""), ex("--style=plain -l go x", ""), ex("-pp x", "")}},
+	gnu("eza", ezaFlags()), gnu("exa", ezaFlags()),
+	gnu("lsd", flags("-a --all -A --almost-all -F --classify -l --long --ignore-config -1 --oneline -R --recursive -h --human-readable --tree "+
+		"-d --directory-only --total-size -t --timesort -S --sizesort -X --extensionsort -G --gitsort -v --versionsort -U --no-sort -r --reverse "+
+		"--group-directories-first --classic --no-symlink -i --inode -g --git -L --dereference -Z --context --header -N --literal",
+		"--color --icon --icon-theme --config-file --depth --permission --size --date --sort --group-dirs --blocks -I --ignore-glob "+
+			"--hyperlink --truncate-owner-after --truncate-owner-marker", "")),
+}
+
+func ezaFlags() []argv.Flag {
+	return flags("-1 --oneline -l --long -G --grid -x --across -R --recurse -T --tree -F --classify --color-scale --colour-scale --no-icons "+
+		"-a --all -A --almost-all -d --list-dirs -r --reverse --group-directories-first -D --only-dirs -f --only-files --git-ignore -b --binary "+
+		"-B --bytes -g --group -h --header -H --links -i --inode -m --modified -M --mounts -n --numeric -S --blocksize -u --accessed -U --created "+
+		"--changed --total-size --no-permissions --octal-permissions --no-filesize --no-user --no-time --git --no-git --git-repos "+
+		"--git-repos-no-status -@ --extended -Z --context -X --dereference --smart-group --hyperlink --no-quotes",
+		"-L --level -s --sort -I --ignore-glob -t --time --time-style -w --width --absolute", "--color --colour --icons")
+}
+
+// Reader returns the declaration of a reader, nil for a program the table
+// does not have.
+func Reader(name string) *argv.Command { return readerIndex()[name] }
