@@ -155,12 +155,12 @@ func (j *Judge) post(ctx context.Context, body []byte) (string, error) {
 	if len(data) > maxResponseBytes {
 		return "", fmt.Errorf("judge: response from %s over %d bytes", j.url, maxResponseBytes)
 	}
-	if err := checkEnvelope(data); err != nil {
-		return "", fmt.Errorf("judge: ambiguous response from %s: %w", j.url, err)
-	}
 	var cr chatResponse
 	if err := json.Unmarshal(data, &cr); err != nil {
 		return "", fmt.Errorf("judge: decode response from %s: %w", j.url, err)
+	}
+	if err := checkEnvelope(data); err != nil {
+		return "", fmt.Errorf("judge: ambiguous response from %s: %w", j.url, err)
 	}
 	if len(cr.Choices) == 0 || cr.Choices[0].Message.Content == nil {
 		return "", fmt.Errorf("judge: response from %s has no choices[0].message.content", j.url)
