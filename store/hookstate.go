@@ -48,20 +48,41 @@ type PendingAsk struct {
 // HookTurn reads session's turn; the zero HookTurn when none was recorded.
 func (db *DB) HookTurn(session string) (HookTurn, error) {
 	var t HookTurn
-	err := db.hookView(func(b *bolt.Bucket) error {
-		v := b.Get(hookTurnKey(session))
-		if v == nil {
-			return nil
-		}
-		if err := json.Unmarshal(v, &t); err != nil {
-			return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
-		}
-		return nil
-	})
+	err := db.hookView(func(b *bolt.Bucket) error { return getHookTurn(b, session, &t) })
 	if err != nil {
 		return HookTurn{}, fmt.Errorf("read hook turn of %q: %w", session, err)
 	}
 	return t, nil
+}
+
+// HookState reads session's turn and pending asks in one transaction (a
+// hook process pays for each one it opens).
+func (db *DB) HookState(session string) (HookTurn, []PendingAsk, error) {
+	var t HookTurn
+	var asks []PendingAsk
+	err := db.hookView(func(b *bolt.Bucket) error {
+		if err := getHookTurn(b, session, &t); err != nil {
+			return err
+		}
+		var err error
+		asks, err = listPendingAsks(b, session)
+		return err
+	})
+	if err != nil {
+		return HookTurn{}, nil, fmt.Errorf("read hook state of %q: %w", session, err)
+	}
+	return t, asks, nil
+}
+
+func getHookTurn(b *bolt.Bucket, session string, t *HookTurn) error {
+	v := b.Get(hookTurnKey(session))
+	if v == nil {
+		return nil
+	}
+	if err := json.Unmarshal(v, t); err != nil {
+		return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
+	}
+	return nil
 }
 
 // NextHookTurn starts session's next turn with the user's prompt, in one
@@ -121,20 +142,27 @@ func (db *DB) PutPendingAsk(session string, a PendingAsk) error {
 // PendingAsks lists session's pending asks in key order.
 func (db *DB) PendingAsks(session string) ([]PendingAsk, error) {
 	var out []PendingAsk
-	prefix := hookAskKey(session, "")
 	err := db.hookView(func(b *bolt.Bucket) error {
-		c := b.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var a PendingAsk
-			if err := json.Unmarshal(v, &a); err != nil {
-				return fmt.Errorf("%w: pending ask %q: %v", ErrCorrupt, k, err)
-			}
-			out = append(out, a)
-		}
-		return nil
+		var err error
+		out, err = listPendingAsks(b, session)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list pending asks of %q: %w", session, err)
+	}
+	return out, nil
+}
+
+func listPendingAsks(b *bolt.Bucket, session string) ([]PendingAsk, error) {
+	var out []PendingAsk
+	prefix := hookAskKey(session, "")
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var a PendingAsk
+		if err := json.Unmarshal(v, &a); err != nil {
+			return nil, fmt.Errorf("%w: pending ask %q: %v", ErrCorrupt, k, err)
+		}
+		out = append(out, a)
 	}
 	return out, nil
 }

@@ -70,6 +70,13 @@ func TestPendingAskIsTakenOnce(t *testing.T) {
 		string(list[0].Call.RawInput) != `{"command":"make"}` {
 		t.Fatalf("PendingAsks(s1) = %+v, %v; want the one ask of s1 (not s1x's)", list, err)
 	}
+	if err := db.SetHookCwd("s1", "/w"); err != nil {
+		t.Fatal(err)
+	}
+	turn, asks, err := db.HookState("s1")
+	if err != nil || turn.Cwd != "/w" || len(asks) != 1 || asks[0].ID != "toolu_1" {
+		t.Fatalf("HookState(s1) = %+v, %+v, %v; want cwd /w and the one ask", turn, asks, err)
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	taken := 0

@@ -3,55 +3,32 @@
 // scripted model: what runs, what does not, and what the audit says.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startAnthropic } from "./scripted-anthropic.mjs";
+import { audit, bin, breakPolicy, hookWorld, runHost } from "./hooked.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const claudeBin = path.join(here, "node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-const bin = process.env.PERM_PEER_BIN;
-if (!bin) throw new Error("PERM_PEER_BIN must name the perm-peer binary (make hosts sets it)");
 
-/** world makes a git project and private HOME/XDG dirs, and installs the hooks. */
+/** world makes the project and installs the hooks. */
 function world() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pp-claude-"));
-  const w = { root, home: path.join(root, "home"), project: path.join(root, "project"),
-    config: path.join(root, "config"), state: path.join(root, "state") };
-  for (const d of [w.home, w.project, w.config, w.state]) fs.mkdirSync(d, { recursive: true });
-  execFileSync("git", ["init", "-q", w.project]);
-  fs.writeFileSync(path.join(w.project, "README.md"), "readme line one\nline two\n");
-  fs.writeFileSync(path.join(w.project, ".env"), "API_KEY=sk-live-SECRET-MARKER-4711\n");
-  w.env = { ...process.env, HOME: w.home, XDG_CONFIG_HOME: w.config, XDG_STATE_HOME: w.state };
+  const w = hookWorld("pp-claude-", { "README.md": "readme line one\nline two\n", ".env": "API_KEY=sk-live-SECRET-MARKER-4711\n" });
   const out = execFileSync(bin, ["setup", "claude-code", "--project", w.project], { env: w.env }).toString();
   assert.match(out, /added PreToolUse/);
   return w;
 }
 
 /** runClaude runs one headless prompt and returns the stream-json events. */
-function runClaude(w, model, prompt) {
+async function runClaude(w, model, prompt) {
   const env = { ...w.env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "dummy",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" };
   delete env.CLAUDECODE;
-  return new Promise((resolve, reject) => {
-    const child = spawn(claudeBin, ["-p", prompt, "--output-format", "stream-json", "--verbose"],
-      { cwd: w.project, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
-    child.stdout.on("data", (c) => (out += c));
-    child.stderr.on("data", (c) => (err += c));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const events = out.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l));
-      resolve({ code, events, stderr: err });
-    });
-  });
-}
-
-function audit(w) {
-  const out = execFileSync(bin, ["audit", "--json", "--project", w.project], { env: w.env }).toString();
-  return out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const run = await runHost(claudeBin, ["-p", prompt, "--output-format", "stream-json", "--verbose"], { cwd: w.project, env });
+  run.events = run.stdout.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l));
+  return run;
 }
 
 /** resultText is the text of the tool_result Claude sent for a tool_use id. */
@@ -118,8 +95,7 @@ test("Claude Code: floors never run, known-safe calls run unasked, human-only ca
 
 test("Claude Code: a broken perm-peer (malformed policy) blocks the call instead of letting it through", async () => {
   const w = world();
-  fs.mkdirSync(path.join(w.config, "perm-peer"), { recursive: true });
-  fs.writeFileSync(path.join(w.config, "perm-peer", "policy.json"), '{"rules": [');
+  breakPolicy(w);
   const model = await startAnthropic([
     { tool: "Bash", input: { command: "touch broken-ran.txt", description: "write" } },
     { tool: "Bash", input: { command: "wc -l README.md", description: "count" } },

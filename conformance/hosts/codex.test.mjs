@@ -5,28 +5,22 @@
 // does, by recording each hook's hash in config.toml.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startAnthropic } from "./scripted-anthropic.mjs";
+import { audit, bin, breakPolicy, hookWorld, runHost } from "./hooked.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const codexBin = path.join(here, "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
-const bin = process.env.PERM_PEER_BIN;
-if (!bin) throw new Error("PERM_PEER_BIN must name the perm-peer binary (make hosts sets it)");
 
 function world() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pp-codex-"));
-  const w = { root, home: path.join(root, "home"), codexHome: path.join(root, "codex"), project: path.join(root, "project"),
-    config: path.join(root, "config"), state: path.join(root, "state") };
-  for (const d of [w.home, w.codexHome, w.project, w.config, w.state]) fs.mkdirSync(d, { recursive: true });
-  execFileSync("git", ["init", "-q", w.project]);
-  fs.writeFileSync(path.join(w.project, "README.md"), "one\ntwo\n");
-  fs.writeFileSync(path.join(w.project, ".env"), "API_KEY=SECRET-MARKER-0815\n");
-  w.env = { ...process.env, HOME: w.home, CODEX_HOME: w.codexHome, XDG_CONFIG_HOME: w.config, XDG_STATE_HOME: w.state, MOCK_KEY: "dummy" };
+  const w = hookWorld("pp-codex-", { "README.md": "one\ntwo\n", ".env": "API_KEY=SECRET-MARKER-0815\n" });
+  w.codexHome = path.join(w.root, "codex");
+  fs.mkdirSync(w.codexHome);
+  Object.assign(w.env, { CODEX_HOME: w.codexHome, MOCK_KEY: "dummy" });
   const out = execFileSync(bin, ["setup", "codex", "--user"], { env: w.env }).toString();
   assert.match(out, /added PreToolUse/);
   return w;
@@ -52,20 +46,7 @@ function runCodex(w, model, prompt) {
   fs.writeFileSync(path.join(w.codexHome, "config.toml"), `model = "test-model"\nmodel_provider = "mock"\n\n` +
     `[model_providers.mock]\nname = "mock"\nbase_url = "${model.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n\n` +
     trustState(path.join(w.codexHome, "hooks.json")));
-  return new Promise((resolve, reject) => {
-    const child = spawn(codexBin, ["exec", "--skip-git-repo-check", "-s", "danger-full-access", prompt],
-      { cwd: w.project, env: w.env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
-    child.stdout.on("data", (c) => (out += c));
-    child.stderr.on("data", (c) => (err += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout: out, stderr: err }));
-  });
-}
-
-function audit(w) {
-  const out = execFileSync(bin, ["audit", "--json", "--project", w.project], { env: w.env }).toString();
-  return out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return runHost(codexBin, ["exec", "--skip-git-repo-check", "-s", "danger-full-access", prompt], { cwd: w.project, env: w.env });
 }
 
 const result = (model, id) => model.toolResults().find((r) => r.tool_use_id === id)?.content ?? "";
@@ -106,8 +87,7 @@ test("Codex: floors never run, known-safe calls run, a secret read is refused (C
 
 test("Codex: a broken perm-peer (malformed policy) blocks the call", async () => {
   const w = world();
-  fs.mkdirSync(path.join(w.config, "perm-peer"), { recursive: true });
-  fs.writeFileSync(path.join(w.config, "perm-peer", "policy.json"), "{");
+  breakPolicy(w);
   const model = await startAnthropic([{ tool: "exec_command", input: { cmd: "touch broken-ran.txt" } }, { text: "done" }]);
   try {
     const run = await runCodex(w, model, "go");

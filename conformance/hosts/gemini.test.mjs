@@ -5,27 +5,19 @@
 // deny is the only thing between the model and the shell.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startAnthropic } from "./scripted-anthropic.mjs";
+import { audit, bin, breakPolicy, hookWorld, runHost } from "./hooked.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const geminiJS = path.join(here, "node_modules/@google/gemini-cli/bundle/gemini.js");
-const bin = process.env.PERM_PEER_BIN;
-if (!bin) throw new Error("PERM_PEER_BIN must name the perm-peer binary (make hosts sets it)");
 
 function world() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pp-gemini-"));
-  const w = { root, home: path.join(root, "home"), project: path.join(root, "project"),
-    config: path.join(root, "config"), state: path.join(root, "state") };
-  for (const d of [w.home, w.project, w.config, w.state]) fs.mkdirSync(d, { recursive: true });
-  execFileSync("git", ["init", "-q", w.project]);
-  fs.writeFileSync(path.join(w.project, "README.md"), "one\ntwo\n");
-  w.env = { ...process.env, HOME: w.home, XDG_CONFIG_HOME: w.config, XDG_STATE_HOME: w.state,
-    GEMINI_API_KEY: "dummy", GEMINI_CLI_TRUST_WORKSPACE: "true" };
+  const w = hookWorld("pp-gemini-", { "README.md": "one\ntwo\n" });
+  Object.assign(w.env, { GEMINI_API_KEY: "dummy", GEMINI_CLI_TRUST_WORKSPACE: "true" });
   const out = execFileSync(bin, ["setup", "gemini", "--user"], { env: w.env }).toString();
   assert.match(out, /added BeforeTool/);
   const settings = path.join(w.home, ".gemini", "settings.json");
@@ -36,20 +28,8 @@ function world() {
 }
 
 function runGemini(w, model, prompt) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [geminiJS, "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"],
-      { cwd: w.project, env: { ...w.env, GOOGLE_GEMINI_BASE_URL: model.url }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
-    child.stdout.on("data", (c) => (out += c));
-    child.stderr.on("data", (c) => (err += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout: out, stderr: err }));
-  });
-}
-
-function audit(w) {
-  const out = execFileSync(bin, ["audit", "--json", "--project", w.project], { env: w.env }).toString();
-  return out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return runHost(process.execPath, [geminiJS, "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"],
+    { cwd: w.project, env: { ...w.env, GOOGLE_GEMINI_BASE_URL: model.url } });
 }
 
 test("Gemini CLI: a floor never runs, a known-safe call runs, both audited under Gemini's session and the prompt's turn", async () => {
@@ -81,8 +61,7 @@ test("Gemini CLI: a floor never runs, a known-safe call runs, both audited under
 
 test("Gemini CLI: a broken perm-peer (malformed policy) blocks the call", async () => {
   const w = world();
-  fs.mkdirSync(path.join(w.config, "perm-peer"), { recursive: true });
-  fs.writeFileSync(path.join(w.config, "perm-peer", "policy.json"), "[");
+  breakPolicy(w);
   const model = await startAnthropic([{ tool: "run_shell_command", input: { command: "touch broken-ran.txt" } }, { text: "done" }]);
   try {
     const run = await runGemini(w, model, "go");

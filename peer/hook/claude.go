@@ -2,7 +2,6 @@ package hook
 
 import (
 	"encoding/json"
-	"fmt"
 )
 
 // claude is Claude Code's hook protocol (code.claude.com/docs/en/hooks;
@@ -44,24 +43,8 @@ func parseClaudeLike(raw []byte, stages map[string]Stage) (Event, error) {
 	}
 	ev := Event{Name: in.HookEventName, Stage: stages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd,
 		Transcript: in.TranscriptPath, AskIsPrompt: true, NoHuman: noHumanModes[in.PermissionMode]}
-	if err := common(in.HookEventName, in.SessionID, in.Cwd); err != nil {
-		return ev, err
-	}
-	switch ev.Stage {
-	case stageUnknown:
-		return ev, fmt.Errorf("unknown hook event %q", in.HookEventName)
-	case StagePrompt:
-		if in.Prompt == nil {
-			return ev, fmt.Errorf("%s without a prompt", in.HookEventName)
-		}
-		ev.Prompt = *in.Prompt
-		return ev, nil
-	}
-	if in.ToolName == "" {
-		return ev, fmt.Errorf("%s without a tool_name", in.HookEventName)
-	}
-	input, err := toolInput(in.ToolInput)
-	if err != nil {
+	input, err := ev.body(in.Prompt, in.ToolName, in.ToolInput)
+	if err != nil || ev.Stage == StagePrompt {
 		return ev, err
 	}
 	ev.Call = toolCall(claudeTools, in.ToolUseID, in.ToolName, input)

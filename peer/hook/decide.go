@@ -22,6 +22,8 @@ type call struct {
 	db   *store.DB
 	ev   Event
 	turn store.HookTurn
+	// pending are the session's pending asks as the call found them.
+	pending []store.PendingAsk
 }
 
 // leaveToHost is the hooks' Asker: a call that needs a human is left to the
@@ -59,10 +61,11 @@ func (c *call) decide(ctx context.Context) (Outcome, error) {
 // the task. A new cwd is the session's cwd from now on.
 func (c *call) restoreTurn() error {
 	id := c.ev.SessionID
-	prev, err := c.db.HookTurn(id)
+	prev, pending, err := c.db.HookState(id)
 	if err != nil {
 		return err
 	}
+	c.pending = pending
 	c.turn = prev
 	if c.ev.Stage == StagePrompt {
 		if c.turn, err = c.db.NextHookTurn(id, c.ev.Prompt, c.ev.Cwd); err != nil {
@@ -138,11 +141,7 @@ func (c *call) headless(ctx context.Context) (Outcome, error) {
 // to the human stays with the human; any other (the host's own rules asked)
 // is decided, and only a decision made without a human answers.
 func (c *call) permission(ctx context.Context) (Outcome, error) {
-	pending, err := c.db.PendingAsks(c.ev.SessionID)
-	if err != nil {
-		return Outcome{}, err
-	}
-	for _, a := range pending {
+	for _, a := range c.pending {
 		if !sameCall(a.Call, c.ev.Call) {
 			continue
 		}
@@ -187,11 +186,7 @@ func (c *call) takeAsk(call protocol.ToolCall) (store.PendingAsk, bool, error) {
 	if call.ToolCallID != "" {
 		return c.db.TakePendingAsk(c.ev.SessionID, call.ToolCallID)
 	}
-	pending, err := c.db.PendingAsks(c.ev.SessionID)
-	if err != nil {
-		return store.PendingAsk{}, false, err
-	}
-	for _, a := range pending {
+	for _, a := range c.pending {
 		if sameCall(a.Call, call) {
 			return c.db.TakePendingAsk(c.ev.SessionID, a.ID)
 		}
@@ -205,11 +200,8 @@ func (c *call) takeAsk(call protocol.ToolCall) (store.PendingAsk, bool, error) {
 // (nothing to audit). Failures are logged: the current call does not
 // depend on them.
 func (c *call) settleAsks(ctx context.Context) {
-	pending, err := c.db.PendingAsks(c.ev.SessionID)
-	if err != nil || len(pending) == 0 {
-		if err != nil {
-			slog.Warn("read pending asks", "err", err)
-		}
+	pending := c.pending
+	if len(pending) == 0 {
 		return
 	}
 	results, err := transcriptResults(c.ev.Transcript, pending)
@@ -220,9 +212,11 @@ func (c *call) settleAsks(ctx context.Context) {
 		slog.Warn("read transcript", "path", c.ev.Transcript, "err", err)
 		return
 	}
+	c.pending = nil
 	for _, a := range pending {
 		res, found := results[a.ID]
 		if !found || a.ID == c.ev.Call.ToolCallID {
+			c.pending = append(c.pending, a)
 			continue
 		}
 		taken, ok, err := c.db.TakePendingAsk(c.ev.SessionID, a.ID)

@@ -2,7 +2,6 @@ package hook
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -57,24 +56,8 @@ func (gemini) parse(raw []byte) (Event, error) {
 	}
 	// Gemini's transcript is not Claude's format: no transcript reading.
 	ev := Event{Name: in.HookEventName, Stage: geminiStages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd, AskIsPrompt: true}
-	if err := common(in.HookEventName, in.SessionID, in.Cwd); err != nil {
-		return ev, err
-	}
-	switch ev.Stage {
-	case stageUnknown:
-		return ev, fmt.Errorf("unknown hook event %q", in.HookEventName)
-	case StagePrompt:
-		if in.Prompt == nil {
-			return ev, fmt.Errorf("%s without a prompt", in.HookEventName)
-		}
-		ev.Prompt = *in.Prompt
-		return ev, nil
-	}
-	if in.ToolName == "" {
-		return ev, fmt.Errorf("%s without a tool_name", in.HookEventName)
-	}
-	input, err := toolInput(in.ToolInput)
-	if err != nil {
+	input, err := ev.body(in.Prompt, in.ToolName, in.ToolInput)
+	if err != nil || ev.Stage == StagePrompt {
 		return ev, err
 	}
 	name := in.ToolName

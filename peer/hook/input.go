@@ -35,6 +35,29 @@ func common(name, session, cwd string) error {
 	return nil
 }
 
+// body checks what the event's stage needs, for the hosts that name the
+// tool and its input in tool_name and tool_input: a prompt for a prompt
+// (set on ev), else a tool name and an object input (returned).
+func (ev *Event) body(prompt *string, toolName string, input json.RawMessage) (json.RawMessage, error) {
+	if err := common(ev.Name, ev.SessionID, ev.Cwd); err != nil {
+		return nil, err
+	}
+	switch ev.Stage {
+	case stageUnknown:
+		return nil, fmt.Errorf("unknown hook event %q", ev.Name)
+	case StagePrompt:
+		if prompt == nil {
+			return nil, fmt.Errorf("%s without a prompt", ev.Name)
+		}
+		ev.Prompt = *prompt
+		return nil, nil
+	}
+	if toolName == "" {
+		return nil, fmt.Errorf("%s without a tool_name", ev.Name)
+	}
+	return toolInput(input)
+}
+
 // toolInput checks a tool input: a JSON object (absent: {}).
 func toolInput(raw json.RawMessage) (json.RawMessage, error) {
 	t := bytes.TrimSpace(raw)
