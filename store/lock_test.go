@@ -87,6 +87,7 @@ func TestFailedLockWaitsLeaveNothingBehind(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "2", r.ID)
 	db.closeIdle()
+	db.locks.blocked.Wait() // the blocked flocks returned and closed what they opened
 	_, fds2 := procCounts(t)
 	// Gone: the holder's descriptor, and the two waiters' lock and want
 	// file descriptors once they got the lock.

@@ -33,6 +33,9 @@ type locker struct {
 
 	mu    sync.Mutex
 	waits [2]*lockWait // the blocked flock per mode (0 shared, 1 exclusive), under mu
+	// blocked counts the goroutines in wait, so a test can tell when every
+	// descriptor a wait opened is closed again.
+	blocked sync.WaitGroup
 }
 
 // lockWait is one blocked flock, shared by every caller waiting in its mode.
@@ -119,6 +122,7 @@ func (l *locker) join(exclusive bool) (*lockWait, error) {
 	}
 	w := &lockWait{done: make(chan struct{}), f: f, waiters: 1}
 	l.waits[mode] = w
+	l.blocked.Add(1)
 	go l.wait(w, mode, lockHow(exclusive))
 	return w, nil
 }
@@ -126,6 +130,7 @@ func (l *locker) join(exclusive bool) (*lockWait, error) {
 // wait blocks in flock, announcing the wait on the want file meanwhile, and
 // hands the result to the callers still waiting; with none left it lets go.
 func (l *locker) wait(w *lockWait, mode, how int) {
+	defer l.blocked.Done()
 	err := announced(l.want, func() error { return flockRetry(int(w.f.Fd()), how) })
 	l.mu.Lock()
 	defer l.mu.Unlock()
