@@ -49,19 +49,9 @@ func (a *analyzer) envSuffix(val, part string) {
 	}
 }
 
-// hasParamExp reports a word with a parameter expansion at any depth.
+// hasParamExp reports a word with a parameter expansion (or in its quotes).
 func hasParamExp(parts []syntax.WordPart) bool {
-	for _, p := range parts {
-		switch p := p.(type) {
-		case *syntax.ParamExp:
-			return true
-		case *syntax.DblQuoted:
-			if hasParamExp(p.Parts) {
-				return true
-			}
-		}
-	}
-	return false
+	return hasPart(parts, func(p syntax.WordPart) bool { _, ok := p.(*syntax.ParamExp); return ok })
 }
 
 // envWord writes the value of parts as the shell would expand them in the
@@ -73,22 +63,9 @@ func (a *analyzer) envWord(parts []syntax.WordPart, sc *scope, b *strings.Builde
 	for i, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			v := p.Value
-			if quoted {
-				v = unescapeDouble(v)
-			} else {
-				v = unescapeBare(v)
-				if first && i == 0 && (v == "~" || strings.HasPrefix(v, "~/")) && a.env.Home != "" {
-					v = a.env.Home + v[1:]
-				}
-			}
-			b.WriteString(v)
+			b.WriteString(litValue(p.Value, a.env.Home, first && i == 0, quoted))
 		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(decodeANSIC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
+			b.WriteString(sglText(p))
 		case *syntax.DblQuoted:
 			n += a.envWord(p.Parts, sc, b, first && i == 0, true)
 		case *syntax.ParamExp:

@@ -5227,10 +5227,15 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 	if lb == "xxd" && hasShort(args, "r") {
 		ok = false
 	}
-	if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
-		ok = false
-		a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
-		ops = ops[:len(ops)-1]
+	if lb == "uniq" || lb == "xxd" {
+		// IN OUT by the table's parse, where flag values are no operands
+		// (xxd -l 64 in.bin reads in.bin and writes nothing)
+		if precise := tableOperands(lb, args); len(precise) > 1 {
+			ok = false
+			out := precise[len(precise)-1]
+			a.writeFact(a.pathWord(args[out], sc, true), -1)
+			ops = slices.DeleteFunc(ops, func(i int) bool { return i == out })
+		}
 	}
 	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
 		out = a.stdin
@@ -5313,4 +5318,18 @@ func sortOutputs(args []word) []sortOut {
 		}
 	}
 	return outs
+}
+
+// tableOperands are the indexes of args that the command table's parse of
+// lb reads as operands (nil when lb has no entry).
+func tableOperands(lb string, args []word) []int {
+	c := cmds.Reader(lb)
+	if c == nil {
+		return nil
+	}
+	vals, dyn := make([]string, len(args)), make([]bool, len(args))
+	for i, w := range args {
+		vals[i], dyn[i] = w.val, w.dyn
+	}
+	return c.Parse(vals, dyn).Operands
 }

@@ -598,11 +598,7 @@ func litText(w *syntax.Word) (string, bool) {
 					b.WriteString(unescapeBare(p.Value))
 				}
 			case *syntax.SglQuoted:
-				if p.Dollar {
-					b.WriteString(decodeANSIC(p.Value))
-				} else {
-					b.WriteString(p.Value)
-				}
+				b.WriteString(sglText(p))
 			case *syntax.DblQuoted:
 				walk(p.Parts, true)
 			default:

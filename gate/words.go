@@ -125,29 +125,14 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 	lit := func(s string) { b.WriteString(s); e.WriteString(s); out.addAlt(s) }
 	switch p := part.(type) {
 	case *syntax.Lit:
-		v := p.Value
-		if quoted {
-			v = unescapeDouble(v)
-		} else {
-			if strings.ContainsAny(v, "*?[") {
-				out.glob = true
-			}
-			if strings.IndexByte(v, '{') >= 0 {
-				out.brace = true
-			}
-			v = unescapeBare(v)
-			if first && (v == "~" || strings.HasPrefix(v, "~/")) && a.env.Home != "" {
-				v = a.env.Home + v[1:]
-			}
+		if !quoted {
+			out.glob = out.glob || strings.ContainsAny(p.Value, "*?[")
+			out.brace = out.brace || strings.IndexByte(p.Value, '{') >= 0
 		}
-		lit(v)
+		lit(litValue(p.Value, a.env.Home, first, quoted))
 	case *syntax.SglQuoted:
-		if p.Dollar {
-			out.ansiC = true
-			lit(decodeANSIC(p.Value))
-		} else {
-			lit(p.Value)
-		}
+		out.ansiC = out.ansiC || p.Dollar
+		lit(sglText(p))
 	case *syntax.DblQuoted:
 		for j, q := range p.Parts {
 			a.wordPart(q, sc, out, b, e, first && j == 0, true)
@@ -574,17 +559,42 @@ func lookupSubst(p *syntax.CmdSubst) string {
 
 // hasCmdSubst reports a $(…) directly in the word (or in its quotes).
 func hasCmdSubst(parts []syntax.WordPart) bool {
+	return hasPart(parts, func(p syntax.WordPart) bool { _, ok := p.(*syntax.CmdSubst); return ok })
+}
+
+// hasPart reports a part for which is holds, directly in the word or in
+// its double quotes.
+func hasPart(parts []syntax.WordPart, is func(syntax.WordPart) bool) bool {
 	for _, p := range parts {
-		switch p := p.(type) {
-		case *syntax.CmdSubst:
+		if is(p) {
 			return true
-		case *syntax.DblQuoted:
-			if hasCmdSubst(p.Parts) {
-				return true
-			}
+		}
+		if q, ok := p.(*syntax.DblQuoted); ok && hasPart(q.Parts, is) {
+			return true
 		}
 	}
 	return false
+}
+
+// litValue is a literal part's value: unescaped, and a ~ that starts an
+// unquoted word as the home directory.
+func litValue(v, home string, first, quoted bool) string {
+	if quoted {
+		return unescapeDouble(v)
+	}
+	v = unescapeBare(v)
+	if first && (v == "~" || strings.HasPrefix(v, "~/")) && home != "" {
+		v = home + v[1:]
+	}
+	return v
+}
+
+// sglText is the value of a '…' or $'…' string.
+func sglText(p *syntax.SglQuoted) string {
+	if p.Dollar {
+		return decodeANSIC(p.Value)
+	}
+	return p.Value
 }
 
 // textOf is the known text a command printed, or "".
