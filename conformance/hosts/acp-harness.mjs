@@ -52,7 +52,7 @@ export function startProxy(w, agentArgv, { handlers = {}, env = {}, args = ["--d
   });
   let stderr = "";
   child.stderr.on("data", (b) => { stderr += b.toString(); });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
   const received = [];
   const sent = [];
   child.stdout.on("data", (b) => received.push(b));
