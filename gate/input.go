@@ -147,6 +147,9 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 		class = kindClass[call.Kind]
 		if class == tUnknown {
 			a.add(&rfact{kind: protocol.FactTool, tool: string(call.Kind), parent: -1, ask: reason("ask.tool", "ACP kind "+string(call.Kind)+" needs a person")})
+			// opencode asks kind "other", no tool name, {command, directories}:
+			// a floor in it must hold without the person
+			a.commandInInput(in, false)
 			return "tool: " + string(call.Kind)
 		}
 	case strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_"), !known:
