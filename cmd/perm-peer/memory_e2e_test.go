@@ -192,3 +192,41 @@ func memoryBound(mb float64) float64 {
 	}
 	return mb
 }
+
+// TestAsksDoNotHoldBackPressure (M7): requests waiting for the editor's
+// answer hold no slot of the in-flight bounds, so big requests that all
+// wait for the user (here 10 frames of ~3.9 MiB, 39 MiB against the 32 MiB
+// bound) never stop the read loop from reading their answers.
+func TestAsksDoNotHoldBackPressure(t *testing.T) {
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	p.initialize(true)
+	pad := strings.Repeat("p", 3900<<10)
+	const n = 10
+	// written from another goroutine: a peer that stops reading fails the
+	// test at next's deadline instead of blocking this write
+	go func() {
+		for i := range n {
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/requestPermission","params":{"sessionId":"s","pad":"%s","toolCall":{"toolCallId":"c%d","tool":"bash","rawInput":{"command":"make deploy"}}}}`, 500+i, pad, i)
+			if _, err := p.in.Write([]byte(body + "\n")); err != nil {
+				return
+			}
+		}
+	}()
+	asks, replies := 0, 0
+	for replies < n {
+		m := p.next()
+		switch {
+		case m.method() == "permission/ask":
+			asks++
+			p.send(map[string]any{"jsonrpc": "2.0", "id": m.id(), "result": map[string]any{"reply": "reject"}})
+		case m.id() != nil:
+			if k, _, meta := reply(m); k != "reject" || meta["decidedBy"] != "user" {
+				t.Fatalf("want the user's reject: %v", m)
+			}
+			replies++
+		}
+	}
+	if asks != n {
+		t.Fatalf("want %d asks, got %d", n, asks)
+	}
+}
