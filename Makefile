@@ -56,8 +56,9 @@ lint:
 
 # bench: the issue-7 table (perm-peer beside bench/echopeer, same framing,
 # same disk); bench-micro: the package micro-benchmarks.
+# BASE=path/to/older/perm-peer adds that binary's figures to issue 14's rows, measured in the same run.
 bench: build
-	$(GO) run ./bench/harness -peer $(BIN)
+	$(GO) run ./bench/harness -peer $(BIN) $(if $(BASE),-base $(BASE))
 
 bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
