@@ -81,11 +81,12 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 # bench: the issue-7 table (perm-peer beside bench/echopeer, same framing,
-# same disk), one hook call beside its floors (bench/hookcall), and the
-# latency perm-peer acp adds to a relayed ACP message against a bare relay
-# (bench/acprelay); bench-micro: the package micro-benchmarks.
+# same disk, issue 14's rows), one hook call beside its floors (bench/hookcall),
+# and the latency perm-peer acp adds to a relayed ACP message against a bare
+# relay (bench/acprelay); bench-micro: the package micro-benchmarks.
+# BASE=path/to/older/perm-peer adds that binary's figures to issue 14's rows, measured in the same run.
 bench: build
-	$(GO) run ./bench/harness -peer $(BIN)
+	$(GO) run ./bench/harness -peer $(BIN) $(if $(BASE),-base $(BASE))
 	$(GO) run ./bench/hookcall -peer $(BIN)
 	$(GO) run ./bench/acprelay -peer $(BIN)
 

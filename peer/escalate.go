@@ -133,6 +133,9 @@ func (s *Server) ask(ctx context.Context, stream *Stream, id string, params prot
 		return err // past the bounds on pending asks: a headless reject
 	}
 	defer s.asks.remove(id)
+	// the read loop must not wait for this request's slot: only more input
+	// (the answer) ends the wait
+	defer s.load.park(frameSize(ctx))()
 	if err := stream.WriteMessage(body); err != nil {
 		return fmt.Errorf("send permission/ask: %w", err)
 	}

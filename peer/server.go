@@ -228,7 +228,7 @@ func (s *Server) handle(req *jsonrpc2.Request, size int) {
 	if initialized || acpMethod(req.Method) {
 		if !shuttingDown && !stopping && !duplicate {
 			// Registered under s.mu so drain's Wait never races an Add.
-			rctx, cancel = context.WithCancel(withArrival(context.Background(), frame))
+			rctx, cancel = context.WithCancel(withArrivalSize(context.Background(), frame, size))
 			s.pending[req.ID] = cancel
 			s.inflight.Add(1)
 			s.load.add(size)
@@ -547,18 +547,37 @@ func homeDir(cfg Config) string {
 	return h
 }
 
-// arrivalKey keys a request's frame number in its context.
+// arrivalKey keys a request's *arrival in its context.
 type arrivalKey struct{}
 
+// arrival is where a request came off the wire: its frame number and its
+// frame's size (what it counts against the bounds on requests in flight).
+type arrival struct {
+	frame uint64
+	size  int
+}
+
 func withArrival(ctx context.Context, frame uint64) context.Context {
-	return context.WithValue(ctx, arrivalKey{}, frame)
+	return withArrivalSize(ctx, frame, 0)
+}
+
+func withArrivalSize(ctx context.Context, frame uint64, size int) context.Context {
+	return context.WithValue(ctx, arrivalKey{}, &arrival{frame: frame, size: size})
 }
 
 // arrival is the frame number of the request ctx belongs to; a request
 // that did not come off the wire (tests, tools) arrives now.
 func (s *Server) arrival(ctx context.Context) uint64 {
-	if n, ok := ctx.Value(arrivalKey{}).(uint64); ok {
-		return n
+	if a, ok := ctx.Value(arrivalKey{}).(*arrival); ok {
+		return a.frame
 	}
 	return s.frames.Load()
+}
+
+// frameSize is the size of the frame of the request ctx belongs to.
+func frameSize(ctx context.Context) int {
+	if a, ok := ctx.Value(arrivalKey{}).(*arrival); ok {
+		return a.size
+	}
+	return 0
 }

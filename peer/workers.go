@@ -88,8 +88,10 @@ func (p *workers) stop() {
 // Bounds on the requests in flight (docs/PROTOCOL.md §1). When either is
 // reached the read loop stops reading until a request finishes: the editor
 // sees back-pressure (its writes block), never an error and never a lost
-// request. Pending asks are bounded lower (MaxPendingAsks), so the requests
-// that hold the slots can always finish without more input.
+// request. A request waiting for the editor's answer to its permission/ask
+// holds no slot (load.park): the loop must go on reading to see that
+// answer. Pending asks have bounds of their own (MaxPendingAsks), so the
+// requests that hold the slots can always finish without more input.
 const (
 	MaxInFlight      = 256
 	MaxInFlightBytes = 32 << 20 // frame bytes of the requests in flight
@@ -118,6 +120,13 @@ func (l *load) done(size int) {
 		l.room.Broadcast()
 	}
 	l.mu.Unlock()
+}
+
+// park releases a request's slot while it waits for the editor; unpark
+// takes it back (never blocking: the request is already running).
+func (l *load) park(size int) (unpark func()) {
+	l.done(size)
+	return func() { l.add(size) }
 }
 
 // waitForRoom blocks while the bounds are reached.

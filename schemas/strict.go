@@ -44,7 +44,6 @@ type shape struct {
 	hasEnum     bool
 	items       *shape
 	anyOf       []*shape
-	ref         string
 	refShape    *shape
 	ifS, thenS  *shape
 	unsupported bool // a keyword this walk does not model

@@ -192,3 +192,50 @@ func memoryBound(mb float64) float64 {
 	}
 	return mb
 }
+
+// TestAsksDoNotHoldBackPressure (M7): requests waiting for the editor's
+// answer hold no slot of the in-flight bounds, so big requests that all
+// wait for the user (here 10 ACP requests of ~3.9 MiB each, 39 MiB against
+// the 32 MiB bound, the bulk in an option's name, which the ask does not
+// carry) never stop the read loop from reading their answers.
+func TestAsksDoNotHoldBackPressure(t *testing.T) {
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	p.initialize(true)
+	pad := strings.Repeat("p", 3900<<10)
+	const n = 10
+	// written from another goroutine: a peer that stops reading fails the
+	// test at next's deadline instead of blocking this write
+	go func() {
+		for i := range n {
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c%d","kind":"execute","rawInput":{"command":"make deploy"}},`+
+				`"options":[{"optionId":"y","name":"%s","kind":"allow_once"},{"optionId":"n","name":"Reject","kind":"reject_once"}]}}`, 500+i, i, pad)
+			if _, err := p.in.Write([]byte(body + "\n")); err != nil {
+				return
+			}
+		}
+	}()
+	// every ask must arrive while none is answered: with the slots held by
+	// the waiting requests, the loop would stop before the last frames
+	var asks []any
+	for len(asks) < n {
+		if m := p.next(); m.method() == "permission/ask" {
+			asks = append(asks, m.id())
+		} else {
+			t.Fatalf("want only asks before any answer: %v", m)
+		}
+	}
+	for _, id := range asks {
+		p.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"reply": "reject"}})
+	}
+	for replies := 0; replies < n; {
+		m := p.next()
+		if m.id() != nil && m.method() == "" {
+			out, _ := m.result()["outcome"].(map[string]any)
+			meta, _ := m.result()["_meta"].(map[string]any)
+			if out["optionId"] != "n" || meta["decidedBy"] != "user" {
+				t.Fatalf("want the user's reject: %v", m)
+			}
+			replies++
+		}
+	}
+}

@@ -224,3 +224,19 @@ func TestOversizeContentLengthAnsweredAtOnce(t *testing.T) {
 		t.Fatalf("a lost stream ends like EOF, exit 0; got %d", code)
 	}
 }
+
+// TestFoldedKeyRejected: a params key that differs from a field only in
+// letter case is -32602 naming it, never folded into the field (the
+// validator ignores "KIND"; encoding/json would decode it into kind).
+func TestFoldedKeyRejected(t *testing.T) {
+	p := startPeer(t, peerOpts{framing: "ndjson"})
+	p.initialize(false)
+	p.sendRaw([]byte(`{"jsonrpc":"2.0","id":3,"method":"session/requestPermission","params":{"sessionId":"s","toolCall":{"toolCallId":"c","tool":"bash","kind":"execute","KIND":"bogus","rawInput":{"command":"ls"}}}}`), true)
+	m := p.next()
+	if m.errCode() != -32602 || !strings.Contains(fmt.Sprint(m["error"]), "/toolCall/KIND") {
+		t.Fatalf("want -32602 at /toolCall/KIND: %v", m)
+	}
+	if n := auditCount(t, p, "s"); n != 0 {
+		t.Fatalf("a rejected request left %d records", n)
+	}
+}
