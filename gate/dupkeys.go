@@ -3,6 +3,8 @@ package gate
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/perm-peer/perm-peer/jsonkey"
 )
 
 // ReasonDuplicateKey is the human-only reason of a call whose rawInput
@@ -111,7 +113,7 @@ func (d *dupScanner) object(depth int) {
 		start := d.i
 		d.str()
 		k := d.key(d.b[start:d.i])
-		fk := foldKey(k)
+		fk := jsonkey.Fold(k)
 		switch {
 		case seen != nil:
 			if seen[fk] {

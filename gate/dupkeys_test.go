@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 
 	"github.com/stretchr/testify/assert"
@@ -66,7 +67,7 @@ func refDuplicate(raw []byte) bool {
 				if err != nil {
 					return false, false
 				}
-				k := foldKey(kt.(string))
+				k := jsonkey.Fold(kt.(string))
 				if seen[k] {
 					return true, true
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -491,7 +492,7 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	_, dup = decodeObject(json.RawMessage(`{"script":"x","\u017fcript":"y"}`))
 	assert.Equal(t, "\u017fcript", dup)
 	for _, p := range [][2]string{{"Command", "cOMMAND"}, {"a", "b"}, {"\u212a", "k"}, {"ß", "ss"}, {"\xff", "\xfe"}} {
-		assert.Equal(t, strings.EqualFold(p[0], p[1]), foldKey(p[0]) == foldKey(p[1]), "%q %q", p[0], p[1])
+		assert.Equal(t, strings.EqualFold(p[0], p[1]), jsonkey.Fold(p[0]) == jsonkey.Fold(p[1]), "%q %q", p[0], p[1])
 	}
 }
 

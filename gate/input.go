@@ -14,8 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/redact"
 )
@@ -1443,19 +1443,6 @@ func escapeGlob(p string) string {
 	return b.String()
 }
 
-// foldKey maps every rune of s to the least rune of its case-folding
-// orbit: two keys are equal under strings.EqualFold exactly when their
-// foldKeys are equal (Kelvin sign K, k and K alike).
-func foldKey(s string) string {
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, s)
-}
-
 // decodeObject decodes a JSON object and reports a top-level key that
 // appears twice: parsers disagree on which copy wins, so the gate must not
 // guess which one the host will use. It returns nil for anything but an
@@ -1478,7 +1465,7 @@ func decodeObject(raw json.RawMessage) (map[string]any, string) {
 		// keys case-insensitively and may run the one the gate did not read.
 		// (A map of folded keys, not a comparison with each: 50,000 keys
 		// took the pairwise check 49 s.)
-		fk := foldKey(k)
+		fk := jsonkey.Fold(k)
 		if dup == "" && folded[fk] {
 			dup = k
 		}

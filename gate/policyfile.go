@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/perm-peer/perm-peer/jsonkey"
 )
 
 // MaxPolicyBytes caps the size of a policy file. A 400 000-rule policy is
@@ -208,7 +210,7 @@ func pointerAt(data []byte, off int) string {
 
 // findDuplicateKey returns the first key repeated in its object (exactly,
 // or differing only in case: encoding/json folds case when it decodes into
-// a struct, and every object of a policy is one; foldKey is in input.go),
+// a struct, and every object of a policy is one; jsonkey.Fold),
 // or nil.
 func findDuplicateKey(data []byte) *keyRepeat {
 	type seen struct {
@@ -234,7 +236,7 @@ func findDuplicateKey(data []byte) *keyRepeat {
 		key := tok.(string)
 		parent := ptr[:strings.LastIndexByte(ptr, '/')]
 		keys := objects[parent]
-		folded := foldKey(key)
+		folded := jsonkey.Fold(key)
 		if s, ok := keys[folded]; ok {
 			dup = &keyRepeat{ptr: parent + "/" + escapePointer(s.key), key: key, first: s.key, off: start, firstOff: s.off}
 			return false

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"unicode"
+
+	"github.com/perm-peer/perm-peer/jsonkey"
 )
 
 // The chat completion envelope is decoded as strictly as the verdict in it:
@@ -53,13 +53,13 @@ func envelopeValue(dec *json.Decoder, depth int) error {
 				return err
 			}
 			key, _ := kt.(string)
-			f := fold(key)
+			f := jsonkey.Fold(key)
 			if first, dup := seen[f]; dup {
 				return fmt.Errorf("key %q repeats %q", key, first)
 			}
 			seen[f] = key
 			for _, field := range envelopeFields {
-				if f == fold(field) && key != field {
+				if f == jsonkey.Fold(field) && key != field {
 					return fmt.Errorf("key %q is not %q", key, field)
 				}
 			}
@@ -70,16 +70,4 @@ func envelopeValue(dec *json.Decoder, depth int) error {
 	}
 	_, err = dec.Token() // the closing delimiter
 	return err
-}
-
-// fold maps every rune to the least rune of its case-folding orbit, so two
-// keys encoding/json would match to one field fold equal.
-func fold(s string) string {
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, s)
 }

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -209,7 +209,7 @@ func repeatedKey(raw []byte) string {
 			return ""
 		}
 		k, _ := t.(string)
-		if lk := strings.ToLower(k); seen[lk] {
+		if lk := jsonkey.Fold(k); seen[lk] {
 			return k
 		} else {
 			seen[lk] = true
