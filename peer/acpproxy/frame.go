@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxLine bounds one NDJSON line, either way.
@@ -93,6 +94,11 @@ func parseEnvelope(line []byte) (envelope, error) {
 	var e envelope
 	if !json.Valid(line) {
 		return e, errors.New("not JSON")
+	}
+	if !utf8.Valid(line) {
+		// encoding/json reads a bad byte as U+FFFD, serde refuses the line,
+		// JavaScript's decoder replaces it: each side would see another message
+		return e, errors.New("not UTF-8")
 	}
 	i := skipSpace(line, 0)
 	if line[i] != '{' {
