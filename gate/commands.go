@@ -103,6 +103,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		a.runsFetched(f, name, sc)
 	}
 	lb := strings.ToLower(base)
+	if r, ok := renamed[lb]; ok {
+		lb = r
+	}
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
 	if f.pathExec {
@@ -316,6 +319,13 @@ var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http"
 	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true}
 
 var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
+
+// netcats are the netcat family, read by the table's Netcat declaration.
+var netcats = map[string]bool{"nc": true, "ncat": true, "netcat": true}
+
+// renamed are Debian's alternatives names for a program the gate knows:
+// nc.traditional is nc.
+var renamed = map[string]string{"nc.traditional": "nc", "nc.openbsd": "nc", "netcat.traditional": "nc", "netcat.openbsd": "nc"}
 
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary

@@ -2584,6 +2584,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 		}
 	}
+	if netcats[lb] && netcatRuns(args) {
+		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
+	}
 	sensitiveBefore := len(a.facts)
 	if lb == "sftp" {
 		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
@@ -2691,7 +2694,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
 			continue
-		case netExecFlag(v) && rawNet[lb] && netPeer(args):
+		case netExecFlag(v) && rawNet[lb] && !netcats[lb] && netPeer(args):
 			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
@@ -2973,6 +2976,16 @@ func getTargets(script string) []string {
 func netExecFlag(v string) bool {
 	return v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" ||
 		strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") || strings.HasPrefix(v, "--lua-exec=")
+}
+
+// netcatRuns says nc's words run a program for a peer: -e/-c/--sh-exec
+// in any spelling (bundled -ve, attached -e/bin/sh, --sh-e) and a host
+// or port operand, or listening. A name known only at run time is tried
+// as nc, and $PERL -e 'print 1' must not read as a reverse shell (its
+// code is -e's value, no operand); $X -e CODE HOST PORT still does.
+func netcatRuns(args []word) bool {
+	inv := cmds.Netcat.Parse(wordVals(args))
+	return inv.Has(cmds.NetcatExec...) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
 }
 
 // netPeer says nc's words name a peer (a host or port operand) or listen:
@@ -5327,9 +5340,15 @@ func tableOperands(lb string, args []word) []int {
 	if c == nil {
 		return nil
 	}
-	vals, dyn := make([]string, len(args)), make([]bool, len(args))
+	return c.Parse(wordVals(args)).Operands
+}
+
+// wordVals are args as the table's parser takes them: the values, and
+// which are known only at run time.
+func wordVals(args []word) (vals []string, dyn []bool) {
+	vals, dyn = make([]string, len(args)), make([]bool, len(args))
 	for i, w := range args {
 		vals[i], dyn[i] = w.val, w.dyn
 	}
-	return c.Parse(vals, dyn).Operands
+	return vals, dyn
 }
