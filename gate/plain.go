@@ -3811,6 +3811,15 @@ loop:
 		return summary{taint: true}
 	case "filter-branch", "filter-repo", "replace":
 		human("human.history-rewrite", "git "+sub+" rewrites history")
+	case "rebase":
+		// --abort and --quit end a rebase without rewriting more
+		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
+			human("human.history-rewrite", "git rebase rewrites commits")
+		}
+	case "commit":
+		if hasLongAbbrev(rest, "--amend") {
+			human("human.history-rewrite", "git commit --amend replaces the last commit")
+		}
 	case "reflog":
 		if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
 			human("human.history-rewrite", "git reflog "+rest[ops[0]].val+" destroys recovery points")
