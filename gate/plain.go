@@ -1581,6 +1581,12 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 		if a.holdsProtected(r) {
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
+		// a member named for extraction is written under dir
+		for _, o := range ops {
+			if m := a.resolveMaybe(args[o], args[o].val, &scope{cwd: dir}, true); a.protectedWrite(m, false) {
+				a.writeFact(m, idx)
+			}
+		}
 	}
 	for _, w := range vals['f'] {
 		if extract || list {
@@ -3775,6 +3781,15 @@ loop:
 		if discard {
 			human("human.history-rewrite", "git "+sub+" discards local changes")
 		}
+		// a pathspec of perm-peer's own files overwrites them from the index
+		// or a commit (checkout HEAD~ .perm-peer, restore --source=X …)
+		if !(sub == "restore" && staged && !worktree) {
+			for _, o := range operands(rest, map[string]bool{"-s": true, "--source": true, "-b": true, "-B": true, "-c": true, "-C": true, "--orphan": true}) {
+				if r := a.resolveMaybe(rest[o], rest[o].val, gsc, true); a.protectedWrite(r, false) {
+					a.writeFact(r, gidx)
+				}
+			}
+		}
 	case "rm":
 		if !hasFlag(rest, "--cached") {
 			how := rmPlain
@@ -3793,6 +3808,12 @@ loop:
 		// later reads do not recognise (the rest stays git's own rules:
 		// git mv .perm-peer x is human.protected-touch)
 		if o := operands(rest, nil); len(o) > 1 {
+			// moving into or out of perm-peer's own files writes them
+			for _, i := range o {
+				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, true); a.protectedWrite(r, false) {
+					a.writeFact(r, gidx)
+				}
+			}
 			for _, i := range o[:len(o)-1] {
 				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, false); a.sensitive(r) {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: gidx,
