@@ -103,6 +103,9 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		a.runsFetched(f, name, sc)
 	}
 	lb := strings.ToLower(base)
+	if r, ok := renamed[lb]; ok {
+		lb = r
+	}
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
 	if f.pathExec {
@@ -317,6 +320,17 @@ var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http"
 
 var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
 
+// patchPrograms are Codex's apply_patch program, whose argument or stdin
+// is a patch.
+var patchPrograms = map[string]bool{"apply_patch": true, "applypatch": true}
+
+// netcats are the netcat family, read by the table's Netcat declaration.
+var netcats = map[string]bool{"nc": true, "ncat": true, "netcat": true}
+
+// renamed are Debian's alternatives names for a program the gate knows:
+// nc.traditional is nc.
+var renamed = map[string]string{"nc.traditional": "nc", "nc.openbsd": "nc", "netcat.traditional": "nc", "netcat.openbsd": "nc"}
+
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary
 	args := words[1:]
@@ -324,6 +338,21 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+pkg+", which is not in the project's lockfile"), true
 	} else if m, ok := remoteModule(lb, args); ok {
 		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+m+", fetched from outside the project"), true
+	}
+	if patchPrograms[lb] {
+		// Codex's shell handler applies apply_patch "PATCH" and
+		// apply_patch <<'EOF' … EOF itself: the files the patch names are
+		// written (a patch the gate cannot read asks)
+		text, known := "", false
+		if len(args) > 0 {
+			text, known = args[0].val, !args[0].dyn
+		} else if in := a.stdinCode(); in != nil {
+			text, known = in.text, in.known
+		}
+		if ps := a.patchPaths(text, sc, idx); len(ps) == 0 || !known {
+			f.ask = reason("ask.bad-input", "a patch whose files the gate cannot find")
+		}
+		return s
 	}
 	switch {
 	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":

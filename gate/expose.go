@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -32,6 +33,32 @@ var anyInterface = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:-[-\w]*=|[\w.-]*=)?(?:0\.0\.0\.0|\[::\]|::)(?::\d+)?$`)
 })
 
+// socatListen matches a socat address that accepts connections:
+// TCP-LISTEN:8080, tcp4-l:80, UDP-RECVFROM:53, OPENSSL-LISTEN:443.
+var socatListen = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^((?:tcp|udp|sctp|dccp|udplite|openssl|ssl|vsock)[46]?-(?:listen|l|recvfrom|recv))(?::|$)`)
+})
+
+// socatLoopback matches a listen address bound to localhost (bind=127.0.0.1).
+var socatLoopback = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i),bind=(?:127\.[\d.]+|localhost|\[?::1\]?)(?:,|:|$)`)
+})
+
+// netcatListens says nc's words listen (-l, --listen, in any spelling) on
+// an address that is not localhost's.
+func netcatListens(args []string) bool {
+	inv := cmds.Netcat.Parse(args, nil)
+	if !inv.Has("-l", "--listen") {
+		return false
+	}
+	for _, o := range inv.Operands {
+		if v := args[o]; v == "localhost" || v == "::1" || strings.HasPrefix(v, "127.") {
+			return false
+		}
+	}
+	return true
+}
+
 // guardExposure makes exec facts that expose the machine human-only.
 func guardExposure(facts []*rfact) {
 	for _, f := range facts {
@@ -51,6 +78,19 @@ func exposes(name string, args []string) string {
 	}
 	if sshClients[name] && sshRemoteForward(args) {
 		return name + " -R lets the remote host reach ports of this machine"
+	}
+	if r, ok := renamed[name]; ok {
+		name = r
+	}
+	if netcats[name] && netcatListens(args) {
+		return name + " -l listens on every network interface"
+	}
+	if name == "socat" {
+		for _, v := range args {
+			if m := socatListen().FindStringSubmatch(v); m != nil && !socatLoopback().MatchString(v) {
+				return "socat " + m[1] + " listens on every network interface"
+			}
+		}
 	}
 	for _, v := range args {
 		if anyInterface().MatchString(v) {

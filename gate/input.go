@@ -501,7 +501,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		return name + ": " + displayPaths(ps)
 	case tPatch:
-		ps := a.patchPaths(in, rawStr, sc)
+		ps := a.patchPaths(patchText(in, rawStr), sc, -1)
 		if len(ps) == 0 {
 			a.opaque("ask.bad-input", "a patch whose files the gate cannot find", false)
 			return name
@@ -948,19 +948,24 @@ func (a *analyzer) otherPath(s, cwd string) {
 	}
 }
 
-// patchPaths finds the files an apply_patch input touches.
-func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pathRef {
-	text := rawStr
-	if in != nil {
-		// every key a host may read the patch from, not only the first
-		var parts []string
-		for _, k := range []string{"input", "patch", "patchText", "patch_text", "diff", "content"} {
-			if s, ok := in[k].(string); ok {
-				parts = append(parts, s)
-			}
-		}
-		text = strings.Join(parts, "\n")
+// patchText is the patch of an apply_patch input: every key a host may
+// read it from, not only the first.
+func patchText(in map[string]any, rawStr string) string {
+	if in == nil {
+		return rawStr
 	}
+	var parts []string
+	for _, k := range []string{"input", "patch", "patchText", "patch_text", "diff", "content"} {
+		if s, ok := in[k].(string); ok {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// patchPaths finds the files a patch text touches and adds their write
+// (or delete) facts, under fact parent (-1: the call itself).
+func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
 	var out []pathRef
 	// the hunk lines of a package.json being changed, to check its scripts
 	var pkg []int // its write facts (--- and +++ name it twice)
@@ -1014,8 +1019,8 @@ func (a *analyzer) patchPaths(in map[string]any, rawStr string, sc *scope) []pat
 		}
 		r := a.resolvePath(p, sc.cwd, true)
 		if del {
-			a.deleteWord(word{val: p}, sc, -1, rmRecursive)
-		} else if i := a.writeFact(r, -1); i >= 0 && isPackageJSON(r) {
+			a.deleteWord(word{val: p}, sc, parent, rmRecursive)
+		} else if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
 			if r.real != pkgPath {
 				endPkg()
 				pkgPath = r.real

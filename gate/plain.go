@@ -1581,6 +1581,12 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 		if a.holdsProtected(r) {
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
+		// a member named for extraction is written under dir
+		for _, o := range ops {
+			if m := a.resolveMaybe(args[o], args[o].val, &scope{cwd: dir}, true); a.protectedWrite(m, false) {
+				a.writeFact(m, idx)
+			}
+		}
 	}
 	for _, w := range vals['f'] {
 		if extract || list {
@@ -2584,6 +2590,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 		}
 	}
+	if netcats[lb] && netcatRuns(args) {
+		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
+	}
 	sensitiveBefore := len(a.facts)
 	if lb == "sftp" {
 		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
@@ -2691,7 +2700,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
 			continue
-		case netExecFlag(v) && rawNet[lb] && netPeer(args):
+		case netExecFlag(v) && rawNet[lb] && !netcats[lb] && netPeer(args):
 			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
@@ -2973,6 +2982,16 @@ func getTargets(script string) []string {
 func netExecFlag(v string) bool {
 	return v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" ||
 		strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") || strings.HasPrefix(v, "--lua-exec=")
+}
+
+// netcatRuns says nc's words run a program for a peer: -e/-c/--sh-exec
+// in any spelling (bundled -ve, attached -e/bin/sh, --sh-e) and a host
+// or port operand, or listening. A name known only at run time is tried
+// as nc, and $PERL -e 'print 1' must not read as a reverse shell (its
+// code is -e's value, no operand); $X -e CODE HOST PORT still does.
+func netcatRuns(args []word) bool {
+	inv := cmds.Netcat.Parse(wordVals(args))
+	return inv.Has(cmds.NetcatExec...) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
 }
 
 // netPeer says nc's words name a peer (a host or port operand) or listen:
@@ -3762,6 +3781,15 @@ loop:
 		if discard {
 			human("human.history-rewrite", "git "+sub+" discards local changes")
 		}
+		// a pathspec of perm-peer's own files overwrites them from the index
+		// or a commit (checkout HEAD~ .perm-peer, restore --source=X …)
+		if !(sub == "restore" && staged && !worktree) {
+			for _, o := range operands(rest, map[string]bool{"-s": true, "--source": true, "-b": true, "-B": true, "-c": true, "-C": true, "--orphan": true}) {
+				if r := a.resolveMaybe(rest[o], rest[o].val, gsc, true); a.protectedWrite(r, false) {
+					a.writeFact(r, gidx)
+				}
+			}
+		}
 	case "rm":
 		if !hasFlag(rest, "--cached") {
 			how := rmPlain
@@ -3780,6 +3808,12 @@ loop:
 		// later reads do not recognise (the rest stays git's own rules:
 		// git mv .perm-peer x is human.protected-touch)
 		if o := operands(rest, nil); len(o) > 1 {
+			// moving into or out of perm-peer's own files writes them
+			for _, i := range o {
+				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, true); a.protectedWrite(r, false) {
+					a.writeFact(r, gidx)
+				}
+			}
 			for _, i := range o[:len(o)-1] {
 				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, false); a.sensitive(r) {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: gidx,
@@ -3798,6 +3832,15 @@ loop:
 		return summary{taint: true}
 	case "filter-branch", "filter-repo", "replace":
 		human("human.history-rewrite", "git "+sub+" rewrites history")
+	case "rebase":
+		// --abort and --quit end a rebase without rewriting more
+		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
+			human("human.history-rewrite", "git rebase rewrites commits")
+		}
+	case "commit":
+		if hasLongAbbrev(rest, "--amend") {
+			human("human.history-rewrite", "git commit --amend replaces the last commit")
+		}
 	case "reflog":
 		if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
 			human("human.history-rewrite", "git reflog "+rest[ops[0]].val+" destroys recovery points")
@@ -5327,9 +5370,15 @@ func tableOperands(lb string, args []word) []int {
 	if c == nil {
 		return nil
 	}
-	vals, dyn := make([]string, len(args)), make([]bool, len(args))
+	return c.Parse(wordVals(args)).Operands
+}
+
+// wordVals are args as the table's parser takes them: the values, and
+// which are known only at run time.
+func wordVals(args []word) (vals []string, dyn []bool) {
+	vals, dyn = make([]string, len(args)), make([]bool, len(args))
 	for i, w := range args {
 		vals[i], dyn[i] = w.val, w.dyn
 	}
-	return c.Parse(vals, dyn).Operands
+	return vals, dyn
 }

@@ -487,3 +487,59 @@ func TestHookNoHumanModes(t *testing.T) {
 		t.Fatalf("audit %v, want only the bypassPermissions reject (headless)", recs)
 	}
 }
+
+// TestHookCodexApplyPatch: Codex sends apply_patch's patch as
+// tool_input.command (a string; an argv ["apply_patch", PATCH] in the
+// shell form), and a Bash heredoc apply_patch <<'EOF' is applied by Codex
+// too. The gate reads the patch's files: perm-peer's own policy is a floor
+// (denied at both events), .git/hooks and ~/.bashrc are human-only (denied
+// where Codex cannot ask, left to Codex's prompt at PermissionRequest),
+// and an in-project patch is a plain ask (no answer), never a shell
+// command's floor.
+func TestHookCodexApplyPatch(t *testing.T) {
+	e := newHookEnv(t)
+	patch := func(op, path string) string {
+		return "*** Begin Patch\n*** " + op + ": " + path + "\n+x\n*** End Patch\n"
+	}
+	in := func(event string, tool string, input map[string]any) map[string]any {
+		return map[string]any{"session_id": "cx-p", "turn_id": "turn-1", "transcript_path": nil, "cwd": e.project,
+			"hook_event_name": event, "model": "gpt-5", "permission_mode": "default", "tool_use_id": "t1",
+			"tool_name": tool, "tool_input": input}
+	}
+	bashrc := filepath.Join(filepath.Dir(e.project), ".bashrc")
+	cases := []struct {
+		name        string
+		tool        string
+		input       map[string]any
+		pre, perm   string // verdict at PreToolUse and at PermissionRequest
+		reasonMatch string // in the PreToolUse reason when it denies
+	}{
+		{"policy write", "apply_patch", map[string]any{"command": patch("Add File", ".perm-peer/policy.json")}, "deny", "deny", "perm-peer's own"},
+		{"policy write, argv form", "apply_patch", map[string]any{"command": []string{"apply_patch", patch("Add File", ".perm-peer/policy.json")}}, "deny", "deny", "perm-peer's own"},
+		{"policy write by move", "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Update File: a.json\n*** Move to: .perm-peer/policy.json\n*** End Patch\n"}, "deny", "deny", "perm-peer's own"},
+		{"git hook", "apply_patch", map[string]any{"command": patch("Add File", ".git/hooks/pre-commit")}, "deny", "", "needs a human"},
+		{"bashrc", "apply_patch", map[string]any{"command": patch("Update File", bashrc)}, "deny", "", "needs a human"},
+		{"in-project patch", "apply_patch", map[string]any{"command": patch("Add File", "src/a.go")}, "", "", ""},
+		{"heredoc policy write", "Bash", map[string]any{"command": "apply_patch <<'EOF'\n" + patch("Add File", ".perm-peer/policy.json") + "EOF"}, "deny", "deny", "perm-peer's own"},
+		{"heredoc git hook", "Bash", map[string]any{"command": "apply_patch <<'EOF'\n" + patch("Add File", ".git/hooks/pre-commit") + "EOF"}, "deny", "", "needs a human"},
+		{"heredoc in-project", "Bash", map[string]any{"command": "apply_patch <<'EOF'\n" + patch("Add File", "src/a.go") + "EOF"}, "", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := *e
+			env.t = t
+			for _, ev := range []struct{ name, want string }{{"PreToolUse", c.pre}, {"PermissionRequest", c.perm}} {
+				r := env.run("codex", in(ev.name, c.tool, c.input))
+				if r.code != 0 {
+					t.Fatalf("%s: exit %d: %q", ev.name, r.code, r.stderr)
+				}
+				if got := hostVerdict(t, "codex", r.stdout); got != ev.want {
+					t.Fatalf("%s: verdict %q (stdout %q), want %q", ev.name, got, r.stdout, ev.want)
+				}
+				if strings.Contains(r.stdout, "mkfs") || ev.name == "PreToolUse" && !strings.Contains(r.stdout, c.reasonMatch) {
+					t.Fatalf("%s: reason %q, want one naming %q", ev.name, r.stdout, c.reasonMatch)
+				}
+			}
+		})
+	}
+}

@@ -1,5 +1,11 @@
 package hook
 
+import (
+	"encoding/json"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
 // codex is Codex CLI's hook protocol (developers.openai.com/codex/hooks;
 // hosts.md §4.1): Claude's shapes, but PreToolUse can only deny (with a
 // non-empty reason; "ask" and a bare "allow" are invalid, and an invalid
@@ -19,7 +25,38 @@ func (codex) parse(raw []byte) (Event, error) {
 	ev, err := parseClaudeLike(raw, codexStages)
 	ev.Transcript = "" // Codex's transcript is not Claude's format
 	ev.AskIsPrompt = false
+	if err == nil && ev.Call.Tool == "apply_patch" {
+		ev.Call = codexPatch(ev.Call)
+	}
 	return ev, err
+}
+
+// codexPatch maps Codex's apply_patch call onto the gate's patch tool.
+// Codex sends the patch text as tool_input.command, a string, for
+// PreToolUse and PermissionRequest (codex-rs core/src/tools/handlers/
+// apply_patch_tests.rs pre_tool_use_payload_uses_freeform_patch_input;
+// tools/runtimes: ApplyPatch → json!({"command": patch})), which the gate
+// would read as a shell command; an argv ["apply_patch", PATCH] is the
+// shell form Codex intercepts. Any other shape is left as it came: the
+// gate cannot find its files and asks.
+func codexPatch(c protocol.ToolCall) protocol.ToolCall {
+	var in struct {
+		Command json.RawMessage `json:"command"`
+	}
+	if json.Unmarshal(c.RawInput, &in) != nil {
+		return c
+	}
+	var patch string
+	if json.Unmarshal(in.Command, &patch) != nil {
+		var argv []string
+		if json.Unmarshal(in.Command, &argv) != nil || len(argv) != 2 || argv[0] != "apply_patch" && argv[0] != "applypatch" {
+			return c
+		}
+		patch = argv[1]
+	}
+	c.Kind = protocol.KindEdit
+	c.RawInput = marshalInput(map[string]string{"input": patch})
+	return c
 }
 
 func (codex) answer(ev Event, o Outcome) Reply {

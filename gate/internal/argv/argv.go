@@ -53,6 +53,19 @@ type Example struct {
 type Invocation struct {
 	Operands []int    // indexes of the operands
 	Unknown  []string // flags the declaration does not have, as written
+	Flags    []string // the declared flags found, by full name: -e, --sh-exec
+}
+
+// Has says the invocation holds one of the flags names (full names).
+func (inv Invocation) Has(names ...string) bool {
+	for _, f := range inv.Flags {
+		for _, n := range names {
+			if f == n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *Command) index() {
@@ -73,24 +86,25 @@ func (c *Command) index() {
 	})
 }
 
-// lookupLong resolves a long option, by unique prefix when Abbrev.
-func (c *Command) lookupLong(name string) (Arity, bool) {
+// lookupLong resolves a long option, by unique prefix when Abbrev, to its
+// full name.
+func (c *Command) lookupLong(name string) (string, Arity, bool) {
 	if a, ok := c.long[name]; ok {
-		return a, true
+		return name, a, true
 	}
 	if !c.Abbrev || name == "" {
-		return None, false
+		return "", None, false
 	}
 	found, arity := "", None
 	for full, a := range c.long {
 		if strings.HasPrefix(full, name) {
 			if found != "" {
-				return None, false // ambiguous: the program refuses it
+				return "", None, false // ambiguous: the program refuses it
 			}
 			found, arity = full, a
 		}
 	}
-	return arity, found != ""
+	return found, arity, found != ""
 }
 
 // Parse reads args (the words after the program name; dyn[i] marks a word
@@ -141,16 +155,19 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, firs
 			return
 		case strings.HasPrefix(v, "--"):
 			name, _, eq := strings.Cut(v[2:], "=")
-			a, ok := c.lookupLong(name)
+			full, a, ok := c.lookupLong(name)
 			switch {
 			case !ok || eq && a == None:
 				inv.Unknown = append(inv.Unknown, v)
+				continue
 			case a == Value && !eq:
 				i++ // the next word is the value
 			}
+			inv.Flags = append(inv.Flags, "--"+full)
 			continue
 		}
 		if a, ok := c.word[v]; ok {
+			inv.Flags = append(inv.Flags, v)
 			if a == Value {
 				i++
 			}
@@ -168,10 +185,12 @@ func (c *Command) parseShort(v string, i int, inv *Invocation) int {
 			continue
 		}
 		a, ok := c.short[v[j]]
-		switch {
-		case !ok:
+		if !ok {
 			inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
 			return i
+		}
+		inv.Flags = append(inv.Flags, "-"+string(v[j]))
+		switch {
 		case a == Value && j == len(v)-1:
 			return i + 1 // -o VALUE
 		case a != None:

@@ -87,3 +87,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestFlagsFound checks that a flag is found by its full name in every
+// spelling: bundled, attached, abbreviated.
+func TestFlagsFound(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		has  string
+		want bool
+	}{
+		{"-urn in", "-n", true},
+		{"-uoout in", "--output", false}, // found as -o: names are per spelling
+		{"-uoout in", "-o", true},
+		{"-uon in", "-n", false}, // n is -o's value
+		{"--outp=x in", "--output", true},
+		{"--rev in", "--reverse", true},
+		{"-z in", "-z", false}, // unknown
+	} {
+		if got := sortLike.Parse(strings.Fields(c.args), nil).Has(c.has); got != c.want {
+			t.Errorf("%q has %s: %v, want %v", c.args, c.has, got, c.want)
+		}
+	}
+}
