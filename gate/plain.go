@@ -2020,6 +2020,11 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: idx, human: reason("human.sensitive-read", "searches inside sensitive files")})
 		}
 	}
+	clean := false
+	if s.recursive {
+		// what the scope holds on disk decides (searchscope.go)
+		clean = searchScopeFacts(a, s, s.searchRoots(a, sc), idx)
+	}
 	// A recursive search that also reads hidden files prints what .env and
 	// key files hold when its output can carry their lines (search.go): a
 	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
@@ -2033,7 +2038,9 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			i := a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
 				human: reason("human.sensitive-read", "a recursive search that reads hidden files such as .env "+why+" (rg, git grep or --include leave them out)")})
 			if a.regularFiles(s.paths, sc) {
-				a.fileSearches = append(a.fileSearches, i)
+				a.fileSearches = append(a.fileSearches, clearedSearch{i, "a recursive search of a file reads only that file"})
+			} else if clean {
+				a.fileSearches = append(a.fileSearches, clearedSearch{i, "a recursive search of directories that hold no sensitive file"})
 			}
 		}
 	}

@@ -1,0 +1,97 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testPEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"
+
+// secretProject is a project holding .env, a key, a credentials file and
+// a link to a key in a temporary home, beside a source file.
+func secretProject(t *testing.T) Env {
+	t.Helper()
+	dir := t.TempDir()
+	proj, home := filepath.Join(dir, "p"), filepath.Join(dir, "h")
+	writeFile(t, proj, ".env", "SECRET=hunter2\n")
+	writeFile(t, proj, "certs/server.key", testPEM)
+	writeFile(t, proj, "gcp-credentials.json", `{"private_key_id": "abc"}`+"\n")
+	writeFile(t, proj, "src/main.go", "package main // TODO\n")
+	key := writeFile(t, home, ".ssh/id_rsa", "sshkey\n")
+	require.NoError(t, os.Symlink(key, filepath.Join(proj, "link.txt")))
+	return Env{Project: proj, Cwd: proj, Home: home}
+}
+
+// A recursive search whose scope holds a sensitive file it reads prints
+// that file's matching lines: human-only, whatever the pattern looks like,
+// unless it is a fixed string none of those files holds. Which files the
+// tool reaches decides: grep -r reads hidden files, rg and ag only with
+// --hidden; grep -R and rg -L follow links; --include narrows.
+func TestRecursiveSearchScope(t *testing.T) {
+	e := secretProject(t)
+	cases := []struct {
+		cmd   string
+		human bool
+	}{
+		{"grep -r 'T=' .", true}, // .env: SECRET=hunter2
+		{"grep -r MII .", true},  // the key's body
+		{"grep -rE '^[A-Za-z0-9+/]{20,}$' .", true},
+		{"grep -r hunter .", true},
+		{"grep -ri HUNTER .", true},
+		{"grep -r T.D. .", true}, // a regexp: not checked against the files
+		{"grep -rv zzz .", true},
+		{"grep -rn TODO .", false},
+		{"grep -rni todo .", false},
+		{"grep -rF 'a.b' .", false},
+		{"grep -rl hunter .", false}, // names only
+		{"grep -rc hunter .", false},
+		{"grep -r hunter src", false},
+		{"grep -r --include='*.go' hunter .", false},
+		{"grep -r --include='*.key' MII .", true},
+		{"grep -r sshkey .", false}, // -r does not follow link.txt
+		{"grep -R sshkey .", true},
+		{"grep -r --dereference-recursive sshkey .", true},
+		{"rg MII", true},
+		{"rg private_key", true},
+		{"rg hunter", false}, // rg skips .env
+		{"rg --hidden hunter", true},
+		{"rg -uu hunter", true},
+		{"rg -i todo", false},
+		{"rg sshkey .", false},
+		{"rg -L sshkey .", true},
+		{"rg --follow sshkey .", true},
+		{"ag MII", true},
+		{"ag hunter", false},
+		{"ack hunter", true}, // ack reads hidden files
+	}
+	for _, c := range cases {
+		v := Analyze(bash(c.cmd), e)
+		assert.Equal(t, c.human, v.HumanOnly, c.cmd)
+		if c.human {
+			assert.Equal(t, protocol.DecisionAsk, v.Decision, c.cmd)
+		} else {
+			assert.Equal(t, protocol.DecisionAllow, v.Decision, c.cmd)
+		}
+	}
+}
+
+// A project without sensitive files sees no ask for a search, even one
+// whose pattern the no-files heuristic flags: the walk found none.
+func TestRecursiveSearchCleanScope(t *testing.T) {
+	proj := t.TempDir()
+	writeFile(t, proj, "src/main.go", "package main // API_KEY=x\n")
+	writeFile(t, proj, "README.md", "SECRET=\n")
+	e := Env{Project: proj, Cwd: proj, Home: t.TempDir()}
+	for _, cmd := range []string{"grep -r 'T=' .", "grep -rn API .", "grep -rv zzz .", "rg --hidden =", "grep -rn TODO ."} {
+		v := Analyze(bash(cmd), e)
+		assert.Equal(t, protocol.DecisionAllow, v.Decision, cmd)
+	}
+	// something else in the call could create a .env first
+	v := Analyze(bash("python x.py; grep -rn API ."), e)
+	assert.True(t, v.HumanOnly)
+}
