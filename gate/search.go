@@ -417,6 +417,11 @@ var secretLines = []string{
 	"API_KEY=8c1f0e27d5",
 	`export DB_PASSWORD="8c1f0e27d5"`,
 	"-----BEGIN OPENSSH PRIVATE KEY-----",
+	// a key's body (every RSA or PKCS#8 key starts MII) and a bare
+	// NAME=value: grep -r MII . and grep -r 'T=' . print them where the
+	// gate cannot walk the scope (searchscope.go decides where it can)
+	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj",
+	"SECRET=8c1f0e27d5",
 	"GITHUB_TOKEN=ghp_8c1f0e27d5",
 	// the names a service's key is kept under (grep -rn aws . prints
 	// AWS_SECRET_ACCESS_KEY=…), and connection strings with a password
