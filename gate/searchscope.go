@@ -112,6 +112,9 @@ func (s searchCmd) checkScope(a *analyzer, roots []pathRef) scopeCheck {
 	case many:
 		return scopeCheck{code: "human.sensitive-read", why: "a recursive search of a directory that holds many sensitive files such as " + clip(files[0], 120)}
 	}
+	if len(s.patterns) == 0 && !s.fromFile {
+		return scopeCheck{code: "human.sensitive-read", why: "reads every file of a directory that holds " + clip(files[0], 120)}
+	}
 	if f := s.printedFrom(files); f != "" {
 		return scopeCheck{code: "human.sensitive-read", why: "a recursive search that reads " + clip(f, 120) + " with a pattern that can match its lines"}
 	}
@@ -177,4 +180,61 @@ func searchScopeFacts(a *analyzer, s searchCmd, roots []pathRef, idx int) (clean
 		a.add(&rfact{kind: protocol.FactRead, path: roots[0], parent: idx, human: reason(c.code, c.why)})
 	}
 	return c.clean
+}
+
+// toolSearch reads a search tool's input (Claude's Grep, Gemini's
+// search_file_content and grep_search, …) as a recursive search. What the
+// host's implementation skips is not known: it is taken to read hidden
+// files, follow links and ignore case (fail closed). Only an explicit
+// output_mode of files_with_matches or count prints no line.
+func toolSearch(in map[string]any) searchCmd {
+	s := searchCmd{dialect: rustRE, ignoreCase: true, follow: true, recursive: true}
+	if p := firstString(in, "pattern", "query", "regex"); p != "" {
+		s.patterns = []word{{val: p}}
+	}
+	switch firstString(in, "output_mode", "outputMode") {
+	case "files_with_matches", "count":
+		s.namesOnly = true
+	}
+	s.globs = inputGlobs(in)
+	return s
+}
+
+// inputGlobs are a tool input's include globs, given as a string or a list.
+func inputGlobs(in map[string]any) []string {
+	var globs []string
+	for _, k := range []string{"glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern"} {
+		switch v := in[k].(type) {
+		case string:
+			globs = append(globs, v)
+		case []any:
+			for _, g := range v {
+				if g, ok := g.(string); ok {
+					globs = append(globs, g)
+				}
+			}
+		}
+	}
+	return globs
+}
+
+// manyFiles reports a read tool's input that reads every file below a
+// directory: read_many_files' list of paths and include globs. Other read
+// tools given a directory fail or list it.
+func manyFiles(in map[string]any) bool {
+	_, list := in["paths"].([]any)
+	return list || in["include"] != nil
+}
+
+// toolScopeFacts adds a human-only read when a search tool's directory
+// scope holds a sensitive file whose lines it can print, or a read tool
+// given a directory (Gemini's read_many_files {"paths": ["."], "include":
+// ["**/*"]}) reaches one: it prints whole files.
+func toolScopeFacts(a *analyzer, read bool, in map[string]any, ps []pathRef) {
+	s := toolSearch(in)
+	if read {
+		// every line of every file: no pattern to clear it
+		s.patterns, s.namesOnly = nil, false
+	}
+	searchScopeFacts(a, s, ps, -1)
 }

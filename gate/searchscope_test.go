@@ -95,3 +95,40 @@ func TestRecursiveSearchCleanScope(t *testing.T) {
 	v := Analyze(bash("python x.py; grep -rn API ."), e)
 	assert.True(t, v.HumanOnly)
 }
+
+// The search tools of the hosts (Claude's Grep, Gemini's
+// search_file_content and grep_search) and Gemini's read_many_files go
+// through the same walk: a fixed string no sensitive file holds, a list
+// of names, or a scope without one is allowed.
+func TestToolSearchScope(t *testing.T) {
+	e := secretProject(t)
+	certs := filepath.Join(e.Project, "certs")
+	cases := []struct {
+		name  string
+		call  protocol.ToolCall
+		human bool
+	}{
+		{"Grep of a key body", tool("Grep", map[string]any{"pattern": "MII", "output_mode": "content"}), true},
+		{"Grep of NAME=", tool("Grep", map[string]any{"pattern": "T="}), true},
+		{"Grep in certs", tool("Grep", map[string]any{"pattern": "A", "path": certs}), true},
+		{"Grep of a word no secret holds", tool("Grep", map[string]any{"pattern": "TODO"}), false},
+		{"Grep listing names", tool("Grep", map[string]any{"pattern": "T=", "output_mode": "files_with_matches"}), false},
+		{"Grep of Go files", tool("Grep", map[string]any{"pattern": "T=", "glob": "*.go"}), false},
+		{"Grep following the link to the key", tool("Grep", map[string]any{"pattern": "sshkey"}), true},
+		{"search_file_content", tool("search_file_content", map[string]any{"pattern": "T=", "path": e.Project}), true},
+		{"grep_search", tool("grep_search", map[string]any{"pattern": "MII", "dir_path": e.Project}), true},
+		{"read_many_files of the tree", tool("read_many_files", map[string]any{"include": []any{"**/*"}, "paths": []any{"."}}), true},
+		{"read_many_files of a directory", tool("read_many_files", map[string]any{"paths": []any{"."}}), true},
+		{"read_many_files of Go files", tool("read_many_files", map[string]any{"include": []any{"**/*.go"}, "paths": []any{"."}}), false},
+		{"read_many_files of src", tool("read_many_files", map[string]any{"paths": []any{"src"}}), false},
+	}
+	for _, c := range cases {
+		v := Analyze(c.call, e)
+		assert.Equal(t, c.human, v.HumanOnly, c.name)
+		if c.human {
+			assert.Equal(t, protocol.DecisionAsk, v.Decision, c.name)
+		} else {
+			assert.Equal(t, protocol.DecisionAllow, v.Decision, c.name)
+		}
+	}
+}
