@@ -4013,6 +4013,11 @@ loop:
 			a.readWord(w, gsc, gidx, false)
 		}
 		if hasLongAbbrev(rest, "--no-index", "--untracked") {
+			// the files on disk, as grep -r -R reads them (searchscope.go)
+			gs.follow = true
+			if c := gs.checkScope(a, gs.searchRoots(a, gsc)); c.code != "" {
+				human(c.code, "git grep outside the index: "+c.why)
+			}
 			if why := gs.huntsSecrets(); why != "" {
 				human("human.sensitive-read", "git grep outside the index reads hidden files such as .env and "+why)
 			}

@@ -132,3 +132,19 @@ func TestToolSearchScope(t *testing.T) {
 		}
 	}
 }
+
+// git grep outside the index (--no-index, --untracked) reads the files on
+// disk: the walk decides as for grep -r.
+func TestGitGrepScope(t *testing.T) {
+	e := secretProject(t)
+	for cmd, human := range map[string]bool{
+		"git grep --no-index MII":           true,
+		"git grep --untracked 'T='":         true,
+		"git grep --no-index TODO":          false,
+		"git grep --no-index hunter":        true,
+		"git grep --no-index hunter -- src": false,
+	} {
+		v := Analyze(bash(cmd), e)
+		assert.Equal(t, human, v.HumanOnly, cmd)
+	}
+}
