@@ -968,6 +968,12 @@ func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool)
 					return nil
 				}
 			}
+			if d.Type().IsRegular() {
+				// notes.txt made by ln .env notes.txt is .env
+				if fi, err := d.Info(); err == nil && linkCount(fi) > 1 {
+					real = a.hardLinkedTwin(p, fi)
+				}
+			}
 			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !found(real) {
 				stop = true
 				return filepath.SkipAll

@@ -3,6 +3,7 @@ package gate
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -143,6 +144,33 @@ func TestGitGrepScope(t *testing.T) {
 		"git grep --no-index TODO":          false,
 		"git grep --no-index hunter":        true,
 		"git grep --no-index hunter -- src": false,
+	} {
+		v := Analyze(bash(cmd), e)
+		assert.Equal(t, human, v.HumanOnly, cmd)
+	}
+}
+
+// A hard link to .env under a plain name is read as .env; a scope too
+// large to walk is human-only for a search that prints lines, not for one
+// that lists names.
+func TestRecursiveSearchHardLinkAndCap(t *testing.T) {
+	dir := t.TempDir()
+	env := writeFile(t, dir, "a/.env", "SECRET=hunter2\n")
+	writeFile(t, dir, "c/main.go", "package main\n")
+	if os.Link(env, filepath.Join(dir, "a", "notes.txt")) != nil {
+		t.Skip("no hard links here")
+	}
+	big := filepath.Join(dir, "big")
+	require.NoError(t, os.MkdirAll(big, 0o755))
+	for i := range maxWalk + 1 {
+		require.NoError(t, os.WriteFile(filepath.Join(big, "f"+strconv.Itoa(i)), nil, 0o644))
+	}
+	e := Env{Project: dir, Cwd: dir, Home: t.TempDir()}
+	for cmd, human := range map[string]bool{
+		"rg hunter a":       true, // rg skips .env, not notes.txt
+		"rg hunter c":       false,
+		"grep -rn TODO big": true,
+		"grep -rl TODO big": false,
 	} {
 		v := Analyze(bash(cmd), e)
 		assert.Equal(t, human, v.HumanOnly, cmd)
