@@ -158,8 +158,10 @@ type analyzer struct {
 	fdText map[string]*stdinSrc
 	shadow bool // trying a dynamic command name as each dangerous command
 	// fileSearches are the hidden-file facts of recursive searches whose
-	// operands are all regular files (grep -rn redis docker-compose.yml)
-	fileSearches []int
+	// operands are all regular files (grep -rn redis docker-compose.yml),
+	// or whose scope the gate walked and found no sensitive file in, each
+	// with the reason it is safe
+	fileSearches []clearedSearch
 }
 
 func (a *analyzer) add(f *rfact) int {

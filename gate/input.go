@@ -459,6 +459,10 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		for _, p := range ps {
 			a.readFact(p, -1, class == tList)
 		}
+		if class == tSearch || manyFiles(in) {
+			// what the directories hold on disk decides (searchscope.go)
+			toolScopeFacts(a, class == tRead, in, ps)
+		}
 		// a glob pattern can leave the search path: /home/u/.ssh/*, ../../**
 		base := a.env.Cwd
 		if len(ps) > 0 && ps[0].known {

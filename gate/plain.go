@@ -891,43 +891,72 @@ func remoteDest(args []word) bool {
 // excl are name patterns the command leaves out (rsync/tar --exclude .env):
 // a file or directory whose name matches one is not carried.
 func (a *analyzer) dirSecret(r pathRef, follow bool, excl ...string) (found, capped bool) {
+	capped = dirWalk{follow: follow, hidden: true, excl: excl}.secrets(a, r, func(string) bool {
+		found = true
+		return false
+	})
+	return found, capped && !found
+}
+
+// dirWalk is how a tool goes through a directory tree.
+type dirWalk struct {
+	follow bool     // it goes where links point (zip -r, scp -r, grep -R, rg -L)
+	hidden bool     // it reads names that start with a dot (rg and ag do not by default)
+	excl   []string // name patterns it leaves out
+}
+
+// maxWalk bounds the entries a walk of a directory visits.
+const maxWalk = 4000
+
+// secrets walks the directory r names, bounded, and calls found with
+// the real path of each sensitive file the tool would reach (a link's
+// target; a link to a sensitive directory such as ~/.ssh is passed as it
+// is), until found returns false. capped: the walk stopped at maxWalk
+// entries before it was done.
+func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool) (capped bool) {
 	if !r.known || r.glob {
-		return false, false
+		return false
 	}
 	root := r.real
 	if root == "" {
 		root = r.abs
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return false, false
+		return false
 	}
-	n := 0
+	n, stop := 0, false
 	var walk func(root string, depth int)
 	walk = func(root string, depth int) {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || found {
+			if err != nil || stop {
 				return filepath.SkipDir
 			}
-			if n++; n > 4000 {
-				capped = true
+			if n++; n > maxWalk {
+				capped, stop = true, true
 				return filepath.SkipAll
 			}
-			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
-				// of .git only its config may hold a secret: a remote URL's token
-				if d.Name() == ".git" && gitConfigHasCreds(filepath.Join(p, "config")) {
-					found = true
-					return filepath.SkipAll
-				}
-				return filepath.SkipDir
-			}
-			if p != root && excludedName(d.Name(), d.IsDir(), excl) {
+			skip := func() error {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}
 				return nil
 			}
+			if p != root && !how.hidden && strings.HasPrefix(d.Name(), ".") {
+				return skip()
+			}
+			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+				// of .git only its config may hold a secret: a remote URL's token
+				if cfg := filepath.Join(p, "config"); d.Name() == ".git" && gitConfigHasCreds(cfg) && !found(cfg) {
+					stop = true
+					return filepath.SkipAll
+				}
+				return filepath.SkipDir
+			}
+			if p != root && excludedName(d.Name(), d.IsDir(), how.excl) {
+				return skip()
+			}
 			real := p
-			if follow && d.Type()&os.ModeSymlink != 0 {
+			if how.follow && d.Type()&os.ModeSymlink != 0 {
 				// zip -r, scp -r, rsync -L and tar -h copy what a link
 				// points to: pub/key -> ../.env, pub/ssh -> ~/.ssh
 				if real, err = filepath.EvalSymlinks(p); err != nil {
@@ -939,15 +968,21 @@ func (a *analyzer) dirSecret(r pathRef, follow bool, excl ...string) (found, cap
 					return nil
 				}
 			}
-			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
-				found = true
+			if d.Type().IsRegular() {
+				// notes.txt made by ln .env notes.txt is .env
+				if fi, err := d.Info(); err == nil && linkCount(fi) > 1 {
+					real = a.hardLinkedTwin(p, fi)
+				}
+			}
+			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !found(real) {
+				stop = true
 				return filepath.SkipAll
 			}
 			return nil
 		})
 	}
 	walk(root, 0)
-	return found, capped && !found
+	return capped
 }
 
 // excludedName reports a name matched by one of the exclude patterns. Only
@@ -1997,6 +2032,11 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: idx, human: reason("human.sensitive-read", "searches inside sensitive files")})
 		}
 	}
+	clean := false
+	if s.recursive {
+		// what the scope holds on disk decides (searchscope.go)
+		clean = searchScopeFacts(a, s, s.searchRoots(a, sc), idx)
+	}
 	// A recursive search that also reads hidden files prints what .env and
 	// key files hold when its output can carry their lines (search.go): a
 	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
@@ -2010,7 +2050,9 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 			i := a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: root}, parent: idx,
 				human: reason("human.sensitive-read", "a recursive search that reads hidden files such as .env "+why+" (rg, git grep or --include leave them out)")})
 			if a.regularFiles(s.paths, sc) {
-				a.fileSearches = append(a.fileSearches, i)
+				a.fileSearches = append(a.fileSearches, clearedSearch{i, "a recursive search of a file reads only that file"})
+			} else if clean {
+				a.fileSearches = append(a.fileSearches, clearedSearch{i, "a recursive search of directories that hold no sensitive file"})
 			}
 		}
 	}
@@ -4020,6 +4062,11 @@ loop:
 			a.readWord(w, gsc, gidx, false)
 		}
 		if hasLongAbbrev(rest, "--no-index", "--untracked") {
+			// the files on disk, as grep -r -R reads them (searchscope.go)
+			gs.follow = true
+			if c := gs.checkScope(a, gs.searchRoots(a, gsc)); c.code != "" {
+				human(c.code, "git grep outside the index: "+c.why)
+			}
 			if why := gs.huntsSecrets(); why != "" {
 				human("human.sensitive-read", "git grep outside the index reads hidden files such as .env and "+why)
 			}

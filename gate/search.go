@@ -27,6 +27,11 @@ type searchCmd struct {
 	recursive bool // grep -r/-R/-d recurse
 	hidden    bool // rg --hidden/-./-uu, ag --hidden/-u
 	unrestr   int  // rg -u count
+	follow    bool // grep -R, rg -L, --follow: goes where links point
+	// skipsHidden: rg and ag leave out hidden names unless told not to
+	skipsHidden bool
+	// reGlobs: the globs are ag's -G/-g regexps, not name globs
+	reGlobs bool
 
 	dialect    dialect
 	ignoreCase bool // the last of -i/-y/-s/--no-ignore-case given
@@ -129,11 +134,14 @@ func parseSearch(lb string, args []word) searchCmd {
 	case "fgrep":
 		s.dialect = fixedStrings
 	case "rg":
-		opts, s.dialect, s.recursive = rgOptions, rustRE, true
+		opts, s.dialect, s.recursive, s.skipsHidden = rgOptions, rustRE, true, true
 	case "git-grep":
 		opts = gitGrepOptions
-	case "ag", "ack":
-		opts, s.dialect, s.recursive, s.smartCase = agOptions, perlRE, true, true
+	case "ag":
+		s.skipsHidden = true // ack reads hidden files
+		fallthrough
+	case "ack":
+		opts, s.dialect, s.recursive, s.smartCase, s.reGlobs = agOptions, perlRE, true, true, true
 	}
 	var operands []word
 	dd := false
@@ -278,10 +286,12 @@ func (s *searchCmd) applyShort(lb string, c byte, v word, ok bool) {
 	case !rgOrAg && c == 'y':
 		s.ignoreCase = true
 	case !rgOrAg && (c == 'r' || c == 'R'):
-		s.recursive = true
+		s.recursive, s.follow = true, s.follow || c == 'R'
 	case !rgOrAg && c == 'd':
 		s.recursive = s.recursive || v.val == "recurse" || v.dyn
-	case c == 'l' || c == 'c' || c == 'q' && lb != "ag" || c == 'L' && lb != "rg": // rg -L follows links
+	case c == 'L' && lb == "rg":
+		s.follow = true // rg -L follows links; grep -L lists names
+	case c == 'l' || c == 'c' || c == 'q' && lb != "ag" || c == 'L':
 		s.namesOnly = true
 	default:
 		if name, ok2 := sharedShort[c]; ok2 {
@@ -327,8 +337,12 @@ func (s *searchCmd) applyLong(lb, name string, v word, ok bool) {
 		s.dialect = basicRE
 	case "perl-regexp", "pcre2":
 		s.dialect = perlRE
-	case "recursive", "dereference-recursive":
+	case "recursive":
 		s.recursive = true
+	case "dereference-recursive":
+		s.recursive, s.follow = true, true
+	case "follow":
+		s.follow = true
 	case "directories":
 		s.recursive = s.recursive || v.val == "recurse" || v.dyn
 	case "hidden":
@@ -403,6 +417,11 @@ var secretLines = []string{
 	"API_KEY=8c1f0e27d5",
 	`export DB_PASSWORD="8c1f0e27d5"`,
 	"-----BEGIN OPENSSH PRIVATE KEY-----",
+	// a key's body (every RSA or PKCS#8 key starts MII) and a bare
+	// NAME=value: grep -r MII . and grep -r 'T=' . print them where the
+	// gate cannot walk the scope (searchscope.go decides where it can)
+	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj",
+	"SECRET=8c1f0e27d5",
 	"GITHUB_TOKEN=ghp_8c1f0e27d5",
 	// the names a service's key is kept under (grep -rn aws . prints
 	// AWS_SECRET_ACCESS_KEY=…), and connection strings with a password
@@ -569,17 +588,25 @@ func (a *analyzer) regularFiles(paths []word, sc *scope) bool {
 	return true
 }
 
+// clearedSearch is the hidden-file fact of a search (by its index) and
+// why it reads no secret after all.
+type clearedSearch struct {
+	fact int
+	why  string
+}
+
 // searchesOnlyFiles clears the hidden-file read of a recursive search of
-// regular files when nothing else in the call writes, deletes or runs an
-// unknown program: the files cannot become a directory or a link to one
-// (rm x.yml; ln -s . x.yml) before or while grep reads them.
+// regular files, or of directories that hold no sensitive file, when
+// nothing else in the call writes, deletes or runs an unknown program: the
+// files cannot become a directory or a link to one (rm x.yml; ln -s . x.yml),
+// nor a .env appear, before or while grep reads them.
 func (a *analyzer) searchesOnlyFiles() {
 	if len(a.fileSearches) == 0 {
 		return
 	}
 	only := make(map[int]bool, len(a.fileSearches))
-	for _, i := range a.fileSearches {
-		only[i] = true
+	for _, c := range a.fileSearches {
+		only[c.fact] = true
 	}
 	for i, f := range a.facts {
 		if only[i] {
@@ -592,8 +619,8 @@ func (a *analyzer) searchesOnlyFiles() {
 			return
 		}
 	}
-	for _, i := range a.fileSearches {
-		a.facts[i].human = nil
-		a.facts[i].safe = reason("gate.read", "a recursive search of a file reads only that file")
+	for _, c := range a.fileSearches {
+		a.facts[c.fact].human = nil
+		a.facts[c.fact].safe = reason("gate.read", c.why)
 	}
 }

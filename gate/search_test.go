@@ -123,8 +123,9 @@ func TestGNUToGo(t *testing.T) {
 }
 
 // A recursive search of regular files reads only them: no hidden file
-// beside them reaches its output. A directory, a link to one, a missing
-// name, or a call that could swap the file first stays human-only.
+// beside them reaches its output; nor does a search of a directory that
+// holds no sensitive file. A directory holding .env, a link to one, a
+// missing name, or a call that could swap the file first stays human-only.
 func TestRecursiveSearchOfFiles(t *testing.T) {
 	proj := t.TempDir()
 	for _, f := range []string{"docker-compose.yml", "README.md", ".env", "src/a.go"} {
@@ -142,7 +143,8 @@ func TestRecursiveSearchOfFiles(t *testing.T) {
 		{"grep -rn token README.md docker-compose.yml", false},
 		{"grep -rn KEY lnk.yml", true},
 		{"grep -rn KEY .env", true},
-		{"grep -rn KEY README.md src", true},
+		{"grep -rn KEY README.md src", false}, // src holds no sensitive file
+		{"grep -rn KEY README.md .", true},
 		{"grep -rn KEY missing.yml", true},
 		{"rm README.md; ln -s . README.md; grep -rn KEY README.md", true},
 		{"grep -rn KEY README.md & ln -sf . x", true},
