@@ -479,18 +479,15 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	// keys that differ only in case: a Go host matches them to one field
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls","Command":"cat .env"}`)}, env(protocol.Policy{}))
 	assert.True(t, v.HumanOnly)
-	m, dup := decodeObject(json.RawMessage(`{"a":{"b":1,"b":2},"c":[1,2]}`))
-	assert.Empty(t, dup, "only top-level keys")
+	m := decodeObject(json.RawMessage(`{"a":{"b":1,"b":2},"c":[1,2]}`))
 	assert.Len(t, m, 2)
-	m, _ = decodeObject(json.RawMessage(`{"a":1} {"a":2}`))
+	m = decodeObject(json.RawMessage(`{"a":1} {"a":2}`))
 	assert.Nil(t, m, "trailing data is not one object")
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls"} {"command":"rm -rf build"}`)}, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
 	// folding is strings.EqualFold's: the Kelvin sign and long s too
-	_, dup = decodeObject(json.RawMessage(`{"kind":"x","\u212aind":"y"}`))
-	assert.Equal(t, "\u212aind", dup)
-	_, dup = decodeObject(json.RawMessage(`{"script":"x","\u017fcript":"y"}`))
-	assert.Equal(t, "\u017fcript", dup)
+	assert.Equal(t, "\u212aind", duplicateKey([]byte(`{"kind":"x","\u212aind":"y"}`)))
+	assert.Equal(t, "\u017fcript", duplicateKey([]byte(`{"script":"x","\u017fcript":"y"}`)))
 	for _, p := range [][2]string{{"Command", "cOMMAND"}, {"a", "b"}, {"\u212a", "k"}, {"ß", "ss"}, {"\xff", "\xfe"}} {
 		assert.Equal(t, strings.EqualFold(p[0], p[1]), jsonkey.Fold(p[0]) == jsonkey.Fold(p[1]), "%q %q", p[0], p[1])
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -15,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/redact"
 )
@@ -125,9 +123,7 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 	var in map[string]any
 	var rawStr string
 	if len(call.RawInput) > 0 && string(call.RawInput) != "null" {
-		// a repeated key (at any depth, in any letter case) is already a
-		// human-only fact (duplicateKey, in analyze)
-		in, _ = decodeObject(call.RawInput)
+		in = decodeObject(call.RawInput)
 		switch {
 		case in == nil:
 			if err := json.Unmarshal(call.RawInput, &rawStr); err != nil {
@@ -1452,44 +1448,13 @@ func escapeGlob(p string) string {
 	return b.String()
 }
 
-// decodeObject decodes a JSON object and reports a top-level key that
-// appears twice: parsers disagree on which copy wins, so the gate must not
-// guess which one the host will use. It returns nil for anything but an
-// object.
-func decodeObject(raw json.RawMessage) (map[string]any, string) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, ""
+// decodeObject decodes a JSON object; nil for anything but one object
+// (trailing data included). A repeated key is not its concern: analyze
+// makes it human-only first (duplicateKey).
+func decodeObject(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
 	}
-	out := map[string]any{}
-	folded := map[string]bool{}
-	dup := ""
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, ""
-		}
-		k, _ := t.(string)
-		// "command" and "Command": a host decoding into a struct matches
-		// keys case-insensitively and may run the one the gate did not read.
-		// (A map of folded keys, not a comparison with each: 50,000 keys
-		// took the pairwise check 49 s.)
-		fk := jsonkey.Fold(k)
-		if dup == "" && folded[fk] {
-			dup = k
-		}
-		folded[fk] = true
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, ""
-		}
-		out[k] = v
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, ""
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, "" // trailing data: not one JSON object
-	}
-	return out, dup
+	return m
 }
