@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -213,7 +214,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 		env.Cwd = env.Project
 	}
 	a := &analyzer{env: &env, pol: env.Policy, owner: -1}
-	if k := duplicateKey(call.RawInput); k != "" {
+	if k := jsonkey.Repeated(call.RawInput); k != "" {
 		// hosts' parsers disagree on which copy wins: only a person decides
 		a.humanFact(ReasonDuplicateKey, "rawInput repeats the key "+k+" (at some depth, or in another letter case)")
 	}

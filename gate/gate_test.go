@@ -486,8 +486,8 @@ func TestDuplicateKeysAsk(t *testing.T) {
 	v = Analyze(protocol.ToolCall{Tool: "bash", RawInput: json.RawMessage(`{"command":"ls"} {"command":"rm -rf build"}`)}, env(protocol.Policy{}))
 	assert.Equal(t, protocol.DecisionAsk, v.Decision)
 	// folding is strings.EqualFold's: the Kelvin sign and long s too
-	assert.Equal(t, "\u212aind", duplicateKey([]byte(`{"kind":"x","\u212aind":"y"}`)))
-	assert.Equal(t, "\u017fcript", duplicateKey([]byte(`{"script":"x","\u017fcript":"y"}`)))
+	assert.Equal(t, "\u212aind", jsonkey.Repeated([]byte(`{"kind":"x","\u212aind":"y"}`)))
+	assert.Equal(t, "\u017fcript", jsonkey.Repeated([]byte(`{"script":"x","\u017fcript":"y"}`)))
 	for _, p := range [][2]string{{"Command", "cOMMAND"}, {"a", "b"}, {"\u212a", "k"}, {"ß", "ss"}, {"\xff", "\xfe"}} {
 		assert.Equal(t, strings.EqualFold(p[0], p[1]), jsonkey.Fold(p[0]) == jsonkey.Fold(p[1]), "%q %q", p[0], p[1])
 	}

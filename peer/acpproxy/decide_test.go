@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perm-peer/perm-peer/jsonkey"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -173,7 +174,7 @@ func TestWithDiffLocations(t *testing.T) {
 func TestForgetBulk(t *testing.T) {
 	u := forgetBulk(protocol.ACPToolCallUpdate{ToolCallID: "t", Kind: protocol.KindRead, Title: strings.Repeat("t", 5000),
 		RawInput: json.RawMessage(`{"path":"README.md"}`), Content: json.RawMessage(`[]`)})
-	if len(u.Title) != 1024 || u.Content != nil || repeatedKey(u.RawInput) == "" {
+	if len(u.Title) != 1024 || u.Content != nil || jsonkey.Repeated(u.RawInput) == "" {
 		t.Fatalf("forgetBulk = %+v", u)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/perm-peer/perm-peer/jsonkey"
 )
 
 // MaxLine bounds one NDJSON line, either way.
@@ -222,69 +224,12 @@ func idKey(raw json.RawMessage) string {
 	return b.String()
 }
 
-// repeatedKey returns a key that some object in raw (at any depth) holds
-// twice in some letter case, or "". Go's decoder matches struct fields in
-// any case and keeps the last copy, the editor the exact one: params with
-// such a key could be checked as one thing and acted on as another.
-func repeatedKey(raw json.RawMessage) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	type frame struct {
-		object    bool
-		keys      map[string]bool
-		expectKey bool
-	}
-	var stack []*frame
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		top := (*frame)(nil)
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.object && top.expectKey {
-			if k, ok := t.(string); ok {
-				lk := strings.ToLower(k)
-				if top.keys[lk] {
-					return k
-				}
-				top.keys[lk] = true
-				top.expectKey = false
-				continue
-			}
-		}
-		switch t {
-		case json.Delim('{'):
-			if top != nil && top.object {
-				top.expectKey = true
-			}
-			stack = append(stack, &frame{object: true, keys: map[string]bool{}, expectKey: true})
-		case json.Delim('['):
-			if top != nil && top.object {
-				top.expectKey = true
-			}
-			stack = append(stack, &frame{})
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return ""
-			}
-		default:
-			if top != nil && top.object {
-				top.expectKey = true
-			}
-		}
-	}
-}
-
 // decodeStrict decodes params into v, refusing a repeated key.
 func decodeStrict(raw json.RawMessage, v any) error {
 	if len(raw) == 0 {
 		return errors.New("no params")
 	}
-	if k := repeatedKey(raw); k != "" {
+	if k := jsonkey.Repeated(raw); k != "" {
 		return fmt.Errorf("params repeat the key %q (in some letter case)", k)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/perm-peer/perm-peer/jsonkey"
 )
 
 func TestParseEnvelope(t *testing.T) {
@@ -65,8 +67,8 @@ func TestRepeatedKey(t *testing.T) {
 		`{"k":{"k":{"k":1}}}`:                     "",
 	}
 	for in, want := range cases {
-		if got := repeatedKey(json.RawMessage(in)); got != want {
-			t.Errorf("repeatedKey(%s) = %q, want %q", in, got, want)
+		if got := jsonkey.Repeated(json.RawMessage(in)); got != want {
+			t.Errorf("jsonkey.Repeated(%s) = %q, want %q", in, got, want)
 		}
 	}
 }
