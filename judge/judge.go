@@ -73,6 +73,9 @@ type Decision struct {
 	Details protocol.JudgeDetails
 	// Usage is the tokens the model call used (zero when none was made).
 	Usage Usage
+	// Err is why the call escalated without a verdict (Details.Error is its
+	// text); Diagnose explains it.
+	Err error
 	// Denied: the model answered "deny" (below critical, so the outcome is
 	// Escalate). It is sure, not in doubt, and no tier may approve it.
 	Denied bool
@@ -304,7 +307,7 @@ func (j *Judge) Decide(ctx context.Context, prefix string, history []HistoryEntr
 		return d
 	}
 	if j.cfgErr != nil {
-		d.Details.Error = j.cfgErr.Error()
+		d.Details.Error, d.Err = j.cfgErr.Error(), j.cfgErr
 		return d
 	}
 	system, user := BuildPrompt(prefix, history, call)
@@ -314,11 +317,12 @@ func (j *Judge) Decide(ctx context.Context, prefix string, history []HistoryEntr
 	d.Details.LatencyMs = time.Since(start).Milliseconds()
 	d.Usage = ans.usage
 	if err != nil {
-		d.Details.Error = err.Error()
+		d.Details.Error, d.Err = err.Error(), err
 		return d
 	}
 	v, err := parseModelVerdict(ans.content)
 	if err != nil {
+		d.Err = &verdictError{err}
 		d.Details.Error = fmt.Sprintf("%v; reply %s", err, snippet(redact.String(ans.content)))
 		return d
 	}
