@@ -35,6 +35,7 @@ var subcommands = map[string]func(args []string) int{
 	"acp":         runACP,
 	"doctor":      runDoctor,
 	"version":     runVersion,
+	"judge":       runJudge,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -56,6 +57,8 @@ Usage:
                                                   codex, gemini, cursor; zed prints agent_servers)
   perm-peer doctor [--project DIR]                is every installed hook live? is the audit chain ok?
   perm-peer version                               the version and commit of this binary
+  perm-peer judge test [--policy FILE]            one real call to the configured judge, explained
+  perm-peer judge eval FILE.jsonl [--json]        score the configured judge on a labelled set
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
 

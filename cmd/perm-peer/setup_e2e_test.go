@@ -40,7 +40,7 @@ func runPP(t *testing.T, dir string, env []string, args ...string) (string, int)
 	return string(out), code
 }
 
-func writeFile(t *testing.T, path, text string, mode os.FileMode) {
+func writeSettings(t *testing.T, path, text string, mode os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestSetupClaudeCodeLocal(t *testing.T) {
 	local := filepath.Join(dir, ".claude", "settings.local.json")
 	orig := "{\n    \"permissions\": {\"allow\": [\"Bash(npm test)\", \"Bash(make && make install > /tmp/log)\"]},\n" +
 		"    \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint-hook\"}]}]},\n    \"zzz\": 1\n}\n"
-	writeFile(t, local, orig, 0o600)
+	writeSettings(t, local, orig, 0o600)
 	if out, code := runSetupCmd(t, dir, "claude-code", "--project", dir, "--dry-run"); code != 0 || !strings.Contains(out, "would change") {
 		t.Fatalf("dry run: %d %s", code, out)
 	}
@@ -164,7 +164,7 @@ func TestSetupRemoveRoundTrip(t *testing.T) {
 			dir := t.TempDir()
 			file := filepath.Join(dir, setups[host].projectFile)
 			if shape != "" || i > 0 {
-				writeFile(t, file, shape, 0o644)
+				writeSettings(t, file, shape, 0o644)
 			}
 			if out, code := runSetupCmd(t, dir, host, "--project", dir); code != 0 {
 				t.Fatalf("%s %q: %d %s", host, shape, code, out)
@@ -204,7 +204,7 @@ func TestSetupN3KeepsSiblingHooks(t *testing.T) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, setups[host].projectFile)
 		orig := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"PERM_PEER_DEBUG=1 /opt/old/perm-peer hook ` + host + `","timeout":90},{"type":"command","command":"/home/me/bin/my-audit-logger.sh"}]}]}}`
-		writeFile(t, file, orig, 0o644)
+		writeSettings(t, file, orig, 0o644)
 		out, code := runSetupCmd(t, dir, host, "--project", dir)
 		if code != 0 || !strings.Contains(out, "updated PreToolUse") || !strings.Contains(out, `matcher Bash`) {
 			t.Fatalf("%s: %d %s", host, code, out)
@@ -255,7 +255,7 @@ func TestSetupN6RefusesNonRegular(t *testing.T) {
 	check("FIFO", "is a FIFO, not a regular file")
 	os.Remove(local)
 	big := `{"x":"` + strings.Repeat("a", maxSettingsBytes) + `"}`
-	writeFile(t, local, big, 0o644)
+	writeSettings(t, local, big, 0o644)
 	check("17 MB", "is larger than 16777216 bytes")
 	os.Remove(local)
 	// the legacy shared file setup moves hooks out of gets the same checks
@@ -272,7 +272,7 @@ func TestSetupN6RefusesNonRegular(t *testing.T) {
 func TestSetupN11KeepsFileIdentity(t *testing.T) {
 	dir := t.TempDir()
 	dotfiles := filepath.Join(dir, "dotfiles", "claude.json")
-	writeFile(t, dotfiles, `{"model":"opus"}`, 0o600)
+	writeSettings(t, dotfiles, `{"model":"opus"}`, 0o600)
 	local := filepath.Join(dir, ".claude", "settings.local.json")
 	if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
 		t.Fatal(err)
@@ -295,7 +295,7 @@ func TestSetupN11KeepsFileIdentity(t *testing.T) {
 
 	ro := t.TempDir()
 	roFile := filepath.Join(ro, ".claude", "settings.local.json")
-	writeFile(t, roFile, `{"model":"opus"}`, 0o444)
+	writeSettings(t, roFile, `{"model":"opus"}`, 0o444)
 	out, code := runSetupCmd(t, ro, "claude-code", "--project", ro)
 	if code != exitFailed || !strings.Contains(out, "is read-only (mode 0444)") {
 		t.Fatalf("read-only: %d %s", code, out)
@@ -309,7 +309,7 @@ func TestSetupN11KeepsFileIdentity(t *testing.T) {
 	}
 	own := t.TempDir()
 	ownFile := filepath.Join(own, ".claude", "settings.local.json")
-	writeFile(t, ownFile, `{"model":"opus"}`, 0o600)
+	writeSettings(t, ownFile, `{"model":"opus"}`, 0o600)
 	if err := os.Chown(ownFile, 1234, 1234); err != nil {
 		t.Fatal(err)
 	}
@@ -329,14 +329,14 @@ func TestSetupN11KeepsFileIdentity(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(other) })
 	otherFile := filepath.Join(other, ".claude", "settings.local.json")
-	writeFile(t, otherFile, `{"model":"opus"}`, 0o666)
+	writeSettings(t, otherFile, `{"model":"opus"}`, 0o666)
 	for _, d := range []string{other, filepath.Dir(otherFile), otherFile} {
 		if err := os.Chmod(d, 0o777); err != nil {
 			t.Fatal(err)
 		}
 	}
 	exe := filepath.Join(other, "perm-peer")
-	writeFile(t, exe, readFile(t, binPath), 0o755)
+	writeSettings(t, exe, readFile(t, binPath), 0o755)
 	cmd := exec.Command(exe, "setup", "claude-code", "--project", other)
 	cmd.Env = append(os.Environ(), "HOME="+other)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -361,7 +361,7 @@ func TestSetupN12MissingProject(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
 		t.Fatal("setup created the missing project")
 	}
-	writeFile(t, filepath.Join(dir, "file"), "", 0o644)
+	writeSettings(t, filepath.Join(dir, "file"), "", 0o644)
 	if out, code := runSetupCmd(t, dir, "codex", "--project", filepath.Join(dir, "file")); code != exitFailed || !strings.Contains(out, "is not a directory") {
 		t.Fatalf("a file as project: %d %s", code, out)
 	}
@@ -376,7 +376,7 @@ func TestSetupN13GeminiComments(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, ".gemini", "settings.json")
 	orig := "{\n  // my theme\n  \"theme\": \"dark\", /* the model */ \"model\": {\"name\": \"gemini-pro\"}\n  // end\n}\n"
-	writeFile(t, file, orig, 0o644)
+	writeSettings(t, file, orig, 0o644)
 	out, code := runSetupCmd(t, dir, "gemini", "--project", dir)
 	if code != 0 || !strings.Contains(out, "added BeforeTool") || !strings.Contains(out, "trusted the folder") || !strings.Contains(out, "gemini -p") {
 		t.Fatalf("%d %s", code, out)
@@ -396,7 +396,7 @@ func TestSetupN13GeminiComments(t *testing.T) {
 		t.Fatalf("remove: %d %s\n%s", code, out, readFile(t, file))
 	}
 	claude := filepath.Join(dir, ".claude", "settings.local.json")
-	writeFile(t, claude, "{\n  // mine\n}\n", 0o644)
+	writeSettings(t, claude, "{\n  // mine\n}\n", 0o644)
 	if out, code := runSetupCmd(t, dir, "claude-code", "--project", dir); code != exitFailed || !strings.Contains(out, "JSON allows no comments here") {
 		t.Fatalf("claude comments: %d %s", code, out)
 	}
@@ -407,7 +407,7 @@ func TestSetupN13GeminiComments(t *testing.T) {
 func TestSetupN16FlaggedEntry(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, ".claude", "settings.local.json")
-	writeFile(t, file, `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"`+binPath+` hook claude-code --timeout 50s","timeout":30}]}]}}`, 0o644)
+	writeSettings(t, file, `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"`+binPath+` hook claude-code --timeout 50s","timeout":30}]}]}}`, 0o644)
 	out, code := runSetupCmd(t, dir, "claude-code", "--project", dir)
 	if code != 0 || strings.Contains(out, "PreToolUse") {
 		t.Fatalf("%d %s", code, out)
@@ -417,7 +417,7 @@ func TestSetupN16FlaggedEntry(t *testing.T) {
 		t.Fatalf("PreToolUse hooks: %q", got)
 	}
 	// two entries of ours: the second goes
-	writeFile(t, file, `{"hooks":{"PreToolUse":[{"hooks":[{"command":"/a/perm-peer hook claude-code"}]},{"hooks":[{"command":"'/b c/perm-peer' hook claude-code -v"}]}]}}`, 0o644)
+	writeSettings(t, file, `{"hooks":{"PreToolUse":[{"hooks":[{"command":"/a/perm-peer hook claude-code"}]},{"hooks":[{"command":"'/b c/perm-peer' hook claude-code -v"}]}]}}`, 0o644)
 	if out, code := runSetupCmd(t, dir, "claude-code", "--project", dir); code != 0 || !strings.Contains(out, "removed 1 more perm-peer hook") {
 		t.Fatalf("duplicates: %d %s", code, out)
 	}
@@ -468,7 +468,7 @@ func TestSetupCodexTrust(t *testing.T) {
 	}
 	cfg := filepath.Join(dir, ".codex", "config.toml")
 	userCfg := "model = \"o4\" # mine\n\n[projects.\"/elsewhere\"]\ntrust_level = \"trusted\"\n"
-	writeFile(t, cfg, userCfg, 0o600)
+	writeSettings(t, cfg, userCfg, 0o600)
 	out, code := runPP(t, proj, []string{"HOME=" + dir}, "setup", "codex")
 	if code != 0 || !strings.Contains(out, "trusted the project") || !strings.Contains(out, "recorded 4 perm-peer hooks as reviewed") ||
 		!strings.Contains(out, "teams commit") {
@@ -485,7 +485,7 @@ func TestSetupCodexTrust(t *testing.T) {
 	}
 	// a changed hook is no longer the reviewed one: doctor says so
 	hooks := filepath.Join(proj, ".codex", "hooks.json")
-	writeFile(t, hooks, strings.Replace(readFile(t, hooks), `"timeout": 30`, `"timeout": 31`, 1), 0o644)
+	writeSettings(t, hooks, strings.Replace(readFile(t, hooks), `"timeout": 30`, `"timeout": 31`, 1), 0o644)
 	if out, code := runPP(t, proj, []string{"HOME=" + dir}, "doctor"); code != exitFailed || !strings.Contains(out, "not reviewed in Codex") {
 		t.Fatalf("doctor after an edit: %d %s", code, out)
 	}
@@ -514,7 +514,7 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("installed: %d %s", code, out)
 	}
 	file := filepath.Join(dir, ".claude", "settings.local.json")
-	writeFile(t, file, strings.ReplaceAll(readFile(t, file), binPath, "/gone/perm-peer"), 0o644)
+	writeSettings(t, file, strings.ReplaceAll(readFile(t, file), binPath, "/gone/perm-peer"), 0o644)
 	out, code = runPP(t, dir, []string{"HOME=" + dir}, "doctor")
 	if code != exitFailed || !strings.Contains(out, "PROBLEM  claude-code") || !strings.Contains(out, "/gone/perm-peer, which does not exist") {
 		t.Fatalf("missing binary: %d %s", code, out)
@@ -559,7 +559,7 @@ func TestSetupOtherHosts(t *testing.T) {
 			t.Fatalf("%s second run: %s", c.host, out)
 		}
 	}
-	writeFile(t, filepath.Join(dir, ".gemini", "settings.json"), `{"hooks": [`, 0o644)
+	writeSettings(t, filepath.Join(dir, ".gemini", "settings.json"), `{"hooks": [`, 0o644)
 	if out, code := runSetupCmd(t, sub, "gemini"); code != exitFailed || !strings.Contains(out, "nothing was changed") {
 		t.Fatalf("broken settings: %d %s", code, out)
 	}
