@@ -38,6 +38,9 @@ type Config struct {
 	AskTimeout time.Duration
 	// StoreOptions tune the store.
 	StoreOptions store.Options
+	// Agent names the agent of a session opened without one (a hook
+	// host: claude-code, codex, ...), so the log can say who made a call.
+	Agent string
 }
 
 // Server serves one editor connection.
