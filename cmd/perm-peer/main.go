@@ -33,6 +33,7 @@ var subcommands = map[string]func(args []string) int{
 	"hook":        runHook,
 	"setup":       runSetup,
 	"acp":         runACP,
+	"ui":          runUI,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -53,6 +54,7 @@ Usage:
                                                   codex, gemini, cursor; zed prints agent_servers)
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
+  perm-peer ui [--port N]                         the dashboard in a browser, on 127.0.0.1
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `
