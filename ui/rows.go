@@ -104,9 +104,9 @@ func countKind(rec protocol.AuditRecord) string {
 	}
 }
 
-// asked is true for a call that was put to a person (answered or not).
+// asked is true for a call a person answered.
 func asked(rec protocol.AuditRecord) bool {
-	return rec.DecidedBy == protocol.ByUser || rec.DecidedBy == protocol.ByHeadless
+	return rec.Source == protocol.SourceUser
 }
 
 // localTime is ts in the server's local time, to the second.
