@@ -33,6 +33,8 @@ var subcommands = map[string]func(args []string) int{
 	"hook":        runHook,
 	"setup":       runSetup,
 	"acp":         runACP,
+	"log":         runLog,
+	"why":         runWhy,
 	"ui":          runUI,
 }
 
@@ -44,9 +46,12 @@ Usage:
   perm-peer check [--cwd DIR] [--json] -- 'CMD'   explain one shell call through the gate
   perm-peer check --tool Read --path .env
   perm-peer eval CORPUS.jsonl [--json]            score a labelled corpus
+  perm-peer log [--project DIR] [--since 2h|today|DATE] [--agent A] [--decision D] [--json]
+                                                  recent decisions of every project and agent
+  perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
   perm-peer audit [--session S] [--json] | audit verify | audit compact
   perm-peer grants list | grants revoke ID
-  perm-peer rules --session S                     the <user_rules> the judge sees
+  perm-peer rules [--session S]                   the <user_rules> the judge sees (default: latest session)
   perm-peer schemas [--out DIR]                   write the JSON Schemas
   perm-peer conformance -- CMD ARGS...            run the conformance suite against a peer
   perm-peer hook claude-code|codex|gemini|cursor  one host hook call (stdin JSON, stdout answer)
