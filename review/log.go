@@ -27,6 +27,9 @@ type Query struct {
 	Decision string
 	// Session keeps one session's entries.
 	Session string
+	// Text keeps the entries whose action, input, paths or note contain
+	// it, ignoring case.
+	Text string
 	// Limit bounds the number of entries (0: no bound).
 	Limit int
 }
@@ -131,7 +134,7 @@ func (p Project) label() string {
 // projectLog reads one project's entries newest first, page by page,
 // until Since or Limit.
 func (r *Reviewer) projectLog(p Project, q Query, keep func(protocol.AuditRecord) bool) ([]Entry, error) {
-	db, err := store.Open(p.DBPath, store.Options{})
+	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +145,7 @@ func (r *Reviewer) projectLog(p Project, q Query, keep func(protocol.AuditRecord
 	}
 	var out []Entry
 	before := ""
+	text := strings.ToLower(q.Text)
 	for {
 		recs, next, err := db.AuditNewest(before, 1000)
 		if err != nil {
@@ -156,7 +160,7 @@ func (r *Reviewer) projectLog(p Project, q Query, keep func(protocol.AuditRecord
 				continue
 			}
 			if !keep(rec) || (q.Session != "" && rec.SessionID != q.Session) ||
-				(q.Agent != "" && !strings.EqualFold(e.Agent, q.Agent)) {
+				(q.Agent != "" && !strings.EqualFold(e.Agent, q.Agent)) || (text != "" && !e.contains(text)) {
 				continue
 			}
 			out = append(out, e)
@@ -215,6 +219,18 @@ func entryOf(p Project, rec protocol.AuditRecord, s protocol.Session) Entry {
 	}
 	e.Note = Relative(e.Note, p.Root)
 	return e
+}
+
+// contains reports whether lower (a lower-case text) is in e's action,
+// input, paths or note, as shown or as recorded.
+func (e Entry) contains(lower string) bool {
+	for _, s := range append([]string{e.Action, e.Note, e.Record.Action, string(e.Record.ToolCall.RawInput),
+		e.Record.Reply.Feedback}, e.Record.Resources...) {
+		if strings.Contains(strings.ToLower(s), lower) {
+			return true
+		}
+	}
+	return false
 }
 
 func actionOf(rec protocol.AuditRecord) string {
@@ -296,7 +312,7 @@ func (r *Reviewer) Find(id, root string) (Entry, error) {
 	if _, err := os.Stat(p.DBPath); err != nil {
 		return Entry{}, fmt.Errorf("no decision %s: project %s has no log yet", id, p.label())
 	}
-	db, err := store.Open(p.DBPath, store.Options{})
+	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return Entry{}, err
 	}

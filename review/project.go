@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/peer/hook"
@@ -20,6 +21,10 @@ type Config struct {
 	UserPolicy string
 	// Home is the home directory ("" = os.UserHomeDir).
 	Home string
+	// LockTimeout bounds every wait for a DB another process holds
+	// (0 = store.DefaultLockTimeout): a long-lived reader such as the web
+	// view must answer "busy", not hang.
+	LockTimeout time.Duration
 }
 
 // Reviewer reads the logs and policies of every project. It holds no file
@@ -28,11 +33,13 @@ type Reviewer struct {
 	stateDir   string
 	userPolicy string
 	home       string
+	dbOptions  store.Options // how every DB is opened
 }
 
 // New makes a Reviewer for cfg.
 func New(cfg Config) (*Reviewer, error) {
-	r := &Reviewer{stateDir: cfg.StateDir, userPolicy: cfg.UserPolicy, home: cfg.Home}
+	r := &Reviewer{stateDir: cfg.StateDir, userPolicy: cfg.UserPolicy, home: cfg.Home,
+		dbOptions: store.Options{LockTimeout: cfg.LockTimeout}}
 	var err error
 	if r.stateDir == "" {
 		if r.stateDir, err = store.StateDir(); err != nil {

@@ -107,3 +107,22 @@ func TestFindResolvesIDs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, only, 2)
 }
+
+func TestLogText(t *testing.T) {
+	dir := t.TempDir()
+	seed(t, dir, "/r/a", "ls src", "git push origin main")
+	seed(t, dir, "/r/b", "GIT status")
+	r, err := New(Config{StateDir: dir, UserPolicy: filepath.Join(dir, "none.json"), Home: dir})
+	require.NoError(t, err)
+	got, err := r.Log(Query{Text: "git"})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "bash: GIT status", got[0].Action)
+	assert.Equal(t, "bash: git push origin main", got[1].Action)
+	got, err = r.Log(Query{Text: "SRC", Projects: []string{"/r/a"}})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	got, err = r.Log(Query{Text: "nowhere"})
+	require.NoError(t, err)
+	assert.Empty(t, got)
+}
