@@ -86,7 +86,6 @@ func BenchmarkPageLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.ln.Close()
-	defer s.src.Close()
 	h := s.http.Handler
 	host := s.ln.Addr().String()
 	cookie := &http.Cookie{Name: h.(*guard).cookie, Value: s.token}

@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"time"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/review"
 )
 
 // Each handler reads through the review loop (source.go), builds rows and
@@ -28,48 +28,32 @@ func (s *Server) today(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Now()
 	y, m, d := now.Date()
 	midnight := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
-	var (
-		perKind  = map[string]int{}
-		nAsked   int
-		perCell  = map[hourCount]int{}
-		latest   []row
-		firstErr error
-	)
-	err := s.src.each(filter{Since: midnight}, func(e entry) bool {
-		perKind[countKind(e.Rec)]++
-		if asked(e.Rec) {
+	entries, err := s.src.r.Log(review.Query{Since: midnight})
+	perKind := map[string]int{}
+	nAsked := 0
+	perCell := map[hourCount]int{}
+	for _, e := range entries {
+		perKind[countKind(e.Record)]++
+		if asked(e.Record) {
 			nAsked++
 		}
-		if t, err := time.Parse(time.RFC3339Nano, e.Rec.TS); err == nil {
-			perCell[hourCount{Hour: t.In(now.Location()).Hour(), Agent: e.Agent}]++
-		}
-		if len(latest) < latestRows {
-			latest = append(latest, s.row(e, now))
-		}
-		return true
-	})
-	if err != nil {
-		firstErr = err
+		perCell[hourCount{Hour: e.Time.In(now.Location()).Hour(), Agent: e.Agent}]++
 	}
 	cells := make([]hourCount, 0, len(perCell))
 	for c, n := range perCell {
 		c.N = n
 		cells = append(cells, c)
 	}
-	sort.Slice(cells, func(i, j int) bool {
-		if cells[i].Hour != cells[j].Hour {
-			return cells[i].Hour < cells[j].Hour
-		}
-		return cells[i].Agent < cells[j].Agent
-	})
-	data := todayData{Day: midnight.Format("Monday 2 January 2006"), Chart: buildTimeline(cells),
-		Latest: table{Rows: latest, Buttons: false}}
+	data := todayData{Day: midnight.Format("Monday 2 January 2006"), Chart: buildTimeline(cells)}
+	for _, e := range entries[:min(len(entries), latestRows)] {
+		data.Latest.Rows = append(data.Latest.Rows, rowOf(e, now))
+	}
 	for _, k := range []struct{ kind, label, class, decision string }{
-		{"gate", "allowed by the gate", "allow", "allowed-gate"},
-		{"rules", "allowed by rules", "allow", "allowed-rule"},
-		{"grants", "allowed by grants", "allow", "allowed-grant"},
-		{"judge", "allowed by the judge", "allow", "allowed-judge"},
-		{"user", "allowed by you", "allow", "allowed-user"},
+		{"gate", "allowed by the gate", "allow", "allowed"},
+		{"rules", "allowed by rules", "allow", "allowed"},
+		{"grants", "allowed by grants", "allow", "allowed"},
+		{"judge", "allowed by the judge", "allow", "allowed"},
+		{"user", "allowed by you", "allow", "allowed"},
 		{"asked", "asked", "ask", "asked"},
 		{"denied", "denied", "deny", "denied"},
 	} {
@@ -81,8 +65,8 @@ func (s *Server) today(w http.ResponseWriter, r *http.Request) {
 			Href: "/decisions?" + url.Values{"decision": {k.decision}, "since": {"today"}}.Encode()})
 	}
 	p := page{Data: data}
-	if firstErr != nil {
-		p.Error = firstErr.Error()
+	if err != nil {
+		p.Error = err.Error()
 	}
 	s.render(w, r, "today", "today", p)
 }
@@ -117,36 +101,27 @@ func options(values []string, labels map[string]string, selected string) []optio
 	return out
 }
 
-// decisionFilters are the decision filter's values, in the order shown.
-var decisionFilters = []string{"allowed", "allowed-gate", "allowed-rule", "allowed-grant", "allowed-judge", "allowed-user", "asked", "denied"}
+// decisionFilters are the review loop's decision values, in the order shown.
+var decisionFilters = []string{"allowed", "always", "asked", "denied"}
 
 var decisionLabels = map[string]string{
-	"allowed": "allowed (any)", "allowed-gate": "allowed by the gate", "allowed-rule": "allowed by rules",
-	"allowed-grant": "allowed by grants", "allowed-judge": "allowed by the judge", "allowed-user": "allowed by you",
-	"asked": "asked", "denied": "denied",
+	"allowed": "allowed", "always": "allowed always", "asked": "asked (you answered)", "denied": "denied",
 }
 
+// sinceValues are the time windows offered; each is a review.ParseSince value.
 var sinceValues = []string{"1h", "today", "24h", "7d", "30d", "all"}
 var sinceLabels = map[string]string{"1h": "last hour", "today": "today", "24h": "last 24 hours", "7d": "last 7 days", "30d": "last 30 days", "all": "all time"}
 
-// sinceTime turns a since value into a time; "" and unknown values are
-// the last 7 days (the page must stay fast without a filter).
+// sinceTime reads a since value ("all": no bound; "" and anything unknown:
+// the last 7 days, so the page stays fast without a filter).
 func sinceTime(v string, now time.Time) time.Time {
-	switch v {
-	case "1h":
-		return now.Add(-time.Hour)
-	case "today":
-		y, m, d := now.Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, now.Location())
-	case "24h":
-		return now.Add(-24 * time.Hour)
-	case "30d":
-		return now.AddDate(0, 0, -30)
-	case "all":
+	if v == "all" {
 		return time.Time{}
-	default:
-		return now.AddDate(0, 0, -7)
 	}
+	if t, err := review.ParseSince(v, now); err == nil && v != "" && !t.IsZero() {
+		return t
+	}
+	return now.AddDate(0, 0, -7)
 }
 
 // decisions: the log with filters, newest first, one page at a time.
@@ -154,41 +129,60 @@ func (s *Server) decisions(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Now()
 	q := r.URL.Query()
 	since := q.Get("since")
-	if since == "" {
+	if since == "" || sinceLabels[since] == "" {
 		since = "7d"
 	}
-	f := filter{Project: q.Get("project"), Agent: q.Get("agent"), Decision: q.Get("decision"), Text: q.Get("q"),
-		Since: sinceTime(since, now), Before: q.Get("before")}
-	if f.Decision != "" && decisionLabels[f.Decision] == "" {
-		s.fail(w, r, http.StatusBadRequest, fmt.Errorf("unknown decision filter %q", f.Decision))
+	query := review.Query{Agent: q.Get("agent"), Decision: q.Get("decision"), Text: q.Get("q"),
+		Since: sinceTime(since, now), Limit: pageRows + 1}
+	if query.Decision != "" && decisionLabels[query.Decision] == "" {
+		s.fail(w, r, http.StatusBadRequest, fmt.Errorf("unknown decision filter %q", query.Decision))
 		return
 	}
-	var rows []row
-	more := ""
-	err := s.src.each(f, func(e entry) bool {
-		if len(rows) == pageRows {
-			next := url.Values{}
-			for k, v := range q {
-				next[k] = v
-			}
-			next.Set("before", e.cursor())
-			more = "/decisions?" + next.Encode()
-			return false
-		}
-		rows = append(rows, s.row(e, now))
-		return true
-	})
-	projects, agents, perr := s.src.facets()
-	data := decisionsData{Table: table{Rows: rows}, Text: f.Text, More: more,
-		Decisions: options(decisionFilters, decisionLabels, f.Decision),
-		Since:     options(sinceValues, sinceLabels, since),
-		Agents:    options(agents, nil, f.Agent)}
+	projects, perr := s.src.r.Projects()
+	project := q.Get("project")
 	for _, p := range projects {
-		data.Projects = append(data.Projects, option{Value: p.Hash, Label: p.Root, Selected: p.Hash == f.Project})
+		if p.Hash == project {
+			query.Projects = []string{p.Root}
+		}
 	}
-	data.Summary = fmt.Sprintf("%d decisions shown, newest first", len(rows))
+	if project != "" && query.Projects == nil {
+		s.fail(w, r, http.StatusNotFound, fmt.Errorf("no project with database %q", project))
+		return
+	}
+	if u := q.Get("until"); u != "" {
+		t, err := time.Parse(time.RFC3339Nano, u)
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, fmt.Errorf("until %q is not a time", u))
+			return
+		}
+		query.Until = t
+	}
+	entries, err := s.src.r.Log(query)
+	more := ""
+	if len(entries) > pageRows {
+		entries = entries[:pageRows]
+		next := url.Values{}
+		for k, v := range q {
+			next[k] = v
+		}
+		next.Set("until", entries[len(entries)-1].Time.Add(-time.Nanosecond).Format(time.RFC3339Nano))
+		more = "/decisions?" + next.Encode()
+	}
+	data := decisionsData{Text: query.Text, More: more,
+		Decisions: options(decisionFilters, decisionLabels, query.Decision),
+		Since:     options(sinceValues, sinceLabels, since)}
+	for _, e := range entries {
+		data.Table.Rows = append(data.Table.Rows, rowOf(e, now))
+	}
+	data.Projects = projectOptions(projects, project)
+	agents := agentsOf(entries)
+	if query.Agent != "" && len(agents) == 0 {
+		agents = []string{query.Agent}
+	}
+	data.Agents = options(agents, nil, query.Agent)
+	data.Summary = fmt.Sprintf("%d decisions, newest first", len(entries))
 	if more != "" {
-		data.Summary += " (more below)"
+		data.Summary += " (older ones on the next page)"
 	}
 	p := page{Data: data}
 	if err = errors.Join(err, perr); err != nil {
@@ -197,59 +191,95 @@ func (s *Server) decisions(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, "decisions", "decisions", p)
 }
 
+func projectOptions(projects []review.Project, selected string) []option {
+	out := make([]option, 0, len(projects))
+	for _, p := range projects {
+		out = append(out, option{Value: p.Hash, Label: p.Root, Selected: p.Hash == selected})
+	}
+	return out
+}
+
 type decisionsData struct {
 	Projects, Agents, Decisions, Since []option
 	Text, Summary, More                string
 	Table                              table
 }
 
-// asks: the recent calls that were asked or denied, with the rule buttons.
+// asks: the recent calls a person answered or that were denied, with the
+// rule buttons.
 func (s *Server) asks(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Now()
-	var rows []row
-	err := s.src.each(filter{Decision: "asked-or-denied", Since: now.AddDate(0, 0, -7)}, func(e entry) bool {
-		rows = append(rows, s.row(e, now))
-		return len(rows) < pageRows
-	})
-	p := page{Data: table{Rows: rows, Buttons: true}}
-	if err != nil {
+	since := now.AddDate(0, 0, -7)
+	askedEntries, err1 := s.src.r.Log(review.Query{Decision: "asked", Since: since, Limit: pageRows})
+	denied, err2 := s.src.r.Log(review.Query{Decision: "denied", Since: since, Limit: pageRows})
+	entries := mergeNewest(askedEntries, denied, pageRows)
+	t := table{Buttons: true}
+	for _, e := range entries {
+		t.Rows = append(t.Rows, rowOf(e, now))
+	}
+	p := page{Data: t}
+	if err := errors.Join(err1, err2); err != nil {
 		p.Error = err.Error()
 	}
 	s.render(w, r, "asks", "asks and denials", p)
 }
 
-// why: one decision explained.
+// mergeNewest merges two newest-first lists, dropping an entry in both
+// (a user's rejection is asked and denied), keeping at most n.
+func mergeNewest(a, b []review.Entry, n int) []review.Entry {
+	out := make([]review.Entry, 0, min(len(a)+len(b), n))
+	seen := map[string]bool{}
+	for len(out) < n && (len(a) > 0 || len(b) > 0) {
+		var e review.Entry
+		if len(b) == 0 || (len(a) > 0 && !b[0].Time.After(a[0].Time)) {
+			e, a = a[0], a[1:]
+		} else {
+			e, b = b[0], b[1:]
+		}
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// why: one decision explained, as `perm-peer why ID` does.
 func (s *Server) why(w http.ResponseWriter, r *http.Request) {
-	ref := refOf(r)
-	e, text, err := s.src.why(ref)
+	id := r.FormValue("id")
+	e, err := s.src.r.Find(id, "")
+	if err != nil {
+		s.fail(w, r, http.StatusNotFound, err)
+		return
+	}
+	x, err := s.src.r.Why(e)
 	if err != nil {
 		s.fail(w, r, statusOf(err), err)
 		return
 	}
-	s.render(w, r, "why", "why #"+ref.ID, page{Data: whyData{ID: ref.ID, Row: s.row(e, s.opts.Now()), Text: text}})
+	s.render(w, r, "why", "why "+id, page{Data: whyData{Row: rowOf(e, s.opts.Now()), X: x}})
 }
 
 type whyData struct {
-	ID   string
-	Row  row
-	Text string
+	Row row
+	X   review.Explanation
 }
 
 // rulePreview shows the rule "allow calls like this" or "always deny"
 // would write; nothing is written until its form is posted.
 func (s *Server) rulePreview(w http.ResponseWriter, r *http.Request) {
-	ref, effect, err := ruleRequest(r)
+	id, effect, err := ruleRequest(r)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	e, change, err := s.src.planRule(ref, effect)
-	if err != nil && !errors.Is(err, errRefused) {
-		s.fail(w, r, statusOf(err), err)
+	e, err := s.src.r.Find(id, "")
+	if err != nil {
+		s.fail(w, r, http.StatusNotFound, err)
 		return
 	}
-	data := ruleData{ID: ref.ID, Project: ref.Project, Effect: effect, Root: e.Root, ProjectName: projectName(e.Root),
-		Action: actionText(e.Rec), WhyHref: s.row(e, s.opts.Now()).WhyHref(), Rule: change.Rule, File: change.File, Diff: change.Diff}
+	change, err := s.src.planRule(e, effect)
+	data := ruleData{Effect: effect, Row: rowOf(e, s.opts.Now()), Change: change}
 	if err != nil {
 		data.Refusal = err.Error()
 	}
@@ -257,18 +287,25 @@ func (s *Server) rulePreview(w http.ResponseWriter, r *http.Request) {
 }
 
 type ruleData struct {
-	ID, Project, Effect, Root, ProjectName, Action, WhyHref string
-	Rule, File, Diff, Refusal                               string
+	Effect  string
+	Row     row
+	Change  ruleChange
+	Refusal string
 }
 
 // ruleWrite writes the rule previewed, as `perm-peer allow/deny ID` does.
 func (s *Server) ruleWrite(w http.ResponseWriter, r *http.Request) {
-	ref, effect, err := ruleRequest(r)
+	id, effect, err := ruleRequest(r)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err)
 		return
 	}
-	change, err := s.src.writeRule(ref, effect)
+	e, err := s.src.r.Find(id, "")
+	if err != nil {
+		s.fail(w, r, http.StatusNotFound, err)
+		return
+	}
+	change, err := s.src.writeRule(e, effect)
 	if err != nil {
 		s.fail(w, r, statusOf(err), err)
 		return
@@ -277,16 +314,15 @@ func (s *Server) ruleWrite(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/asks?"+url.Values{"done": {done}}.Encode(), http.StatusSeeOther)
 }
 
-func ruleRequest(r *http.Request) (recordRef, string, error) {
-	ref := refOf(r)
-	effect := r.FormValue("effect")
+func ruleRequest(r *http.Request) (id, effect string, err error) {
+	id, effect = r.FormValue("id"), r.FormValue("effect")
 	if effect != "allow" && effect != "deny" {
-		return ref, "", fmt.Errorf("effect must be allow or deny, not %q", effect)
+		return "", "", fmt.Errorf("effect must be allow or deny, not %q", effect)
 	}
-	if ref.Project == "" || ref.ID == "" {
-		return ref, "", errors.New("which decision? (project and id are required)")
+	if id == "" {
+		return "", "", errors.New("which decision? (id is required)")
 	}
-	return ref, effect, nil
+	return id, effect, nil
 }
 
 // grants: every project's grants, each with a revoke button.
@@ -295,10 +331,10 @@ func (s *Server) grants(w http.ResponseWriter, r *http.Request) {
 	list, err := s.src.grants()
 	var rows []grantRow
 	for _, g := range list {
-		gr := grantRow{Grant: g.Grant, Project: g.Hash, Root: g.Root, ProjectName: projectName(g.Root)}
-		gr.Created = localTime(g.Created, now)
+		gr := grantRow{Grant: g.Grant, Project: g.Project.Hash, Root: g.Project.Root, ProjectName: projectName(g.Project.Root)}
+		gr.Created = localTS(g.Created, now)
 		if g.AuditID != "" {
-			gr.WhyHref = "/why?" + url.Values{"project": {g.Hash}, "id": {g.AuditID}}.Encode()
+			gr.WhyHref = whyHref(g.Project.ShortHash() + ":" + g.AuditID)
 		}
 		rows = append(rows, gr)
 	}
@@ -316,13 +352,13 @@ type grantRow struct {
 
 // revoke deletes one grant, as `perm-peer grants revoke ID` does.
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	ref := refOf(r)
-	pattern, err := s.src.revoke(ref)
+	id := r.FormValue("id")
+	pattern, err := s.src.revoke(r.FormValue("project"), id)
 	if err != nil {
 		s.fail(w, r, statusOf(err), err)
 		return
 	}
-	http.Redirect(w, r, "/grants?"+url.Values{"done": {"revoked grant " + ref.ID + " " + pattern}}.Encode(), http.StatusSeeOther)
+	http.Redirect(w, r, "/grants?"+url.Values{"done": {"revoked grant " + id + " " + pattern}}.Encode(), http.StatusSeeOther)
 }
 
 // projects: each project's chain, size and last activity.
@@ -331,13 +367,13 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request) {
 	list, err := s.src.projectStatus()
 	rows := make([]projectRow, 0, len(list))
 	for _, p := range list {
-		pr := projectRow{Root: p.Root, Path: p.Path, Records: p.Records, OK: p.Err == nil, Last: "never",
+		pr := projectRow{Root: p.Root, Path: p.DBPath, Records: p.Records, OK: p.Err == nil, Last: "never",
 			Href: "/decisions?" + url.Values{"project": {p.Hash}, "since": {"all"}}.Encode()}
 		if p.Err != nil {
 			pr.Status = p.Err.Error()
 		}
 		if p.Last != "" {
-			pr.Last = localTime(p.Last, now)
+			pr.Last = localTS(p.Last, now)
 		}
 		rows = append(rows, pr)
 	}
@@ -378,22 +414,16 @@ func (s *Server) whatIfRun(w http.ResponseWriter, r *http.Request) {
 		s.renderWhatIf(w, r, data, err.Error())
 		return
 	}
-	for i := range res.Changes {
-		res.Changes[i].ProjectName = projectName(res.Changes[i].Root)
-		res.Changes[i].WhyHref = "/why?" + url.Values{"project": {res.Changes[i].Project}, "id": {res.Changes[i].ID}}.Encode()
-	}
 	data.Result = &res
 	s.renderWhatIf(w, r, data, "")
 }
 
 func (s *Server) renderWhatIf(w http.ResponseWriter, r *http.Request, data whatIfData, msg string) {
-	projects, _, err := s.src.facets()
+	projects, err := s.src.r.Projects()
 	if data.SinceValue == "" {
 		data.SinceValue = "7d"
 	}
-	for _, p := range projects {
-		data.Projects = append(data.Projects, option{Value: p.Hash, Label: p.Root, Selected: p.Hash == data.Project})
-	}
+	data.Projects = projectOptions(projects, data.Project)
 	data.Since = options(sinceValues, sinceLabels, data.SinceValue)
 	p := page{Data: data, Error: msg}
 	if err != nil && msg == "" {
@@ -406,27 +436,4 @@ type whatIfData struct {
 	Projects, Since             []option
 	Project, SinceValue, Policy string
 	Result                      *replayResult
-}
-
-// refOf reads ?project=HASH&id=N (or the same form fields).
-func refOf(r *http.Request) recordRef {
-	return recordRef{Project: r.FormValue("project"), ID: r.FormValue("id")}
-}
-
-// recordRef names a record (or a grant) of one project's DB.
-type recordRef struct {
-	Project string // the DB's hash
-	ID      string
-}
-
-// row builds the table row of an entry.
-func (s *Server) row(e entry, now time.Time) row {
-	label, class := outcome(e.Rec)
-	if asked(e.Rec) && e.Rec.Decision != protocol.ReplyReject {
-		label = "asked, you allowed"
-		class = "ask"
-	}
-	return row{ID: e.Rec.ID, Project: e.Hash, Root: e.Root, ProjectName: projectName(e.Root), TS: e.Rec.TS,
-		Time: localTime(e.Rec.TS, now), Agent: e.Agent, Decision: label, Class: class, DecidedBy: decider(e.Rec.DecidedBy),
-		Action: actionText(e.Rec), Note: e.Rec.Reply.Feedback, CanRule: ruleable(e.Rec)}
 }

@@ -6,24 +6,23 @@ import (
 	"time"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/review"
 )
 
 // A row is one decision as the tables show it. Every string in it may come
 // from an agent (commands, paths, notes): the templates escape them, and
 // nothing here builds markup.
 type row struct {
-	ID          string
-	Project     string // the DB's hash: how URLs name a project
+	ID          string // the review loop's ID, PROJECT:SEQ
 	Root        string
 	ProjectName string // the root's last element
 	TS, Time    string
 	Agent       string
-	Decision    string // allowed | asked … | denied
+	Decision    string // the outcome in words
 	Class       string // allow | ask | deny: the colour
 	DecidedBy   string
 	Action      string
 	Note        string
-	CanRule     bool // allow/deny buttons make sense (a call a rule can name)
 }
 
 // table is a list of rows, with or without the allow/deny buttons.
@@ -32,16 +31,32 @@ type table struct {
 	Buttons bool
 }
 
-func (r row) WhyHref() string   { return "/why?" + r.ref().Encode() }
-func (r row) AllowHref() string { return "/rule?" + r.refWith("effect", "allow").Encode() }
-func (r row) DenyHref() string  { return "/rule?" + r.refWith("effect", "deny").Encode() }
+func (r row) WhyHref() string { return whyHref(r.ID) }
+func (r row) AllowHref() string {
+	return "/rule?" + url.Values{"id": {r.ID}, "effect": {"allow"}}.Encode()
+}
+func (r row) DenyHref() string {
+	return "/rule?" + url.Values{"id": {r.ID}, "effect": {"deny"}}.Encode()
+}
 
-func (r row) ref() url.Values { return url.Values{"project": {r.Project}, "id": {r.ID}} }
+// CanRule: the buttons are offered on every row; the preview says when
+// the review loop refuses (a floor, a call no rule may name).
+func (r row) CanRule() bool { return r.ID != "" }
 
-func (r row) refWith(k, v string) url.Values {
-	q := r.ref()
-	q.Set(k, v)
-	return q
+func whyHref(id string) string { return "/why?" + url.Values{"id": {id}}.Encode() }
+
+// rowOf builds the table row of an entry.
+func rowOf(e review.Entry, now time.Time) row {
+	class := "allow"
+	switch {
+	case e.Record.Decision == protocol.ReplyReject:
+		class = "deny"
+	case asked(e.Record):
+		class = "ask"
+	}
+	return row{ID: e.ID, Root: e.Project, ProjectName: projectName(e.Project), TS: e.Record.TS,
+		Time: localTime(e.Time, now), Agent: e.Agent, Decision: e.Outcome, Class: class, DecidedBy: e.By,
+		Action: e.Action, Note: e.Note}
 }
 
 // projectName is the last element of a root, the name people use.
@@ -52,40 +67,8 @@ func projectName(root string) string {
 	return filepath.Base(root)
 }
 
-// outcome classifies a decision for the badge and the counts.
-func outcome(rec protocol.AuditRecord) (label, class string) {
-	switch {
-	case rec.Decision == protocol.ReplyReject:
-		return "denied", "deny"
-	case rec.Decision == protocol.ReplyAlways:
-		return "allowed always", "allow"
-	default:
-		return "allowed", "allow"
-	}
-}
-
-// deciderWords says who decided in plain words.
-var deciderWords = map[protocol.DecidedBy]string{
-	protocol.ByFloor:    "a hard floor",
-	protocol.ByRule:     "a policy rule",
-	protocol.ByGrant:    "a project grant",
-	protocol.BySession:  "an earlier answer this session",
-	protocol.ByGate:     "the gate",
-	protocol.ByMode:     "the mode",
-	protocol.ByJudge:    "the judge",
-	protocol.ByUser:     "you",
-	protocol.ByHeadless: "nobody (no one to ask)",
-}
-
-func decider(by protocol.DecidedBy) string {
-	if w, ok := deciderWords[by]; ok {
-		return w
-	}
-	return string(by)
-}
-
 // countKind is the today view's bucket of a decision: allowed by whom,
-// or denied. A call the user answered was also asked.
+// or denied.
 func countKind(rec protocol.AuditRecord) string {
 	if rec.Decision == protocol.ReplyReject {
 		return "denied"
@@ -104,20 +87,29 @@ func countKind(rec protocol.AuditRecord) string {
 	}
 }
 
-// asked is true for a call a person answered.
+// asked is true for a call a person answered (the review loop's "asked").
 func asked(rec protocol.AuditRecord) bool {
 	return rec.Source == protocol.SourceUser
 }
 
-// localTime is ts in the server's local time, to the second.
-func localTime(ts string, now time.Time) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return ts
+// localTime is t in now's zone: the time of day for today, else the date
+// too.
+func localTime(t, now time.Time) string {
+	if t.IsZero() {
+		return "-"
 	}
 	t = t.In(now.Location())
 	if y, m, d := now.Date(); t.Year() == y && t.Month() == m && t.Day() == d {
 		return t.Format("15:04:05")
 	}
 	return t.Format("2006-01-02 15:04")
+}
+
+// localTS is localTime of an RFC 3339 timestamp.
+func localTS(ts string, now time.Time) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ts
+	}
+	return localTime(t, now)
 }

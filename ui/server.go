@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/perm-peer/perm-peer/store"
+	"github.com/perm-peer/perm-peer/review"
 )
 
 //go:embed templates/*.html
@@ -31,6 +31,9 @@ type Options struct {
 	Out io.Writer
 	// StateDir holds the project DBs (store.StateDir() by default).
 	StateDir string
+	// UserPolicy is the user policy file the review loop reads and writes
+	// ("" = $XDG_CONFIG_HOME/perm-peer/policy.json).
+	UserPolicy string
 	// LockTimeout bounds every wait for a DB another process holds.
 	LockTimeout time.Duration
 	// Now is the clock (default time.Now); "today" is its local day.
@@ -53,12 +56,9 @@ func Listen(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.StateDir == "" {
-		dir, err := store.StateDir()
-		if err != nil {
-			return nil, err
-		}
-		opts.StateDir = dir
+	rv, err := review.New(review.Config{StateDir: opts.StateDir, UserPolicy: opts.UserPolicy, LockTimeout: opts.LockTimeout})
+	if err != nil {
+		return nil, err
 	}
 	pages, err := parseTemplates()
 	if err != nil {
@@ -69,7 +69,7 @@ func Listen(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", opts.Port, err)
 	}
 	s := &Server{opts: opts, token: randomToken(), csrf: newCSRFTokens(), pages: pages, ln: ln,
-		src: newSource(opts.StateDir, opts.LockTimeout)}
+		src: newSource(rv, opts.LockTimeout)}
 	host := ln.Addr().String()
 	g := &guard{host: host, origin: "http://" + host, token: s.token, csrf: s.csrf,
 		cookie: "perm-peer-ui-" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), next: s.routes()}
@@ -102,7 +102,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return s.src.Close()
+	return nil
 }
 
 func (s *Server) routes() http.Handler {
