@@ -144,35 +144,28 @@ func (r *Reviewer) projectLog(p Project, q Query, keep func(protocol.AuditRecord
 		return nil, err
 	}
 	var out []Entry
-	before := ""
 	text := strings.ToLower(q.Text)
-	for {
-		recs, next, err := db.AuditNewest(before, 1000)
-		if err != nil {
-			return out, err
+	err = r.newestFirst(db, p, func(rec protocol.AuditRecord) bool {
+		t, _ := time.Parse(time.RFC3339Nano, rec.TS)
+		if !q.Since.IsZero() && t.Before(q.Since) {
+			return false
 		}
-		for _, rec := range recs {
-			e := entryOf(p, rec, sessions[rec.SessionID])
-			if !q.Since.IsZero() && e.Time.Before(q.Since) {
-				return out, nil
-			}
-			if !q.Until.IsZero() && e.Time.After(q.Until) {
-				continue
-			}
-			if !keep(rec) || (q.Session != "" && rec.SessionID != q.Session) ||
-				(q.Agent != "" && !strings.EqualFold(e.Agent, q.Agent)) || (text != "" && !e.contains(text)) {
-				continue
-			}
-			out = append(out, e)
-			if q.Limit > 0 && len(out) == q.Limit {
-				return out, nil
-			}
+		// the record's own fields first: an entry costs more to build
+		if (!q.Until.IsZero() && t.After(q.Until)) || !keep(rec) || (q.Session != "" && rec.SessionID != q.Session) {
+			return true
 		}
-		if next == "" {
-			return out, nil
+		s := sessions[rec.SessionID]
+		if q.Agent != "" && !strings.EqualFold(s.Agent, q.Agent) {
+			return true
 		}
-		before = next
-	}
+		e := entryOf(p, rec, s)
+		if text != "" && !e.contains(text) {
+			return true
+		}
+		out = append(out, e)
+		return q.Limit <= 0 || len(out) < q.Limit
+	})
+	return out, err
 }
 
 func sessionsOf(db *store.DB) (map[string]protocol.Session, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/peer/hook"
+	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/store"
 )
 
@@ -25,6 +26,10 @@ type Config struct {
 	// (0 = store.DefaultLockTimeout): a long-lived reader such as the web
 	// view must answer "busy", not hang.
 	LockTimeout time.Duration
+	// KeepDecoded keeps every project's decoded records between calls and
+	// reads only new ones (cache.go): for a Reviewer that lives long and
+	// reads the same logs often, such as the web view's.
+	KeepDecoded bool
 }
 
 // Reviewer reads the logs and policies of every project. It holds no file
@@ -34,12 +39,16 @@ type Reviewer struct {
 	userPolicy string
 	home       string
 	dbOptions  store.Options // how every DB is opened
+	cache      *recordCache  // nil unless Config.KeepDecoded
 }
 
 // New makes a Reviewer for cfg.
 func New(cfg Config) (*Reviewer, error) {
 	r := &Reviewer{stateDir: cfg.StateDir, userPolicy: cfg.UserPolicy, home: cfg.Home,
 		dbOptions: store.Options{LockTimeout: cfg.LockTimeout}}
+	if cfg.KeepDecoded {
+		r.cache = &recordCache{logs: make(map[string][]protocol.AuditRecord)}
+	}
 	var err error
 	if r.stateDir == "" {
 		if r.stateDir, err = store.StateDir(); err != nil {

@@ -56,7 +56,7 @@ func Listen(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	rv, err := review.New(review.Config{StateDir: opts.StateDir, UserPolicy: opts.UserPolicy, LockTimeout: opts.LockTimeout})
+	rv, err := review.New(review.Config{StateDir: opts.StateDir, UserPolicy: opts.UserPolicy, LockTimeout: opts.LockTimeout, KeepDecoded: true})
 	if err != nil {
 		return nil, err
 	}
