@@ -16,10 +16,11 @@ import (
 func runUI(args []string) int {
 	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
 	port := fs.Int("port", 0, "port on 127.0.0.1 (default: a free one)")
+	policy := fs.String("policy", "", "user policy file (default $XDG_CONFIG_HOME/perm-peer/policy.json)")
 	lockTimeout := fs.Duration("lock-timeout", store.DefaultLockTimeout, "a page waits at most this long for a DB another process holds")
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
-		fmt.Fprint(os.Stderr, "Usage: perm-peer ui [--port N] [--lock-timeout D]\n\nServe the dashboard on 127.0.0.1; open the URL it prints (it carries a one-time token).\n\n")
+		fmt.Fprint(os.Stderr, "Usage: perm-peer ui [--port N] [--lock-timeout D] [--policy FILE]\n\nServe the dashboard on 127.0.0.1; open the URL it prints (it carries a one-time token).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -32,7 +33,7 @@ func runUI(args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	srv, err := ui.Listen(ui.Options{Port: *port, LockTimeout: *lockTimeout, Out: os.Stdout})
+	srv, err := ui.Listen(ui.Options{Port: *port, LockTimeout: *lockTimeout, UserPolicy: *policy, Out: os.Stdout})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer ui: %v\n", err)
 		return exitStartup

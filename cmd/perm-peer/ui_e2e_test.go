@@ -273,6 +273,21 @@ func TestUIShowsHistoryInBrowser(t *testing.T) {
 		t.Errorf("counts %v, want 5 allowed by the gate, 4 denied, 1 asked", counts)
 	}
 
+	// A picture of it: PERM_PEER_UI_SCREENSHOT=path keeps one (docs/ui.png).
+	shot := filepath.Join(t.TempDir(), "today.png")
+	if err := p.Screenshot(shot, 1280, true); err != nil {
+		t.Fatal(err)
+	}
+	png, err := os.ReadFile(shot)
+	if err != nil || len(png) < 10000 || string(png[1:4]) != "PNG" {
+		t.Fatalf("screenshot: %d bytes, %v", len(png), err)
+	}
+	if keep := os.Getenv("PERM_PEER_UI_SCREENSHOT"); keep != "" {
+		if err := os.WriteFile(keep, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// The user's note is shown as text, and ran nowhere.
 	var title string
 	mustEval(t, p, `document.title`, &title)
