@@ -10,6 +10,7 @@ import (
 
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/review"
+	"github.com/perm-peer/perm-peer/store"
 )
 
 // Each handler reads through the review loop (source.go), builds rows and
@@ -371,6 +372,7 @@ func (s *Server) projects(w http.ResponseWriter, r *http.Request) {
 			Href: "/decisions?" + url.Values{"project": {p.Hash}, "since": {"all"}}.Encode()}
 		if p.Err != nil {
 			pr.Status = p.Err.Error()
+			pr.Busy = errors.Is(p.Err, store.ErrLocked)
 		}
 		if p.Last != "" {
 			pr.Last = localTS(p.Last, now)
@@ -388,6 +390,7 @@ type projectRow struct {
 	Root, Path, Status, Last, Href string
 	Records                        int
 	OK                             bool
+	Busy                           bool // another process holds the DB: not checked, not broken
 }
 
 // whatIf shows the replay form; whatIfRun replays (reads only).

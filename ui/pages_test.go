@@ -8,15 +8,19 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // testServer is a dashboard over a small recorded history, and a GET
 // that passes the guard.
-func testServer(t *testing.T, n int) (*Server, func(path string) (int, string)) {
+func testServer(t *testing.T, n int, lockTimeout time.Duration) (*Server, func(path string) (int, string)) {
 	t.Helper()
 	state := t.TempDir()
 	history(t, state, n)
-	s, err := Listen(Options{StateDir: filepath.Join(state, "perm-peer"), UserPolicy: filepath.Join(state, "policy.json")})
+	s, err := Listen(Options{StateDir: filepath.Join(state, "perm-peer"), UserPolicy: filepath.Join(state, "policy.json"),
+		LockTimeout: lockTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +38,7 @@ func testServer(t *testing.T, n int) (*Server, func(path string) (int, string)) 
 }
 
 func TestEveryPageRenders(t *testing.T) {
-	_, get := testServer(t, 256)
+	_, get := testServer(t, 256, 0)
 	code, body := get("/decisions?since=all")
 	if code != 200 {
 		t.Fatalf("/decisions: %d %s", code, body)
@@ -65,5 +69,36 @@ func TestEveryPageRenders(t *testing.T) {
 		if code, _ := get(path); code != want {
 			t.Errorf("%s: %d, want %d", path, code, want)
 		}
+	}
+}
+
+// An edited record shows as a broken chain on the projects page, naming
+// the record, and the other project stays ok.
+func TestProjectsShowsBrokenChain(t *testing.T) {
+	s, get := testServer(t, 128, 0)
+	dbs, err := filepath.Glob(filepath.Join(s.opts.StateDir, "*.db"))
+	if err != nil || len(dbs) != 2 {
+		t.Fatalf("dbs %v %v", dbs, err)
+	}
+	if code, body := get("/projects"); code != 200 || strings.Count(body, `b-allow">ok<`) != 2 {
+		t.Fatalf("before: %d\n%s", code, body)
+	}
+	bdb, err := bolt.Open(dbs[0], 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bdb.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("audit"))
+		k, v := b.Cursor().Seek([]byte{0, 0, 0, 0, 0, 0, 0, 2})
+		return b.Put(k, []byte(strings.Replace(string(v), `"turn":`, `"turn": `, 1)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	code, body := get("/projects")
+	if code != 200 || strings.Count(body, `b-allow">ok<`) != 1 || !strings.Contains(body, `b-deny">broken<`) ||
+		!strings.Contains(body, "audit record 2") {
+		t.Fatalf("after an edit: %d\n%s", code, body)
 	}
 }

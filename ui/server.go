@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/perm-peer/perm-peer/review"
+	"github.com/perm-peer/perm-peer/store"
 )
 
 //go:embed templates/*.html
@@ -55,6 +56,9 @@ type Server struct {
 func Listen(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = store.DefaultLockTimeout
 	}
 	rv, err := review.New(review.Config{StateDir: opts.StateDir, UserPolicy: opts.UserPolicy, LockTimeout: opts.LockTimeout, KeepDecoded: true})
 	if err != nil {
