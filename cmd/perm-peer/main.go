@@ -35,6 +35,9 @@ var subcommands = map[string]func(args []string) int{
 	"acp":         runACP,
 	"log":         runLog,
 	"why":         runWhy,
+	"doctor":      runDoctor,
+	"version":     runVersion,
+	"judge":       runJudge,
 	"ui":          runUI,
 }
 
@@ -55,8 +58,13 @@ Usage:
   perm-peer schemas [--out DIR]                   write the JSON Schemas
   perm-peer conformance -- CMD ARGS...            run the conformance suite against a peer
   perm-peer hook claude-code|codex|gemini|cursor  one host hook call (stdin JSON, stdout answer)
-  perm-peer setup HOST [--project DIR|--user] [--dry-run]  install the hooks (HOST: claude-code,
+  perm-peer setup HOST [--project DIR|--user] [--dry-run] [--remove]
+                                                  install (or remove) the hooks (HOST: claude-code,
                                                   codex, gemini, cursor; zed prints agent_servers)
+  perm-peer doctor [--project DIR]                is every installed hook live? is the audit chain ok?
+  perm-peer version                               the version and commit of this binary
+  perm-peer judge test [--policy FILE]            one real call to the configured judge, explained
+  perm-peer judge eval FILE.jsonl [--json]        score the configured judge on a labelled set
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
   perm-peer ui [--port N]                         the dashboard in a browser, on 127.0.0.1
@@ -78,6 +86,8 @@ func run(args []string) int {
 		case "-h", "--help", "help":
 			fmt.Print(usage)
 			return exitOK
+		case "--version":
+			return runVersion(nil)
 		}
 		if cmd, ok := subcommands[args[0]]; ok {
 			return cmd(args[1:])

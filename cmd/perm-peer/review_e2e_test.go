@@ -14,11 +14,11 @@ import (
 // api), and the user's config and state directories, shared by every
 // perm-peer process the test runs (hooks, serve, the review commands).
 type reviewEnv struct {
-	t                     *testing.T
-	home, cfg, state      string
-	web, api              string
-	env                   []string
-	hookSeq int
+	t                *testing.T
+	home, cfg, state string
+	web, api         string
+	env              []string
+	hookSeq          int
 }
 
 func newReviewEnv(t *testing.T) *reviewEnv {
