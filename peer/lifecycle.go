@@ -66,6 +66,7 @@ func (s *Server) openWorld(project string) (*world, error) {
 		db:         db,
 		protected:  append(store.Files(dbPath), projectPolicy),
 		askTimeout: policy.AskTimeout(),
+		dirs:       gate.NewDirCache(),
 	}
 	if s.cfg.UserPolicyFile != "" {
 		w.protected = append(w.protected, s.cfg.UserPolicyFile)
