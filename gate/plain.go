@@ -1217,12 +1217,17 @@ func deletedBy(r pathRef, deleting bool) pathRef {
 	if !deleting || !r.glob || !r.known {
 		return r
 	}
-	dir := r.abs
-	if i := strings.IndexAny(dir, "*?["); i >= 0 {
-		dir = filepath.Dir(dir[:i+1])
+	emptied := func(p string) string {
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			p = filepath.Dir(p[:i+1])
+		}
+		return filepath.Join(p, "x")
 	}
-	p := filepath.Join(dir, "x")
-	return pathRef{raw: p, abs: p, real: p, known: true}
+	out := pathRef{raw: emptied(r.abs), abs: emptied(r.abs), real: emptied(r.real), known: true}
+	for _, v := range r.via {
+		out.via = append(out.via, emptied(v))
+	}
+	return out
 }
 
 func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
@@ -1240,7 +1245,7 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
 	case !r.known:
 		f.ask = reason("ask.unknown-path", "a path only known at run time")
-	case strings.HasPrefix(r.abs, "/etc/") || strings.HasPrefix(r.real, "/etc/") || r.abs == "/etc":
+	case slices.ContainsFunc(r.both(), func(p string) bool { return strings.HasPrefix(p, "/etc/") || p == "/etc" }):
 		f.human = reason("human.system-write", "writes a system file")
 	case !a.inProject(r):
 		f.human = reason("human.outside-write", "writes outside the project")
@@ -1275,7 +1280,7 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
 		if emp := w.empty; emp != "" && strong {
 			r := a.resolvePath(emp, sc.cwd, false)
-			if r.known && (hasGlob(emp) && a.floorGlob(r.abs) || emp == "/*") {
+			if r.known && (hasGlob(emp) && a.floorGlob(r) != "" || emp == "/*") {
 				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
 			}
 		}
@@ -1298,10 +1303,10 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 			f.floor = reason("floor.rm-root", "deletes "+alt)
 		case r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real)):
 			f.floor = reason("floor.rm-root", "deletes "+r.abs)
-		case r.known && r.glob && a.floorGlob(r.abs):
-			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
-		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r.abs) != "":
-			f.floor = reason("floor.rm-root", "deletes "+r.abs+", which matches ~/"+a.homeDirGlob(r.abs))
+		case r.known && r.glob && a.floorGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes everything matching "+a.floorGlob(r))
+		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes "+a.homeDirGlob(r))
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
 		case !r.known && how == rmRecursive:
@@ -1432,7 +1437,7 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 		w := args[i]
 		if recursive && !w.dyn {
 			r := a.resolvePath(w.val, sc.cwd, false)
-			if r.known && (a.floorTarget(r.abs) || r.glob && a.floorGlob(r.abs)) {
+			if r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real) || r.glob && a.floorGlob(r) != "") {
 				f.floor = reason("floor.chmod-root", lb+" -R on "+r.abs)
 			}
 		}

@@ -44,8 +44,11 @@ func (s *Server) openWorld(project string) (*world, error) {
 		return nil, fmt.Errorf("project root %q is not an absolute path", project)
 	}
 	project = filepath.Clean(project)
-	projectPolicy := filepath.Join(project, ".perm-peer", "policy.json")
-	policy, err := gate.LoadPolicy(s.cfg.UserPolicyFile, projectPolicy, project)
+	scope, projectPolicy := project, filepath.Join(project, ".perm-peer", "policy.json")
+	if s.cfg.NoProject && project == filepath.Clean(s.cfg.Project) {
+		scope, projectPolicy = "", ""
+	}
+	policy, err := gate.LoadPolicy(s.cfg.UserPolicyFile, projectPolicy, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +64,18 @@ func (s *Server) openWorld(project string) (*world, error) {
 	}
 	w := &world{
 		project:    project,
+		scope:      scope,
 		home:       homeDir(s.cfg),
 		policy:     policy,
 		db:         db,
-		protected:  append(store.Files(dbPath), projectPolicy),
+		protected:  store.Files(dbPath),
 		askTimeout: policy.AskTimeout(),
 		dirs:       gate.NewDirCache(),
 	}
+	if projectPolicy != "" {
+		w.protected = append(w.protected, projectPolicy)
+	}
+	w.protected = append(w.protected, s.cfg.Protected...)
 	if s.cfg.UserPolicyFile != "" {
 		w.protected = append(w.protected, s.cfg.UserPolicyFile)
 	}

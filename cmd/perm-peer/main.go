@@ -33,6 +33,7 @@ var subcommands = map[string]func(args []string) int{
 	"hook":        runHook,
 	"setup":       runSetup,
 	"acp":         runACP,
+	"judge":       runJudge,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -51,6 +52,8 @@ Usage:
   perm-peer hook claude-code|codex|gemini|cursor  one host hook call (stdin JSON, stdout answer)
   perm-peer setup HOST [--project DIR|--user] [--dry-run]  install the hooks (HOST: claude-code,
                                                   codex, gemini, cursor; zed prints agent_servers)
+  perm-peer judge test [--policy FILE]            one real call to the configured judge, explained
+  perm-peer judge eval FILE.jsonl [--json]        score the configured judge on a labelled set
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
 
