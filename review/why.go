@@ -60,6 +60,8 @@ type FactLine struct {
 	What      string            `json:"what"`
 	Why       string            `json:"why"`
 	HumanOnly bool              `json:"humanOnly,omitempty"`
+
+	raw string // What before Relative
 }
 
 // Change is one way to change the outcome.
@@ -217,7 +219,7 @@ func factLine(f protocol.Fact, root string) FactLine {
 			why += ": " + f.Reason.Detail
 		}
 	}
-	return FactLine{Decision: f.Decision, Kind: f.Kind, What: Relative(what, root), Why: why, HumanOnly: f.HumanOnly}
+	return FactLine{Decision: f.Decision, Kind: f.Kind, What: Relative(what, root), Why: why, HumanOnly: f.HumanOnly, raw: what}
 }
 
 // changes lists the commands that change x's outcome; id names the

@@ -35,6 +35,8 @@ var subcommands = map[string]func(args []string) int{
 	"acp":         runACP,
 	"log":         runLog,
 	"why":         runWhy,
+	"allow":       runAllow,
+	"deny":        runDeny,
 	"doctor":      runDoctor,
 	"version":     runVersion,
 	"judge":       runJudge,
@@ -52,6 +54,7 @@ Usage:
   perm-peer log [--project DIR] [--since 2h|today|DATE] [--agent A] [--decision D] [--json]
                                                   recent decisions of every project and agent
   perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
+  perm-peer allow|deny AUDIT-ID [--user]          turn a decision into the narrowest rule
   perm-peer audit [--session S] [--json] | audit verify | audit compact
   perm-peer grants list | grants revoke ID
   perm-peer rules [--session S]                   the <user_rules> the judge sees (default: latest session)
