@@ -72,6 +72,7 @@ func (s *Server) openWorld(project string) (*world, error) {
 		db:         db,
 		protected:  store.Files(dbPath),
 		askTimeout: policy.AskTimeout(),
+		dirs:       gate.NewDirCache(),
 	}
 	if projectPolicy != "" {
 		w.protected = append(w.protected, projectPolicy)

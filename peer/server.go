@@ -108,6 +108,9 @@ type world struct {
 	// protected are files whose writes are a hard floor (the DB, policies).
 	protected  []string
 	askTimeout time.Duration
+	// dirs are the directory listings the gate's walks of recursive
+	// searches read, kept for the session's next search of the same tree.
+	dirs *gate.DirCache
 }
 
 // New returns a server for cfg.

@@ -60,6 +60,8 @@ type FactLine struct {
 	What      string            `json:"what"`
 	Why       string            `json:"why"`
 	HumanOnly bool              `json:"humanOnly,omitempty"`
+
+	raw string // What before Relative
 }
 
 // Change is one way to change the outcome.
@@ -86,7 +88,7 @@ func (r *Reviewer) Explain(p Project, call protocol.ToolCall, cwd string) (Expla
 	if err != nil {
 		return Explanation{}, err
 	}
-	grants, err := projectGrants(p)
+	grants, err := r.projectGrants(p)
 	if err != nil {
 		return Explanation{}, err
 	}
@@ -127,11 +129,11 @@ func (r *Reviewer) env(p Project, pol *gate.Policy, cwd string, grants []protoco
 }
 
 // projectGrants are p's persistent grants (none when it has no DB).
-func projectGrants(p Project) ([]protocol.Grant, error) {
+func (r *Reviewer) projectGrants(p Project) ([]protocol.Grant, error) {
 	if _, err := os.Stat(p.DBPath); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	db, err := store.Open(p.DBPath, store.Options{})
+	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +219,7 @@ func factLine(f protocol.Fact, root string) FactLine {
 			why += ": " + f.Reason.Detail
 		}
 	}
-	return FactLine{Decision: f.Decision, Kind: f.Kind, What: Relative(what, root), Why: why, HumanOnly: f.HumanOnly}
+	return FactLine{Decision: f.Decision, Kind: f.Kind, What: Relative(what, root), Why: why, HumanOnly: f.HumanOnly, raw: what}
 }
 
 // changes lists the commands that change x's outcome; id names the

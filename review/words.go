@@ -41,6 +41,9 @@ func DecidedBy(r protocol.AuditRecord) string {
 	case protocol.ByJudge:
 		return "AI judge"
 	case protocol.ByUser:
+		if r.Reply.Meta != nil && strings.HasPrefix(r.Reply.Meta.Reason, "perm-peer allow") {
+			return "you, with perm-peer allow"
+		}
 		return "you, when asked"
 	case protocol.ByHeadless:
 		return "no one could be asked"

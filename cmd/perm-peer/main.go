@@ -35,9 +35,12 @@ var subcommands = map[string]func(args []string) int{
 	"acp":         runACP,
 	"log":         runLog,
 	"why":         runWhy,
+	"allow":       runAllow,
+	"deny":        runDeny,
 	"doctor":      runDoctor,
 	"version":     runVersion,
 	"judge":       runJudge,
+	"ui":          runUI,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -51,6 +54,7 @@ Usage:
   perm-peer log [--project DIR] [--since 2h|today|DATE] [--agent A] [--decision D] [--json]
                                                   recent decisions of every project and agent
   perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
+  perm-peer allow|deny AUDIT-ID [--user]          turn a decision into the narrowest rule
   perm-peer audit [--session S] [--json] | audit verify | audit compact
   perm-peer grants list | grants revoke ID
   perm-peer rules [--session S]                   the <user_rules> the judge sees (default: latest session)
@@ -66,6 +70,7 @@ Usage:
   perm-peer judge eval FILE.jsonl [--json]        score the configured judge on a labelled set
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
+  perm-peer ui [--port N]                         the dashboard in a browser, on 127.0.0.1
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `

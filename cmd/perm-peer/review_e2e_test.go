@@ -301,3 +301,124 @@ func TestWhy(t *testing.T) {
 		t.Errorf("check speaks plain words:\n%s", out)
 	}
 }
+
+// TestReviewLoop is the user's loop, one command per step: list today's
+// decisions across projects and agents, find why one was asked, allow it
+// for the project, and see the next identical call allowed.
+func TestReviewLoop(t *testing.T) {
+	e := newReviewEnv(t)
+	e.record()
+
+	rows := e.logRows(e.home, "--since", "today", "--decision", "asked", "--agent", "claude-code")
+	if len(rows) != 1 || rows[0]["action"] != "bash: npm test" {
+		t.Fatalf("asked rows: %v", rows)
+	}
+	id := rows[0]["id"].(string)
+	if why := e.ok(e.home, "why", id); !strings.Contains(why, "perm-peer allow "+id) {
+		t.Fatalf("why:\n%s", why)
+	}
+	// a dry run writes nothing
+	if out := e.ok(e.home, "allow", id, "--dry-run"); !strings.Contains(out, "would save Bash(npm test *)") {
+		t.Fatalf("dry run:\n%s", out)
+	}
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "ask" {
+		t.Fatalf("after a dry run: %s", d)
+	}
+	out := e.ok(e.home, "allow", id)
+	if !strings.Contains(out, "saved Bash(npm test *) for ~/code/web") || !strings.Contains(out, "grants revoke 1") {
+		t.Fatalf("allow:\n%s", out)
+	}
+	// the next identical call, and one the same pattern covers, are allowed; another is not
+	for cmd, want := range map[string]string{"npm test": "allow", "npm test -- --watch=false": "allow", "npm publish": "ask"} {
+		if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, cmd))); d != want {
+			t.Errorf("%s after allow: %s, want %s", cmd, d, want)
+		}
+	}
+	// only in that project
+	if out := e.hook("codex", e.codex(e.api, "npm test")); strings.Contains(out, "allow") {
+		t.Errorf("npm test in api: %s", out)
+	}
+	// the grant is listed, accounted for by the chain, and the log says who made it
+	if g := e.ok(e.web, "grants", "list"); !strings.Contains(g, "Bash(npm test *)") {
+		t.Errorf("grants list:\n%s", g)
+	}
+	if v := e.ok(e.web, "audit", "verify"); !strings.Contains(v, "chain ok") {
+		t.Errorf("verify: %s", v)
+	}
+	if rows := e.logRows(e.home, "--project", e.web, "--decision", "always"); len(rows) != 1 || rows[0]["by"] != "you, with perm-peer allow" {
+		t.Errorf("the allow in the log: %v", rows)
+	}
+	if out := e.ok(e.home, "allow", id); !strings.Contains(out, "already allowed") {
+		t.Errorf("allow twice:\n%s", out)
+	}
+}
+
+// TestAllowDenyRefuseAndEdit: allow and deny write the right file without
+// losing what the user wrote, and refuse a rule that could never apply.
+func TestAllowDenyRefuseAndEdit(t *testing.T) {
+	e := newReviewEnv(t)
+	e.record()
+	byAction := map[string]string{}
+	for _, r := range e.logRows(e.home) {
+		byAction[r["action"].(string)] = r["id"].(string)
+	}
+	// a hard floor, and a call only a person may approve, refuse an allow with the reason
+	if _, errs, code := e.pp(e.home, "allow", byAction["bash: rm -rf /"]); code != exitFailed || !strings.Contains(errs, "hard floor") {
+		t.Errorf("allow of a floor: exit %d %q", code, errs)
+	}
+	e.hook("claude-code", e.claude("PreToolUse", e.web, "git push --force"))
+	e.hook("claude-code", e.claude("PostToolUse", e.web, "git push --force"))
+	push := e.logRows(e.home, "--limit", "1")[0]
+	if push["action"] != "bash: git push --force" {
+		t.Fatalf("newest: %v", push)
+	}
+	if _, errs, code := e.pp(e.home, "allow", push["id"].(string)); code != exitFailed || !strings.Contains(errs, "only a person") {
+		t.Errorf("allow of a human-only call: exit %d %q", code, errs)
+	}
+
+	// --user edits the user's policy in place: comments are not JSON, but
+	// order, spacing and unknown-to-us formatting are kept
+	pol := filepath.Join(e.cfg, "perm-peer", "policy.json")
+	if err := os.MkdirAll(filepath.Dir(pol), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	orig := "{\n    \"mode\":  \"ask\",\n    \"allow\": [\"Bash(go test *)\"],\n    \"sensitive\": [\"secrets/**\"]\n}\n"
+	if err := os.WriteFile(pol, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := e.ok(e.home, "allow", byAction["bash: make lint"], "--user")
+	want := "{\n    \"mode\":  \"ask\",\n    \"allow\": [\"Bash(go test *)\", \"Bash(make lint *)\"],\n    \"sensitive\": [\"secrets/**\"]\n}\n"
+	if got, _ := os.ReadFile(pol); string(got) != want {
+		t.Fatalf("user policy after allow --user:\n%s\nwant:\n%s\n(output %s)", got, want, out)
+	}
+	if fi, _ := os.Stat(pol); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if !strings.Contains(out, "+     \"allow\": [\"Bash(go test *)\", \"Bash(make lint *)\"],") {
+		t.Errorf("the change shown:\n%s", out)
+	}
+	if out := e.ok(e.api, "check", "--", "make lint"); !strings.Contains(out, "decision:  allow") {
+		t.Errorf("make lint after allow --user:\n%s", out)
+	}
+
+	// deny goes into the project's policy (which may add deny rules)
+	out = e.ok(e.home, "deny", byAction["bash: cat README.md"])
+	projPol := filepath.Join(e.api, ".perm-peer", "policy.json")
+	got, err := os.ReadFile(projPol)
+	if err != nil || !strings.Contains(string(got), "\"deny\": [\n    \"Bash(cat README.md)\"") {
+		t.Fatalf("project policy after deny: %s %v (output %s)", got, err, out)
+	}
+	if out := e.hook("codex", e.codex(e.api, "cat README.md")); !strings.Contains(out, "deny") && !strings.Contains(out, "block") {
+		t.Errorf("cat README.md after deny: %s", out)
+	}
+	// and a bad file is left untouched with a precise error
+	if err := os.WriteFile(pol, []byte("{\"allow\": \"Bash(x)\"}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.pp(e.home, "allow", byAction["bash: npm test"], "--user"); code == 0 || errs == "" {
+		t.Errorf("allow into a bad file: exit %d %q", code, errs)
+	}
+	if got, _ := os.ReadFile(pol); string(got) != "{\"allow\": \"Bash(x)\"}" {
+		t.Errorf("a bad file was changed: %s", got)
+	}
+}
