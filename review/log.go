@@ -27,6 +27,9 @@ type Query struct {
 	Decision string
 	// Session keeps one session's entries.
 	Session string
+	// Text keeps the entries whose action, input, paths or note contain
+	// it, ignoring case.
+	Text string
 	// Limit bounds the number of entries (0: no bound).
 	Limit int
 }
@@ -131,7 +134,7 @@ func (p Project) label() string {
 // projectLog reads one project's entries newest first, page by page,
 // until Since or Limit.
 func (r *Reviewer) projectLog(p Project, q Query, keep func(protocol.AuditRecord) bool) ([]Entry, error) {
-	db, err := store.Open(p.DBPath, store.Options{})
+	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -141,34 +144,28 @@ func (r *Reviewer) projectLog(p Project, q Query, keep func(protocol.AuditRecord
 		return nil, err
 	}
 	var out []Entry
-	before := ""
-	for {
-		recs, next, err := db.AuditNewest(before, 1000)
-		if err != nil {
-			return out, err
+	text := strings.ToLower(q.Text)
+	err = r.newestFirst(db, p, func(rec protocol.AuditRecord) bool {
+		t, _ := time.Parse(time.RFC3339Nano, rec.TS)
+		if !q.Since.IsZero() && t.Before(q.Since) {
+			return false
 		}
-		for _, rec := range recs {
-			e := entryOf(p, rec, sessions[rec.SessionID])
-			if !q.Since.IsZero() && e.Time.Before(q.Since) {
-				return out, nil
-			}
-			if !q.Until.IsZero() && e.Time.After(q.Until) {
-				continue
-			}
-			if !keep(rec) || (q.Session != "" && rec.SessionID != q.Session) ||
-				(q.Agent != "" && !strings.EqualFold(e.Agent, q.Agent)) {
-				continue
-			}
-			out = append(out, e)
-			if q.Limit > 0 && len(out) == q.Limit {
-				return out, nil
-			}
+		// the record's own fields first: an entry costs more to build
+		if (!q.Until.IsZero() && t.After(q.Until)) || !keep(rec) || (q.Session != "" && rec.SessionID != q.Session) {
+			return true
 		}
-		if next == "" {
-			return out, nil
+		s := sessions[rec.SessionID]
+		if q.Agent != "" && !strings.EqualFold(s.Agent, q.Agent) {
+			return true
 		}
-		before = next
-	}
+		e := entryOf(p, rec, s)
+		if text != "" && !e.contains(text) {
+			return true
+		}
+		out = append(out, e)
+		return q.Limit <= 0 || len(out) < q.Limit
+	})
+	return out, err
 }
 
 func sessionsOf(db *store.DB) (map[string]protocol.Session, error) {
@@ -215,6 +212,18 @@ func entryOf(p Project, rec protocol.AuditRecord, s protocol.Session) Entry {
 	}
 	e.Note = Relative(e.Note, p.Root)
 	return e
+}
+
+// contains reports whether lower (a lower-case text) is in e's action,
+// input, paths or note, as shown or as recorded.
+func (e Entry) contains(lower string) bool {
+	for _, s := range append([]string{e.Action, e.Note, e.Record.Action, string(e.Record.ToolCall.RawInput),
+		e.Record.Reply.Feedback}, e.Record.Resources...) {
+		if strings.Contains(strings.ToLower(s), lower) {
+			return true
+		}
+	}
+	return false
 }
 
 func actionOf(rec protocol.AuditRecord) string {
@@ -296,7 +305,7 @@ func (r *Reviewer) Find(id, root string) (Entry, error) {
 	if _, err := os.Stat(p.DBPath); err != nil {
 		return Entry{}, fmt.Errorf("no decision %s: project %s has no log yet", id, p.label())
 	}
-	db, err := store.Open(p.DBPath, store.Options{})
+	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return Entry{}, err
 	}

@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/peer/hook"
+	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/store"
 )
 
@@ -20,6 +22,14 @@ type Config struct {
 	UserPolicy string
 	// Home is the home directory ("" = os.UserHomeDir).
 	Home string
+	// LockTimeout bounds every wait for a DB another process holds
+	// (0 = store.DefaultLockTimeout): a long-lived reader such as the web
+	// view must answer "busy", not hang.
+	LockTimeout time.Duration
+	// KeepDecoded keeps every project's decoded records between calls and
+	// reads only new ones (cache.go): for a Reviewer that lives long and
+	// reads the same logs often, such as the web view's.
+	KeepDecoded bool
 }
 
 // Reviewer reads the logs and policies of every project. It holds no file
@@ -28,11 +38,17 @@ type Reviewer struct {
 	stateDir   string
 	userPolicy string
 	home       string
+	dbOptions  store.Options // how every DB is opened
+	cache      *recordCache  // nil unless Config.KeepDecoded
 }
 
 // New makes a Reviewer for cfg.
 func New(cfg Config) (*Reviewer, error) {
-	r := &Reviewer{stateDir: cfg.StateDir, userPolicy: cfg.UserPolicy, home: cfg.Home}
+	r := &Reviewer{stateDir: cfg.StateDir, userPolicy: cfg.UserPolicy, home: cfg.Home,
+		dbOptions: store.Options{LockTimeout: cfg.LockTimeout}}
+	if cfg.KeepDecoded {
+		r.cache = &recordCache{logs: make(map[string][]protocol.AuditRecord)}
+	}
 	var err error
 	if r.stateDir == "" {
 		if r.stateDir, err = store.StateDir(); err != nil {

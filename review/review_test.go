@@ -107,3 +107,61 @@ func TestFindResolvesIDs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, only, 2)
 }
+
+func TestLogText(t *testing.T) {
+	dir := t.TempDir()
+	seed(t, dir, "/r/a", "ls src", "git push origin main")
+	seed(t, dir, "/r/b", "GIT status")
+	r, err := New(Config{StateDir: dir, UserPolicy: filepath.Join(dir, "none.json"), Home: dir})
+	require.NoError(t, err)
+	got, err := r.Log(Query{Text: "git"})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "bash: GIT status", got[0].Action)
+	assert.Equal(t, "bash: git push origin main", got[1].Action)
+	got, err = r.Log(Query{Text: "SRC", Projects: []string{"/r/a"}})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	got, err = r.Log(Query{Text: "nowhere"})
+	require.NoError(t, err)
+	assert.Empty(t, got)
+}
+
+// With KeepDecoded the log reads only what was appended since, and a file
+// replaced by another log is read afresh: the answers are those of a
+// Reviewer that keeps nothing.
+func TestKeepDecoded(t *testing.T) {
+	dir := t.TempDir()
+	a := seed(t, dir, "/r/a", "ls", "pwd")
+	kept, err := New(Config{StateDir: dir, UserPolicy: filepath.Join(dir, "none.json"), Home: dir, KeepDecoded: true})
+	require.NoError(t, err)
+	fresh, err := New(Config{StateDir: dir, UserPolicy: filepath.Join(dir, "none.json"), Home: dir})
+	require.NoError(t, err)
+	same := func(want int) {
+		t.Helper()
+		k, err := kept.Log(Query{})
+		require.NoError(t, err)
+		f, err := fresh.Log(Query{})
+		require.NoError(t, err)
+		require.Len(t, f, want)
+		require.Equal(t, f, k)
+	}
+	same(2)
+	seed(t, dir, "/r/a", "date") // appended
+	same(3)
+	// Another log in its place: as many records, other contents.
+	require.NoError(t, os.Remove(a.DBPath))
+	seed(t, dir, "/r/a", "whoami", "id", "uptime")
+	same(3)
+	k, err := kept.Log(Query{Limit: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "bash: uptime", k[0].Action)
+	// A longer one: its 4th record does not chain onto the 3rd kept.
+	require.NoError(t, os.Remove(a.DBPath))
+	seed(t, dir, "/r/a", "a", "b", "c", "d", "e")
+	same(5)
+	// A shorter one.
+	require.NoError(t, os.Remove(a.DBPath))
+	seed(t, dir, "/r/a", "true")
+	same(1)
+}

@@ -187,7 +187,7 @@ func (r *Reviewer) takesEffect(c RuleChange) error {
 	if err != nil {
 		return fmt.Errorf("the edited policy would not load: %w", err)
 	}
-	grants, err := projectGrants(p)
+	grants, err := r.projectGrants(p)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (r *Reviewer) Apply(c RuleChange) (RuleChange, error) {
 		return c, errors.New("nothing to apply")
 	}
 	e := c.entry
-	db, err := store.Open(e.Where.DBPath, store.Options{Project: e.Where.Root})
+	db, err := store.Open(e.Where.DBPath, store.Options{Project: e.Where.Root, LockTimeout: r.dbOptions.LockTimeout})
 	if err != nil {
 		return c, err
 	}

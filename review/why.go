@@ -88,7 +88,7 @@ func (r *Reviewer) Explain(p Project, call protocol.ToolCall, cwd string) (Expla
 	if err != nil {
 		return Explanation{}, err
 	}
-	grants, err := projectGrants(p)
+	grants, err := r.projectGrants(p)
 	if err != nil {
 		return Explanation{}, err
 	}
@@ -129,11 +129,11 @@ func (r *Reviewer) env(p Project, pol *gate.Policy, cwd string, grants []protoco
 }
 
 // projectGrants are p's persistent grants (none when it has no DB).
-func projectGrants(p Project) ([]protocol.Grant, error) {
+func (r *Reviewer) projectGrants(p Project) ([]protocol.Grant, error) {
 	if _, err := os.Stat(p.DBPath); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	db, err := store.Open(p.DBPath, store.Options{})
+	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return nil, err
 	}

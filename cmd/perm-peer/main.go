@@ -41,6 +41,7 @@ var subcommands = map[string]func(args []string) int{
 	"doctor":      runDoctor,
 	"version":     runVersion,
 	"judge":       runJudge,
+	"ui":          runUI,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -71,6 +72,7 @@ Usage:
   perm-peer judge eval FILE.jsonl [--json]        score the configured judge on a labelled set
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
+  perm-peer ui [--port N]                         the dashboard in a browser, on 127.0.0.1
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `
