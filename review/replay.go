@@ -112,7 +112,7 @@ func (r *Reviewer) replayProject(p Project, entries []Entry, o ReplayOptions, re
 	if err != nil {
 		return fmt.Errorf("candidate policy: %w", err)
 	}
-	grants, err := projectGrants(p)
+	grants, err := r.projectGrants(p)
 	if err != nil {
 		return err
 	}
