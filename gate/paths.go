@@ -336,6 +336,22 @@ var sensitiveHome = []string{
 
 // homeSecretSuffixes are the sensitiveHome paths of more than one component,
 // as "/.aws/credentials": found at the end of any path, a copy of one.
+// containsDir reports lp holding dir followed by a "/" (without building
+// dir+"/": the walk asks this of every file it visits).
+func containsDir(lp, dir string) bool {
+	for i := 0; i+len(dir) < len(lp); {
+		j := strings.Index(lp[i:], dir)
+		if j < 0 {
+			return false
+		}
+		if k := i + j + len(dir); k < len(lp) && lp[k] == '/' {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
 var homeSecretSuffixes = func() []string {
 	var out []string
 	for _, h := range sensitiveHome {
@@ -407,7 +423,7 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		}
 		// a copy of a home secret elsewhere is one too (project/.aws/credentials)
 		for _, h := range homeSecretSuffixes {
-			if strings.HasSuffix(lp, h) || strings.Contains(lp, h+"/") {
+			if strings.HasSuffix(lp, h) || containsDir(lp, h) {
 				return true
 			}
 		}

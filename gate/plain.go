@@ -854,65 +854,87 @@ func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return false
 	}
-	n, stop := 0, false
-	var walk func(root string, depth int)
-	walk = func(root string, depth int) {
-		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || stop {
-				return filepath.SkipDir
-			}
-			if n++; n > maxWalk {
-				capped, stop = true, true
-				return filepath.SkipAll
-			}
-			skip := func() error {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if p != root && !how.hidden && strings.HasPrefix(d.Name(), ".") {
-				return skip()
-			}
-			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
-				// of .git only its config may hold a secret: a remote URL's token
-				if cfg := filepath.Join(p, "config"); d.Name() == ".git" && gitConfigHasCreds(cfg) && !found(cfg) {
-					stop = true
-					return filepath.SkipAll
-				}
-				return filepath.SkipDir
-			}
-			if p != root && excludedName(d.Name(), d.IsDir(), how.excl) {
-				return skip()
-			}
-			real := p
-			if how.follow && d.Type()&os.ModeSymlink != 0 {
-				// zip -r, scp -r, rsync -L and tar -h copy what a link
-				// points to: pub/key -> ../.env, pub/ssh -> ~/.ssh
-				if real, err = filepath.EvalSymlinks(p); err != nil {
-					return nil
-				}
-				if st, err := os.Stat(real); err == nil && st.IsDir() && depth < 3 &&
-					!a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
-					walk(real, depth+1)
-					return nil
-				}
-			}
-			if d.Type().IsRegular() {
-				// notes.txt made by ln .env notes.txt is .env
-				if fi, err := d.Info(); err == nil && linkCount(fi) > 1 {
-					real = a.hardLinkedTwin(p, fi)
-				}
-			}
-			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !found(real) {
-				stop = true
-				return filepath.SkipAll
-			}
-			return nil
-		})
+	w := walker{how: how, a: a, found: found}
+	w.walk(root, 0)
+	return w.capped
+}
+
+// walker is one walk of a dirWalk: the entries it visited (n), whether it
+// stopped (found returned false, or the walk reached maxWalk: capped).
+type walker struct {
+	how          dirWalk
+	a            *analyzer
+	found        func(real string) bool
+	n            int
+	stop, capped bool
+}
+
+// walk visits the tree at root the way filepath.WalkDir does (root first,
+// then each directory's entries sorted by name, depth first), reading the
+// listings through the peer's DirCache.
+func (w *walker) walk(root string, depth int) {
+	fi, err := os.Lstat(root)
+	if err != nil {
+		return
 	}
-	walk(root, 0)
-	return capped
+	e := dirEnt{name: filepath.Base(root), typ: fi.Mode().Type(), links: linkCount(fi)}
+	w.visit(root, root, e, depth)
+}
+
+// visit is one entry p of the walk from root.
+func (w *walker) visit(root, p string, e dirEnt, depth int) {
+	if w.stop {
+		return
+	}
+	if w.n++; w.n > maxWalk {
+		w.capped, w.stop = true, true
+		return
+	}
+	top := p == root
+	if !top && !w.how.hidden && strings.HasPrefix(e.name, ".") {
+		return
+	}
+	if e.isDir() && !top && (e.name == ".git" || e.name == "node_modules") {
+		// of .git only its config may hold a secret: a remote URL's token
+		if cfg := filepath.Join(p, "config"); e.name == ".git" && gitConfigHasCreds(cfg) && !w.found(cfg) {
+			w.stop = true
+		}
+		return
+	}
+	if !top && excludedName(e.name, e.isDir(), w.how.excl) {
+		return
+	}
+	real := p
+	if w.how.follow && e.typ&os.ModeSymlink != 0 {
+		// zip -r, scp -r, rsync -L and tar -h copy what a link points
+		// to: pub/key -> ../.env, pub/ssh -> ~/.ssh
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return
+		}
+		if st, err := os.Stat(target); err == nil && st.IsDir() && depth < 3 &&
+			!w.a.sensitive(pathRef{raw: p, abs: p, real: target, known: true}) {
+			w.walk(target, depth+1)
+			return
+		}
+		real = target
+	}
+	if fi, ok := linkedInfo(p, e); ok && e.typ.IsRegular() {
+		real = w.a.hardLinkedTwin(p, fi) // notes.txt made by ln .env notes.txt is .env
+	}
+	if !e.isDir() {
+		if w.a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !w.found(real) {
+			w.stop = true
+		}
+		return
+	}
+	ents, err := w.a.env.Dirs.readDir(p)
+	if err != nil {
+		return
+	}
+	for _, c := range ents {
+		w.visit(root, joinEnt(p, c), c, depth)
+	}
 }
 
 // excludedName reports a name matched by one of the exclude patterns. Only
