@@ -221,7 +221,7 @@ func (r *Reviewer) Apply(c RuleChange) (RuleChange, error) {
 		return c, err
 	}
 	defer db.Close()
-	reason := "perm-peer allow " + e.ID + ": the user saved " + c.Pattern
+	reason := allowReasonPrefix + e.ID + ": the user saved " + c.Pattern
 	rec, err := db.AppendAudit(context.Background(), protocol.AuditRecord{
 		SessionID: e.Record.SessionID, ParentSessionID: e.Record.ParentSessionID, Turn: e.Record.Turn,
 		ToolCall: e.Record.ToolCall, Action: e.Record.Action, Resources: e.Record.Resources,

@@ -41,7 +41,7 @@ func DecidedBy(r protocol.AuditRecord) string {
 	case protocol.ByJudge:
 		return "AI judge"
 	case protocol.ByUser:
-		if r.Reply.Meta != nil && strings.HasPrefix(r.Reply.Meta.Reason, "perm-peer allow") {
+		if madeByAllow(r) {
 			return "you, with perm-peer allow"
 		}
 		return "you, when asked"
@@ -102,3 +102,10 @@ func OpenWords(humanOnly bool, m protocol.Mode) string {
 	}
 	return "no rule decides it: you are asked (ask mode)"
 }
+
+// madeByAllow reports a record `perm-peer allow` wrote for its grant.
+func madeByAllow(r protocol.AuditRecord) bool {
+	return r.Source == protocol.SourceUser && r.Reply.Meta != nil && strings.HasPrefix(r.Reply.Meta.Reason, allowReasonPrefix)
+}
+
+const allowReasonPrefix = "perm-peer allow "

@@ -37,6 +37,7 @@ var subcommands = map[string]func(args []string) int{
 	"why":         runWhy,
 	"allow":       runAllow,
 	"deny":        runDeny,
+	"replay":      runReplay,
 	"doctor":      runDoctor,
 	"version":     runVersion,
 	"judge":       runJudge,
@@ -55,6 +56,7 @@ Usage:
                                                   recent decisions of every project and agent
   perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
   perm-peer allow|deny AUDIT-ID [--user]          turn a decision into the narrowest rule
+  perm-peer replay --policy NEW.json [--since ..] what a candidate policy would change in the log
   perm-peer audit [--session S] [--json] | audit verify | audit compact
   perm-peer grants list | grants revoke ID
   perm-peer rules [--session S]                   the <user_rules> the judge sees (default: latest session)

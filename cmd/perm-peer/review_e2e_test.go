@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -420,5 +421,60 @@ func TestAllowDenyRefuseAndEdit(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(pol); string(got) != "{\"allow\": \"Bash(x)\"}" {
 		t.Errorf("a bad file was changed: %s", got)
+	}
+}
+
+// TestReplayRecordedHistory records 250 calls through a real peer and
+// replays them under a candidate policy: what it would allow, ask and deny.
+func TestReplayRecordedHistory(t *testing.T) {
+	e := newReviewEnv(t)
+	p := e.servePeer(e.api)
+	p.initialize(true)
+	p.notify("initialized", map[string]any{})
+	if m := p.call("session/open", map[string]any{"sessionId": "h", "agent": "zed-agent", "cwd": e.api}, nil); m.errCode() != 0 {
+		t.Fatalf("session/open: %v", m)
+	}
+	shapes := []string{"cat f%d.go", "go test ./p%d/...", "npm test -- --shard=%d", "git log -n %d", "git push origin b%d",
+		"ls -la d%d", "make build%d", "rm -rf /%d", "curl https://example.com/%d", "npm install pkg@1.%d.0"}
+	const n = 250
+	for i := 0; i < n; i++ {
+		cmd := fmt.Sprintf(shapes[i%len(shapes)], i)
+		p.call("session/requestPermission", permParams("h", bashCall(fmt.Sprintf("c%d", i), cmd)), func(msg) any {
+			return map[string]any{"reply": "once"}
+		})
+	}
+	if rows := e.logRows(e.home, "--limit", "0"); len(rows) != n {
+		t.Fatalf("recorded %d calls, want %d", len(rows), n)
+	}
+	cand := filepath.Join(e.home, "candidate.json")
+	if err := os.WriteFile(cand, []byte(`{"allow": ["Bash(npm test *)", "Bash(go test *)"], "deny": ["Bash(git push *)"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Calls, MoreAllowed, MoreAsked, NewlyDenied, NoLongerDenied int
+		Transitions                                                map[string]int
+		Changes                                                    []map[string]any
+	}
+	if err := json.Unmarshal([]byte(e.ok(e.home, "replay", "--policy", cand, "--since", "today", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// 25 of each shape: go test and npm test are asked today and allowed by the
+	// candidate; git push is asked today and denied; rm -rf /N stays a floor
+	if rep.Calls != n || rep.MoreAllowed != 50 || rep.NewlyDenied != 25 || rep.MoreAsked != 0 || rep.NoLongerDenied != 0 ||
+		rep.Transitions["ask→allow"] != 50 || rep.Transitions["ask→deny"] != 25 || len(rep.Changes) != 75 {
+		t.Fatalf("replay: %+v", rep)
+	}
+	// nothing was written: the log and the policy are as they were
+	if rows := e.logRows(e.home, "--limit", "0"); len(rows) != n {
+		t.Fatalf("replay wrote to the log: %d rows", len(rows))
+	}
+	out := e.ok(e.home, "replay", "--policy", cand, "--project", e.api, "--limit", "3")
+	for _, want := range []string{"replayed 250 recorded calls", "more allowed      50", "newly denied      25", "ask→deny", "… 72 more"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay table lacks %q:\n%s", want, out)
+		}
+	}
+	if _, errs, code := e.pp(e.home, "replay", "--policy", filepath.Join(e.home, "missing.json")); code != exitStartup || !strings.Contains(errs, "missing.json") {
+		t.Errorf("missing candidate: exit %d %q", code, errs)
 	}
 }
