@@ -21,7 +21,20 @@ type Policy struct {
 	AskTimeoutMs int `json:"askTimeoutMs,omitempty"`
 	// Judge configures the LLM judge. User policy only.
 	Judge *JudgeConfig `json:"judge,omitempty"`
+	// HookAsks says who answers, under a host hook, a call that needs an
+	// ask but not a particular human: the host's own permission system
+	// (HookAsksHost, the default: perm-peer gives no verdict) or perm-peer
+	// (HookAsksPeer: it answers ask, as the ACP proxy and serve do).
+	HookAsks HookAsks `json:"hookAsks,omitempty"`
 }
+
+// HookAsks is the policy's "hookAsks" value.
+type HookAsks string
+
+const (
+	HookAsksHost HookAsks = "host"
+	HookAsksPeer HookAsks = "perm-peer"
+)
 
 // JudgeConfig points the judge at an OpenAI-compatible endpoint.
 type JudgeConfig struct {
