@@ -58,7 +58,9 @@ func (s *Server) openWorld(project string) (*world, error) {
 			return nil, err
 		}
 	}
-	db, err := store.Open(dbPath, s.cfg.StoreOptions)
+	opts := s.cfg.StoreOptions
+	opts.Project = project // recorded next to the DB for `perm-peer log`
+	db, err := store.Open(dbPath, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +72,7 @@ func (s *Server) openWorld(project string) (*world, error) {
 		db:         db,
 		protected:  store.Files(dbPath),
 		askTimeout: policy.AskTimeout(),
+		dirs:       gate.NewDirCache(),
 	}
 	if projectPolicy != "" {
 		w.protected = append(w.protected, projectPolicy)
@@ -196,4 +199,18 @@ func (s *Server) defaultSettings() (protocol.Mode, protocol.Tier) {
 		return "", ""
 	}
 	return s.client.Settings.Mode, s.client.Settings.Tier
+}
+
+// agentName names the agent of a session opened without one: the
+// configured one (a hook host), else the editor's clientInfo name.
+func (s *Server) agentName() string {
+	if s.cfg.Agent != "" {
+		return s.cfg.Agent
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client.ClientInfo != nil {
+		return s.client.ClientInfo.Name
+	}
+	return ""
 }

@@ -38,6 +38,9 @@ type Config struct {
 	AskTimeout time.Duration
 	// StoreOptions tune the store.
 	StoreOptions store.Options
+	// Agent names the agent of a session opened without one (a hook
+	// host: claude-code, codex, ...), so the log can say who made a call.
+	Agent string
 	// NoProject: Project keys the DB and the judge's context but is not a
 	// project (a hook session started in $HOME, / or above $HOME): the gate
 	// sees no project, so every write is outside it, and no project policy
@@ -105,6 +108,9 @@ type world struct {
 	// protected are files whose writes are a hard floor (the DB, policies).
 	protected  []string
 	askTimeout time.Duration
+	// dirs are the directory listings the gate's walks of recursive
+	// searches read, kept for the session's next search of the same tree.
+	dirs *gate.DirCache
 }
 
 // New returns a server for cfg.

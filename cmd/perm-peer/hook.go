@@ -51,7 +51,7 @@ func runHook(args []string) int {
 		fmt.Fprintln(os.Stderr, "perm-peer hook: bad arguments; denying")
 		return 2
 	}
-	cfg := peer.Config{UserPolicyFile: userPolicyPath(*policy), Version: version,
+	cfg := peer.Config{UserPolicyFile: userPolicyPath(*policy), Version: version, Agent: args[0],
 		StoreOptions: store.Options{LockTimeout: min(hookLockTimeout, *bound/4)}}
 	if *db != "" {
 		path, err := dbPath(*db, "")
