@@ -25,7 +25,6 @@ func tool(name string, global []argv.Flag, subs ...*argv.Command) *argv.Command 
 // info are programs that print facts about the system or their operands'
 // names, never a file's contents.
 var info = []*argv.Command{
-	gnu("arch", flags("", "", "")),
 	gnu("basename", flags("-a --multiple -z --zero", "-s --suffix", "")),
 	gnu("dirname", flags("-z --zero", "", "")),
 	{Name: "cal", Numeric: true, Flags: flags("-1 -3 -h -j -m -s -w -y -Y --monday --sunday --julian --year --twelve --week --vertical", "-A -B -n --months --span --color", "")},
