@@ -3,13 +3,27 @@ package cmds
 import (
 	"strings"
 	"testing"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 )
 
 // TestExamples checks every example of the table: the parser finds
 // exactly the unknown flag it names, or none.
 func TestExamples(t *testing.T) {
 	n := 0
-	for _, c := range append(readers, Netcat) {
+	var all []*argv.Command
+	var walk func(cs []*argv.Command)
+	walk = func(cs []*argv.Command) {
+		for _, c := range cs {
+			all = append(all, c)
+			walk(c.Subs)
+		}
+	}
+	walk(append(All(), Netcat))
+	for _, r := range runners {
+		all = append(all, r.Cmd)
+	}
+	for _, c := range all {
 		for _, e := range c.Examples {
 			n++
 			inv := c.Parse(strings.Fields(e.Args), nil)
@@ -22,7 +36,7 @@ func TestExamples(t *testing.T) {
 			}
 		}
 	}
-	if n < 60 {
+	if n < 100 {
 		t.Errorf("only %d examples", n)
 	}
 }
@@ -37,5 +51,52 @@ func TestReaderIndex(t *testing.T) {
 	}
 	if Reader("rm") != nil {
 		t.Error("rm is no reader")
+	}
+}
+
+// TestLookup checks that every declaration is found by its name, and a
+// program the table lacks is not.
+func TestLookup(t *testing.T) {
+	for _, c := range All() {
+		if Lookup(c.Name) != c {
+			t.Errorf("%s: not found", c.Name)
+		}
+	}
+	if Lookup("rm") != nil || Lookup("git").Sub("push") != nil {
+		t.Error("rm and git push are not declared")
+	}
+}
+
+// TestRunnerProgram checks where a runner's own flags end and the program
+// it runs begins.
+func TestRunnerProgram(t *testing.T) {
+	cases := []struct {
+		runner, args string
+		prog         int
+		unknown      string
+	}{
+		{"arch", "", 0, ""},
+		{"arch", "-arm64 /bin/rm -rf ~", 1, ""},
+		{"arch", "rm -rf ~", 0, ""},
+		{"arch", "-arch x86_64 -e A=1 -d B cat f", 6, ""},
+		{"arch", "-64 -- rm -rf /", 2, ""},
+		{"arch", "-64 -d FOO -e A=1 sh -c x", 5, ""},
+		{"arch", "-zz rm", 1, "-z"},
+		{"setarch", "x86_64 -R rm -rf ~", 2, ""},
+		{"setarch", "x86_64", 1, ""},
+		{"setarch", "x86_64 -- rm", 2, ""},
+		{"linux32", "--addr-no rm", 1, ""},
+		{"linux64", "", 0, ""},
+	}
+	for _, c := range cases {
+		r := RunnerOf(c.runner)
+		args := strings.Fields(c.args)
+		prog, unknown := r.Program(args, nil)
+		if prog != c.prog || unknown != c.unknown {
+			t.Errorf("%s %s: program at %d (unknown %q), want %d (%q)", c.runner, c.args, prog, unknown, c.prog, c.unknown)
+		}
+	}
+	if RunnerOf("ls") != nil {
+		t.Error("ls runs no program")
 	}
 }
