@@ -58,7 +58,7 @@ type ReplayReport struct {
 	// ask, deny) under each policy: Ask is the prompts a session gets.
 	Today     map[string]int `json:"today"`
 	Candidate map[string]int `json:"candidate"`
-	Changes     []ReplayChange `json:"changes"`
+	Changes   []ReplayChange `json:"changes"`
 }
 
 // Replay re-decides recorded calls under today's policy and under the
