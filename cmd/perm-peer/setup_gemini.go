@@ -15,7 +15,7 @@ import (
 // path → TRUST_FOLDER | TRUST_PARENT | DO_NOT_TRUST, the longest matching
 // path deciding. Headless runs (gemini -p) count as trusted.
 
-const geminiHeadless = "gemini -p (headless) shows no dialog: a call perm-peer leaves to a person is refused there with a reason, never approved; run gemini interactively to approve such calls"
+const geminiHeadless = "gemini -p (headless) shows no dialog: a call perm-peer leaves to a person cannot be approved there; run gemini interactively for such calls"
 
 func geminiTrustedFoldersFile() (string, error) {
 	if p := os.Getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
