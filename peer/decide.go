@@ -88,7 +88,7 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		d = s.deliberate(ctx, rq)
 	}
 	if d.deferred && ctx.Err() == nil {
-		return d.reply, ErrDeferred
+		return d.reply, &Deferral{HumanOnly: rq.verdict.HumanOnly}
 	}
 	return s.commit(ctx, rq, d)
 }
@@ -99,6 +99,9 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 func (s *Server) commit(ctx context.Context, rq *request, d decision) (protocol.PermissionReply, error) {
 	if s.beforeRecord != nil {
 		s.beforeRecord(ctx)
+	}
+	if claim, ok := ctx.Value(commitClaimKey{}).(func()); ok {
+		claim()
 	}
 	cancelled := ctx.Err() != nil
 	if cancelled {
@@ -267,6 +270,12 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 // finish builds a decision made without the user.
 func (rq *request) finish(kind protocol.ReplyKind, by protocol.DecidedBy, src protocol.Source, reason, feedback string) decision {
 	v := rq.verdict
+	if kind == protocol.ReplyReject && src != protocol.SourceUser {
+		// tell the agent the safer way, where the gate knows one
+		if alt := gate.Alternative(v); alt != "" && feedback != "" {
+			feedback += ". Instead: " + alt
+		}
+	}
 	reply := protocol.PermissionReply{Reply: kind, Feedback: feedback}
 	rec := rq.record(reply, by, src)
 	reply.Meta = &protocol.ReplyMeta{DecidedBy: by, Risk: v.Risk, Reason: reason}

@@ -23,14 +23,15 @@ const draft = "https://json-schema.org/draft/2020-12/schema"
 // exactly these values, so a wire value outside them is a schema error.
 var enums = map[reflect.Type][]any{
 	reflect.TypeFor[protocol.Mode]():              {protocol.ModeAsk, protocol.ModeAuto, protocol.ModeFull, protocol.ModeAI},
+	reflect.TypeFor[protocol.HookAsks]():          {protocol.HookAsksHost, protocol.HookAsksPeer},
 	reflect.TypeFor[protocol.Tier]():              {protocol.TierStandard, protocol.TierAggressive, protocol.TierPassive},
 	reflect.TypeFor[protocol.ToolKind]():          {protocol.KindRead, protocol.KindEdit, protocol.KindDelete, protocol.KindMove, protocol.KindSearch, protocol.KindExecute, protocol.KindThink, protocol.KindFetch, protocol.KindSwitchMode, protocol.KindOther},
 	reflect.TypeFor[protocol.Decision]():          {protocol.DecisionAllow, protocol.DecisionAsk, protocol.DecisionDeny},
 	reflect.TypeFor[protocol.Risk]():              {protocol.RiskLow, protocol.RiskMedium, protocol.RiskHigh, protocol.RiskCritical},
-	reflect.TypeFor[protocol.DecidedBy]():         {protocol.ByFloor, protocol.ByRule, protocol.ByGrant, protocol.BySession, protocol.ByGate, protocol.ByMode, protocol.ByJudge, protocol.ByUser, protocol.ByHeadless},
+	reflect.TypeFor[protocol.DecidedBy]():         {protocol.ByFloor, protocol.ByRule, protocol.ByGrant, protocol.BySession, protocol.ByGate, protocol.ByMode, protocol.ByJudge, protocol.ByUser, protocol.ByHeadless, protocol.ByHost},
 	reflect.TypeFor[protocol.ReplyKind]():         {protocol.ReplyOnce, protocol.ReplyAlways, protocol.ReplyReject},
 	reflect.TypeFor[protocol.ACPPermissionKind](): {protocol.ACPAllowOnce, protocol.ACPAllowAlways, protocol.ACPRejectOnce, protocol.ACPRejectAlways},
-	reflect.TypeFor[protocol.Source]():            {protocol.SourceUser, protocol.SourceAuto, protocol.SourceJudge, protocol.SourceSystem},
+	reflect.TypeFor[protocol.Source]():            {protocol.SourceUser, protocol.SourceAuto, protocol.SourceJudge, protocol.SourceSystem, protocol.SourceHost},
 	reflect.TypeFor[protocol.FactKind]():          {protocol.FactExec, protocol.FactRead, protocol.FactWrite, protocol.FactDelete, protocol.FactNetwork, protocol.FactEnv, protocol.FactOpaque, protocol.FactTool},
 }
 
@@ -342,6 +343,11 @@ func tighten(name string, s *jsonschema.Schema, kind fileKind) {
 		prop(s, "ts").Format = "date-time"
 	case "Policy":
 		tightenPolicy(s)
+	case "PolicyExample":
+		prop(s, "want").Enum = []any{"allow", "ask", "deny"}
+		prop(s, "call").MinLength = minLen(1)
+		// a shell command, or a tool with a path or a URL
+		s.OneOf = []*jsonschema.Schema{{Required: []string{"call"}}, {Required: []string{"tool"}}}
 	case "JudgeConfig":
 		prop(s, "provider").Enum = []any{protocol.ProviderOpenAI, protocol.ProviderAnthropic}
 		prop(s, "endpoint").Pattern = `^https?://[^\s]+$`
