@@ -715,10 +715,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
-	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+	if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else if !parsedOptions[lb] {
-		a.flagValueSecrets(lb, args, sc, idx)
+		a.flagValueSecrets(lb, args, sc, idx, nil)
 	}
 	for _, w := range args {
 		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
@@ -2545,8 +2545,16 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 		}
 		// the commands it runs and the files it writes or reads by name
 		cmds, writes, reads := awkEffects(code, lits)
+		if awkComputedCommand().MatchString(code) {
+			// system(c), c | getline, print | c: the command is built at run
+			// time, from the literals the program holds ("r" "m -rf ~")
+			cmds = append(cmds, lits...)
+			cmds = append(cmds, joinedLiterals(awkJoined(code, lits), false)...)
+		}
 		for _, c := range cmds {
-			a.reparse(c, sc, idx)
+			if strings.TrimSpace(c) != "" {
+				a.reparse(c, sc, idx)
+			}
 		}
 		for _, w := range writes {
 			a.writeWord(word{val: w}, sc, idx)
@@ -3671,6 +3679,7 @@ loop:
 		}
 	}
 	ops := operands(rest, nil)
+	carries := false // the output is an archive of the repository
 	opVals := func() []string {
 		out := make([]string, 0, len(ops))
 		for _, o := range ops {
@@ -3695,9 +3704,30 @@ loop:
 	}
 	// files written where an option says, not in the work tree
 	switch sub {
-	case "archive":
-		for _, w := range optionValues(rest, 'o', "--output") {
-			a.writeWord(w, gsc, gidx)
+	case "archive", "bundle":
+		// the repository's files (a tracked .env among them) or, for a
+		// bundle, all of its history: like tar c . onto stdout or a file
+		outs := optionValues(rest, 'o', "--output")
+		if sub == "bundle" {
+			outs = nil
+			if len(ops) > 1 && rest[ops[0]].val == "create" {
+				outs = []word{rest[ops[1]]}
+			}
+		}
+		for _, w := range outs {
+			if w.val != "-" || w.dyn {
+				a.writeWord(w, gsc, gidx)
+			}
+		}
+		packs := sub == "archive" && !hasLongAbbrev(rest, "--remote", "--list") && !hasShort(rest, "l") || len(outs) > 0
+		if packs && (len(outs) == 0 || outs[0].val == "-") {
+			carries = true // git archive HEAD | curl -T - URL
+		} else if packs {
+			for _, w := range outs {
+				if !w.dyn {
+					a.markTainted(a.resolvePath(w.val, cwd, true))
+				}
+			}
 		}
 	case "checkout-index":
 		for _, w := range rest {
@@ -4094,7 +4124,7 @@ loop:
 	}
 	// git ls-files and --name-only print paths of the repository
 	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
-	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project), taint: carries}
 	// git ls-files .., :/ or /abs lists the repository outside the project:
 	// not project names, but they may still be secrets (secretList below)
 	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {
@@ -4398,7 +4428,55 @@ func findFiltered(args []word) bool {
 
 // flagValueSecrets records --flag=FILE values that name a secret
 // (diff --from-file=.env, grep --file=.env): they are reads of it.
-func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int) {
+//
+// For a program no model claimed (unknown, its exec fact), every word is
+// read: a sensitive or system path among them is a human-only read, and a
+// word that names a program the gate does know (rm, curl, bash …) is tried
+// as the start of the command it may run, so that its floors stand.
+func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int, unknown *rfact) {
+	if unknown != nil && binaryReaders[lb] {
+		for _, i := range operands(args, nil) {
+			a.readWord(args[i], sc, idx, false) // ldd /usr/bin/ls reads outside the project, nm ~/.ssh/id_rsa a secret
+		}
+		return
+	}
+	if unknown != nil {
+		for _, w := range args {
+			v := w.val
+			if w.dyn || v == "" || strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
+				continue
+			}
+			if strings.HasPrefix(v, "-") {
+				_, v, _ = strings.Cut(v, "=") // --config=/etc/x
+			}
+			if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) {
+				continue
+			}
+			switch r := a.resolvePath(v, sc.cwd, false); {
+			case a.sensitive(r):
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.sensitive-read", "a sensitive file is handed to a program the gate does not know")})
+			case r.known && systemPath(r.abs):
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
+			}
+		}
+		tried := 0
+		for i, w := range args {
+			if w.dyn || !visibleCommands[strings.ToLower(w.val)] || tried == 3 {
+				continue
+			}
+			tried++
+			mark := len(a.facts)
+			a.inner(args[i:], sc.copy(), idx)
+			for _, g := range a.facts[mark:] {
+				if g.floor != nil && unknown.floor == nil {
+					unknown.floor = &protocol.Reason{Code: g.floor.Code, Detail: "its arguments spell a command: " + g.floor.Detail}
+				}
+			}
+		}
+		return
+	}
 	for _, w := range args {
 		if !strings.HasPrefix(w.val, "-") {
 			continue
@@ -4521,6 +4599,22 @@ var (
 	awkPrintShRe = lazyRE(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
 	awkLitRe     = lazyRE(`"(\d+)"`)
 )
+
+// awkComputedCommand is a command an awk program builds at run time:
+// system( or a pipe whose command is not one literal.
+var awkComputedCommand = lazyRE(`system\s*\(\s*[^"\s)]|system\s*\(\s*"\d+"\s*[^\s)]|[^|]\|&?\s*[^"|\s]|[^"\s]\s*\|&?\s*getline`)
+
+// awkJoined puts the literals back into lexed awk code, quoted, so that
+// joinedLiterals can join the ones awk concatenates ("r" "m").
+func awkJoined(code string, lits []string) string {
+	return awkLitRe().ReplaceAllStringFunc(code, func(m string) string {
+		n, err := strconv.Atoi(strings.Trim(m, `"`))
+		if err != nil || n >= len(lits) || strings.ContainsRune(lits[n], '"') {
+			return `""`
+		}
+		return `"` + lits[n] + `"`
+	})
+}
 
 // awkEffects lists what a lexed awk program runs, writes and reads by
 // literal name.
@@ -4708,7 +4802,7 @@ var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": t
 	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
 	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
 	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true,
-	"psql": true, "mysql": true, "mariadb": true}
+	"psql": true, "mysql": true, "mariadb": true, "lldb": true}
 
 // compilers read their operands and write -o FILE.
 var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
@@ -4859,6 +4953,21 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 					a.readWord(args[i+1], sc, idx, false)
 				}
 			}
+		}
+	case lb == "lldb":
+		f.ask = reason("ask.interpreter", "lldb runs commands and programs")
+		shell, python, files, target := lldbArgs(args)
+		for _, c := range shell {
+			a.reparse(c, sc, idx)
+		}
+		for _, c := range python {
+			a.inlineCode(f, idx, "python", c, sc)
+		}
+		for _, w := range files {
+			a.readWord(w, sc, idx, false)
+		}
+		if target != nil {
+			s.or(a.inner(target, sc, idx))
 		}
 	case lb == "man":
 		if manLookup(args) {
@@ -5011,6 +5120,49 @@ func (a *analyzer) gdbCommand(f *rfact, c string, sc *scope, idx int) {
 		}
 	}
 }
+
+// lldbArgs reads lldb's command line: the shell commands and the Python
+// its commands run (-o/-O/-k/-K and their long names), the command files it
+// sources (-s/-S/-K) and the program after --, which run or process launch
+// starts.
+func lldbArgs(args []word) (shell, python []string, files, target []word) {
+	for i := 0; i < len(args); i++ {
+		n, v, eq := strings.Cut(args[i].val, "=")
+		if n == "--" {
+			return shell, python, files, args[i+1:]
+		}
+		if !lldbValue[n] {
+			continue
+		}
+		if !eq && i+1 < len(args) {
+			i++
+			v = args[i].val
+		}
+		switch verb, rest, _ := strings.Cut(strings.TrimSpace(v), " "); {
+		case lldbFile[n]:
+			files = append(files, word{val: v, dyn: args[i].dyn})
+		case verb == "script":
+			python = append(python, rest)
+		case verb == "shell":
+			shell = append(shell, rest)
+		case verb == "platform":
+			// platform shell [-h HOST] [-t SEC] [--] CMD
+			if c, ok := strings.CutPrefix(strings.TrimSpace(rest), "shell"); ok {
+				if _, after, ok := strings.Cut(c, "-- "); ok {
+					c = after
+				}
+				shell = append(shell, c)
+			}
+		}
+	}
+	return shell, python, files, nil
+}
+
+// lldbValue are lldb's options that take a value; lldbFile those whose
+// value is a file of commands.
+var lldbValue = setOf("-o --one-line -O --one-line-before-file -k --one-line-on-crash -s --source -S --source-before-file " +
+	"-K --source-on-crash -f --file -a --arch -c --core -p --attach-pid -n --attach-name -l --script-language -x")
+var lldbFile = setOf("-s --source -S --source-before-file -K --source-on-crash")
 
 // gdbCode are the gdb commands whose operand is code, and its language
 // (the name inlineCode knows it by).
