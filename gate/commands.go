@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -1410,34 +1411,13 @@ var runnerValues = map[string]string{"sandbox-exec": "fnpD"}
 // log files) and BSD's command after the typescript (script -q /dev/null
 // CMD ARGS), nil without one.
 func scriptArgs(args []word) (writes, cmd []word) {
-	var ops []int
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		n, val, eq := strings.Cut(v, "=")
-		switch {
-		case v == "--":
-			for j := i + 1; j < len(args); j++ {
-				ops = append(ops, j)
-			}
-			i = len(args)
-		case scriptLogs[n]:
-			if !eq && i+1 < len(args) {
-				i++
-				val = args[i].val
-			}
-			writes = append(writes, word{val: val, dyn: args[i].dyn})
-		case scriptValue[n] || n == "-t" && i+1 < len(args) && strings.Trim(args[i+1].val, "0123456789.") == "":
-			if !eq {
-				i++
-			}
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			if len(v) > 2 && v[1] != '-' && strings.ContainsAny(v[len(v)-1:], "cT") {
-				i++ // a cluster ending in a letter that takes a value (-qc CMD)
-			}
-		default:
-			ops = append(ops, i)
-		}
+	for _, l := range []struct {
+		letter byte
+		long   string
+	}{{'I', "--log-in"}, {'O', "--log-out"}, {'B', "--log-io"}, {'T', "--log-timing"}} {
+		writes = append(writes, optionValues(args, l.letter, l.long)...)
 	}
+	ops := cmds.Script.Parse(wordVals(args)).Operands
 	if len(ops) > 0 && !hasShort(args, "p") {
 		writes = append(writes, args[ops[0]])
 	}
@@ -1446,11 +1426,6 @@ func scriptArgs(args []word) (writes, cmd []word) {
 	}
 	return writes, cmd
 }
-
-// scriptLogs are util-linux script's options that name a file it writes;
-// scriptValue its other options with a value.
-var scriptLogs = setOf("-I --log-in -O --log-out -B --log-io -T --log-timing")
-var scriptValue = setOf("-c --command -E --echo -m --logging-format -o --output-limit")
 
 // prefixRunner analyses every command the runner could start: its flags'
 // values are unknown, so each later word that is not a flag is tried as the

@@ -27,6 +27,10 @@ type Env struct {
 	// inherits (os.LookupEnv in the peer), to read ${XDG_STATE_HOME:-…}
 	// the way that shell would. Nil: no variable is set but HOME.
 	Getenv func(name string) (string, bool)
+	// Dirs remembers the directory listings of the walks of recursive
+	// searches across calls (nil: every walk reads the disk). The
+	// long-lived peer keeps one.
+	Dirs *DirCache
 }
 
 // getenv is Env.Getenv, nil-safe; HOME is always Env.Home.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -17,6 +18,10 @@ type pathRef struct {
 	real  string // abs with symlinks resolved when the file exists; else abs
 	glob  bool   // contains unexpanded glob characters
 	known bool   // false for dynamic words, unknown cwd, ~user
+	// via are further resolved forms of a glob whose directory patterns
+	// match symlinked directories (*/x with a -> .. and b -> ~); real is
+	// the first of them
+	via []string
 }
 
 // resolvePath makes p absolute against cwd, cleans it and resolves symlinks
@@ -66,6 +71,11 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
 	r.real = r.abs
 	r.known = true
 	if r.glob {
+		// the shell walks the directories a glob names as the kernel
+		// resolves them: up/* with up -> .. is ../* (SPEC §5.5)
+		if forms := globThrough(unclean, a.realDir); len(forms) > 0 {
+			r.real, r.via = forms[0], forms[1:]
+		}
 		return r
 	}
 	// Lstat first: most paths an agent names in a plan do not exist yet, and
@@ -150,12 +160,124 @@ func resolveMissing(abs string) string {
 	return abs
 }
 
-// both returns the lexical and the resolved path (one when they agree).
+// both returns the lexical and the resolved paths (one when they agree).
 func (r pathRef) both() []string {
-	if r.real != r.abs {
-		return []string{r.abs, r.real}
+	if r.real == r.abs && len(r.via) == 0 {
+		return []string{r.abs}
 	}
-	return []string{r.abs}
+	out := []string{r.abs}
+	for _, p := range append([]string{r.real}, r.via...) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Bounds of globThrough: past them a directory pattern stays unresolved.
+const (
+	maxWalkDirs  = 32
+	maxWalkForms = 16
+)
+
+// globThrough resolves the directories an absolute glob walks through: its
+// literal directories with the kernel's symlink and ".." rules, and every
+// directory a directory pattern matches on disk (u?/*, */* with up -> ..).
+// The last element stays a pattern: rm and ls act on a link it matches,
+// not its target, and readers judge the matches themselves. It returns the
+// resolved patterns, or nil when none differs from the cleaned one.
+func globThrough(unclean string, realDir func(string) string) []string {
+	segs := strings.Split(strings.TrimPrefix(unclean, "/"), "/")
+	last := len(segs) - 1
+	cur, lit := []string{"/"}, ""
+	dirs := 0
+	for _, seg := range segs[:last] {
+		if !hasGlob(seg) {
+			lit += "/" + seg // literal directories resolve in one walk
+			continue
+		}
+		var next []string
+		for _, d := range cur {
+			if lit != "" {
+				d = realDir(d + lit)
+			}
+			ms, ok := dirMatches(d, seg, &dirs)
+			if !ok {
+				next = appendForm(next, filepath.Join(d, seg))
+				continue
+			}
+			for _, m := range ms {
+				// a match that is no link keeps the pattern: only the
+				// directories reached through a link are new places
+				if rd := realDir(m); rd != m && isDir(rd) {
+					next = appendForm(next, rd)
+				} else {
+					next = appendForm(next, filepath.Join(d, seg))
+				}
+			}
+		}
+		if len(next) == 0 {
+			return nil // no directory matches: the glob matches nothing
+		}
+		cur, lit = next, ""
+	}
+	clean := filepath.Clean(unclean)
+	var out []string
+	for _, d := range cur {
+		if lit != "" {
+			d = realDir(d + lit)
+		}
+		if p := filepath.Join(d, segs[last]); p != clean {
+			out = appendForm(out, p)
+		}
+	}
+	return out
+}
+
+// appendForm appends p once, up to maxWalkForms.
+func appendForm(forms []string, p string) []string {
+	if len(forms) >= maxWalkForms || slices.Contains(forms, p) {
+		return forms
+	}
+	return append(forms, p)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// dirMatches lists the entries of d that seg matches (case ignored,
+// dotfiles included, as globMatches does). ok is false when d cannot be
+// read or the walk has read maxWalkDirs directories.
+func dirMatches(d, seg string, dirs *int) (ms []string, ok bool) {
+	if *dirs++; *dirs > maxWalkDirs || hasGlob(d) {
+		return nil, false
+	}
+	ents, err := os.ReadDir(d)
+	if err != nil {
+		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
+			return nil, true
+		}
+		return nil, false
+	}
+	if len(ents) > maxGlobEntries {
+		return nil, false
+	}
+	lseg := strings.ToLower(seg)
+	names := make([]string, 0, len(ents)+2)
+	if seg[0] == '.' {
+		names = append(names, ".", "..")
+	}
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	for _, n := range names {
+		if shellGlobMatch(lseg, strings.ToLower(n)) {
+			ms = append(ms, filepath.Join(d, n))
+		}
+	}
+	return ms, true
 }
 
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
@@ -214,6 +336,22 @@ var sensitiveHome = []string{
 
 // homeSecretSuffixes are the sensitiveHome paths of more than one component,
 // as "/.aws/credentials": found at the end of any path, a copy of one.
+// containsDir reports lp holding dir followed by a "/" (without building
+// dir+"/": the walk asks this of every file it visits).
+func containsDir(lp, dir string) bool {
+	for i := 0; i+len(dir) < len(lp); {
+		j := strings.Index(lp[i:], dir)
+		if j < 0 {
+			return false
+		}
+		if k := i + j + len(dir); k < len(lp) && lp[k] == '/' {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
 var homeSecretSuffixes = func() []string {
 	var out []string
 	for _, h := range sensitiveHome {
@@ -285,7 +423,7 @@ func (a *analyzer) sensitive(r pathRef) bool {
 		}
 		// a copy of a home secret elsewhere is one too (project/.aws/credentials)
 		for _, h := range homeSecretSuffixes {
-			if strings.HasSuffix(lp, h) || strings.Contains(lp, h+"/") {
+			if strings.HasSuffix(lp, h) || containsDir(lp, h) {
 				return true
 			}
 		}
@@ -671,23 +809,26 @@ func (a *analyzer) floorTarget(p string) bool {
 	return false
 }
 
-// floorGlob reports whether a glob deletion could remove a floor target:
-// /*, ~/*, /u*, project/*, /*/*.
-func (a *analyzer) floorGlob(p string) bool {
-	if dir := filepath.Dir(p); !hasGlob(dir) && a.floorTarget(dir) && broadGlob(filepath.Base(p)) {
-		return true
-	}
-	if strings.Count(p, "/") == 1 {
-		return true
-	}
-	for _, keep := range []string{a.env.Home, a.env.Project} {
-		for k := keep; k != "" && k != "/"; k = filepath.Dir(k) {
-			if ok, _ := doublestar.Match(p, k); ok {
-				return true
+// floorGlob is the form of a glob (lexical, or through the links its
+// directories are) whose deletion could remove a floor target: /*, ~/*,
+// /u*, project/*, /*/*; "" when none.
+func (a *analyzer) floorGlob(r pathRef) string {
+	for _, p := range r.both() {
+		if dir := filepath.Dir(p); !hasGlob(dir) && a.floorTarget(dir) && broadGlob(filepath.Base(p)) {
+			return p
+		}
+		if strings.Count(p, "/") == 1 {
+			return p
+		}
+		for _, keep := range []string{a.env.Home, a.env.Project} {
+			for k := keep; k != "" && k != "/"; k = filepath.Dir(k) {
+				if ok, _ := doublestar.Match(p, k); ok {
+					return p
+				}
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // homeDirs are directories most home directories hold, whose loss is
@@ -695,22 +836,28 @@ func (a *analyzer) floorGlob(p string) bool {
 var homeDirs = []string{"Desktop", "Documents", "Downloads", "Music", "Pictures", "Public", "Templates", "Videos",
 	"snap", ".config", ".cache", ".local", ".ssh", ".gnupg", ".aws", ".kube", ".docker", ".mozilla"}
 
-// homeDirGlob returns the well-known home directory a glob directly in the
-// home directory matches (rm -rf ~/D* deletes ~/Documents), or "". A name
-// starting with a dot is matched only by a pattern starting with one, as
-// bash globs do by default.
-func (a *analyzer) homeDirGlob(p string) string {
+// homeDirGlob says which well-known home directory a glob directly in the
+// home directory matches (rm -rf ~/D* deletes ~/Documents), lexically or
+// through the links its directories are, as "P, which matches ~/D"; ""
+// when none. A name starting with a dot is matched only by a pattern
+// starting with one, as bash globs do by default.
+func (a *analyzer) homeDirGlob(r pathRef) string {
 	home := a.env.Home
-	if home == "" || home == "/" || filepath.Dir(p) != filepath.Clean(home) {
+	if home == "" || home == "/" {
 		return ""
 	}
-	pat := filepath.Base(p)
-	for _, d := range homeDirs {
-		if strings.HasPrefix(d, ".") != strings.HasPrefix(pat, ".") {
+	for _, p := range r.both() {
+		if filepath.Dir(p) != filepath.Clean(home) {
 			continue
 		}
-		if ok, _ := doublestar.Match(pat, d); ok {
-			return d
+		pat := filepath.Base(p)
+		for _, d := range homeDirs {
+			if strings.HasPrefix(d, ".") != strings.HasPrefix(pat, ".") {
+				continue
+			}
+			if ok, _ := doublestar.Match(pat, d); ok {
+				return p + ", which matches ~/" + d
+			}
 		}
 	}
 	return ""

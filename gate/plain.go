@@ -924,65 +924,87 @@ func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return false
 	}
-	n, stop := 0, false
-	var walk func(root string, depth int)
-	walk = func(root string, depth int) {
-		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || stop {
-				return filepath.SkipDir
-			}
-			if n++; n > maxWalk {
-				capped, stop = true, true
-				return filepath.SkipAll
-			}
-			skip := func() error {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if p != root && !how.hidden && strings.HasPrefix(d.Name(), ".") {
-				return skip()
-			}
-			if d.IsDir() && p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
-				// of .git only its config may hold a secret: a remote URL's token
-				if cfg := filepath.Join(p, "config"); d.Name() == ".git" && gitConfigHasCreds(cfg) && !found(cfg) {
-					stop = true
-					return filepath.SkipAll
-				}
-				return filepath.SkipDir
-			}
-			if p != root && excludedName(d.Name(), d.IsDir(), how.excl) {
-				return skip()
-			}
-			real := p
-			if how.follow && d.Type()&os.ModeSymlink != 0 {
-				// zip -r, scp -r, rsync -L and tar -h copy what a link
-				// points to: pub/key -> ../.env, pub/ssh -> ~/.ssh
-				if real, err = filepath.EvalSymlinks(p); err != nil {
-					return nil
-				}
-				if st, err := os.Stat(real); err == nil && st.IsDir() && depth < 3 &&
-					!a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) {
-					walk(real, depth+1)
-					return nil
-				}
-			}
-			if d.Type().IsRegular() {
-				// notes.txt made by ln .env notes.txt is .env
-				if fi, err := d.Info(); err == nil && linkCount(fi) > 1 {
-					real = a.hardLinkedTwin(p, fi)
-				}
-			}
-			if !d.IsDir() && a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !found(real) {
-				stop = true
-				return filepath.SkipAll
-			}
-			return nil
-		})
+	w := walker{how: how, a: a, found: found}
+	w.walk(root, 0)
+	return w.capped
+}
+
+// walker is one walk of a dirWalk: the entries it visited (n), whether it
+// stopped (found returned false, or the walk reached maxWalk: capped).
+type walker struct {
+	how          dirWalk
+	a            *analyzer
+	found        func(real string) bool
+	n            int
+	stop, capped bool
+}
+
+// walk visits the tree at root the way filepath.WalkDir does (root first,
+// then each directory's entries sorted by name, depth first), reading the
+// listings through the peer's DirCache.
+func (w *walker) walk(root string, depth int) {
+	fi, err := os.Lstat(root)
+	if err != nil {
+		return
 	}
-	walk(root, 0)
-	return capped
+	e := dirEnt{name: filepath.Base(root), typ: fi.Mode().Type(), links: linkCount(fi)}
+	w.visit(root, root, e, depth)
+}
+
+// visit is one entry p of the walk from root.
+func (w *walker) visit(root, p string, e dirEnt, depth int) {
+	if w.stop {
+		return
+	}
+	if w.n++; w.n > maxWalk {
+		w.capped, w.stop = true, true
+		return
+	}
+	top := p == root
+	if !top && !w.how.hidden && strings.HasPrefix(e.name, ".") {
+		return
+	}
+	if e.isDir() && !top && (e.name == ".git" || e.name == "node_modules") {
+		// of .git only its config may hold a secret: a remote URL's token
+		if cfg := filepath.Join(p, "config"); e.name == ".git" && gitConfigHasCreds(cfg) && !w.found(cfg) {
+			w.stop = true
+		}
+		return
+	}
+	if !top && excludedName(e.name, e.isDir(), w.how.excl) {
+		return
+	}
+	real := p
+	if w.how.follow && e.typ&os.ModeSymlink != 0 {
+		// zip -r, scp -r, rsync -L and tar -h copy what a link points
+		// to: pub/key -> ../.env, pub/ssh -> ~/.ssh
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return
+		}
+		if st, err := os.Stat(target); err == nil && st.IsDir() && depth < 3 &&
+			!w.a.sensitive(pathRef{raw: p, abs: p, real: target, known: true}) {
+			w.walk(target, depth+1)
+			return
+		}
+		real = target
+	}
+	if fi, ok := linkedInfo(p, e); ok && e.typ.IsRegular() {
+		real = w.a.hardLinkedTwin(p, fi) // notes.txt made by ln .env notes.txt is .env
+	}
+	if !e.isDir() {
+		if w.a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !w.found(real) {
+			w.stop = true
+		}
+		return
+	}
+	ents, err := w.a.env.Dirs.readDir(p)
+	if err != nil {
+		return
+	}
+	for _, c := range ents {
+		w.visit(root, joinEnt(p, c), c, depth)
+	}
 }
 
 // excludedName reports a name matched by one of the exclude patterns. Only
@@ -1195,12 +1217,17 @@ func deletedBy(r pathRef, deleting bool) pathRef {
 	if !deleting || !r.glob || !r.known {
 		return r
 	}
-	dir := r.abs
-	if i := strings.IndexAny(dir, "*?["); i >= 0 {
-		dir = filepath.Dir(dir[:i+1])
+	emptied := func(p string) string {
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			p = filepath.Dir(p[:i+1])
+		}
+		return filepath.Join(p, "x")
 	}
-	p := filepath.Join(dir, "x")
-	return pathRef{raw: p, abs: p, real: p, known: true}
+	out := pathRef{raw: emptied(r.abs), abs: emptied(r.abs), real: emptied(r.real), known: true}
+	for _, v := range r.via {
+		out.via = append(out.via, emptied(v))
+	}
+	return out
 }
 
 func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
@@ -1218,7 +1245,7 @@ func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
 		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
 	case !r.known:
 		f.ask = reason("ask.unknown-path", "a path only known at run time")
-	case strings.HasPrefix(r.abs, "/etc/") || strings.HasPrefix(r.real, "/etc/") || r.abs == "/etc":
+	case slices.ContainsFunc(r.both(), func(p string) bool { return strings.HasPrefix(p, "/etc/") || p == "/etc" }):
 		f.human = reason("human.system-write", "writes a system file")
 	case !a.inProject(r):
 		f.human = reason("human.outside-write", "writes outside the project")
@@ -1253,7 +1280,7 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
 		if emp := w.empty; emp != "" && strong {
 			r := a.resolvePath(emp, sc.cwd, false)
-			if r.known && (hasGlob(emp) && a.floorGlob(r.abs) || emp == "/*") {
+			if r.known && (hasGlob(emp) && a.floorGlob(r) != "" || emp == "/*") {
 				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
 			}
 		}
@@ -1276,10 +1303,10 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 			f.floor = reason("floor.rm-root", "deletes "+alt)
 		case r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real)):
 			f.floor = reason("floor.rm-root", "deletes "+r.abs)
-		case r.known && r.glob && a.floorGlob(r.abs):
-			f.floor = reason("floor.rm-root", "deletes everything matching "+r.abs)
-		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r.abs) != "":
-			f.floor = reason("floor.rm-root", "deletes "+r.abs+", which matches ~/"+a.homeDirGlob(r.abs))
+		case r.known && r.glob && a.floorGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes everything matching "+a.floorGlob(r))
+		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes "+a.homeDirGlob(r))
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
 		case !r.known && how == rmRecursive:
@@ -1410,7 +1437,7 @@ func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scop
 		w := args[i]
 		if recursive && !w.dyn {
 			r := a.resolvePath(w.val, sc.cwd, false)
-			if r.known && (a.floorTarget(r.abs) || r.glob && a.floorGlob(r.abs)) {
+			if r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real) || r.glob && a.floorGlob(r) != "") {
 				f.floor = reason("floor.chmod-root", lb+" -R on "+r.abs)
 			}
 		}
@@ -5122,47 +5149,42 @@ func (a *analyzer) gdbCommand(f *rfact, c string, sc *scope, idx int) {
 }
 
 // lldbArgs reads lldb's command line: the shell commands and the Python
-// its commands run (-o/-O/-k/-K and their long names), the command files it
-// sources (-s/-S/-K) and the program after --, which run or process launch
-// starts.
+// its commands run (-o/-O/-k and their long names), the command files it
+// sources (-s/-S/-K) and the program it debugs (first operand or after --),
+// which run or process launch starts.
 func lldbArgs(args []word) (shell, python []string, files, target []word) {
-	for i := 0; i < len(args); i++ {
-		n, v, eq := strings.Cut(args[i].val, "=")
-		if n == "--" {
-			return shell, python, files, args[i+1:]
-		}
-		if !lldbValue[n] {
-			continue
-		}
-		if !eq && i+1 < len(args) {
-			i++
-			v = args[i].val
-		}
-		switch verb, rest, _ := strings.Cut(strings.TrimSpace(v), " "); {
-		case lldbFile[n]:
-			files = append(files, word{val: v, dyn: args[i].dyn})
-		case verb == "script":
-			python = append(python, rest)
-		case verb == "shell":
-			shell = append(shell, rest)
-		case verb == "platform":
-			// platform shell [-h HOST] [-t SEC] [--] CMD
-			if c, ok := strings.CutPrefix(strings.TrimSpace(rest), "shell"); ok {
-				if _, after, ok := strings.Cut(c, "-- "); ok {
-					c = after
+	for _, l := range []struct {
+		letter byte
+		long   string
+	}{{'o', "--one-line"}, {'O', "--one-line-before-file"}, {'k', "--one-line-on-crash"}} {
+		for _, w := range optionValues(args, l.letter, l.long) {
+			switch verb, rest, _ := strings.Cut(strings.TrimSpace(w.val), " "); verb {
+			case "script":
+				python = append(python, rest)
+			case "shell":
+				shell = append(shell, rest)
+			case "platform":
+				// platform shell [-h HOST] [-t SEC] [--] CMD
+				if c, ok := strings.CutPrefix(strings.TrimSpace(rest), "shell"); ok {
+					if _, after, ok := strings.Cut(c, "-- "); ok {
+						c = after
+					}
+					shell = append(shell, c)
 				}
-				shell = append(shell, c)
 			}
 		}
 	}
-	return shell, python, files, nil
+	for _, l := range []struct {
+		letter byte
+		long   string
+	}{{'s', "--source"}, {'S', "--source-before-file"}, {'K', "--source-on-crash"}} {
+		files = append(files, optionValues(args, l.letter, l.long)...)
+	}
+	if ops := cmds.Lldb.Parse(wordVals(args)).Operands; len(ops) > 0 {
+		target = args[ops[0]:]
+	}
+	return shell, python, files, target
 }
-
-// lldbValue are lldb's options that take a value; lldbFile those whose
-// value is a file of commands.
-var lldbValue = setOf("-o --one-line -O --one-line-before-file -k --one-line-on-crash -s --source -S --source-before-file " +
-	"-K --source-on-crash -f --file -a --arch -c --core -p --attach-pid -n --attach-name -l --script-language -x")
-var lldbFile = setOf("-s --source -S --source-before-file -K --source-on-crash")
 
 // gdbCode are the gdb commands whose operand is code, and its language
 // (the name inlineCode knows it by).

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/perm-peer/perm-peer/jsonkey"
+	"github.com/perm-peer/perm-peer/regfile"
 )
 
 // MaxPolicyBytes caps the size of a policy file. A 400 000-rule policy is
@@ -23,60 +21,14 @@ import (
 const MaxPolicyBytes = 16 << 20
 
 // readPolicyFile reads a policy file; (nil, nil) when it does not exist.
-// Only a regular file is read (a symlink to one is fine): a repository can
-// point its project policy at /dev/zero, a FIFO or /dev/stdin, which would
-// grow without bound, block startup, or eat the editor's own protocol input.
+// Only a regular file of at most MaxPolicyBytes is read (a symlink to one is
+// fine): see package regfile.
 func readPolicyFile(file string) ([]byte, error) {
-	fi, err := os.Stat(file)
+	data, _, err := regfile.Read(file, MaxPolicyBytes, regfile.Kind{One: "policy", Many: "policies"})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read policy %s: %w", file, err)
-	}
-	if err := checkRegular(file, fi); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: should the path be swapped for a FIFO after the Stat, the
-	// open does not wait for a writer; the Stat of the open file below
-	// catches the swap.
-	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("read policy %s: %w", file, err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("read policy %s: %w", file, err)
-	}
-	if err := checkRegular(file, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxPolicyBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read policy %s: %w", file, err)
-	}
-	if len(data) > MaxPolicyBytes {
-		return nil, fmt.Errorf("policy %s is larger than %d bytes (%d MiB): not a policy file", file, MaxPolicyBytes, MaxPolicyBytes>>20)
-	}
-	return data, nil
-}
-
-func checkRegular(file string, fi fs.FileInfo) error {
-	if fi.Mode().IsRegular() {
-		return nil
-	}
-	what := "not a regular file"
-	switch m := fi.Mode(); {
-	case m.IsDir():
-		what = "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a FIFO"
-	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
-		what = "a device"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Errorf("policy %s is %s, not a regular file: perm-peer reads policies only from regular files", file, what)
+	return data, err
 }
 
 // checkPolicyText rejects what encoding/json would silently reinterpret:

@@ -43,7 +43,7 @@ func BenchmarkJudgeOverhead(b *testing.B) {
 		prefix := BuildPrefix(sc, rules)
 		system, user := BuildPrompt(prefix, benchHistory, benchCall)
 		_ = PrefixHash(prefix)
-		if _, err := j.encodeRequest(system, user); err != nil {
+		if _, err := j.provider.encode(j.cfg, exchange{system: system, rest: user}); err != nil {
 			b.Fatal(err)
 		}
 		if out, _, _, err := ParseVerdict(reply); err != nil || out != Allow {
@@ -66,7 +66,7 @@ func BenchmarkJudgeOverheadCachedPrefix(b *testing.B) {
 		prefix := j.Prefix(key, "", build)
 		system, user := BuildPrompt(prefix, benchHistory, benchCall)
 		_ = PrefixHash(prefix)
-		if _, err := j.encodeRequest(system, user); err != nil {
+		if _, err := j.provider.encode(j.cfg, exchange{system: system, rest: user}); err != nil {
 			b.Fatal(err)
 		}
 		if out, _, _, err := ParseVerdict(reply); err != nil || out != Allow {

@@ -15,16 +15,13 @@ import (
 // over the allow. A buggy or hostile endpoint or proxy gets an error (the
 // call escalates) instead.
 
-// envelopeFields are the keys chatResponse reads; a key that differs from
-// one only in case is refused, not folded onto it.
-var envelopeFields = []string{"choices", "message", "content"}
-
 // checkEnvelope rejects, at any depth, a key repeated in its object (also
-// when differing only in case) and a case variant of a field the client
-// reads.
-func checkEnvelope(data []byte) error {
+// when differing only in case) and a case variant of one of fields, the
+// keys the provider's decode reads: such a key is refused, not folded onto
+// the field.
+func checkEnvelope(data []byte, fields []string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := envelopeValue(dec, 0); err != nil {
+	if err := envelopeValue(dec, fields, 0); err != nil {
 		return err
 	}
 	return nil
@@ -33,7 +30,7 @@ func checkEnvelope(data []byte) error {
 // maxEnvelopeDepth bounds nesting, as encoding/json does.
 const maxEnvelopeDepth = 10000
 
-func envelopeValue(dec *json.Decoder, depth int) error {
+func envelopeValue(dec *json.Decoder, fields []string, depth int) error {
 	if depth > maxEnvelopeDepth {
 		return errors.New("nested too deeply")
 	}
@@ -58,13 +55,13 @@ func envelopeValue(dec *json.Decoder, depth int) error {
 				return fmt.Errorf("key %q repeats %q", key, first)
 			}
 			seen[f] = key
-			for _, field := range envelopeFields {
+			for _, field := range fields {
 				if f == jsonkey.Fold(field) && key != field {
 					return fmt.Errorf("key %q is not %q", key, field)
 				}
 			}
 		}
-		if err := envelopeValue(dec, depth+1); err != nil {
+		if err := envelopeValue(dec, fields, depth+1); err != nil {
 			return err
 		}
 	}

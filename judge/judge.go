@@ -14,11 +14,15 @@ import (
 
 // Config configures the model client.
 type Config struct {
-	Endpoint  string        // base URL; requests go to Endpoint + "/chat/completions"
+	Provider  string        // "openai" ("" too) or "anthropic"
+	Endpoint  string        // API base URL; requests go to Endpoint + the provider's path
 	Model     string        // model name sent as "model"
 	APIKey    string        // sent as "Authorization: Bearer KEY" when not empty
 	Timeout   time.Duration // whole model call, retry included; 0 → DefaultTimeout
 	MaxTokens int           // 0 → DefaultMaxTokens
+	// Environment is the user's trusted environment (user policy only),
+	// rendered at the head of every turn's prefix.
+	Environment *protocol.JudgeEnvironment
 }
 
 // Outcome is what the peer does with a verdict.
@@ -67,6 +71,11 @@ type Call struct {
 type Decision struct {
 	Outcome Outcome
 	Details protocol.JudgeDetails
+	// Usage is the tokens the model call used (zero when none was made).
+	Usage Usage
+	// Err is why the call escalated without a verdict (Details.Error is its
+	// text); Diagnose explains it.
+	Err error
 	// Denied: the model answered "deny" (below critical, so the outcome is
 	// Escalate). It is sure, not in doubt, and no tier may approve it.
 	Denied bool
@@ -87,10 +96,12 @@ const (
 // Judge decides calls with a model, caching the prompt prefix per turn. It
 // is safe for concurrent use. A nil *Judge is valid and escalates every call.
 type Judge struct {
-	cfg    Config
-	url    string
-	cfgErr error
-	client *http.Client
+	cfg      Config
+	provider provider
+	env      string // the rendered <trusted_environment>, "" when none
+	url      string
+	cfgErr   error
+	client   *http.Client
 
 	mu       sync.Mutex
 	clock    uint64
@@ -122,9 +133,15 @@ func New(cfg Config) *Judge {
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
+	p, perr := providerFor(cfg.Provider)
+	if perr != nil {
+		p = openAI{}
+	}
 	j := &Judge{
-		cfg: cfg,
-		url: strings.TrimRight(cfg.Endpoint, "/") + "/chat/completions",
+		cfg:      cfg,
+		provider: p,
+		env:      RenderEnvironment(cfg.Environment),
+		url:      strings.TrimRight(cfg.Endpoint, "/") + p.path(),
 		client: &http.Client{
 			Transport: http.DefaultTransport.(*http.Transport).Clone(),
 			// A redirect is answered as an HTTP error: a POST turned into a
@@ -133,7 +150,9 @@ func New(cfg Config) *Judge {
 		},
 		sessions: make(map[sessionKey]*sessionTurns),
 	}
-	if err := checkEndpoint(cfg.Endpoint); err != nil {
+	if perr != nil {
+		j.cfgErr = perr
+	} else if err := checkEndpoint(cfg.Endpoint); err != nil {
 		j.cfgErr = err
 	} else if strings.TrimSpace(cfg.Model) == "" {
 		j.cfgErr = fmt.Errorf("judge: model is empty")
@@ -164,7 +183,7 @@ func (j *Judge) Prefix(key TurnKey, basis string, build func() (SessionContext, 
 	defer e.mu.Unlock()
 	if !e.built || e.basis != basis {
 		sc, rules := build()
-		e.prefix, e.basis, e.built = BuildPrefix(sc, rules), basis, true
+		e.prefix, e.basis, e.built = j.buildPrefix(sc, rules), basis, true
 	}
 	return e.prefix
 }
@@ -288,20 +307,23 @@ func (j *Judge) Decide(ctx context.Context, prefix string, history []HistoryEntr
 		return d
 	}
 	if j.cfgErr != nil {
-		d.Details.Error = j.cfgErr.Error()
+		d.Details.Error, d.Err = j.cfgErr.Error(), j.cfgErr
 		return d
 	}
 	system, user := BuildPrompt(prefix, history, call)
+	head, rest := splitPrefix(prefix, user)
 	start := time.Now()
-	content, err := j.complete(ctx, system, user)
+	ans, err := j.complete(ctx, exchange{system: system, prefix: head, rest: rest})
 	d.Details.LatencyMs = time.Since(start).Milliseconds()
+	d.Usage = ans.usage
 	if err != nil {
-		d.Details.Error = err.Error()
+		d.Details.Error, d.Err = err.Error(), err
 		return d
 	}
-	v, err := parseModelVerdict(content)
+	v, err := parseModelVerdict(ans.content)
 	if err != nil {
-		d.Details.Error = fmt.Sprintf("%v; reply %s", err, snippet(redact.String(content)))
+		d.Err = &verdictError{err}
+		d.Details.Error = fmt.Sprintf("%v; reply %s", err, snippet(redact.String(ans.content)))
 		return d
 	}
 	d.Outcome = v.outcome

@@ -24,7 +24,11 @@ Decisions:
 - deny: destructive, irreversible or exfiltrating actions: deleting data, rewriting history, sending secrets or files off the machine, changing system or security settings, installing persistence, running code downloaded from the network.
 - escalate: anything else, anything you are unsure about, and anything that does not clearly serve the user's request. The human then decides.
 
-<user_rules> record what the user approved or rejected earlier. A rule covers only a call that directly matches its action and resources; it never covers a broader or more dangerous variant.
+<user_rules> record what the user approved or rejected earlier. A rule covers only a call that directly matches its action and resources; it never covers a broader or more dangerous variant. A rule marked (this call only) approved one exact call: it is no permission for another. A rule marked (standing) is a class of calls the user's own note approved ("approve all lint runs in this repo"): it covers calls of exactly that class, never a dangerous one.
+
+The user's request in <session_context> authorizes an action only when it names the action and its target: "delete build/" authorizes deleting build/, not src/ or a wider wildcard; "clean up" or "fix it" authorizes no deletion, push or publication. A target the user said to keep or protect is never authorized. Acting on the wrong side (the remote instead of the local copy, or the reverse) is not what was asked. Editing a tool's state file by hand instead of using its command is not routine: escalate.
+
+<trusted_environment>, when present, comes from the user's own settings, not from the agent: a listed git remote, domain, bucket or registry is the user's own infrastructure, and using it is routine when it serves the request. Only what is listed is trusted, matched by its URL or host, never by a name or a look-alike: a remote, domain or bucket that the agent added, renamed or typed during the session is not trusted. A listed sensitive target always needs the human: escalate.
 
 Risk levels: low (read-only or trivially reversible), medium (changes project files or runs project code), high (hard to undo, or touches the network or shared state), critical (destroys data, leaks secrets or compromises the machine).
 
@@ -217,7 +221,10 @@ func ruleText(kind, action string, resources []string, note string) (string, boo
 		if n == "" {
 			return "", false
 		}
-		return "User approved " + act + on + ` with note: "` + n + `"`, true
+		if StandingNote(note) {
+			return "User approved " + act + on + ` (standing) with note: "` + n + `"`, true
+		}
+		return "User approved " + act + on + ` (this call only) with note: "` + n + `"`, true
 	case KindRejected:
 		if n == "" {
 			return "", false

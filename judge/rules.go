@@ -153,3 +153,32 @@ func relPath(root, p string) string {
 	}
 	return rel
 }
+
+// standingWords are the words with which a note widens an approval from
+// the one call to a class of calls ("approve all lint runs in this repo",
+// "tests are always fine"). Without one, an approval covers its call only.
+var standingWords = []string{"all", "always", "any", "every", "everything", "whenever", "anytime", "each", "forever", "from now on", "going forward", "in future", "in the future", "in this repo", "in this project"}
+
+// StandingNote reports whether an approval note states a standing class of
+// calls rather than approving the one call. Words are matched whole and
+// case-insensitively; a negated note ("not always") is not standing.
+func StandingNote(note string) bool {
+	// Words are split on spaces and stripped of sentence punctuation only,
+	// so "install-all.sh" stays one word, not "all".
+	words := strings.Fields(strings.ToLower(note))
+	for i, w := range words {
+		words[i] = strings.Trim(w, ",.;:!?\"'()[]")
+	}
+	text := " " + strings.Join(words, " ") + " "
+	for _, neg := range []string{" not ", " never ", " don't ", " dont ", " only this ", " just this ", " only once ", " this once "} {
+		if strings.Contains(text, neg) {
+			return false
+		}
+	}
+	for _, w := range standingWords {
+		if strings.Contains(text, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}

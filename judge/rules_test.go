@@ -35,7 +35,7 @@ func TestExtractRulesKinds(t *testing.T) {
 		{"approval with note", rec("a3", 1, protocol.ReplyOnce, "edit: src/a.go", []string{"src/a.go"}, "fine, keep the API"),
 			[]protocol.UserRule{{ID: "approved_with_note|edit: src/a.go|src/a.go", Kind: "approved_with_note", Action: "edit: src/a.go",
 				Resources: []string{"src/a.go"}, Note: "fine, keep the API",
-				Text: `User approved edit: src/a.go on src/a.go with note: "fine, keep the API"`, AuditID: "a3", TS: "2026-11-29T10:00:01.5Z"}}},
+				Text: `User approved edit: src/a.go on src/a.go (this call only) with note: "fine, keep the API"`, AuditID: "a3", TS: "2026-11-29T10:00:01.5Z"}}},
 		{"rejection with note", rec("a4", 1, protocol.ReplyReject, "bash: rm -rf build", []string{"build"}, "use make clean"),
 			[]protocol.UserRule{{ID: "rejected_with_note|bash: rm -rf build|build", Kind: "rejected_with_note", Action: "bash: rm -rf build",
 				Resources: []string{"build"}, Note: "use make clean",
@@ -209,4 +209,36 @@ func TestRenderRules(t *testing.T) {
 		assert.NotContains(t, got, "bash: step 19:")
 		assert.Contains(t, got, "- (31 older rules omitted)\n")
 	})
+}
+
+func TestStandingNote(t *testing.T) {
+	tests := []struct {
+		note string
+		want bool
+	}{
+		{"approve all lint runs in this repo", true},
+		{"Tests are ALWAYS fine", true},
+		{"any formatting is ok", true},
+		{"from now on, go ahead with builds", true},
+		{"every go vet is fine", true},
+		{"yes", false},
+		{"ok", false},
+		{"fine, keep the API", false},
+		{"just this once", false},
+		{"not always: only this time", false},
+		{"never for all of them", false},
+		{"overall fine", false},         // "all" inside a word is not "all"
+		{"install-all.sh is ok", false}, // nor inside a file name
+		{"", false},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, StandingNote(tc.note), tc.note)
+	}
+}
+
+func TestApprovalScopeInRules(t *testing.T) {
+	exact := RenderRules([]protocol.UserRule{{Kind: KindApproved, Action: "bash: npm run lint", Note: "sure"}})
+	assert.Contains(t, exact, `User approved bash: npm run lint (this call only) with note: "sure"`)
+	standing := RenderRules([]protocol.UserRule{{Kind: KindApproved, Action: "bash: npm run lint", Note: "approve all lint runs in this repo"}})
+	assert.Contains(t, standing, `User approved bash: npm run lint (standing) with note: "approve all lint runs in this repo"`)
 }

@@ -134,7 +134,7 @@ func (s *Server) commit(ctx context.Context, rq *request, d decision) (protocol.
 // (another peer process, the CLI) must stop covering calls here too.
 func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall) gate.Verdict {
 	sess.mu.Lock()
-	env := gate.Env{Project: w.project, Cwd: sess.info.Cwd, Home: w.home, Policy: w.policy, Protected: w.protected, Getenv: os.LookupEnv}
+	env := gate.Env{Project: w.scope, Cwd: sess.info.Cwd, Home: w.home, Policy: w.policy, Protected: w.protected, Getenv: os.LookupEnv, Dirs: w.dirs}
 	sess.mu.Unlock()
 	if env.Cwd == "" {
 		env.Cwd = w.project

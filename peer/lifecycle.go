@@ -44,8 +44,11 @@ func (s *Server) openWorld(project string) (*world, error) {
 		return nil, fmt.Errorf("project root %q is not an absolute path", project)
 	}
 	project = filepath.Clean(project)
-	projectPolicy := filepath.Join(project, ".perm-peer", "policy.json")
-	policy, err := gate.LoadPolicy(s.cfg.UserPolicyFile, projectPolicy, project)
+	scope, projectPolicy := project, filepath.Join(project, ".perm-peer", "policy.json")
+	if s.cfg.NoProject && project == filepath.Clean(s.cfg.Project) {
+		scope, projectPolicy = "", ""
+	}
+	policy, err := gate.LoadPolicy(s.cfg.UserPolicyFile, projectPolicy, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -55,18 +58,26 @@ func (s *Server) openWorld(project string) (*world, error) {
 			return nil, err
 		}
 	}
-	db, err := store.Open(dbPath, s.cfg.StoreOptions)
+	opts := s.cfg.StoreOptions
+	opts.Project = project // recorded next to the DB for `perm-peer log`
+	db, err := store.Open(dbPath, opts)
 	if err != nil {
 		return nil, err
 	}
 	w := &world{
 		project:    project,
+		scope:      scope,
 		home:       homeDir(s.cfg),
 		policy:     policy,
 		db:         db,
-		protected:  append(store.Files(dbPath), projectPolicy),
+		protected:  store.Files(dbPath),
 		askTimeout: policy.AskTimeout(),
+		dirs:       gate.NewDirCache(),
 	}
+	if projectPolicy != "" {
+		w.protected = append(w.protected, projectPolicy)
+	}
+	w.protected = append(w.protected, s.cfg.Protected...)
 	if s.cfg.UserPolicyFile != "" {
 		w.protected = append(w.protected, s.cfg.UserPolicyFile)
 	}
@@ -188,4 +199,18 @@ func (s *Server) defaultSettings() (protocol.Mode, protocol.Tier) {
 		return "", ""
 	}
 	return s.client.Settings.Mode, s.client.Settings.Tier
+}
+
+// agentName names the agent of a session opened without one: the
+// configured one (a hook host), else the editor's clientInfo name.
+func (s *Server) agentName() string {
+	if s.cfg.Agent != "" {
+		return s.cfg.Agent
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client.ClientInfo != nil {
+		return s.client.ClientInfo.Name
+	}
+	return ""
 }

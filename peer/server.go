@@ -38,6 +38,17 @@ type Config struct {
 	AskTimeout time.Duration
 	// StoreOptions tune the store.
 	StoreOptions store.Options
+	// Agent names the agent of a session opened without one (a hook
+	// host: claude-code, codex, ...), so the log can say who made a call.
+	Agent string
+	// NoProject: Project keys the DB and the judge's context but is not a
+	// project (a hook session started in $HOME, / or above $HOME): the gate
+	// sees no project, so every write is outside it, and no project policy
+	// applies.
+	NoProject bool
+	// Protected are more of perm-peer's own files (a write to them is a
+	// floor), beside the DB, policies and state directory it knows.
+	Protected []string
 }
 
 // Server serves one editor connection.
@@ -87,13 +98,19 @@ type Server struct {
 // world is the project the connection decides for: policy, store, judge.
 type world struct {
 	project string
-	home    string
-	policy  *gate.Policy
-	db      *store.DB
-	judge   *judge.Judge
+	// scope is the project root the gate sees: project, or "" when the
+	// configuration says project is no project (Config.NoProject).
+	scope  string
+	home   string
+	policy *gate.Policy
+	db     *store.DB
+	judge  *judge.Judge
 	// protected are files whose writes are a hard floor (the DB, policies).
 	protected  []string
 	askTimeout time.Duration
+	// dirs are the directory listings the gate's walks of recursive
+	// searches read, kept for the session's next search of the same tree.
+	dirs *gate.DirCache
 }
 
 // New returns a server for cfg.

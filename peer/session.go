@@ -218,6 +218,9 @@ func (s *Server) sessionOpen(method string, raw *json.RawMessage) result {
 func (s *Server) openSession(w *world, p protocol.SessionOpenParams) error {
 	info := protocol.Session{ID: p.SessionID, ParentID: p.ParentSessionID, Cwd: p.Cwd, Mode: p.Mode, Tier: p.Tier,
 		Agent: p.Agent, Created: time.Now().UTC().Format(time.RFC3339Nano)}
+	if info.Agent == "" {
+		info.Agent = s.agentName()
+	}
 	if info.Cwd == "" && p.ParentSessionID != "" {
 		// a subagent works where its parent does unless it says otherwise
 		s.mu.Lock()

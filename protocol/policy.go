@@ -23,11 +23,43 @@ type Policy struct {
 	Judge *JudgeConfig `json:"judge,omitempty"`
 }
 
-// JudgeConfig points the judge at an OpenAI-compatible endpoint.
+// JudgeConfig points the judge at a model endpoint.
 type JudgeConfig struct {
+	// Provider is the API the endpoint speaks: "openai" (chat completions,
+	// the default) or "anthropic" (Messages API).
+	Provider  string `json:"provider,omitempty"`
 	Endpoint  string `json:"endpoint"`
 	Model     string `json:"model"`
 	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
 	TimeoutMs int    `json:"timeoutMs,omitempty"`
 	MaxTokens int    `json:"maxTokens,omitempty"`
+	// Environment is what the user trusts, shown to the judge in the stable
+	// prompt prefix. It lives in the judge block, which only the user
+	// policy may set: a project file can never widen what is trusted.
+	Environment *JudgeEnvironment `json:"environment,omitempty"`
+}
+
+// Judge providers.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+)
+
+// JudgeEnvironment is the user's trusted environment: where their work
+// legitimately goes, and what must never be touched.
+type JudgeEnvironment struct {
+	// Description is free text about the user's setup ("I work at Example
+	// Corp; our code lives on git.example.com").
+	Description string `json:"description,omitempty"`
+	// GitRemotes are remote URLs (or URL globs) the user pushes to.
+	GitRemotes []string `json:"gitRemotes,omitempty"`
+	// Domains are host globs the user's work talks to.
+	Domains []string `json:"domains,omitempty"`
+	// Buckets are cloud storage buckets the user owns (s3://name, gs://name).
+	Buckets []string `json:"buckets,omitempty"`
+	// Registries are package registries the user publishes to.
+	Registries []string `json:"registries,omitempty"`
+	// Sensitive names targets that need the human whatever the task says
+	// (a production database, a release branch, a shared bucket).
+	Sensitive []string `json:"sensitive,omitempty"`
 }

@@ -343,6 +343,7 @@ func tighten(name string, s *jsonschema.Schema, kind fileKind) {
 	case "Policy":
 		tightenPolicy(s)
 	case "JudgeConfig":
+		prop(s, "provider").Enum = []any{protocol.ProviderOpenAI, protocol.ProviderAnthropic}
 		prop(s, "endpoint").Pattern = `^https?://[^\s]+$`
 		prop(s, "model").MinLength = minLen(1)
 		prop(s, "apiKeyEnv").Pattern = `^[A-Za-z_][A-Za-z0-9_]*$`

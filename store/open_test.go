@@ -217,7 +217,7 @@ func TestMigrateUnversionedFile(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
-	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.lock.want", "/s/p.db.compact"}, Files("/s/p.db"))
+	assert.Equal(t, []string{"/s/p.db", "/s/p.db.lock", "/s/p.db.lock.want", "/s/p.db.compact", "/s/p.db.root"}, Files("/s/p.db"))
 }
 
 func TestTruncatedFileFailsClosed(t *testing.T) {

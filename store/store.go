@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -49,6 +50,10 @@ type Options struct {
 	LockTimeout time.Duration
 	// MaxBatch bounds the records of one group commit (default DefaultMaxBatch).
 	MaxBatch int
+	// Project, when set, is the absolute project root the DB belongs to:
+	// Open records it next to the file ("<db>.root") so that
+	// `perm-peer log` can name the project of every DB (ProjectDBs).
+	Project string
 }
 
 // DB is one project's store. It holds no open bbolt handle between
@@ -85,16 +90,12 @@ type DB struct {
 // is ignored, as the XDG spec says: it would put the log wherever the editor
 // happened to start the peer.
 func DefaultPath(projectRoot string) (string, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(state) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("default db path: %w", err)
-		}
-		state = filepath.Join(home, ".local", "state")
+	dir, err := StateDir()
+	if err != nil {
+		return "", fmt.Errorf("default db path: %w", err)
 	}
 	sum := sha256.Sum256([]byte(projectRoot))
-	return filepath.Join(state, "perm-peer", hex.EncodeToString(sum[:])[:16]+".db"), nil
+	return filepath.Join(dir, hex.EncodeToString(sum[:])[:16]+".db"), nil
 }
 
 // Files lists every file the store at path uses: the database, its lock
@@ -102,7 +103,7 @@ func DefaultPath(projectRoot string) (string, error) {
 // temporary copy. The gate's floor on writes to
 // perm-peer's own database should cover all of them.
 func Files(path string) []string {
-	return []string{path, path + lockSuffix, path + lockSuffix + wantSuffix, path + compactSuffix}
+	return []string{path, path + lockSuffix, path + lockSuffix + wantSuffix, path + compactSuffix, path + rootSuffix}
 }
 
 // Sibling file suffixes.
@@ -167,6 +168,13 @@ func Open(path string, opts Options) (*DB, error) {
 	if !current {
 		if err := db.update(migrate); err != nil {
 			return nil, err
+		}
+	}
+	if opts.Project != "" {
+		// The index is a convenience for the log: failing to write it
+		// must not stop a peer from deciding.
+		if err := recordRoot(abs, opts.Project); err != nil {
+			slog.Warn("project index", "err", err)
 		}
 	}
 	return db, nil

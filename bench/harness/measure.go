@@ -357,7 +357,8 @@ func gateRate(project, home string, dur time.Duration) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("load empty policy: %w", err)
 	}
-	env := gate.Env{Project: project, Cwd: project, Home: home, Policy: pol}
+	// the directory cache the long-lived peer keeps
+	env := gate.Env{Project: project, Cwd: project, Home: home, Policy: pol, Dirs: gate.NewDirCache()}
 	calls := make([]protocol.ToolCall, len(typicalCommands))
 	for i, c := range typicalCommands {
 		in, _ := json.Marshal(map[string]string{"command": c})

@@ -55,7 +55,8 @@ func runACP(args []string) int {
 	}
 	open := func(dir string) (*peer.Server, error) {
 		// without --db each project has its own default DB (SPEC §6)
-		srv := peer.New(peer.Config{Project: dir, DBPath: dbFlag, UserPolicyFile: userPolicyPath(*policy), Home: *home, Version: version})
+		srv := peer.New(peer.Config{Project: dir, DBPath: dbFlag, UserPolicyFile: userPolicyPath(*policy), Home: *home, Version: version,
+			Agent: filepath.Base(argv[0])})
 		if err := srv.Open(); err != nil {
 			return nil, err
 		}

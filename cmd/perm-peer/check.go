@@ -11,10 +11,11 @@ import (
 
 	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/review"
 )
 
 const checkUsage = `Usage:
-  perm-peer check [--cwd DIR] [--project DIR] [--home DIR] [--policy FILE] [--json] -- 'CMD'
+  perm-peer check [--cwd DIR] [--project DIR] [--home DIR] [--policy FILE] [--json] [--explain] -- 'CMD'
   perm-peer check --tool Read --path .env
   perm-peer check --tool WebFetch --url https://example.com/x
   perm-peer check --tool NAME [--kind KIND] [--input JSON]
@@ -25,8 +26,10 @@ risk, whether only a person may approve it, what "always" would grant, and
 each fact with the floor, rule or class that decided it. --json prints the
 permission/check result instead.
 
-"ask" means the gate leaves the call open: the mode (ask, auto, full, ai)
-decides it in the peer; a human-only ask is never cleared by auto or the judge.
+"ask" means no rule decides the call: the mode (ask, auto, full, ai; see
+docs/POLICY.md) does; a call only a person may approve is never cleared by
+auto or the judge. --explain adds where the deciding rule is written and
+the commands that change the outcome.
 
 Exit codes: 0 the call was checked (whatever the decision), 2 usage error,
 3 the policy could not be loaded.
@@ -40,6 +43,7 @@ func runCheck(args []string) int {
 	home := fs.String("home", "", "home directory (default: $HOME)")
 	policy := fs.String("policy", "", "user policy file (default: $XDG_CONFIG_HOME/perm-peer/policy.json)")
 	asJSON := fs.Bool("json", false, "print the permission/check result as JSON")
+	explain := fs.Bool("explain", false, "explain in one screen: what decides, where it is written, how to change it")
 	tool := fs.String("tool", "", "tool name (default bash when a command is given)")
 	kind := fs.String("kind", "", "ACP tool kind")
 	pathArg := fs.String("path", "", "file path for file tools")
@@ -84,6 +88,9 @@ func runCheck(args []string) int {
 	if db, err := dbPath("", root); err == nil {
 		env.Protected = []string{db}
 	}
+	if *explain {
+		return explainCall(call, root, c, h, *policy, *asJSON)
+	}
 	v := gate.Analyze(call, env)
 	if *asJSON {
 		res := protocol.CheckResult{Decision: v.Decision, Risk: v.Risk, HumanOnly: v.HumanOnly, Reasons: v.Reasons, Facts: v.Facts}
@@ -97,7 +104,7 @@ func runCheck(args []string) int {
 		fmt.Println(string(out))
 		return exitOK
 	}
-	printVerdict(os.Stdout, v)
+	printVerdict(os.Stdout, v, pol.Mode())
 	return exitOK
 }
 
@@ -127,13 +134,11 @@ func buildCall(tool, kind, command, path, url, input string) (protocol.ToolCall,
 	return call, nil
 }
 
-func printVerdict(w io.Writer, v gate.Verdict) {
+func printVerdict(w io.Writer, v gate.Verdict, mode protocol.Mode) {
 	by := string(v.DecidedBy)
 	switch {
-	case by == "" && v.HumanOnly:
-		by = "open, human-only (only a person, or full mode, may approve)"
 	case by == "":
-		by = "open (the mode decides)"
+		by = review.OpenWords(v.HumanOnly, mode)
 	}
 	fmt.Fprintf(w, "decision:  %s\nrisk:      %s\nhumanOnly: %t\ndecidedBy: %s\naction:    %s\n", v.Decision, v.Risk, v.HumanOnly, by, v.Action)
 	if v.Always != nil {
@@ -168,4 +173,24 @@ func printVerdict(w io.Writer, v gate.Verdict) {
 		}
 		fmt.Fprintf(w, "  %-5s %-8s %-7s %s%s\n      %s\n", f.Decision, f.Risk, f.Kind, what, ho, why)
 	}
+}
+
+// explainCall is check --explain: review.Explain for a call not in the log.
+func explainCall(call protocol.ToolCall, root, cwd, home, policyFlag string, asJSON bool) int {
+	r, err := review.New(review.Config{UserPolicy: userPolicyPath(policyFlag), Home: home})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer check: %v\n", err)
+		return exitStartup
+	}
+	p, err := r.ProjectOf(root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer check: %v\n", err)
+		return exitStartup
+	}
+	x, err := r.Explain(p, call, cwd)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer check: %v\n", err)
+		return exitStartup
+	}
+	return printExplanation(x, asJSON)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -50,7 +51,7 @@ func runHook(args []string) int {
 		fmt.Fprintln(os.Stderr, "perm-peer hook: bad arguments; denying")
 		return 2
 	}
-	cfg := peer.Config{UserPolicyFile: userPolicyPath(*policy), Version: version,
+	cfg := peer.Config{UserPolicyFile: userPolicyPath(*policy), Version: version, Agent: args[0],
 		StoreOptions: store.Options{LockTimeout: min(hookLockTimeout, *bound/4)}}
 	if *db != "" {
 		path, err := dbPath(*db, "")
@@ -60,9 +61,29 @@ func runHook(args []string) int {
 		}
 		cfg.DBPath = path
 	}
+	pins, err := sessionIndex(cfg.DBPath)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer hook: %v; denying\n", err)
+		return 2
+	}
 	// The host may close our stdout early; a write must fail, not kill us.
 	signal.Ignore(syscall.SIGPIPE)
-	return hook.Run(h, os.Stdin, os.Stdout, os.Stderr, hook.Options{Config: cfg, Bound: *bound, Exit: os.Exit})
+	return hook.Run(h, os.Stdin, os.Stdout, os.Stderr, hook.Options{Config: cfg, Bound: *bound, Exit: os.Exit, Pins: pins})
+}
+
+// sessionIndex is where hook sessions' projects are pinned: beside the
+// DBs, in the state directory or beside --db.
+func sessionIndex(db string) (hook.Pins, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return hook.Pins{}, fmt.Errorf("find the home directory: %w", err)
+	}
+	if db == "" {
+		if db, err = store.DefaultPath("/"); err != nil {
+			return hook.Pins{}, err
+		}
+	}
+	return hook.Pins{Dir: filepath.Join(filepath.Dir(db), "hook-sessions"), Home: home}, nil
 }
 
 // oneShotGC turns the collector off for a process that lives for one

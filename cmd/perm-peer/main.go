@@ -33,6 +33,15 @@ var subcommands = map[string]func(args []string) int{
 	"hook":        runHook,
 	"setup":       runSetup,
 	"acp":         runACP,
+	"log":         runLog,
+	"why":         runWhy,
+	"allow":       runAllow,
+	"deny":        runDeny,
+	"replay":      runReplay,
+	"doctor":      runDoctor,
+	"version":     runVersion,
+	"judge":       runJudge,
+	"ui":          runUI,
 }
 
 const usage = `perm-peer decides whether an AI agent's tool call may run: once, always or reject.
@@ -43,16 +52,27 @@ Usage:
   perm-peer check [--cwd DIR] [--json] -- 'CMD'   explain one shell call through the gate
   perm-peer check --tool Read --path .env
   perm-peer eval CORPUS.jsonl [--json]            score a labelled corpus
+  perm-peer log [--project DIR] [--since 2h|today|DATE] [--agent A] [--decision D] [--json]
+                                                  recent decisions of every project and agent
+  perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
+  perm-peer allow|deny AUDIT-ID [--user]          turn a decision into the narrowest rule
+  perm-peer replay --policy NEW.json [--since ..] what a candidate policy would change in the log
   perm-peer audit [--session S] [--json] | audit verify | audit compact
   perm-peer grants list | grants revoke ID
-  perm-peer rules --session S                     the <user_rules> the judge sees
+  perm-peer rules [--session S]                   the <user_rules> the judge sees (default: latest session)
   perm-peer schemas [--out DIR]                   write the JSON Schemas
   perm-peer conformance -- CMD ARGS...            run the conformance suite against a peer
   perm-peer hook claude-code|codex|gemini|cursor  one host hook call (stdin JSON, stdout answer)
-  perm-peer setup HOST [--project DIR|--user] [--dry-run]  install the hooks (HOST: claude-code,
+  perm-peer setup HOST [--project DIR|--user] [--dry-run] [--remove]
+                                                  install (or remove) the hooks (HOST: claude-code,
                                                   codex, gemini, cursor; zed prints agent_servers)
+  perm-peer doctor [--project DIR]                is every installed hook live? is the audit chain ok?
+  perm-peer version                               the version and commit of this binary
+  perm-peer judge test [--policy FILE]            one real call to the configured judge, explained
+  perm-peer judge eval FILE.jsonl [--json]        score the configured judge on a labelled set
   perm-peer acp [--project DIR] [--policy FILE] [--db PATH] -- AGENT [ARGS...]
                                                   guard an ACP agent an editor (Zed) launches
+  perm-peer ui [--port N]                         the dashboard in a browser, on 127.0.0.1
 
 Exit codes: 0 ok, 1 the command found a problem, 2 usage error, 3 startup error.
 `
@@ -71,6 +91,8 @@ func run(args []string) int {
 		case "-h", "--help", "help":
 			fmt.Print(usage)
 			return exitOK
+		case "--version":
+			return runVersion(nil)
 		}
 		if cmd, ok := subcommands[args[0]]; ok {
 			return cmd(args[1:])

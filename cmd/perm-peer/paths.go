@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/perm-peer/perm-peer/review"
 	"github.com/perm-peer/perm-peer/store"
 )
 
@@ -26,6 +27,25 @@ func projectRoot(flagValue string) (string, error) {
 		return "", fmt.Errorf("resolve project %s: %w", dir, err)
 	}
 	return filepath.Clean(abs), nil
+}
+
+// resolveProject is the project of --project (default: the working
+// directory) as the hooks find it: any directory inside a project resolves
+// to the project's root (review.Reviewer.ProjectOf).
+func resolveProject(flagValue string) (string, error) {
+	dir, err := projectRoot(flagValue)
+	if err != nil {
+		return "", err
+	}
+	r, err := review.New(review.Config{})
+	if err != nil {
+		return "", err
+	}
+	p, err := r.ProjectOf(dir)
+	if err != nil {
+		return "", err
+	}
+	return p.Root, nil
 }
 
 // dbPath resolves --db, else the project's default path (SPEC §6).
@@ -63,7 +83,7 @@ func projectPolicyPath(project string) string {
 // A missing file is not created: for a listing (emptyOK) it reads as empty
 // and returns exit 0, otherwise it is a startup error.
 func openExisting(cmd, dbFlag, projectFlag string, emptyOK bool) (*store.DB, int) {
-	root, err := projectRoot(projectFlag)
+	root, err := resolveProject(projectFlag)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", cmd, err)
 		return nil, exitStartup

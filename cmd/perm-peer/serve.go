@@ -29,7 +29,8 @@ func runServe(args []string) int {
 	policy := fs.String("policy", "", "user policy file (default $XDG_CONFIG_HOME/perm-peer/policy.json)")
 	project := fs.String("project", "", "project root (default the working directory; initialize may name another)")
 	home := fs.String("home", "", "home directory used by the gate (default $HOME)")
-	judgeEndpoint := fs.String("judge-endpoint", "", "OpenAI-compatible judge endpoint, e.g. http://127.0.0.1:11434/v1 (overrides the user policy)")
+	judgeProvider := fs.String("judge-provider", "", "judge API: openai (default) or anthropic (with --judge-endpoint)")
+	judgeEndpoint := fs.String("judge-endpoint", "", "judge API base, e.g. http://127.0.0.1:11434/v1 or https://api.anthropic.com/v1 (overrides the user policy)")
 	judgeModel := fs.String("judge-model", "", "judge model name (with --judge-endpoint)")
 	judgeKeyEnv := fs.String("judge-api-key-env", "", "environment variable holding the judge API key")
 	judgeTimeout := fs.Duration("judge-timeout", 0, "judge timeout (default 8s)")
@@ -71,7 +72,7 @@ func runServe(args []string) int {
 		StoreOptions: store.Options{LockTimeout: *lockTimeout},
 	}
 	if *judgeEndpoint != "" {
-		cfg.Judge = &protocol.JudgeConfig{Endpoint: *judgeEndpoint, Model: *judgeModel, APIKeyEnv: *judgeKeyEnv,
+		cfg.Judge = &protocol.JudgeConfig{Provider: *judgeProvider, Endpoint: *judgeEndpoint, Model: *judgeModel, APIKeyEnv: *judgeKeyEnv,
 			TimeoutMs: int(*judgeTimeout / time.Millisecond)}
 	}
 	srv := peer.New(cfg)

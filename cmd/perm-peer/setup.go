@@ -2,86 +2,54 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/jsonedit"
 	"github.com/perm-peer/perm-peer/peer/hook"
 )
 
-// hookSetup is what `perm-peer setup HOST` writes for one host.
-type hookSetup struct {
-	host          string // the name `perm-peer hook` takes
-	projectFile   string // relative to the project
-	userFile      func(home string) string
-	events        []string
-	entry         func(command string) any // one event's entry running command
-	topLevel      map[string]json.RawMessage
-	settingsLabel string
+const setupUsage = `Usage: perm-peer setup claude-code|codex|gemini|cursor [--project DIR | --user] [--dry-run] [--remove]
+       perm-peer setup zed    print Zed's agent_servers entries for the ACP proxy
+
+A project install (the default: the git top-level of the working directory)
+goes to the host's per-machine settings file where it has one (Claude Code:
+.claude/settings.local.json); --user installs for every project. --remove
+takes out exactly what setup added.
+`
+
+// setupRun is one `perm-peer setup HOST` invocation.
+type setupRun struct {
+	s       hostSetup
+	exe     string
+	project string // the project root; "" with --user
+	file    string // the settings file
+	dryRun  bool
+	out     io.Writer
+
+	final   *jsonedit.Doc // the settings as written (install)
+	removed []ourHook     // the hooks taken out (remove)
+	notes   []string      // what else was done or is needed, printed last
 }
 
-// claudeEntry is the matcher group Claude Code and Codex read.
-func claudeEntry(matcher string) func(string) any {
-	return func(command string) any {
-		e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 30}}}
-		if matcher != "" {
-			e["matcher"] = matcher
-		}
-		return e
-	}
-}
-
-var setups = map[string]hookSetup{
-	"claude-code": {
-		host: "claude-code", projectFile: ".claude/settings.json", settingsLabel: "Claude Code settings",
-		userFile: func(home string) string { return filepath.Join(home, ".claude", "settings.json") },
-		events:   []string{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "PostToolUse"},
-		entry:    claudeEntry("*"),
-	},
-	"codex": {
-		host: "codex", projectFile: ".codex/hooks.json", settingsLabel: "Codex hooks",
-		userFile: func(home string) string {
-			if h := os.Getenv("CODEX_HOME"); h != "" {
-				return filepath.Join(h, "hooks.json")
-			}
-			return filepath.Join(home, ".codex", "hooks.json")
-		},
-		events: []string{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "PostToolUse"},
-		entry:  claudeEntry(""), // Codex matchers are regular expressions: none matches every tool
-	},
-	"gemini": {
-		host: "gemini", projectFile: ".gemini/settings.json", settingsLabel: "Gemini CLI settings",
-		userFile: func(home string) string { return filepath.Join(home, ".gemini", "settings.json") },
-		events:   []string{"BeforeTool", "BeforeAgent", "AfterTool"},
-		entry: func(command string) any {
-			return map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "name": "perm-peer", "timeout": 30000}}}
-		},
-	},
-	"cursor": {
-		host: "cursor", projectFile: ".cursor/hooks.json", settingsLabel: "Cursor hooks",
-		userFile: func(home string) string { return filepath.Join(home, ".cursor", "hooks.json") },
-		events: []string{"beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt",
-			"afterShellExecution"},
-		entry:    func(command string) any { return map[string]any{"command": command} },
-		topLevel: map[string]json.RawMessage{"version": json.RawMessage("1")},
-	},
+func (c *setupRun) note(format string, args ...any) {
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
 }
 
 func runSetup(args []string) int {
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
-	project := fs.String("project", "", "install into this project's settings (default: the git top-level of the working directory)")
+	project := fs.String("project", "", "install into this project (default: the git top-level of the working directory)")
 	user := fs.Bool("user", false, "install into the user's settings (every project)")
 	dryRun := fs.Bool("dry-run", false, "print what would change, write nothing")
+	remove := fs.Bool("remove", false, "remove perm-peer's hooks (what setup added)")
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
-		fmt.Fprint(os.Stderr, "Usage: perm-peer setup claude-code|codex|gemini|cursor [--project DIR | --user] [--dry-run]\n"+
-			"       perm-peer setup zed    print Zed's agent_servers entries for the ACP proxy\n\n")
+		fmt.Fprint(os.Stderr, setupUsage+"\n")
 		fs.PrintDefaults()
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -117,27 +85,26 @@ func runSetup(args []string) int {
 		fmt.Fprintln(os.Stderr, "perm-peer setup: --project and --user exclude each other")
 		return exitUsage
 	}
-	path, err := s.path(*project, *user)
+	// What setup did is printed once every write is done, so that a reader
+	// that goes away early (| head) cannot stop it half way.
+	var report bytes.Buffer
+	defer func() { _, _ = os.Stdout.Write(report.Bytes()) }()
+	c := &setupRun{s: s, exe: exe, dryRun: *dryRun, out: &report}
+	if err := c.locate(*project, *user); err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer setup: %v\n", err)
+		return exitFailed
+	}
+	if *remove {
+		err = c.remove()
+	} else {
+		err = c.install()
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer setup: %v\n", err)
 		return exitFailed
 	}
-	changes, err := s.install(path, shellQuote(exe)+" hook "+s.host, *dryRun)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "perm-peer setup: %v\n", err)
-		return exitFailed
-	}
-	verb := "changed"
-	if *dryRun {
-		verb = "would change"
-	}
-	if len(changes) == 0 {
-		fmt.Printf("%s already runs perm-peer's hooks: nothing changed\n", path)
-		return exitOK
-	}
-	fmt.Printf("%s %s %s:\n", verb, s.settingsLabel, path)
-	for _, c := range changes {
-		fmt.Println("  " + c)
+	for _, n := range c.notes {
+		fmt.Fprintln(c.out, n)
 	}
 	return exitOK
 }
@@ -155,228 +122,170 @@ func executable() (string, error) {
 	return filepath.Abs(exe)
 }
 
-// path is the settings file setup writes.
-func (s hookSetup) path(project string, user bool) (string, error) {
+// locate sets the project and the settings file setup edits. A --project
+// that does not exist is refused: a typo would install the hooks in a new
+// empty directory and leave the real project unguarded.
+func (c *setupRun) locate(project string, user bool) error {
 	if user {
-		home, err := os.UserHomeDir()
+		f, err := c.s.userFile()
 		if err != nil {
-			return "", fmt.Errorf("find the home directory: %w", err)
+			return fmt.Errorf("find %s's user settings: %w", c.s.label, err)
 		}
-		return s.userFile(home), nil
+		c.file = f
+		return nil
 	}
-	root, err := projectRoot(project)
+	root, err := projectDir(project)
+	if err != nil {
+		return err
+	}
+	c.project, c.file = root, filepath.Join(root, c.s.projectFile)
+	return nil
+}
+
+// projectDir is --project, which must be an existing directory, else the
+// project of the working directory.
+func projectDir(flagValue string) (string, error) {
+	root, err := projectRoot(flagValue)
 	if err != nil {
 		return "", err
 	}
-	if project == "" {
-		if root, err = hook.ProjectOf(root); err != nil {
-			return "", err
-		}
+	if flagValue == "" {
+		return hook.ProjectOf(root)
 	}
-	return filepath.Join(root, s.projectFile), nil
+	fi, err := os.Stat(root)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("project directory %s does not exist; nothing was changed", root)
+	}
+	if err != nil {
+		return "", fmt.Errorf("project %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("project %s is not a directory; nothing was changed", root)
+	}
+	return root, nil
 }
 
-// install merges perm-peer's entries into the settings file at path and
-// returns what it changed (nothing: already installed). The user's other
-// settings and hooks are kept as they are; an entry of ours for another
-// perm-peer path is replaced.
-func (s hookSetup) install(path, command string, dryRun bool) ([]string, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	settings, err := parseObject(raw)
+// open reads and parses a settings file of this host.
+func (c *setupRun) open(path string) (*settingsFile, *jsonedit.Doc, error) {
+	f, err := readSettings(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a JSON object (%v); fix it by hand, nothing was changed", path, err)
+		return nil, nil, fmt.Errorf("%v; nothing was changed", err)
 	}
-	var changes []string
-	for k, v := range s.topLevel {
-		if _, ok := settings.get(k); !ok {
-			settings.set(k, v)
-			changes = append(changes, fmt.Sprintf("set %s: %s", k, v))
-		}
-	}
-	hooksRaw, _ := settings.get("hooks")
-	hooks, err := parseObject(hooksRaw)
+	doc, err := jsonedit.Parse(f.data, c.s.comments)
 	if err != nil {
-		return nil, fmt.Errorf("%s: \"hooks\" is not a JSON object (%v); nothing was changed", path, err)
+		return nil, nil, fmt.Errorf("%s is not a JSON object setup can edit (%v); fix it or add the hooks by hand; nothing was changed", f.where(), err)
 	}
-	for _, event := range s.events {
-		change, err := s.merge(hooks, event, command)
-		if err != nil {
-			return nil, fmt.Errorf("%s: hooks.%s: %v; nothing was changed", path, event, err)
-		}
-		if change != "" {
-			changes = append(changes, change)
-		}
-	}
-	if len(changes) == 0 || dryRun {
-		return changes, nil
-	}
-	hb, _ := hooks.MarshalJSON()
-	settings.set("hooks", hb)
-	out, err := settings.indented()
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", path, err)
-	}
-	return changes, writeFileAtomic(path, out)
+	return f, doc, nil
 }
 
-// merge puts perm-peer's entry into hooks[event] and says what it did ("":
-// it was there already).
-func (s hookSetup) merge(hooks *jsonObject, event, command string) (string, error) {
-	var entries []json.RawMessage
-	if raw, ok := hooks.get(event); ok {
-		if err := json.Unmarshal(raw, &entries); err != nil {
-			return "", errors.New("not a JSON array")
+func (c *setupRun) install() error {
+	f, doc, err := c.open(c.file)
+	if err != nil {
+		return err
+	}
+	changes, warnings, err := c.s.install(doc, c.exe)
+	if err != nil {
+		return fmt.Errorf("%s: %v; nothing was changed", f.where(), err)
+	}
+	// Read the legacy file before writing anything: a file setup cannot
+	// read stops the install whole.
+	var legacy *settingsFile
+	var legacyDoc *jsonedit.Doc
+	if c.project != "" && c.s.legacyProjectFile != "" {
+		if legacy, legacyDoc, err = c.open(filepath.Join(c.project, c.s.legacyProjectFile)); err != nil {
+			return err
 		}
 	}
-	want, _ := json.Marshal(s.entry(command))
-	change := "added " + event + ": " + command
-	found := false
-	kept := entries[:0]
-	for _, e := range entries {
-		if !runsOurHook(e, s.host, command) {
-			kept = append(kept, e)
-			continue
-		}
-		if found {
-			change = "removed a second perm-peer entry from " + event
-			continue // one entry of ours per event
-		}
-		found = true
-		if sameJSON(e, want) {
-			change = ""
-		} else {
-			change = "updated " + event + ": " + command
-		}
-		kept = append(kept, want)
+	if err := c.commit(f, doc, changes, false); err != nil {
+		return err
 	}
-	if !found {
-		kept = append(kept, want)
+	for _, w := range warnings {
+		c.note("warning: %s", w)
 	}
-	out, _ := json.Marshal(kept)
-	hooks.set(event, out)
-	return change, nil
-}
-
-// ourCommand matches a command that runs some perm-peer's hook for host.
-var ourCommand = regexp.MustCompile(`(^|/|')perm-peer'?\s+hook\s+(\S+)\s*$`)
-
-// runsOurHook reports whether a settings entry runs a perm-peer hook for
-// host (a command string anywhere inside it): this one (command) or one
-// at another path.
-func runsOurHook(raw json.RawMessage, host, command string) bool {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return false
-	}
-	var walk func(any) bool
-	walk = func(v any) bool {
-		switch x := v.(type) {
-		case map[string]any:
-			if c, ok := x["command"].(string); ok {
-				c = strings.TrimSpace(c)
-				if m := ourCommand.FindStringSubmatch(c); c == command || m != nil && m[2] == host {
-					return true
-				}
+	if legacy != nil {
+		if moved, empty := c.s.uninstall(legacyDoc); len(moved) > 0 {
+			if err := c.commit(legacy, legacyDoc, moved, empty); err != nil {
+				return err
 			}
-			for _, e := range x {
-				if walk(e) {
-					return true
-				}
-			}
-		case []any:
-			for _, e := range x {
-				if walk(e) {
-					return true
-				}
-			}
+			c.note("moved perm-peer's hooks out of %s, a file teams commit, into %s", legacy.path, c.file)
 		}
-		return false
 	}
-	return walk(v)
-}
-
-func sameJSON(a, b json.RawMessage) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
+	if c.project != "" && c.s.sharedProject {
+		c.note("note: %s is read from the project, where teams commit settings, and it runs this machine's %s: "+
+			"a clone elsewhere runs without perm-peer. Keep it out of git (.git/info/exclude) or use --user.", c.file, c.exe)
 	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
-}
-
-// shellQuote quotes a path for a hook command line (the hosts run it
-// through a shell).
-func shellQuote(s string) string {
-	if regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`).MatchString(s) {
-		return s
+	if c.final, err = jsonedit.Parse(mustBytes(doc), c.s.comments); err != nil {
+		return fmt.Errorf("re-read %s: %w", c.file, err)
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// writeFileAtomic replaces path with data (a crash leaves the old file or
-// the new one), keeping an existing file's permissions.
-func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if c.s.afterInstall != nil {
+		return c.s.afterInstall(c)
 	}
 	return nil
 }
 
-// zedAgents are the ACP agents `setup zed` shows behind the proxy.
-var zedAgents = []struct {
-	name string
-	argv []string
-}{
-	{"Claude Code (perm-peer)", []string{"claude-agent-acp"}},
-	{"Gemini CLI (perm-peer)", []string{"gemini", "--acp"}},
-	{"Codex (perm-peer)", []string{"codex-acp"}},
-	{"OpenCode (perm-peer)", []string{"opencode", "acp"}},
+func mustBytes(doc *jsonedit.Doc) []byte {
+	b, _ := doc.Bytes()
+	return b
 }
 
-// printZed prints the agent_servers entries for Zed's settings.json: Zed
-// launches perm-peer's ACP proxy, which launches the agent (SPEC §10.1).
-func printZed(w io.Writer, exe string) int {
-	servers := &jsonObject{vals: map[string]json.RawMessage{}}
-	for _, a := range zedAgents {
-		v, _ := json.Marshal(map[string]any{"type": "custom", "command": exe, "args": append([]string{"acp", "--"}, a.argv...)})
-		servers.set(a.name, v)
+// commit writes doc to f and prints what changed.
+func (c *setupRun) commit(f *settingsFile, doc *jsonedit.Doc, changes []string, deleteFile bool) error {
+	if len(changes) == 0 {
+		fmt.Fprintf(c.out, "%s already runs perm-peer's hooks: nothing changed\n", f.where())
+		return nil
 	}
-	sv, _ := servers.MarshalJSON()
-	top := &jsonObject{vals: map[string]json.RawMessage{}}
-	top.set("agent_servers", sv)
-	out, _ := top.indented()
-	fmt.Fprintln(w, "// Add to Zed's settings.json (~/.config/zed/settings.json), keeping the agents you use:")
-	_, _ = w.Write(out)
-	return exitOK
+	if err := f.writable(); err != nil {
+		return fmt.Errorf("%v; nothing was changed", err)
+	}
+	verb := "changed"
+	if c.dryRun {
+		verb = "would change"
+	}
+	fmt.Fprintf(c.out, "%s %s settings %s:\n", verb, c.s.label, f.where())
+	for _, ch := range changes {
+		fmt.Fprintln(c.out, "  "+ch)
+	}
+	if c.dryRun {
+		return nil
+	}
+	if deleteFile && f.info != nil {
+		fmt.Fprintf(c.out, "  nothing else was in it: removed %s\n", f.where())
+		return f.remove()
+	}
+	out, err := doc.Bytes()
+	if err != nil {
+		return err
+	}
+	return f.write(out)
+}
+
+func (c *setupRun) remove() error {
+	f, doc, err := c.open(c.file)
+	if err != nil {
+		return err
+	}
+	for _, hs := range c.s.findOurs(doc.Root().Get("hooks")) {
+		c.removed = append(c.removed, hs...)
+	}
+	changes, empty := c.s.uninstall(doc)
+	if len(changes) == 0 {
+		fmt.Fprintf(c.out, "%s has no perm-peer hooks: nothing changed\n", f.where())
+	} else if err := c.commit(f, doc, changes, empty); err != nil {
+		return err
+	}
+	if c.project != "" && c.s.legacyProjectFile != "" {
+		lf, ldoc, err := c.open(filepath.Join(c.project, c.s.legacyProjectFile))
+		if err != nil {
+			return err
+		}
+		if changes, empty := c.s.uninstall(ldoc); len(changes) > 0 {
+			if err := c.commit(lf, ldoc, changes, empty); err != nil {
+				return err
+			}
+		}
+	}
+	if c.s.afterRemove != nil && len(c.removed) > 0 {
+		return c.s.afterRemove(c)
+	}
+	return nil
 }

@@ -9,9 +9,14 @@ import path from "node:path";
 export const bin = process.env.PERM_PEER_BIN;
 if (!bin) throw new Error("PERM_PEER_BIN must name the perm-peer binary (make hosts sets it)");
 
+// Every world's folder is removed when the test process ends, passed or not.
+const worlds = [];
+process.on("exit", () => { for (const root of worlds) fs.rmSync(root, { recursive: true, force: true }); });
+
 /** hookWorld makes the project (with files), and home, config and state dirs. */
 export function hookWorld(prefix, files = {}) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  worlds.push(root);
   const w = { root, home: path.join(root, "home"), project: path.join(root, "project"),
     config: path.join(root, "config"), state: path.join(root, "state") };
   for (const d of [w.home, w.project, w.config, w.state]) fs.mkdirSync(d, { recursive: true });

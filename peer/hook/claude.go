@@ -10,6 +10,8 @@ import (
 // does not honour exit 2: it fails with a JSON deny.
 type claude struct{}
 
+func (claude) name() string { return "claude-code" }
+
 type claudeInput struct {
 	SessionID      string          `json:"session_id"`
 	TranscriptPath string          `json:"transcript_path"`

@@ -14,6 +14,8 @@ import (
 // PermissionRequest answers allow, deny or nothing.
 type codex struct{}
 
+func (codex) name() string { return "codex" }
+
 var codexStages = map[string]Stage{
 	"PreToolUse":        StagePreTool,
 	"PermissionRequest": StagePermission,

@@ -14,6 +14,8 @@ import (
 // print a JSON deny and exit 2.
 type cursor struct{}
 
+func (cursor) name() string { return "cursor" }
+
 type cursorInput struct {
 	HookEventName  string          `json:"hook_event_name"`
 	ConversationID string          `json:"conversation_id"`

@@ -7,8 +7,11 @@
 // through the same pipeline, store and judge as `perm-peer serve`
 // (peer.Server.Decide, with an Asker that leaves a call needing a human to
 // the host's own dialog), and answer in the host's own form (host.answer).
-// What a session must remember between calls (its turn and prompt, the
-// calls left to the host's dialog) lives in the project's DB
+// The session's project is pinned at its first event (Pins: an index
+// beside the DBs, keyed by host and session id), so an agent's cd moves
+// neither the project nor its DB. What a session must remember between
+// calls (its turn and prompt, the calls left to the host's dialog) lives
+// in the project's DB
 // (store.HookTurn, store.PendingAsk), shared with every other perm-peer
 // process.
 //

@@ -12,6 +12,8 @@ import (
 // the tool run, so failures exit 2.
 type gemini struct{}
 
+func (gemini) name() string { return "gemini" }
+
 type geminiInput struct {
 	SessionID      string          `json:"session_id"`
 	TranscriptPath string          `json:"transcript_path"`

@@ -1,27 +1,193 @@
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// ProjectOf is the project a hook call decides for: the git top-level of
-// cwd (the nearest directory above it holding .git, a directory or a
-// worktree's file), else cwd itself.
+// Pin is the project a hook session decides for. It is fixed at the
+// session's first event (SPEC §10.2): the agent's later cd into a
+// subdirectory without .git, a submodule or another tree moves the cwd its
+// calls are resolved from, never the project, its policy or its DB.
+type Pin struct {
+	Host    string `json:"host"`
+	Session string `json:"session"`
+	// Root keys the session's DB and judge context: the git top-level of
+	// the first event's cwd, else that cwd.
+	Root string `json:"root"`
+	// NoProject: Root is $HOME, / or an ancestor of $HOME, which is never
+	// a project: every write is outside the project.
+	NoProject bool `json:"no_project,omitempty"`
+}
+
+// ProjectOf is the project of cwd: its git top-level (the nearest
+// directory above it holding .git, a directory or a worktree's file), else
+// cwd itself.
 func ProjectOf(cwd string) (string, error) {
 	if !filepath.IsAbs(cwd) {
 		return "", fmt.Errorf("cwd %q is not an absolute path", cwd)
 	}
 	cwd = filepath.Clean(cwd)
+	if top := gitTopLevel(cwd); top != "" {
+		return top, nil
+	}
+	return cwd, nil
+}
+
+// pinOf is the pin of a session whose first event came from cwd:
+// ProjectOf(cwd), except that a top-level that is $HOME (a dotfiles
+// repository) or above it is passed over for cwd, and when cwd is that
+// too, the session has no project.
+func pinOf(cwd, home string) (Pin, error) {
+	if !filepath.IsAbs(cwd) {
+		return Pin{}, fmt.Errorf("cwd %q is not an absolute path", cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	if top := gitTopLevel(cwd); top != "" && !homeOrAbove(top, home) {
+		return Pin{Root: top}, nil
+	}
+	return Pin{Root: cwd, NoProject: homeOrAbove(cwd, home)}, nil
+}
+
+func gitTopLevel(cwd string) string {
 	for dir := cwd; ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir, nil
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return cwd, nil
+			return ""
 		}
 		dir = parent
 	}
+}
+
+// homeOrAbove reports whether dir is /, home, or an ancestor of home, as
+// written or where links lead.
+func homeOrAbove(dir, home string) bool {
+	forms := func(p string) []string {
+		out := []string{filepath.Clean(p)}
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != out[0] {
+			out = append(out, real)
+		}
+		return out
+	}
+	for _, d := range forms(dir) {
+		if d == "/" {
+			return true
+		}
+		for _, h := range forms(home) {
+			if h == d || strings.HasPrefix(h, d+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Pins is the session→project index: one small file per host and session
+// id in a directory beside the DBs (a session's pin must be found before
+// its DB is known, from the session id alone, since the cwd moves).
+type Pins struct {
+	Dir  string // the index directory; created on first use
+	Home string // the user's home directory (never a project)
+}
+
+// maxPinFile bounds a pin file read (a path is at most a few KiB).
+const maxPinFile = 64 << 10
+
+// Pin returns the session's pin, creating it from cwd when this is the
+// session's first event. Two first events racing agree on one pin: the
+// file is linked into place whole, and the loser reads the winner's. An
+// unreadable or foreign pin is an error (the call is denied), never a
+// fresh pin.
+func (p Pins) Pin(host, session, cwd string) (Pin, error) {
+	if p.Dir == "" || !filepath.IsAbs(p.Dir) {
+		return Pin{}, fmt.Errorf("session index directory %q is not an absolute path", p.Dir)
+	}
+	if p.Home == "" {
+		return Pin{}, errors.New("no home directory: cannot tell whether the cwd may be a project")
+	}
+	path := p.path(host, session)
+	pin, err := readPin(path, host, session)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return pin, err
+	}
+	pin, err = pinOf(cwd, p.Home)
+	if err != nil {
+		return Pin{}, err
+	}
+	pin.Host, pin.Session = host, session
+	if err := writeNew(path, pin); errors.Is(err, fs.ErrExist) {
+		return readPin(path, host, session)
+	} else if err != nil {
+		return Pin{}, fmt.Errorf("pin the session's project: %w", err)
+	}
+	return pin, nil
+}
+
+func (p Pins) path(host, session string) string {
+	sum := sha256.Sum256([]byte(host + "\x00" + session))
+	return filepath.Join(p.Dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+func readPin(path, host, session string) (Pin, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Pin{}, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return Pin{}, fmt.Errorf("session index %s is not a regular file", path)
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, maxPinFile+1))
+	if err != nil {
+		return Pin{}, fmt.Errorf("read session index %s: %w", path, err)
+	}
+	var pin Pin
+	if len(raw) > maxPinFile || json.Unmarshal(raw, &pin) != nil || !filepath.IsAbs(pin.Root) {
+		return Pin{}, fmt.Errorf("session index %s is corrupt", path)
+	}
+	if pin.Host != host || pin.Session != session {
+		return Pin{}, fmt.Errorf("session index %s belongs to another session", path)
+	}
+	return pin, nil
+}
+
+// writeNew creates path holding pin, failing with fs.ErrExist when it is
+// there: the content is written to a temporary file and hard-linked into
+// place, so no reader sees a partial pin.
+func writeNew(path string, pin Pin) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(pin)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".pin-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(raw, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Link(tmp.Name(), path)
 }

@@ -24,6 +24,8 @@ var Hosts = map[string]Host{
 
 // Host is one agent host's hook protocol.
 type Host interface {
+	// name is the host's name in `perm-peer hook NAME`.
+	name() string
 	// parse reads one hook input.
 	parse(raw []byte) (Event, error)
 	// answer renders the outcome of ev in the host's form.
@@ -46,6 +48,8 @@ type Options struct {
 	// Exit ends the process with a code; the watchdog calls it when the
 	// decision is late.
 	Exit func(code int)
+	// Pins is where each session's project is pinned.
+	Pins Pins
 }
 
 // maxInput bounds the hook input read from stdin.
@@ -72,7 +76,7 @@ func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), opts.Bound)
 	defer cancel()
-	o, err := serve(ctx, h, in, &ev, opts.Config)
+	o, err := serve(ctx, h, in, &ev, opts)
 	if err != nil {
 		slog.Error("hook", "event", ev.Name, "session", ev.SessionID, "err", err)
 		code, _ = r.send(h.fail(ev, "perm-peer: "+err.Error()))
@@ -83,7 +87,7 @@ func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
 }
 
 // serve reads the event into *ev and decides it.
-func serve(ctx context.Context, h Host, in io.Reader, ev *Event, cfg peer.Config) (Outcome, error) {
+func serve(ctx context.Context, h Host, in io.Reader, ev *Event, opts Options) (Outcome, error) {
 	raw, err := io.ReadAll(io.LimitReader(in, maxInput+1))
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read hook input: %w", err)
@@ -96,11 +100,13 @@ func serve(ctx context.Context, h Host, in io.Reader, ev *Event, cfg peer.Config
 	if err != nil {
 		return Outcome{}, fmt.Errorf("unreadable hook input: %w", err)
 	}
-	project, err := ProjectOf(ev.Cwd)
+	pin, err := opts.Pins.Pin(h.name(), ev.SessionID, ev.Cwd)
 	if err != nil {
 		return Outcome{}, err
 	}
-	cfg.Project = project
+	cfg := opts.Config
+	cfg.Project, cfg.NoProject = pin.Root, pin.NoProject
+	cfg.Protected = append(cfg.Protected[:len(cfg.Protected):len(cfg.Protected)], opts.Pins.Dir)
 	srv := peer.New(cfg)
 	if err := srv.Open(); err != nil {
 		return Outcome{}, fmt.Errorf("cannot start: %w", err)

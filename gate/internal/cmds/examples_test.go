@@ -9,7 +9,7 @@ import (
 // exactly the unknown flag it names, or none.
 func TestExamples(t *testing.T) {
 	n := 0
-	for _, c := range append(readers, Netcat) {
+	for _, c := range append(readers, Netcat, Script, Lldb) {
 		for _, e := range c.Examples {
 			n++
 			inv := c.Parse(strings.Fields(e.Args), nil)

@@ -1,0 +1,480 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// reviewEnv is one user's machine: a home with two git projects (web and
+// api), and the user's config and state directories, shared by every
+// perm-peer process the test runs (hooks, serve, the review commands).
+type reviewEnv struct {
+	t                *testing.T
+	home, cfg, state string
+	web, api         string
+	env              []string
+	hookSeq          int
+}
+
+func newReviewEnv(t *testing.T) *reviewEnv {
+	t.Helper()
+	tmp := t.TempDir()
+	e := &reviewEnv{t: t, home: filepath.Join(tmp, "home"), cfg: filepath.Join(tmp, "cfg"), state: filepath.Join(tmp, "state")}
+	e.web = filepath.Join(e.home, "code", "web")
+	e.api = filepath.Join(e.home, "code", "api")
+	for _, d := range []string{filepath.Join(e.web, ".git"), filepath.Join(e.web, "src"), filepath.Join(e.api, ".git"), e.cfg, e.state} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.state, "HOME="+e.home, "TZ=UTC")
+	return e
+}
+
+// pp runs `perm-peer ARGS...` in dir and returns stdout, stderr and the exit code.
+func (e *reviewEnv) pp(dir string, args ...string) (string, string, int) {
+	e.t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Dir, cmd.Env = dir, e.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if x, ok := err.(*exec.ExitError); ok {
+		code = x.ExitCode()
+	} else if err != nil {
+		e.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// ok runs perm-peer and fails the test unless it exits 0.
+func (e *reviewEnv) ok(dir string, args ...string) string {
+	e.t.Helper()
+	out, errs, code := e.pp(dir, args...)
+	if code != 0 {
+		e.t.Fatalf("perm-peer %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errs)
+	}
+	return out
+}
+
+// hook runs one hook call of host with input (cwd and session set by the caller).
+func (e *reviewEnv) hook(host string, input map[string]any) string {
+	e.t.Helper()
+	raw, _ := json.Marshal(input)
+	cmd := exec.Command(binPath, "hook", host)
+	cmd.Env = e.env
+	cmd.Stdin = bytes.NewReader(raw)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		e.t.Fatalf("hook %s: %v (stderr %q)", host, err, errb.String())
+	}
+	return out.String()
+}
+
+func (e *reviewEnv) claude(event, cwd, command string) map[string]any {
+	if event != "PostToolUse" { // a call's PostToolUse carries its PreToolUse's id
+		e.hookSeq++
+	}
+	in := map[string]any{"session_id": "claude-1", "transcript_path": filepath.Join(e.home, "none.jsonl"), "cwd": cwd,
+		"permission_mode": "default", "hook_event_name": event, "tool_name": "Bash",
+		"tool_input": map[string]any{"command": command}, "tool_use_id": "tu" + string(rune('a'+e.hookSeq))}
+	if event == "PostToolUse" {
+		in["tool_response"] = map[string]any{"stdout": "ok"}
+	}
+	return in
+}
+
+func (e *reviewEnv) codex(cwd, command string) map[string]any {
+	return map[string]any{"session_id": "codex-1", "transcript_path": nil, "cwd": cwd, "hook_event_name": "PreToolUse",
+		"model": "gpt-5", "tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "cx1"}
+}
+
+// servePeer starts `perm-peer serve` on project with the user's default DB.
+func (e *reviewEnv) servePeer(project string) *peerProc {
+	cmd := exec.Command(binPath, "serve", "--project", project)
+	cmd.Env = e.env
+	cmd.Stderr = &bytes.Buffer{}
+	return launch(e.t, cmd, peerOpts{framing: "ndjson", project: project})
+}
+
+// hookDecision is the permissionDecision of a Claude PreToolUse answer.
+func hookDecision(t *testing.T, stdout string) string {
+	t.Helper()
+	var out struct {
+		HookSpecificOutput struct {
+			PermissionDecision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("hook answer %q: %v", stdout, err)
+	}
+	return out.HookSpecificOutput.PermissionDecision
+}
+
+// record plays the day: Claude Code (hooks) in web, Codex (hooks) and an
+// editor's agent (serve) in api.
+func (e *reviewEnv) record() {
+	t := e.t
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", filepath.Join(e.web, "src"), "ls -la"))); d != "allow" {
+		t.Fatalf("ls: %s", d)
+	}
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "ask" {
+		t.Fatalf("npm test: %s, want ask (left to Claude's dialog)", d)
+	}
+	e.hook("claude-code", e.claude("PostToolUse", e.web, "npm test")) // the user approved it in the dialog
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "rm -rf /"))); d != "deny" {
+		t.Fatalf("rm -rf /: %s", d)
+	}
+	if out := e.hook("codex", e.codex(e.api, "cat README.md")); strings.Contains(out, "deny") {
+		t.Fatalf("codex cat: %s", out)
+	}
+	p := e.servePeer(e.api)
+	p.initialize(true)
+	p.notify("initialized", map[string]any{})
+	if m := p.call("session/open", map[string]any{"sessionId": "zed-1", "agent": "zed-agent", "cwd": e.api}, nil); m.errCode() != 0 {
+		t.Fatalf("session/open: %v", m)
+	}
+	m := p.call("session/requestPermission", permParams("zed-1", bashCall("z1", "make lint")), func(msg) any {
+		return map[string]any{"reply": "once", "feedback": "lint is fine"}
+	})
+	if k, _, _ := reply(m); k != "once" {
+		t.Fatalf("make lint: %v", m)
+	}
+}
+
+// logRows is `perm-peer log --json` parsed.
+func (e *reviewEnv) logRows(dir string, args ...string) []map[string]any {
+	e.t.Helper()
+	out := e.ok(dir, append([]string{"log", "--json"}, args...)...)
+	var rows []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			e.t.Fatalf("log line %q: %v", line, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestLogAcrossProjectsAndAgents: one log of every project and agent,
+// newest first, from any directory, with its filters.
+func TestLogAcrossProjectsAndAgents(t *testing.T) {
+	e := newReviewEnv(t)
+	e.record()
+
+	rows := e.logRows(e.home, "--since", "today")
+	var got []string
+	for _, r := range rows {
+		got = append(got, r["agent"].(string)+" "+filepath.Base(r["project"].(string))+" "+r["outcome"].(string)+" "+r["action"].(string))
+	}
+	want := []string{
+		"zed-agent api allowed bash: make lint",
+		"codex api allowed bash: cat README.md",
+		"claude-code web denied bash: rm -rf /",
+		"claude-code web allowed bash: npm test",
+		"claude-code web allowed bash: ls -la",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("log, newest first:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rows[0]["by"] != "you, when asked" || rows[0]["note"] != "lint is fine" || rows[2]["by"] != "hard floor" || rows[4]["by"] != "known safe" {
+		t.Fatalf("who decided, in words: %v / %v / %v", rows[0]["by"], rows[2]["by"], rows[4]["by"])
+	}
+	// IDs are PROJECT:SEQ, the same project prefix within a project, another across
+	webID, apiID := rows[3]["id"].(string), rows[1]["id"].(string)
+	if !strings.HasSuffix(webID, ":2") || !strings.HasSuffix(rows[2]["id"].(string), ":3") || strings.Split(webID, ":")[0] == strings.Split(apiID, ":")[0] {
+		t.Fatalf("ids: %s %s %s", webID, rows[2]["id"], apiID)
+	}
+
+	// the table, with a header, paths relative to the project
+	table := e.ok(e.home, "log")
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "TIME") || !strings.Contains(lines[0], "DECIDED BY") || !strings.Contains(lines[0], "NOTE") {
+		t.Fatalf("table:\n%s", table)
+	}
+	if !strings.Contains(table, "~/code/web") || !strings.Contains(table, "you, when asked") || strings.Contains(table, e.home) {
+		t.Fatalf("table shows projects under ~ and the decider in words:\n%s", table)
+	}
+
+	// filters: a subdirectory resolves to its project; agent; decision; session
+	for _, c := range []struct {
+		args []string
+		n    int
+	}{
+		{[]string{"--project", filepath.Join(e.web, "src")}, 3},
+		{[]string{"--project", e.api}, 2},
+		{[]string{"--agent", "codex"}, 1},
+		{[]string{"--decision", "denied"}, 1},
+		{[]string{"--decision", "asked"}, 2},
+		{[]string{"--session", "zed-1"}, 1},
+		{[]string{"--since", "1h", "--agent", "claude-code", "--decision", "allowed"}, 2},
+		{[]string{"--since", "2000-01-01", "--limit", "2"}, 2},
+	} {
+		if got := e.logRows(e.home, c.args...); len(got) != c.n {
+			t.Errorf("log %v: %d rows, want %d", c.args, len(got), c.n)
+		}
+	}
+	if rows := e.logRows(filepath.Join(e.web, "src"), "--project", "."); len(rows) != 3 {
+		t.Errorf("log --project . from web/src: %d rows", len(rows))
+	}
+	if _, errs, code := e.pp(e.home, "log", "--since", "last tuesday"); code != exitUsage || !strings.Contains(errs, "--since") {
+		t.Errorf("bad --since: exit %d %q", code, errs)
+	}
+	if _, errs, code := e.pp(e.home, "log", "--decision", "maybe"); code != exitUsage && code != exitFailed || !strings.Contains(errs, "unknown decision") {
+		t.Errorf("bad --decision: exit %d %q", code, errs)
+	}
+
+	// the old single-project commands resolve a subdirectory too
+	if out := e.ok(filepath.Join(e.web, "src"), "audit"); strings.Count(out, "\n") != 3 {
+		t.Errorf("audit from web/src:\n%s", out)
+	}
+	// rules without --session: the project's latest session
+	if _, errs, code := e.pp(e.api, "rules"); code != 0 || !strings.Contains(errs, "zed-1") {
+		t.Errorf("rules: exit %d %q", code, errs)
+	}
+}
+
+// TestWhy explains a recorded call by its ID, and a short ID inside its
+// project; check --explain explains a call not in the log.
+func TestWhy(t *testing.T) {
+	e := newReviewEnv(t)
+	e.record()
+	rows := e.logRows(e.home, "--agent", "claude-code")
+	if len(rows) != 3 {
+		t.Fatalf("claude-code rows: %v", rows)
+	}
+	asked, floor := rows[1]["id"].(string), rows[0]["id"].(string)
+
+	out := e.ok(e.home, "why", asked)
+	for _, want := range []string{
+		"recorded: allowed by you, when asked",
+		"today:    ask",
+		"no rule decides it: you are asked (ask mode)",
+		"always:   Bash(npm test *)",
+		"perm-peer allow " + asked + " ",
+		"perm-peer allow " + asked + " --user",
+		"perm-peer deny " + asked + " ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("why %s lacks %q:\n%s", asked, want, out)
+		}
+	}
+	// the short form inside the project, from a subdirectory
+	seq := strings.Split(asked, ":")[1]
+	if short := e.ok(filepath.Join(e.web, "src"), "why", seq); short != out {
+		t.Errorf("why %s in web/src differs:\n%s", seq, short)
+	}
+	out = e.ok(e.home, "why", floor)
+	if !strings.Contains(out, "a hard floor") || !strings.Contains(out, "nothing can allow it") || strings.Contains(out, "perm-peer allow") {
+		t.Errorf("why of a floor:\n%s", out)
+	}
+	for _, bad := range []string{"ffffff:1", "nope", asked + "9"} {
+		if _, errs, code := e.pp(e.home, "why", bad); code == 0 || errs == "" {
+			t.Errorf("why %s: exit %d %q", bad, code, errs)
+		}
+	}
+
+	// a deny rule of the user's policy: the file and line it is written in
+	pol := filepath.Join(e.cfg, "perm-peer", "policy.json")
+	if err := os.MkdirAll(filepath.Dir(pol), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pol, []byte("{\n  \"mode\": \"ask\",\n  \"deny\": [\n    \"Bash(npm publish *)\"\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = e.ok(e.web, "check", "--explain", "--", "npm publish --tag next")
+	if !strings.Contains(out, "your deny rule Bash(npm publish *)") || !strings.Contains(out, pol+":4") || !strings.Contains(out, "remove the deny rule") {
+		t.Errorf("check --explain of a deny rule:\n%s", out)
+	}
+	if out := e.ok(e.web, "check", "--", "npm test"); strings.Contains(out, "the mode decides") || !strings.Contains(out, "you are asked") {
+		t.Errorf("check speaks plain words:\n%s", out)
+	}
+}
+
+// TestReviewLoop is the user's loop, one command per step: list today's
+// decisions across projects and agents, find why one was asked, allow it
+// for the project, and see the next identical call allowed.
+func TestReviewLoop(t *testing.T) {
+	e := newReviewEnv(t)
+	e.record()
+
+	rows := e.logRows(e.home, "--since", "today", "--decision", "asked", "--agent", "claude-code")
+	if len(rows) != 1 || rows[0]["action"] != "bash: npm test" {
+		t.Fatalf("asked rows: %v", rows)
+	}
+	id := rows[0]["id"].(string)
+	if why := e.ok(e.home, "why", id); !strings.Contains(why, "perm-peer allow "+id) {
+		t.Fatalf("why:\n%s", why)
+	}
+	// a dry run writes nothing
+	if out := e.ok(e.home, "allow", id, "--dry-run"); !strings.Contains(out, "would save Bash(npm test *)") {
+		t.Fatalf("dry run:\n%s", out)
+	}
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "ask" {
+		t.Fatalf("after a dry run: %s", d)
+	}
+	out := e.ok(e.home, "allow", id)
+	if !strings.Contains(out, "saved Bash(npm test *) for ~/code/web") || !strings.Contains(out, "grants revoke 1") {
+		t.Fatalf("allow:\n%s", out)
+	}
+	// the next identical call, and one the same pattern covers, are allowed; another is not
+	for cmd, want := range map[string]string{"npm test": "allow", "npm test -- --watch=false": "allow", "npm publish": "ask"} {
+		if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, cmd))); d != want {
+			t.Errorf("%s after allow: %s, want %s", cmd, d, want)
+		}
+	}
+	// only in that project
+	if out := e.hook("codex", e.codex(e.api, "npm test")); strings.Contains(out, "allow") {
+		t.Errorf("npm test in api: %s", out)
+	}
+	// the grant is listed, accounted for by the chain, and the log says who made it
+	if g := e.ok(e.web, "grants", "list"); !strings.Contains(g, "Bash(npm test *)") {
+		t.Errorf("grants list:\n%s", g)
+	}
+	if v := e.ok(e.web, "audit", "verify"); !strings.Contains(v, "chain ok") {
+		t.Errorf("verify: %s", v)
+	}
+	if rows := e.logRows(e.home, "--project", e.web, "--decision", "always"); len(rows) != 1 || rows[0]["by"] != "you, with perm-peer allow" {
+		t.Errorf("the allow in the log: %v", rows)
+	}
+	if out := e.ok(e.home, "allow", id); !strings.Contains(out, "already allowed") {
+		t.Errorf("allow twice:\n%s", out)
+	}
+}
+
+// TestAllowDenyRefuseAndEdit: allow and deny write the right file without
+// losing what the user wrote, and refuse a rule that could never apply.
+func TestAllowDenyRefuseAndEdit(t *testing.T) {
+	e := newReviewEnv(t)
+	e.record()
+	byAction := map[string]string{}
+	for _, r := range e.logRows(e.home) {
+		byAction[r["action"].(string)] = r["id"].(string)
+	}
+	// a hard floor, and a call only a person may approve, refuse an allow with the reason
+	if _, errs, code := e.pp(e.home, "allow", byAction["bash: rm -rf /"]); code != exitFailed || !strings.Contains(errs, "hard floor") {
+		t.Errorf("allow of a floor: exit %d %q", code, errs)
+	}
+	e.hook("claude-code", e.claude("PreToolUse", e.web, "git push --force"))
+	e.hook("claude-code", e.claude("PostToolUse", e.web, "git push --force"))
+	push := e.logRows(e.home, "--limit", "1")[0]
+	if push["action"] != "bash: git push --force" {
+		t.Fatalf("newest: %v", push)
+	}
+	if _, errs, code := e.pp(e.home, "allow", push["id"].(string)); code != exitFailed || !strings.Contains(errs, "only a person") {
+		t.Errorf("allow of a human-only call: exit %d %q", code, errs)
+	}
+
+	// --user edits the user's policy in place: comments are not JSON, but
+	// order, spacing and unknown-to-us formatting are kept
+	pol := filepath.Join(e.cfg, "perm-peer", "policy.json")
+	if err := os.MkdirAll(filepath.Dir(pol), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	orig := "{\n    \"mode\":  \"ask\",\n    \"allow\": [\"Bash(go test *)\"],\n    \"sensitive\": [\"secrets/**\"]\n}\n"
+	if err := os.WriteFile(pol, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := e.ok(e.home, "allow", byAction["bash: make lint"], "--user")
+	want := "{\n    \"mode\":  \"ask\",\n    \"allow\": [\"Bash(go test *)\", \"Bash(make lint *)\"],\n    \"sensitive\": [\"secrets/**\"]\n}\n"
+	if got, _ := os.ReadFile(pol); string(got) != want {
+		t.Fatalf("user policy after allow --user:\n%s\nwant:\n%s\n(output %s)", got, want, out)
+	}
+	if fi, _ := os.Stat(pol); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if !strings.Contains(out, "+     \"allow\": [\"Bash(go test *)\", \"Bash(make lint *)\"],") {
+		t.Errorf("the change shown:\n%s", out)
+	}
+	if out := e.ok(e.api, "check", "--", "make lint"); !strings.Contains(out, "decision:  allow") {
+		t.Errorf("make lint after allow --user:\n%s", out)
+	}
+
+	// deny goes into the project's policy (which may add deny rules)
+	out = e.ok(e.home, "deny", byAction["bash: cat README.md"])
+	projPol := filepath.Join(e.api, ".perm-peer", "policy.json")
+	got, err := os.ReadFile(projPol)
+	if err != nil || !strings.Contains(string(got), "\"deny\": [\n    \"Bash(cat README.md)\"") {
+		t.Fatalf("project policy after deny: %s %v (output %s)", got, err, out)
+	}
+	if out := e.hook("codex", e.codex(e.api, "cat README.md")); !strings.Contains(out, "deny") && !strings.Contains(out, "block") {
+		t.Errorf("cat README.md after deny: %s", out)
+	}
+	// and a bad file is left untouched with a precise error
+	if err := os.WriteFile(pol, []byte("{\"allow\": \"Bash(x)\"}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.pp(e.home, "allow", byAction["bash: npm test"], "--user"); code == 0 || errs == "" {
+		t.Errorf("allow into a bad file: exit %d %q", code, errs)
+	}
+	if got, _ := os.ReadFile(pol); string(got) != "{\"allow\": \"Bash(x)\"}" {
+		t.Errorf("a bad file was changed: %s", got)
+	}
+}
+
+// TestReplayRecordedHistory records 250 calls through a real peer and
+// replays them under a candidate policy: what it would allow, ask and deny.
+func TestReplayRecordedHistory(t *testing.T) {
+	e := newReviewEnv(t)
+	p := e.servePeer(e.api)
+	p.initialize(true)
+	p.notify("initialized", map[string]any{})
+	if m := p.call("session/open", map[string]any{"sessionId": "h", "agent": "zed-agent", "cwd": e.api}, nil); m.errCode() != 0 {
+		t.Fatalf("session/open: %v", m)
+	}
+	shapes := []string{"cat f%d.go", "go test ./p%d/...", "npm test -- --shard=%d", "git log -n %d", "git push origin b%d",
+		"ls -la d%d", "make build%d", "rm -rf /%d", "curl https://example.com/%d", "npm install pkg@1.%d.0"}
+	const n = 250
+	for i := 0; i < n; i++ {
+		cmd := fmt.Sprintf(shapes[i%len(shapes)], i)
+		p.call("session/requestPermission", permParams("h", bashCall(fmt.Sprintf("c%d", i), cmd)), func(msg) any {
+			return map[string]any{"reply": "once"}
+		})
+	}
+	if rows := e.logRows(e.home, "--limit", "0"); len(rows) != n {
+		t.Fatalf("recorded %d calls, want %d", len(rows), n)
+	}
+	cand := filepath.Join(e.home, "candidate.json")
+	if err := os.WriteFile(cand, []byte(`{"allow": ["Bash(npm test *)", "Bash(go test *)"], "deny": ["Bash(git push *)"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Calls, MoreAllowed, MoreAsked, NewlyDenied, NoLongerDenied int
+		Transitions                                                map[string]int
+		Changes                                                    []map[string]any
+	}
+	if err := json.Unmarshal([]byte(e.ok(e.home, "replay", "--policy", cand, "--since", "today", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// 25 of each shape: go test and npm test are asked today and allowed by the
+	// candidate; git push is asked today and denied; rm -rf /N stays a floor
+	if rep.Calls != n || rep.MoreAllowed != 50 || rep.NewlyDenied != 25 || rep.MoreAsked != 0 || rep.NoLongerDenied != 0 ||
+		rep.Transitions["ask→allow"] != 50 || rep.Transitions["ask→deny"] != 25 || len(rep.Changes) != 75 {
+		t.Fatalf("replay: %+v", rep)
+	}
+	// nothing was written: the log and the policy are as they were
+	if rows := e.logRows(e.home, "--limit", "0"); len(rows) != n {
+		t.Fatalf("replay wrote to the log: %d rows", len(rows))
+	}
+	out := e.ok(e.home, "replay", "--policy", cand, "--project", e.api, "--limit", "3")
+	for _, want := range []string{"replayed 250 recorded calls", "more allowed      50", "newly denied      25", "ask→deny", "… 72 more"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay table lacks %q:\n%s", want, out)
+		}
+	}
+	if _, errs, code := e.pp(e.home, "replay", "--policy", filepath.Join(e.home, "missing.json")); code != exitStartup || !strings.Contains(errs, "missing.json") {
+		t.Errorf("missing candidate: exit %d %q", code, errs)
+	}
+}
