@@ -114,6 +114,7 @@ FUZZ_TARGETS += peer/acpproxy:FuzzEnvelope
 FUZZ_TARGETS += store:FuzzDirectRecord
 FUZZ_TARGETS += gate:FuzzPolicyText
 FUZZ_TARGETS += gate/internal/argv:FuzzParse
+FUZZ_TARGETS += jsonedit:FuzzEdit
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -21,13 +21,13 @@ import (
 // table and the builtins switch, no program-name set and no argv scanner
 // outside the parser, and 538 of 538 names in the table.
 const (
-	maxFuncLines     = 645 // plain
+	maxFuncLines     = 579 // git
 	maxFuncsOver100  = 17
 	maxAnalyzerFuncs = 184
-	maxNameCompares  = 496 // lb == "…", lb != "…" and case "…" of switch lb
+	maxNameCompares  = 494 // lb == "…", lb != "…" and case "…" of switch lb
 	maxNameSets      = 40  // package-level sets keyed by program names
 	maxArgvScanners  = 31  // functions that compare a word with "--" themselves
-	minTableCoverage = 51  // of the programs the gate names, those the table declares
+	minTableCoverage = 52  // of the programs the gate names, those the table declares
 )
 
 // archFigures are the measured figures.
@@ -85,7 +85,7 @@ func programNames(t *testing.T) []string {
 func tableCoverage(names []string) int {
 	n := 0
 	for _, name := range names {
-		if cmds.Reader(name) != nil || netcats[name] || renamed[name] != "" {
+		if cmds.Reader(name) != nil || cmds.RunnerOf(name) != nil || netcats[name] || renamed[name] != "" {
 			n++
 		}
 	}

@@ -455,7 +455,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	case lb == "command" || lb == "builtin" || lb == "exec" || lb == "nohup" || lb == "nice" || lb == "ionice" ||
 		lb == "timeout" || lb == "time" || lb == "stdbuf" || lb == "setsid" || lb == "chrt" || lb == "taskset" ||
 		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs" ||
-		lb == "noglob" || lb == "nocorrect" || lb == "repeat" || lb == "emulate":
+		lb == "noglob" || lb == "nocorrect" || lb == "repeat" || lb == "emulate" || cmds.RunnerOf(lb) != nil:
 		return a.transparent(f, idx, lb, args, sc)
 	case shells[lb]:
 		return a.shellCmd(f, idx, args, sc)
@@ -546,7 +546,16 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":
 		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
-		return a.git(f, idx, args, sc)
+		s = a.git(f, idx, args, sc)
+		// an archive or bundle of the repository carries its tracked .env or
+		// its whole history: onto stdout (git archive HEAD | curl -T - U) or
+		// into a file uploaded later
+		stdout, files := gitPacks(args)
+		for _, w := range files {
+			a.markTainted(a.resolvePath(w.val, sc.cwd, true))
+		}
+		s.taint = s.taint || stdout
+		return s
 	case lb == "find":
 		return a.find(f, idx, args, sc)
 	}
@@ -751,6 +760,33 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 	f.wrapper = true
 	f.safe = reason("gate.wrapper", lb+" runs the inner command, which is analysed")
 	var i int
+	if r := cmds.RunnerOf(lb); r != nil {
+		// arch -arm64 PROG, setarch ARCH -R PROG: the table says where the
+		// program starts; without one, arch prints the machine and
+		// setarch starts a shell
+		vals, dyn := wordVals(args)
+		prog, unknown := r.Program(vals, dyn)
+		for j := range args[:prog] {
+			if n, val, ok := strings.Cut(args[j].val, "="); j > 0 && slices.Contains(r.Env, args[j-1].val) && (!ok || args[j].dyn || riskyEnv(n, val, true)) {
+				a.add(&rfact{kind: protocol.FactEnv, detail: clip(args[j].val, 80), parent: -1, ask: reason("ask.env-prefix", lb+" sets "+n+", which changes what the command runs")})
+				a.envCommand(n, val, sc)
+			}
+		}
+		switch {
+		case prog >= len(args) && !r.Shell && unknown == "":
+			f.wrapper = false
+			f.safe = reason("gate.safe", lb+" prints the machine's architecture")
+			return summary{}
+		case prog >= len(args):
+			f.safe, f.wrapper = nil, false
+			f.ask = reason("ask.unknown-command", lb+" without a program the gate can find")
+			return summary{}
+		case unknown != "":
+			f.safe = nil
+			f.ask = reason("ask.flag", lb+" "+unknown+" is a flag the gate does not know")
+		}
+		i = prog
+	}
 	switch lb {
 	case "command":
 		if hasFlag(args[:skipOpts(args, "", nil)], "-v", "-V") {

@@ -17,7 +17,7 @@ import (
 // noOperand commands touch no files: their words are data, not paths.
 var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true,
 	"test": true, "[": true, "sleep": true, "seq": true, "expr": true, "basename": true, "dirname": true,
-	"realpath": true, "readlink": true, "whoami": true, "id": true, "uname": true, "nproc": true, "arch": true,
+	"realpath": true, "readlink": true, "whoami": true, "id": true, "uname": true, "nproc": true,
 	"uptime": true, "free": true, "which": true, "whereis": true, "type": true, "clear": true,
 	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
 	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
@@ -362,77 +362,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
 		s.taint = a.awk(f, idx, args, sc) || s.taint
 	case lb == "jq" || lb == "yq" || lb == "gojq":
-		// --arg NAME VALUE and its kin take two words: they are dropped
-		// here, so that the filter is the first operand left.
-		var rest []word
-		splits := false
-		for i := 0; i < len(args); i++ {
-			switch v := args[i].val; {
-			case v == "--":
-				rest = append(rest, args[i:]...)
-				i = len(args)
-			case lb == "yq" && (v == "-s" || v == "--split-exp" || strings.HasPrefix(v, "--split-exp=")):
-				// yq -s EXPR writes one file per document, named by EXPR
-				exp := strings.TrimPrefix(v, "--split-exp=")
-				if exp == v && i+1 < len(args) {
-					i++
-					exp = args[i].val
-				}
-				f.ask = reason("ask.flag", "yq -s writes files named by an expression")
-				a.writeFact(pathRef{raw: exp}, idx)
-				for _, l := range codeLiterals(exp, false) {
-					a.writeWord(word{val: l + ".yml"}, sc, idx)
-				}
-				splits = true
-			case v == "--arg" || v == "--argjson" || v == "--slurpfile" || v == "--rawfile":
-				if (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args) {
-					a.readWord(args[i+2], sc, idx, false)
-				}
-				i += 2
-			default:
-				rest = append(rest, args[i])
-			}
-		}
-		args = rest
-		if lb == "yq" && len(args) > 0 {
-			// yq e|eval|ea|eval-all FILTER FILE...: the filter follows the subcommand
-			switch args[0].val {
-			case "e", "eval", "ea", "eval-all":
-				args = args[1:]
-			}
-		}
-		ops := operands(args, map[string]bool{"--indent": true, "-L": true})
-		fromFile := hasFlag(args, "-f", "--from-file")
-		reads := false
-		for n, i := range ops {
-			if n == 0 && !fromFile {
-				reads = args[i].dyn || jqEnvRe().MatchString(args[i].val)
-				if jqEnvDumpRe().MatchString(args[i].val) {
-					f.human = reason("human.env-dump", lb+" filter reads the environment")
-					s.taint = true
-				}
-				// load("f"), load_str("f"), $__loc__-free file reads by name
-				for _, m := range jqLoadRe().FindAllStringSubmatch(args[i].val, -1) {
-					a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
-				}
-				if jqImportRe().MatchString(args[i].val) {
-					reads = true
-					a.jqModules(args, args[i].val, sc, idx)
-				}
-				continue
-			}
-			a.readWord(args[i], sc, idx, false)
-		}
-		if reads || fromFile {
-			f.ask = reason("ask.flag", lb+" filter reads the environment or files")
-		} else if lb == "yq" && hasShort(args, "i") || hasFlag(args, "--inplace", "--in-place") {
-			f.ask = reason("ask.flag", lb+" -i edits files in place")
-			for _, i := range ops[min(1, len(ops)):] {
-				a.writeFact(a.pathWord(args[i], sc, true), -1)
-			}
-		} else if !splits {
-			safe(lb + " only reads")
-		}
+		s.taint = a.jq(f, idx, lb, args, sc) || s.taint
 	case lb == "fd" || lb == "fdfind":
 		// fd [PATTERN] [PATH…] -x/-X CMD…: the command is the rest of the line (up to ';')
 		x := slices.IndexFunc(args, func(w word) bool {
@@ -2101,41 +2031,6 @@ var gitSecretKey = lazyRE(`(?i)(extraheader|token|passw|secret|smtppass|oauth|ap
 
 var chmodFlagMode = lazyRE(`^-[rwxXst]+$`)
 
-// jqEnvRe finds jq/yq builtins that read the environment or files;
-// jqEnvDumpRe those that read the environment (yq's envsubst fills in
-// ${NAME} from it).
-var (
-	jqLoadRe    = lazyRE(`\bload(?:_str)?\(\s*"([^"]+)"`)
-	jqEnvRe     = lazyRE(`(^|[^.\w$])(env|strenv|envsubst|load|load_str|input_filename)\b|\$ENV`)
-	jqEnvDumpRe = lazyRE(`(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV`)
-	jqImportRe  = lazyRE(`\b(?:import|include)\s+"([^"]*)"`)
-	jqSearchRe  = lazyRE(`\bsearch\s*:\s*"([^"]*)"`)
-)
-
-// jqModules reads the files a jq filter's import/include directives load:
-// NAME.jq and NAME.json (import "x" as $d prints a JSON file) in each -L
-// directory, a {search: DIR} of the directive, or jq's default ~/.jq.
-func (a *analyzer) jqModules(args []word, filter string, sc *scope, idx int) {
-	var dirs []string
-	for _, w := range optionValues(args, 'L', "--library-path") {
-		dirs = append(dirs, w.val)
-	}
-	for _, m := range jqSearchRe().FindAllStringSubmatch(filter, 8) {
-		dirs = append(dirs, m[1])
-	}
-	if len(dirs) == 0 {
-		dirs = []string{"~/.jq"}
-	}
-	for _, m := range jqImportRe().FindAllStringSubmatch(filter, 8) {
-		for _, d := range dirs[:min(len(dirs), 8)] {
-			for _, ext := range []string{".jq", ".json"} {
-				a.readFact(a.resolvePath(d+"/"+m[1]+ext, sc.cwd, false), idx, false)
-				a.readFact(a.resolvePath(d+"/"+m[1]+"/"+path.Base(m[1])+ext, sc.cwd, false), idx, false)
-			}
-		}
-	}
-}
-
 // sedScriptSafe scans a sed script and rejects commands that write files
 // (w, W, s///w), run commands (e, s///e) or read other files (r, R). What it
 // cannot parse is unsafe.
@@ -3706,7 +3601,6 @@ loop:
 		}
 	}
 	ops := operands(rest, nil)
-	carries := false // the output is an archive of the repository
 	opVals := func() []string {
 		out := make([]string, 0, len(ops))
 		for _, o := range ops {
@@ -3731,30 +3625,9 @@ loop:
 	}
 	// files written where an option says, not in the work tree
 	switch sub {
-	case "archive", "bundle":
-		// the repository's files (a tracked .env among them) or, for a
-		// bundle, all of its history: like tar c . onto stdout or a file
-		outs := optionValues(rest, 'o', "--output")
-		if sub == "bundle" {
-			outs = nil
-			if len(ops) > 1 && rest[ops[0]].val == "create" {
-				outs = []word{rest[ops[1]]}
-			}
-		}
-		for _, w := range outs {
-			if w.val != "-" || w.dyn {
-				a.writeWord(w, gsc, gidx)
-			}
-		}
-		packs := sub == "archive" && !hasLongAbbrev(rest, "--remote", "--list") && !hasShort(rest, "l") || len(outs) > 0
-		if packs && (len(outs) == 0 || outs[0].val == "-") {
-			carries = true // git archive HEAD | curl -T - URL
-		} else if packs {
-			for _, w := range outs {
-				if !w.dyn {
-					a.markTainted(a.resolvePath(w.val, cwd, true))
-				}
-			}
+	case "archive":
+		for _, w := range optionValues(rest, 'o', "--output") {
+			a.writeWord(w, gsc, gidx)
 		}
 	case "checkout-index":
 		for _, w := range rest {
@@ -4151,7 +4024,7 @@ loop:
 	}
 	// git ls-files and --name-only print paths of the repository
 	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
-	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project), taint: carries}
+	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
 	// git ls-files .., :/ or /abs lists the repository outside the project:
 	// not project names, but they may still be secrets (secretList below)
 	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {

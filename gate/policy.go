@@ -36,6 +36,20 @@ type Policy struct {
 // may be "" or missing) and compiles them for projectRoot. A malformed file is
 // an error naming the file, line:col and JSON pointer.
 func LoadPolicy(userFile, projectFile, projectRoot string) (*Policy, error) {
+	p, err := LoadPolicyUnchecked(userFile, projectFile, projectRoot)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkExamplesAtLoad(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// LoadPolicyUnchecked is LoadPolicy without checking the files' examples:
+// for tools that report every failing example (perm-peer policy test,
+// lint) rather than stop at the first.
+func LoadPolicyUnchecked(userFile, projectFile, projectRoot string) (*Policy, error) {
 	user, err := readPolicy(userFile)
 	if err != nil {
 		return nil, err

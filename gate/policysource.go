@@ -58,3 +58,14 @@ func listOf(pol protocol.Policy, name string) []string {
 	}
 	return nil
 }
+
+// KnownTool reports whether a Tool(NAME) rule's name can match a tool the
+// gate knows: one of its tool names (any case), an MCP tool (mcp__…), or a
+// name glob.
+func KnownTool(name string) bool {
+	n := strings.ToLower(name)
+	if _, ok := toolNames[n]; ok {
+		return true
+	}
+	return strings.HasPrefix(n, "mcp__") || strings.Contains(n, "*") || n == "task" || n == "agent"
+}

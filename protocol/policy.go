@@ -21,6 +21,24 @@ type Policy struct {
 	AskTimeoutMs int `json:"askTimeoutMs,omitempty"`
 	// Judge configures the LLM judge. User policy only.
 	Judge *JudgeConfig `json:"judge,omitempty"`
+	// Examples are calls with the outcome the file's author wants for
+	// them, kept next to the rules: every one is checked when the policy
+	// is loaded (a failing one is a startup error naming it) and by
+	// `perm-peer policy test`.
+	Examples []PolicyExample `json:"examples,omitempty"`
+}
+
+// PolicyExample is one call and the outcome wanted for it: a shell
+// command (Call), or a file or fetch tool (Tool with Path or URL).
+type PolicyExample struct {
+	Call string `json:"call,omitempty"`
+	Tool string `json:"tool,omitempty"`
+	Path string `json:"path,omitempty"`
+	URL  string `json:"url,omitempty"`
+	// Want is allow (runs without asking), ask (a person or, in ai mode,
+	// the judge decides) or deny, after the rules, the known-safe set, the
+	// floors and the policy's mode.
+	Want string `json:"want"`
 }
 
 // JudgeConfig points the judge at a model endpoint.

@@ -177,25 +177,19 @@ func (rp *replayer) decide(e Entry) replayed {
 	return d
 }
 
-// modeOutcome is steps 1–6 of the pipeline (SPEC §4) without the judge and
-// the session cache: the gate's verdict, then the mode for what it leaves
-// open.
+// modeOutcome is gate.Policy.Outcome (the pipeline without the judge and
+// the session cache) with what decides it in plain words.
 func modeOutcome(v gate.Verdict, pol *gate.Policy) replayed {
-	switch v.Decision {
-	case protocol.DecisionDeny:
-		return replayed{Deny, decider(v, pol).Words}
-	case protocol.DecisionAllow:
-		return replayed{Allow, decider(v, pol).Words}
-	}
-	switch m := pol.Mode(); {
-	case m == protocol.ModeFull:
-		return replayed{Allow, "full mode"}
-	case m == protocol.ModeAuto && !v.HumanOnly:
-		return replayed{Allow, "auto mode"}
+	out := string(pol.Outcome(v))
+	switch {
+	case v.Decision != protocol.DecisionAsk:
+		return replayed{out, decider(v, pol).Words}
+	case out == Allow:
+		return replayed{out, string(pol.Mode()) + " mode"}
 	case v.HumanOnly:
-		return replayed{Ask, "only a person may approve"}
-	case m == protocol.ModeAI:
-		return replayed{Ask, "the AI judge, or you"}
+		return replayed{out, "only a person may approve"}
+	case pol.Mode() == protocol.ModeAI:
+		return replayed{out, "the AI judge, or you"}
 	}
-	return replayed{Ask, "you are asked"}
+	return replayed{out, "you are asked"}
 }

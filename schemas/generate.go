@@ -342,6 +342,11 @@ func tighten(name string, s *jsonschema.Schema, kind fileKind) {
 		prop(s, "ts").Format = "date-time"
 	case "Policy":
 		tightenPolicy(s)
+	case "PolicyExample":
+		prop(s, "want").Enum = []any{"allow", "ask", "deny"}
+		prop(s, "call").MinLength = minLen(1)
+		// a shell command, or a tool with a path or a URL
+		s.OneOf = []*jsonschema.Schema{{Required: []string{"call"}}, {Required: []string{"tool"}}}
 	case "JudgeConfig":
 		prop(s, "provider").Enum = []any{protocol.ProviderOpenAI, protocol.ProviderAnthropic}
 		prop(s, "endpoint").Pattern = `^https?://[^\s]+$`

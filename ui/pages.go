@@ -280,6 +280,10 @@ func (s *Server) rulePreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	change, err := s.src.planRule(e, effect)
+	if err != nil && !refused(err) {
+		s.fail(w, r, statusOf(err), err)
+		return
+	}
 	data := ruleData{Effect: effect, Row: rowOf(e, s.opts.Now()), Change: change}
 	if err != nil {
 		data.Refusal = err.Error()
@@ -306,12 +310,15 @@ func (s *Server) ruleWrite(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, err)
 		return
 	}
-	change, err := s.src.writeRule(e, effect)
+	change, err := s.src.writeRule(e, effect, r.FormValue("rule"))
+	if refused(err) {
+		err = fmt.Errorf("%w: %v", errRefused, err)
+	}
 	if err != nil {
 		s.fail(w, r, statusOf(err), err)
 		return
 	}
-	done := fmt.Sprintf("wrote %s into %s", change.Rule, change.File)
+	done := fmt.Sprintf("%s: wrote %s into %s", effect, change.Rule, change.Where)
 	http.Redirect(w, r, "/asks?"+url.Values{"done": {done}}.Encode(), http.StatusSeeOther)
 }
 

@@ -191,7 +191,7 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
-	for _, want := range []string{`"decidedBy":"gate"`, `"decidedBy":"floor"`, "permission/ask", `"toolResultNote":"User approved this tool call with feedback: `, "User approved bash: make lint with note", "exited with code 0"} {
+	for _, want := range []string{`"decidedBy":"gate"`, `"decidedBy":"floor"`, "permission/ask", `"toolResultNote":"User approved this tool call with feedback: `, "User approved bash: make lint (standing) with note", "exited with code 0"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo transcript lacks %q:\n%s", want, out)
 		}

@@ -38,6 +38,7 @@ var subcommands = map[string]func(args []string) int{
 	"allow":       runAllow,
 	"deny":        runDeny,
 	"replay":      runReplay,
+	"policy":      runPolicy,
 	"doctor":      runDoctor,
 	"version":     runVersion,
 	"judge":       runJudge,
@@ -57,6 +58,7 @@ Usage:
   perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
   perm-peer allow|deny AUDIT-ID [--user]          turn a decision into the narrowest rule
   perm-peer replay --policy NEW.json [--since ..] what a candidate policy would change in the log
+  perm-peer policy lint|test [FILE]               check a policy file; run its examples
   perm-peer audit [--session S] [--json] | audit verify | audit compact
   perm-peer grants list | grants revoke ID
   perm-peer rules [--session S]                   the <user_rules> the judge sees (default: latest session)

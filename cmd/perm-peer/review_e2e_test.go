@@ -478,3 +478,92 @@ func TestReplayRecordedHistory(t *testing.T) {
 		t.Errorf("missing candidate: exit %d %q", code, errs)
 	}
 }
+
+// TestPolicyLintAndTest: lint names each useless rule with its line, test
+// runs the examples, and a failing example stops the peer from loading the
+// policy (the hook denies, naming it).
+func TestPolicyLintAndTest(t *testing.T) {
+	e := newReviewEnv(t)
+	pol := filepath.Join(e.cfg, "perm-peer", "policy.json")
+	if err := os.MkdirAll(filepath.Dir(pol), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	text := `{
+  "allow": [
+    "Bash(npm test *)",
+    "Bash(npm test --watch)",
+    "Bash(rm -rf /)",
+    "Bash(sudo *)",
+    "Bash(git push *)",
+    "Raed"
+  ],
+  "deny": ["Bash(git push *)"],
+  "ask": ["Bash(git push --tags)"],
+  "examples": [
+    {"call": "npm test", "want": "allow"},
+    {"tool": "Read", "path": ".env", "want": "ask"},
+    {"call": "git push origin main", "want": "ask"}
+  ]
+}
+`
+	if err := os.WriteFile(pol, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(e.web, ".perm-peer"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.web, ".perm-peer", "policy.json"), []byte("{\n  \"mode\": \"full\",\n  \"allow\": [\"Bash(make *)\"]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := e.pp(filepath.Join(e.web, "src"), "policy", "lint")
+	if code != exitFailed {
+		t.Fatalf("lint: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{
+		pol + ":4: warning: Bash(npm test --watch) is already covered by allow Bash(npm test *)",
+		pol + ":5: warning: Bash(rm -rf /) can never allow \"rm -rf /\": a hard floor denies it",
+		pol + ":6: warning: Bash(sudo *) can never allow \"sudo\": only a person may approve it",
+		pol + ":7: warning: Bash(git push *) is also in deny (/deny/0), which beats allow",
+		pol + ":8: warning: Raed names no tool",
+		pol + ":11: warning: Bash(git push --tags) never asks for \"git push --tags\": your deny rule Bash(git push *) denies it",
+		pol + ":15: error: example \"git push origin main\" is deny, it wants ask",
+		"policy.json:3: warning: allow Bash(make *) is ignored: a project's file may not loosen",
+		"policy.json:2: warning: mode is ignored in a project's file",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, code = e.pp(e.web, "policy", "test")
+	if code != exitFailed || !strings.Contains(out, "3 examples, 1 failed") || !strings.Contains(out, "FAIL "+pol+":15") || !strings.Contains(out, "ok   "+pol+":13") {
+		t.Errorf("policy test: exit %d\n%s", code, out)
+	}
+	// the peer will not load a policy whose example fails: the hook denies, naming it
+	raw, _ := json.Marshal(e.claude("PreToolUse", e.web, "ls"))
+	hook := exec.Command(binPath, "hook", "claude-code")
+	hook.Env, hook.Stdin = e.env, bytes.NewReader(raw)
+	var herr bytes.Buffer
+	hook.Stderr = &herr
+	if err := hook.Run(); err == nil || hook.ProcessState.ExitCode() != 2 || !strings.Contains(herr.String(), "/examples/2") {
+		t.Errorf("hook with a failing example: %v %q", err, herr.String())
+	}
+	if _, errs, code := e.pp(e.web, "check", "--", "ls"); code != exitStartup || !strings.Contains(errs, "/examples/2") {
+		t.Errorf("check with a failing example: exit %d %q", code, errs)
+	}
+	// fixed, it loads and passes
+	fixed := strings.Replace(text, `"call": "git push origin main", "want": "ask"`, `"call": "git push origin main", "want": "deny"`, 1)
+	if err := os.WriteFile(pol, []byte(fixed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := e.ok(e.web, "policy", "test"); !strings.Contains(out, "3 examples, 0 failed") {
+		t.Errorf("policy test, fixed:\n%s", out)
+	}
+	// a candidate file is linted in place of the user's
+	cand := filepath.Join(e.home, "cand.json")
+	if err := os.WriteFile(cand, []byte(`{"allow": ["Bash(npm test *)"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := e.pp(e.api, "policy", "lint", cand); code != exitOK || !strings.Contains(out, "no problems") {
+		t.Errorf("lint of a clean candidate: exit %d\n%s", code, out)
+	}
+}

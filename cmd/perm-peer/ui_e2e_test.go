@@ -443,3 +443,101 @@ func TestUIRefusesOtherCallers(t *testing.T) {
 	}
 	ui.stop(t)
 }
+
+// TestUIAllowAndDenyCallsLikeThis: the buttons on the asks page, clicked
+// in the browser, write what `perm-peer allow/deny ID` writes, after
+// showing it, and the next identical call through the binary gets the new
+// outcome.
+func TestUIAllowAndDenyCallsLikeThis(t *testing.T) {
+	w := newUIWorld(t)
+	w.record()
+	ui := w.startUI()
+	p := browser(t)
+	if err := p.Navigate(ui.url); err != nil {
+		t.Fatal(err)
+	}
+	clickRow := func(page, action, button string) {
+		t.Helper()
+		if err := p.Navigate(ui.base + page); err != nil {
+			t.Fatal(err)
+		}
+		var id string
+		mustEval(t, p, fmt.Sprintf(`(() => { for (const r of document.querySelectorAll("tr[data-id]"))
+			if (r.querySelector("td.action").innerText === %q) return r.dataset.id; return ""; })()`, action), &id)
+		if id == "" {
+			text, _ := p.Text()
+			t.Fatalf("no row for %q on %s:\n%s", action, page, text)
+		}
+		if err := p.ClickAndWait(fmt.Sprintf(`tr[data-id=%q] a.%s`, id, button)); err != nil {
+			var where string
+			p.Eval(`location.href`, &where)
+			t.Fatalf("click %s of %s (%s): %v; now at %s", button, action, id, err, where)
+		}
+	}
+
+	// Allow: the user rejected "make deploy" in Claude's dialog, and now
+	// wants it to run in this project.
+	clickRow("/asks", "bash: make deploy", "allow")
+	var rule string
+	mustEval(t, p, `document.getElementById("rule").innerText`, &rule)
+	if rule != "Bash(make deploy *)" {
+		t.Fatalf("allow shows rule %q, want Bash(make deploy *)", rule)
+	}
+	grants := func() string {
+		cmd := exec.Command(binPath, "grants", "list", "--project", w.projA)
+		cmd.Env = w.env()
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if g := grants(); strings.Contains(g, "make deploy") {
+		t.Fatalf("a grant exists before the user confirmed: %s", g)
+	}
+	if err := p.ClickAndWait("#confirm-rule"); err != nil {
+		t.Fatal(err)
+	}
+	flash, _ := p.Text()
+	if !strings.Contains(flash, "allow: wrote Bash(make deploy *)") {
+		t.Fatalf("after confirming: %s", flash)
+	}
+	if g := grants(); !strings.Contains(g, "Bash(make deploy *)") {
+		t.Fatalf("grants after allow: %s", g)
+	}
+	bash := func(id, command string) map[string]any {
+		return map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": "d"}, "tool_use_id": id}
+	}
+	if d := claudeDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash("a6", "make deploy"))); d != "allow" {
+		t.Fatalf("make deploy after allow: %s, want allow", d)
+	}
+	// The grant is the user's act in the audit log, and the chain accounts for it.
+	cmd := exec.Command(binPath, "audit", "verify", "--project", w.projA)
+	cmd.Env = w.env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("audit verify after allow: %v %s", err, out)
+	}
+
+	// Always deny: Codex's "git log" in the blog, allowed as known safe:
+	// from the decisions page to its why, and its "always deny".
+	clickRow("/decisions", "bash: git log", "why")
+	if err := p.ClickAndWait("a.button.deny"); err != nil {
+		t.Fatal(err)
+	}
+	mustEval(t, p, `document.getElementById("rule") ? document.getElementById("rule").innerText : document.body.innerText`, &rule)
+	if rule != "Bash(git log *)" && rule != "Bash(git log)" {
+		t.Fatalf("deny shows %q", rule)
+	}
+	policy := filepath.Join(w.projB, ".perm-peer", "policy.json")
+	if _, err := os.Stat(policy); err == nil {
+		t.Fatal("the project policy exists before the user confirmed")
+	}
+	if err := p.ClickAndWait("#confirm-rule"); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(policy)
+	if err != nil || !strings.Contains(string(raw), rule) {
+		t.Fatalf("project policy after deny: %s %v", raw, err)
+	}
+	if out := w.codex(w.projB, "git log"); !strings.Contains(out, "deny") {
+		t.Fatalf("git log after deny: %q, want deny", out)
+	}
+	ui.stop(t)
+}

@@ -315,12 +315,14 @@ func (p *Page) Eval(expr string, out any) error {
 	return json.Unmarshal(r.Result.Value, out)
 }
 
-// Click clicks the centre of the first element matching selector with the
-// mouse, as a person would.
+// Click clicks the first element matching selector with the mouse, as a
+// person would: at the centre of its first line box.
 func (p *Page) Click(selector string) error {
 	var box struct{ X, Y float64 }
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null;
-		e.scrollIntoView({block: "center"}); const r = e.getBoundingClientRect();
+		e.scrollIntoView({block: "center"});
+		// the first line box: a link that wraps has nothing of its own at its centre
+		const r = e.getClientRects()[0] || e.getBoundingClientRect();
 		return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, selector)
 	var found json.RawMessage
 	if err := p.Eval(js, &found); err != nil {

@@ -9,7 +9,11 @@ import (
 // exactly the unknown flag it names, or none.
 func TestExamples(t *testing.T) {
 	n := 0
-	for _, c := range append(readers, Netcat, Script, Lldb) {
+	all := append(readers, Netcat, Script, Lldb)
+	for _, r := range runners {
+		all = append(all, r.Cmd)
+	}
+	for _, c := range all {
 		for _, e := range c.Examples {
 			n++
 			inv := c.Parse(strings.Fields(e.Args), nil)
@@ -37,5 +41,39 @@ func TestReaderIndex(t *testing.T) {
 	}
 	if Reader("rm") != nil {
 		t.Error("rm is no reader")
+	}
+}
+
+// TestRunnerProgram checks where a runner's own flags end and the program
+// it runs begins.
+func TestRunnerProgram(t *testing.T) {
+	cases := []struct {
+		runner, args string
+		prog         int
+		unknown      string
+	}{
+		{"arch", "", 0, ""},
+		{"arch", "-arm64 /bin/rm -rf ~", 1, ""},
+		{"arch", "rm -rf ~", 0, ""},
+		{"arch", "-arch x86_64 -e A=1 -d B cat f", 6, ""},
+		{"arch", "-64 -- rm -rf /", 2, ""},
+		{"arch", "-64 -d FOO -e A=1 sh -c x", 5, ""},
+		{"arch", "-zz rm", 1, "-z"},
+		{"setarch", "x86_64 -R rm -rf ~", 2, ""},
+		{"setarch", "x86_64", 1, ""},
+		{"setarch", "x86_64 -- rm", 2, ""},
+		{"linux32", "--addr-no rm", 1, ""},
+		{"linux64", "", 0, ""},
+	}
+	for _, c := range cases {
+		r := RunnerOf(c.runner)
+		args := strings.Fields(c.args)
+		prog, unknown := r.Program(args, nil)
+		if prog != c.prog || unknown != c.unknown {
+			t.Errorf("%s %s: program at %d (unknown %q), want %d (%q)", c.runner, c.args, prog, unknown, c.prog, c.unknown)
+		}
+	}
+	if RunnerOf("ls") != nil {
+		t.Error("ls runs no program")
 	}
 }

@@ -6,14 +6,20 @@ import (
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 )
 
-// readerIndex is the readers by name, built on first use.
-var readerIndex = sync.OnceValue(func() map[string]*argv.Command {
-	m := make(map[string]*argv.Command, len(readers))
-	for _, c := range readers {
-		if m[c.Name] != nil {
-			panic("cmds: " + c.Name + " is declared twice")
+// index builds a table's by-name index on first use; a name declared
+// twice is a bug in the table.
+func index[T any](table []T, name func(T) string) func() map[string]T {
+	return sync.OnceValue(func() map[string]T {
+		m := make(map[string]T, len(table))
+		for _, c := range table {
+			if _, dup := m[name(c)]; dup {
+				panic("cmds: " + name(c) + " is declared twice")
+			}
+			m[name(c)] = c
 		}
-		m[c.Name] = c
-	}
-	return m
-})
+		return m
+	})
+}
+
+// readerIndex is the readers by name.
+var readerIndex = index(readers, func(c *argv.Command) string { return c.Name })

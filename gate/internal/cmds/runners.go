@@ -1,24 +1,77 @@
 package cmds
 
-import "github.com/perm-peer/perm-peer/gate/internal/argv"
+import (
+	"slices"
 
-// Script is script(1), util-linux's and BSD/macOS's flags together: its
-// first operand is the typescript it writes; on BSD the operands after it
-// are the command it runs (script -q /dev/null CMD ARGS).
-var Script = &argv.Command{Name: "script", Abbrev: true,
-	Flags: flags("-a --append -e --return -f --flush -q --quiet -k -F -r -d -p -w", "-c --command -E --echo -I --log-in -O --log-out "+
-		"-B --log-io -T --log-timing -m --logging-format -o --output-limit -t", "--timing"),
-	Examples: []argv.Example{ex("-q /dev/null make", ""), ex("-qc 'make test' build.log", ""), ex("--log-out=o.log", ""),
-		ex("-a -t 0 log.txt", ""), ex("-z x", "-z")}}
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
 
-// Lldb is lldb's command line: -o/-O/-k/-K run lldb commands, -s/-S/-K
-// source files of them, the first operand (or the words after --) is the
-// program to debug, which run or process launch starts.
-var Lldb = &argv.Command{Name: "lldb",
-	Flags: flags("-b --batch -Q --source-quietly -x --no-lldbinit -X --no-use-colors -v --version -h --help -w --wait-for "+
-		"-P --python-path -r --repl --debug -e --editor",
-		"-o --one-line -O --one-line-before-file -k --one-line-on-crash -s --source -S --source-before-file "+
-			"-K --source-on-crash -f --file -a --arch -c --core -p --attach-pid -n --attach-name -l --script-language "+
-			"--one-line-on-crash --source-on-crash", ""),
-	Examples: []argv.Example{ex("-o 'platform shell ls' -o quit", ""), ex("--batch -o run -- /bin/ls -l", ""),
-		ex("-p 123", ""), ex("-Z", "-Z")}}
+// Runner is a program that runs its operand as a program with the words
+// after it (arch -arm64 rm -rf ~ runs rm): its own flags end at the first
+// operand, as POSIX getopt reads them, after Lead operands of its own
+// (setarch's architecture).
+type Runner struct {
+	Cmd  *argv.Command
+	Lead int
+	// Env are the flags whose value is NAME=VALUE set in the program's
+	// environment (arch -e DYLD_INSERT_LIBRARIES=x.dylib).
+	Env []string
+	// Shell: with no program it starts a shell (setarch); arch only
+	// prints the machine's architecture.
+	Shell bool
+}
+
+// setarchFlags are util-linux setarch's personality flags.
+var setarchFlags = flags("-R --addr-no-randomize -F --fdpic-funcptrs -Z --mmap-page-zero -L --addr-compat-layout -X --read-implies-exec "+
+	"-B --32bit -I --short-inode -S --whole-seconds -T --sticky-timeouts -3 --3gb --4gb --uname-2.6 -v --verbose --show --list", "", "")
+
+// setarchAs is setarch under one of its per-architecture names.
+func setarchAs(name string) *Runner {
+	return &Runner{Cmd: &argv.Command{Name: name, Abbrev: true, Flags: setarchFlags, Examples: []argv.Example{ex("-R ls", ""), ex("-q ls", "-q")}}, Shell: true}
+}
+
+var runners = []*Runner{
+	// macOS arch [-32|-64] [-ARCH|-arch ARCH]... [-c] [-d NAME]... [-e NAME=VALUE]... PROG ARGS
+	{Cmd: &argv.Command{Name: "arch", Flags: flags("-32 -64 -c -h -i386 -x86_64 -x86_64h -arm64 -arm64e -ppc -ppc64", "-arch -d -e", ""),
+		Examples: []argv.Example{ex("-arm64 ls", ""), ex("-arch x86_64 -e A=1 ls", ""), ex("-z ls", "-z")}}, Env: []string{"-e"}},
+	{Cmd: &argv.Command{Name: "setarch", Abbrev: true, Flags: setarchFlags, Examples: []argv.Example{ex("x86_64 -R ls", "")}}, Lead: 1, Shell: true},
+	setarchAs("linux32"), setarchAs("linux64"), setarchAs("i386"), setarchAs("x86_64"),
+}
+
+var runnerIndex = index(runners, func(r *Runner) string { return r.Cmd.Name })
+
+// RunnerOf is the runner declared for name, or nil.
+func RunnerOf(name string) *Runner { return runnerIndex()[name] }
+
+// Program finds the program a runner runs in args: its index (len(args)
+// when there is none) and the first flag of the runner's own the table
+// does not have ("" when none; the words up to the program are then read
+// as flags without values).
+func (r *Runner) Program(args []string, dyn []bool) (prog int, unknown string) {
+	lead := r.Lead
+	for i := 0; i < len(args); i++ {
+		d := i < len(dyn) && dyn[i]
+		switch v := args[i]; {
+		case v == "--" && !d:
+			return i + 1 + lead, unknown
+		case d || v == "-" || len(v) < 2 || v[0] != '-':
+			if lead > 0 {
+				lead--
+				continue
+			}
+			return i, unknown
+		}
+		// the flag with a plain word after it: when the word is no
+		// operand, the flag takes the next word as its value
+		inv := r.Cmd.Parse([]string{args[i], "x"}, nil)
+		switch {
+		case len(inv.Unknown) > 0:
+			if unknown == "" {
+				unknown = inv.Unknown[0]
+			}
+		case !slices.Contains(inv.Operands, 1):
+			i++
+		}
+	}
+	return len(args), unknown
+}
