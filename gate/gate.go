@@ -230,6 +230,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 		a.humanFact(ReasonDuplicateKey, "rawInput repeats the key "+k+" (at some depth, or in another letter case)")
 	}
 	action := a.input(call)
+	allowlist(a.facts)
 	a.cloudMetadata()
 	if len(a.facts) == 0 {
 		a.opaque("ask.empty", "the call has nothing the gate can check", false)

@@ -267,6 +267,12 @@ func (s *Server) judged(ctx context.Context, rq *request, tier protocol.Tier, ga
 // finish builds a decision made without the user.
 func (rq *request) finish(kind protocol.ReplyKind, by protocol.DecidedBy, src protocol.Source, reason, feedback string) decision {
 	v := rq.verdict
+	if kind == protocol.ReplyReject && src != protocol.SourceUser {
+		// tell the agent the safer way, where the gate knows one
+		if alt := gate.Alternative(v); alt != "" && feedback != "" {
+			feedback += ". Instead: " + alt
+		}
+	}
 	reply := protocol.PermissionReply{Reply: kind, Feedback: feedback}
 	rec := rq.record(reply, by, src)
 	reply.Meta = &protocol.ReplyMeta{DecidedBy: by, Risk: v.Risk, Reason: reason}

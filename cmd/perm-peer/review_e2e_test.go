@@ -567,3 +567,39 @@ func TestPolicyLintAndTest(t *testing.T) {
 		t.Errorf("lint of a clean candidate: exit %d\n%s", code, out)
 	}
 }
+
+// TestRejectionNamesASaferWay: the agent told "no" is told the safer way
+// where there is one, through a real hook call and a real peer.
+func TestRejectionNamesASaferWay(t *testing.T) {
+	e := newReviewEnv(t)
+	if err := os.WriteFile(filepath.Join(e.web, ".env"), []byte("TOKEN=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		"git push --force origin main": "use git push --force-with-lease",
+		"cat .env":                     "read .env.example",
+		"rm -rf ../api":                "ask the user to change files outside it",
+	} {
+		in := e.claude("PreToolUse", e.web, cmd)
+		in["permission_mode"] = "bypassPermissions" // no one to ask: refused
+		var out struct {
+			HookSpecificOutput struct {
+				PermissionDecision       string `json:"permissionDecision"`
+				PermissionDecisionReason string `json:"permissionDecisionReason"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal([]byte(e.hook("claude-code", in)), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.HookSpecificOutput.PermissionDecision != "deny" || !strings.Contains(out.HookSpecificOutput.PermissionDecisionReason, want) {
+			t.Errorf("%s: %+v", cmd, out.HookSpecificOutput)
+		}
+	}
+	p := e.servePeer(e.web)
+	p.initialize(false) // an editor that cannot prompt
+	p.notify("initialized", map[string]any{})
+	m := p.call("session/requestPermission", permParams("s", bashCall("c", "rm -rf /")), nil)
+	if k, fb, _ := reply(m); k != "reject" || !strings.Contains(fb, "Instead: delete only what you created") {
+		t.Errorf("rm -rf / through serve: %s %q", k, fb)
+	}
+}

@@ -13,9 +13,11 @@ import (
 type Arity uint8
 
 const (
-	None     Arity = iota // a switch: -v, --verbose
-	Value                 // one value: attached (-oV, --out=V) or the next word
-	Optional              // a value only when attached: --color=WHEN, -iSUF
+	None        Arity = iota // a switch: -v, --verbose
+	Value                    // one value: attached (-oV, --out=V) or the next word
+	Optional                 // a value only when attached: --color=WHEN, -iSUF
+	Two                      // two values: jq --arg NAME VALUE (the first may be attached)
+	CommandArgs              // the words up to ";" or "+": find -exec CMD ARGS ;
 )
 
 // Flag is one flag in all its spellings.
@@ -32,6 +34,17 @@ type Command struct {
 	Abbrev bool
 	// Numeric: -NUM is a flag (head -5, tail -20)
 	Numeric bool
+	// OneDash: every flag is one word with one dash (find -name, -print),
+	// never a cluster of letters
+	OneDash bool
+	// StopAtOperand: the first operand ends the flags, as POSIX getopt
+	// does and as a program's global options end at its subcommand
+	// (git -C dir log: log and what follows are operands of git)
+	StopAtOperand bool
+	// Subs are the subcommands the table declares, each with its own
+	// flags: the first operand after the program's (global) flags names
+	// one. A subcommand the table lacks is decided by the gate's code.
+	Subs []*Command
 	// Examples are argument lists and the flags the parser must find
 	// unknown in them ("" for none), checked by the table's test.
 	Examples []Example
@@ -56,6 +69,17 @@ type Invocation struct {
 	Flags    []string // the declared flags found, by full name: -e, --sh-exec
 }
 
+// Sub returns the declaration of subcommand name, nil when the table
+// does not have it.
+func (c *Command) Sub(name string) *Command {
+	for _, s := range c.Subs {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
 // Has says the invocation holds one of the flags names (full names).
 func (inv Invocation) Has(names ...string) bool {
 	for _, f := range inv.Flags {
@@ -76,7 +100,7 @@ func (c *Command) index() {
 				switch {
 				case strings.HasPrefix(n, "--"):
 					c.long[n[2:]] = f.Arity
-				case len(n) == 2 && n[0] == '-':
+				case len(n) == 2 && n[0] == '-' && !c.OneDash:
 					c.short[n[1]] = f.Arity
 				case n[0] == '-':
 					c.word[n] = f.Arity
@@ -112,47 +136,70 @@ func (c *Command) lookupLong(name string) (string, Arity, bool) {
 // declaration.
 func (c *Command) Parse(args []string, dyn []bool) Invocation {
 	var inv Invocation
-	c.scan(len(args), func(i int) (string, bool) { return args[i], i < len(dyn) && dyn[i] }, &inv, false)
+	c.scan(len(args), func(i int) (string, bool) { return args[i], i < len(dyn) && dyn[i] }, &inv, whole)
 	return inv
 }
 
 // FirstUnknown is the first flag of the n words at(i) the declaration does
-// not have ("" for none, and for a nil Command: no declaration).
+// not have ("" for none, and for a nil Command: no declaration). With
+// StopAtOperand only the flags before the first operand are read.
 func (c *Command) FirstUnknown(n int, at func(i int) (val string, dyn bool)) string {
 	if c == nil {
 		return ""
 	}
 	var inv Invocation
-	c.scan(n, at, &inv, true)
+	c.scan(n, at, &inv, firstUnknown)
 	if len(inv.Unknown) > 0 {
 		return inv.Unknown[0]
 	}
 	return ""
 }
 
-// scan parses the n words at(i) into inv; first: stop at the first
-// unknown flag and record no operands.
-func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, first bool) {
+// FirstOperand is the index of the first operand of the n words at(i),
+// -1 when there is none.
+func (c *Command) FirstOperand(n int, at func(i int) (val string, dyn bool)) int {
+	var inv Invocation
+	return c.scan(n, at, &inv, firstOperand)
+}
+
+// scanMode is what a scan records.
+type scanMode uint8
+
+const (
+	whole        scanMode = iota // operands, flags and unknown flags
+	firstUnknown                 // the first unknown flag only
+	firstOperand                 // the first operand's index only
+)
+
+// scan parses the n words at(i) into inv, as far as mode needs; it
+// returns the first operand's index (-1: none) in mode firstOperand.
+func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
 	c.index()
-	operand := func(i int) {
-		if !first {
-			inv.Operands = append(inv.Operands, i)
-		}
-	}
+	first := mode != whole
 	for i := 0; i < n; i++ {
-		if first && len(inv.Unknown) > 0 {
-			return
+		if mode == firstUnknown && len(inv.Unknown) > 0 {
+			return -1
 		}
 		v, dyn := at(i)
 		switch {
 		case dyn, v == "-", !strings.HasPrefix(v, "-"):
-			operand(i)
+			if mode == firstOperand {
+				return i
+			}
+			if !first {
+				inv.Operands = append(inv.Operands, i)
+			}
+			if c.StopAtOperand {
+				c.operands(i+1, n, inv, mode)
+				return -1
+			}
 			continue
 		case v == "--":
-			for j := i + 1; j < n; j++ {
-				operand(j)
+			if mode == firstOperand && i+1 < n {
+				return i + 1
 			}
-			return
+			c.operands(i+1, n, inv, mode)
+			return -1
 		case strings.HasPrefix(v, "--"):
 			name, _, eq := strings.Cut(v[2:], "=")
 			full, a, ok := c.lookupLong(name)
@@ -162,24 +209,54 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, firs
 				continue
 			case a == Value && !eq:
 				i++ // the next word is the value
+			case a == Two && eq:
+				i++ // --arg=NAME VALUE
+			case a == Two:
+				i += 2
 			}
-			inv.Flags = append(inv.Flags, "--"+full)
+			if !first {
+				inv.Flags = append(inv.Flags, "--"+full)
+			}
 			continue
 		}
 		if a, ok := c.word[v]; ok {
-			inv.Flags = append(inv.Flags, v)
-			if a == Value {
+			if !first {
+				inv.Flags = append(inv.Flags, v)
+			}
+			switch a {
+			case Value:
 				i++
+			case Two:
+				i += 2
+			case CommandArgs:
+				for i++; i < n; i++ {
+					if w, _ := at(i); w == ";" || w == "+" {
+						break
+					}
+				}
 			}
 			continue
 		}
-		i = c.parseShort(v, i, inv)
+		if c.OneDash {
+			inv.Unknown = append(inv.Unknown, v)
+			continue
+		}
+		i = c.parseShort(v, i, inv, !first)
+	}
+	return -1
+}
+
+// operands records words from to n as operands, in mode whole.
+func (c *Command) operands(from, n int, inv *Invocation, mode scanMode) {
+	for j := from; mode == whole && j < n; j++ {
+		inv.Operands = append(inv.Operands, j)
 	}
 }
 
 // parseShort reads the cluster v, word i (-abc, -ofile, -5), and returns
 // the index of the last word it used.
-func (c *Command) parseShort(v string, i int, inv *Invocation) int {
+// record: the flags found are kept in inv.Flags.
+func (c *Command) parseShort(v string, i int, inv *Invocation, record bool) int {
 	for j := 1; j < len(v); j++ {
 		if c.Numeric && v[j] >= '0' && v[j] <= '9' {
 			continue
@@ -189,10 +266,16 @@ func (c *Command) parseShort(v string, i int, inv *Invocation) int {
 			inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
 			return i
 		}
-		inv.Flags = append(inv.Flags, "-"+string(v[j]))
+		if record {
+			inv.Flags = append(inv.Flags, "-"+string(v[j]))
+		}
 		switch {
 		case a == Value && j == len(v)-1:
 			return i + 1 // -o VALUE
+		case a == Two && j == len(v)-1:
+			return i + 2
+		case a == Two:
+			return i + 1 // -aNAME VALUE
 		case a != None:
 			return i // -oVALUE, -iSUF: the rest of the cluster is the value
 		}

@@ -3,13 +3,23 @@ package cmds
 import (
 	"strings"
 	"testing"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 )
 
 // TestExamples checks every example of the table: the parser finds
 // exactly the unknown flag it names, or none.
 func TestExamples(t *testing.T) {
 	n := 0
-	all := append(readers, Netcat, Script, Lldb)
+	var all []*argv.Command
+	var walk func(cs []*argv.Command)
+	walk = func(cs []*argv.Command) {
+		for _, c := range cs {
+			all = append(all, c)
+			walk(c.Subs)
+		}
+	}
+	walk(append(All(), Netcat, Script, Lldb))
 	for _, r := range runners {
 		all = append(all, r.Cmd)
 	}
@@ -26,7 +36,7 @@ func TestExamples(t *testing.T) {
 			}
 		}
 	}
-	if n < 60 {
+	if n < 100 {
 		t.Errorf("only %d examples", n)
 	}
 }
@@ -41,6 +51,19 @@ func TestReaderIndex(t *testing.T) {
 	}
 	if Reader("rm") != nil {
 		t.Error("rm is no reader")
+	}
+}
+
+// TestLookup checks that every declaration is found by its name, and a
+// program the table lacks is not.
+func TestLookup(t *testing.T) {
+	for _, c := range All() {
+		if Lookup(c.Name) != c {
+			t.Errorf("%s: not found", c.Name)
+		}
+	}
+	if Lookup("rm") != nil || Lookup("git").Sub("push") != nil {
+		t.Error("rm and git push are not declared")
 	}
 }
 

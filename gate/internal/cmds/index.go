@@ -1,6 +1,7 @@
 package cmds
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
@@ -21,5 +22,18 @@ func index[T any](table []T, name func(T) string) func() map[string]T {
 	})
 }
 
+func commandName(c *argv.Command) string { return c.Name }
+
 // readerIndex is the readers by name.
-var readerIndex = index(readers, func(c *argv.Command) string { return c.Name })
+var readerIndex = index(readers, commandName)
+
+// programIndex is every program whose flags the table declares, by name.
+var programIndex = index(All(), commandName)
+
+// Lookup returns the declaration of a program's flags (with its
+// subcommands'), nil for a program the table does not have.
+func Lookup(name string) *argv.Command { return programIndex()[name] }
+
+// All are the declarations of the programs' flags: the readers, the info
+// printers, the searches and the tools with subcommands.
+func All() []*argv.Command { return slices.Concat(readers, info, searches, tools) }

@@ -1,0 +1,83 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/stretchr/testify/assert"
+)
+
+// An invented flag makes every known-safe form ask (SPEC §5.1), while
+// the same form without it stays allowed.
+func TestUnknownFlagNotSafe(t *testing.T) {
+	e := env(protocol.Policy{})
+	for _, cmd := range []string{
+		"git log", "git status", "git diff", "git show HEAD", "git branch", "git blame README.md", "git ls-files", "git rev-parse HEAD",
+		"git tag", "git describe", "git shortlog", "git reflog", "git ls-tree HEAD", "git cat-file -p HEAD", "git stash list",
+		"git -C src log", "rg foo", "grep foo README.md", "grep -rn foo .", "ag foo", "ack foo", "jq . a.json", "yq . a.yaml",
+		"find . -name x", "fd x", "docker ps", "docker images", "docker logs web", "docker compose ps", "go version", "go env",
+		"go list ./...", "npm ls", "npm view react", "pip list", "systemctl status nginx", "date +%s", "ps aux", "printenv HOME",
+		"which go", "realpath README.md", "zipinfo a.zip", "uname -a", "whoami", "hostname", "lsof -i :8080", "pgrep -fl node",
+		"tee", "gofmt -l .", "seq 1 5",
+	} {
+		v := Analyze(bash(cmd), e)
+		assert.NotEqual(t, protocol.DecisionDeny, v.Decision, cmd)
+		bogus := Analyze(bash(cmd+" --zz-bogus"), e)
+		assert.Equal(t, protocol.DecisionAsk, bogus.Decision, cmd+" --zz-bogus")
+		assert.Contains(t, codes(bogus), "ask.flag", cmd+" --zz-bogus")
+		assert.NotContains(t, codes(v), "ask.flag", cmd)
+	}
+	// flags that write or run something are left out of the table
+	for _, cmd := range []string{"rg --pre cat foo", "rg --hostname-bin ./x foo", "git log --output=out.txt", "yq -i .a=1 a.yaml",
+		"git blame --contents=~/.ssh/id_rsa main.go", "fd -x rm", "date -s 2020-01-01"} {
+		assert.NotEqual(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
+	}
+}
+
+func codes(v Verdict) []string {
+	var out []string
+	for _, r := range v.Reasons {
+		out = append(out, r.Code)
+	}
+	return out
+}
+
+// unknownFlagReason reports a verdict that names a flag the gate does
+// not know.
+func unknownFlagReason(v Verdict) bool {
+	for _, r := range v.Reasons {
+		if r.Code == "ask.flag" && strings.Contains(r.Detail, "does not know") {
+			return true
+		}
+	}
+	return false
+}
+
+// Every example of the table runs through Analyze: one with an unknown
+// flag is not allowed, one without never asks for an unknown flag.
+func TestTableExamplesDecide(t *testing.T) {
+	e := env(protocol.Policy{})
+	n := 0
+	var walk func(prefix string, cs []*argv.Command)
+	walk = func(prefix string, cs []*argv.Command) {
+		for _, c := range cs {
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			for _, ex := range c.Examples {
+				n++
+				v := Analyze(bash(name+" "+ex.Args), e)
+				if ex.Unknown != "" {
+					assert.NotEqual(t, protocol.DecisionAllow, v.Decision, name+" "+ex.Args)
+				}
+				if ex.Unknown == "" {
+					assert.False(t, unknownFlagReason(v), name+" "+ex.Args)
+				}
+			}
+			walk(name, c.Subs)
+		}
+	}
+	walk("", cmds.All())
+	assert.Greater(t, n, 100)
+}

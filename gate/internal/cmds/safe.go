@@ -1,0 +1,167 @@
+package cmds
+
+import "github.com/perm-peer/perm-peer/gate/internal/argv"
+
+// The known-safe programs and subcommand forms the gate's code decides
+// (info printers, searches, git's and the package tools' queries), with
+// their flags. The code says what a call does; the table says which flags
+// exist: a call the code finds known-safe with a flag the table lacks
+// asks (SPEC §5.1), because that flag may write or run something (rg
+// --pre runs a program, git log --output writes, yq -i edits in place).
+// Flags that write or run are left out on purpose, so they ask even where
+// the code has no arm for them.
+
+// sub is a subcommand entry.
+func sub(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Flags: f, Abbrev: true, Examples: ex}
+}
+
+// tool is a program with subcommands: its global flags end at the
+// subcommand's name.
+func tool(name string, global []argv.Flag, subs ...*argv.Command) *argv.Command {
+	return &argv.Command{Name: name, Flags: global, Abbrev: true, StopAtOperand: true, Subs: subs}
+}
+
+// info are programs that print facts about the system or their operands'
+// names, never a file's contents.
+var info = []*argv.Command{
+	gnu("basename", flags("-a --multiple -z --zero", "-s --suffix", "")),
+	gnu("dirname", flags("-z --zero", "", "")),
+	{Name: "cal", Numeric: true, Flags: flags("-1 -3 -h -j -m -s -w -y -Y --monday --sunday --julian --year --twelve --week --vertical", "-A -B -n --months --span --color", "")},
+	gnu("clear", flags("-x", "-T", "")),
+	gnu("date", flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
+		ex("+%s", ""), ex("-u +%Y-%m-%d", ""), ex("-Iseconds", ""), ex("-d yesterday", ""), ex("-s 2020-01-01", "-s")),
+	gnu("factor", flags("-h --exponents", "", "")),
+	gnu("free", flags("-b --bytes -k --kibi -m --mebi -g --gibi --tebi --pebi --kilo --mega --giga --tera --peta -h --human --si -l --lohi -t --total -v --committed -w --wide", "-c --count -s --seconds", "")),
+	gnu("getconf", flags("-a --all", "-v", "")),
+	gnu("groups", flags("", "", "")),
+	gnu("hostname", flags("-v --verbose -a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I --all-ip-addresses -s --short -y --yp --nis -V", "", "")),
+	gnu("id", flags("-a -Z --context -g --group -G --groups -n --name -r --real -u --user -z --zero -p -P", "", "")),
+	gnu("locale", flags("-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose", "", "")),
+	gnu("logname", flags("", "", "")),
+	gnu("lsb_release", flags("-v --version -i --id -d --description -r --release -c --codename -a --all -s --short", "", "")),
+	{Name: "lsof", Flags: flags("-? -a -b -C -h -l -n -N -O -P -R -t -U -v -V -X -w -Q -H", "-c -d -D -F -g -i -k -K -m -o -p -r -s -S -T -u -x -E -e +c +d +D +r", ""),
+		Examples: []argv.Example{ex("-i :8080", ""), ex("-p 12", "")}},
+	gnu("nproc", flags("--all", "--ignore", "")),
+	gnu("numfmt", flags("-z --zero-terminated --grouping --header --debug", "-d --delimiter --field --format --from --from-unit --invalid --padding --round --suffix --to --to-unit", "")),
+	gnu("pgrep", flags("-c --count -f --full -i --ignore-case -l --list-name -a --list-full -n --newest -o --oldest -v --inverse -w --lightweight -x --exact -r --runstates --ns --nslist -A --ignore-ancestors -L --logpidfile", "-d --delimiter -g --pgroup -G --group -P --parent -s --session -t --terminal -u --euid -U --uid -F --pidfile --cgroup --env", ""),
+		ex("-fl node", "")),
+	{Name: "ps", Numeric: true, Flags: flags("-A -a -d -e -f -F -H -j -l -L -m -M -N -T -V -w -x -y -c -h -r -v -E -S -X -Z "+
+		"--cumulative --deselect --forest --headers --no-headers --info -ww",
+		"-C -G -g -o -O -p -q -s -t -u -U -k --cols --columns --format --group --Group --lines --pid --ppid --quick-pid --rows --sid --sort --tty --user --User --width", ""),
+		Examples: []argv.Example{ex("aux", ""), ex("-ef", ""), ex("-p 1 -o pid,cmd", "")}},
+	gnu("printenv", flags("-0 --null", "", "")),
+	gnu("readlink", flags("-e --canonicalize-existing -f --canonicalize -m --canonicalize-missing -n --no-newline -q --quiet -s --silent -v --verbose -z --zero", "", "")),
+	gnu("realpath", flags("-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet -s --strip --no-symlinks -z --zero -q", "--relative-to --relative-base", "")),
+	{Name: "seq", Abbrev: true, Flags: flags("-w --equal-width", "-f --format -s --separator -t", "")},
+	gnu("sleep", flags("", "", "")),
+	gnu("sw_vers", flags("-productName -productVersion -buildVersion -productVersionExtra", "", "")),
+	gnu("tput", flags("-S -V -x", "-T", "")),
+	gnu("tty", flags("-s --silent --quiet", "", "")),
+	gnu("uname", flags("-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine -p --processor -i --hardware-platform -o --operating-system", "", "")),
+	gnu("uptime", flags("-p --pretty -s --since -r --raw", "", "")),
+	gnu("users", flags("", "", "")),
+	gnu("whereis", flags("-b -m -s -u -l -g", "-B -M -S -f", "")),
+	gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")),
+	gnu("whoami", flags("", "", "")),
+	gnu("yes", flags("", "", "")),
+	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
+	gnu("tee", flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", "")),
+	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
+}
+
+// grepFlags are GNU grep's flags (and BSD grep's common ones): none runs a
+// program or writes a file.
+var grepFlags = flags("-E --extended-regexp -F --fixed-strings -G --basic-regexp -P --perl-regexp -i -y --ignore-case --no-ignore-case "+
+	"-v --invert-match -w --word-regexp -x --line-regexp -c --count --color --colour -L --files-without-match -l --files-with-matches "+
+	"-o --only-matching -q --quiet --silent -s --no-messages -b --byte-offset -H --with-filename -h --no-filename -n --line-number "+
+	"-T --initial-tab -Z --null -z --null-data -a --text -I -r --recursive -R --dereference-recursive --line-buffered -U --binary "+
+	"--no-group-separator -u --unix-byte-offsets -O -S -p -J --bz2decompress --label-stdin",
+	"-e --regexp -f --file -m --max-count -A --after-context -B --before-context -C --context --label --binary-files "+
+		"-D --devices -d --directories --exclude --exclude-from --exclude-dir --include --group-separator --max-depth --context-lines",
+	"--colour --color")
+
+// searches are the read-only search and listing tools.
+var searches = []*argv.Command{
+	{Name: "grep", Abbrev: true, Numeric: true, Flags: grepFlags, Examples: []argv.Example{ex("-rn TODO .", ""), ex("-rnE 'a|b' src", ""), ex("-C3 x f", ""), ex("--zz x f", "--zz")}},
+	{Name: "egrep", Abbrev: true, Numeric: true, Flags: grepFlags},
+	{Name: "fgrep", Abbrev: true, Numeric: true, Flags: grepFlags},
+	{Name: "zgrep", Abbrev: true, Numeric: true, Flags: grepFlags},
+	{Name: "rg", Numeric: true, Flags: flags("-a --text -b --byte-offset -c --count --count-matches --column --no-column -F --fixed-strings --no-fixed-strings "+
+		"--files -l --files-with-matches --files-without-match -L --follow --no-follow -H --with-filename -I --no-filename --heading --no-heading "+
+		"--hidden --no-hidden -i --ignore-case -S --smart-case -s --case-sensitive -v --invert-match -n --line-number -N --no-line-number "+
+		"-o --only-matching -p --pretty -q --quiet -u --unrestricted -w --word-regexp -x --line-regexp -U --multiline --multiline-dotall "+
+		"--no-multiline -P --pcre2 --no-pcre2 --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-exclude --no-ignore-global "+
+		"--no-ignore-parent --no-ignore-files --ignore --ignore-vcs --json --no-json --null -0 --null-data --stats --no-messages "+
+		"--no-config --one-file-system --sort-files --trim --vimgrep --crlf --no-crlf --debug --trace --type-list -z --search-zip "+
+		"--no-search-zip --binary --no-binary --block-buffered --line-buffered --glob-case-insensitive --no-unicode --unicode "+
+		"--passthru --include-zero --no-require-git --auto-hybrid-regex --files-with-matches -. --no-heading",
+		"-e --regexp -f --file -g --glob --iglob -t --type -T --type-not --type-add --type-clear -A --after-context -B --before-context "+
+			"-C --context -m --max-count --max-depth -d --maxdepth --max-filesize --max-columns -M -j --threads --sort --sortr -E --encoding "+
+			"--colors --color --path-separator --field-context-separator --field-match-separator --context-separator -r --replace "+
+			"--ignore-file --regex-size-limit --dfa-size-limit --engine --hyperlink-format --generate", ""),
+		Examples: []argv.Example{ex("-n foo src", ""), ex("--files", ""), ex("-g '*.go' x", ""), ex("--pre cat x", "--pre")}},
+	{Name: "ag", Numeric: true, Flags: flags("-a --all-types -c --count --color --nocolor --column --nocolumn -f --follow --hidden -i --ignore-case "+
+		"-s --case-sensitive -S --smart-case -l --files-with-matches -L --files-without-matches -n --norecurse -Q --literal -v --invert-match "+
+		"-w --word-regexp -u --unrestricted -U --skip-vcs-ignores --vimgrep --heading --noheading --break --nobreak --filename --nofilename "+
+		"--group --nogroup --line-numbers --no-numbers --nomultiline --multiline --null -0 --print-long-lines --passthrough -o --only-matching "+
+		"--silent --stats -t --all-text -z --search-zip --search-binary -g",
+		"-A --after -B --before -C --context -G --file-search-regex --ignore --ignore-dir -m --max-count --depth -p --path-to-ignore "+
+			"--pager --workers --color-line-number --color-match --color-path", ""),
+		Examples: []argv.Example{ex("--hidden foo", "")}},
+	{Name: "ack", Numeric: true, Flags: flags("-i --ignore-case -I --no-ignore-case -S --smart-case -v --invert-match -w --word-regexp -Q --literal "+
+		"-l --files-with-matches -L --files-without-matches -c --count -h --no-filename -H --with-filename --column --no-column "+
+		"-f -r -R --recurse -n --no-recurse --follow --nofollow -k --known-types --color --nocolor --heading --noheading --break --nobreak "+
+		"--group --nogroup -1 -s -x --nopager --noenv --flush --print0 --sort-files --show-types",
+		"-A --after-context -B --before-context -C --context -m --max-count --match -t --type -g --ignore-dir --noignore-dir "+
+			"--ignore-file --output --range-start --range-end --type-add --type-set --type-del", ""),
+		Examples: []argv.Example{ex("foo", ""), ex("--pager=x foo", "--pager=x")}},
+	{Name: "fd", Flags: fdFlags(), Examples: []argv.Example{ex("-H x", ""), ex("-e go", ""), ex("--zz", "--zz")}},
+	{Name: "fdfind", Flags: fdFlags()},
+	{Name: "find", OneDash: true, Flags: findFlags(), Examples: []argv.Example{ex(". -name '*.go' -type f", ""), ex(". -maxdepth 2 -newer x", ""),
+		ex(". -delete", "-delete"), ex(". -fprint out", "-fprint"), ex(". -exec grep -n x {} +", ""),
+		ex(". -type f -exec wc -l {} + -print", "")}},
+	{Name: "jq", Flags: jqFlags(), Examples: []argv.Example{ex("-r .a x.json", ""), ex("--arg k v .a x.json", ""), ex("-n --argjson n 1 .", "")}},
+	{Name: "gojq", Flags: jqFlags()},
+	{Name: "yq", Flags: flags("-C --colors -M --no-colors -e --exit-status -N --no-doc -P --prettyPrint -r --unwrapScalar -0 --nul-output "+
+		"-n --null-input -s --split-exp-file --header-preprocess --no-header-preprocess --expression -v --verbose -j --tojson -y --yaml-output "+
+		"--yaml-roundtrip -c --compact-output -S --sort-keys -x --raw-output",
+		"-I --indent -o --output-format -p --input-format --xml-attribute-prefix --xml-content-name --from-file --arg --argjson --lua-prefix --lua-suffix", ""),
+		Examples: []argv.Example{ex(". a.yaml", ""), ex("-o json . a.yaml", ""), ex("-i .a=1 a.yaml", "-i")}},
+}
+
+// fdFlags are fd's flags but -x/-X (--exec, --exec-batch), which run a
+// program for each match.
+func fdFlags() []argv.Flag {
+	return flags("-H --hidden -I --no-ignore -u --unrestricted --no-ignore-vcs --no-ignore-parent -s --case-sensitive -i --ignore-case "+
+		"-g --glob --regex -F --fixed-strings -a --absolute-path -l --list-details -L --follow -p --full-path -0 --print0 "+
+		"--prune -1 -q --quiet --show-errors --strip-cwd-prefix --one-file-system --no-require-git",
+		"-d --max-depth --min-depth --exact-depth -t --type -e --extension -E --exclude -c --color -j --threads -S --size "+
+			"--changed-within --changed-before -o --owner --max-results --base-directory --path-separator --search-path --ignore-file --format", "")
+}
+
+// findFlags are find's options and the primaries of its expression that
+// test or print to stdout, and -exec, -execdir, -ok and -okdir, whose
+// command the gate's code analyses: -delete and the -fprint/-fls family
+// are not declared (they delete or write).
+func findFlags() []argv.Flag {
+	return []argv.Flag{
+		{Names: "-H -L -P -O0 -O1 -O2 -O3 -d -depth -follow -mount -xdev -ignore_readdir_race -noignore_readdir_race -daystart -nowarn -warn " +
+			"-empty -false -true -nogroup -nouser -readable -writable -executable -prune -print -print0 -ls -quit -not -and -or -a -o " +
+			"-noleaf -x -E -s -X", Arity: argv.None},
+		{Names: "-maxdepth -mindepth -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype -size " +
+			"-mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -newerXY -newermt -newerct -newerat -newerBt -used " +
+			"-user -group -uid -gid -perm -links -inum -samefile -lname -ilname -fstype -printf -files0-from -context -D", Arity: argv.Value},
+		{Names: "-exec -execdir -ok -okdir", Arity: argv.CommandArgs},
+		{Names: "--help --version", Arity: argv.None},
+	}
+}
+
+// jqFlags are jq's flags; --arg and its kin take two values.
+func jqFlags() []argv.Flag {
+	return append(flags("-r --raw-output -j --join-output -a --ascii-output -c --compact-output -n --null-input -e --exit-status "+
+		"-s --slurp -S --sort-keys -C --color-output -M --monochrome-output --tab --seq --stream --stream-errors -R --raw-input "+
+		"--args --jsonargs --raw-output0 --unbuffered -h -V --build-configuration",
+		"-f --from-file -L --library-path --indent", ""),
+		argv.Flag{Names: "--arg --argjson --slurpfile --rawfile", Arity: argv.Two})
+}
