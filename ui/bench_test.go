@@ -15,7 +15,7 @@ import (
 	"github.com/perm-peer/perm-peer/store"
 )
 
-// history writes n decisions, today, into two projects' DBs under
+// history writes n decisions (a multiple of 128), today, into two projects' DBs under
 // stateDir/perm-peer, by four agents, the way the peers write them.
 func history(tb testing.TB, stateDir string, n int) {
 	tb.Helper()

@@ -419,7 +419,8 @@ func (s *Server) whatIfRun(w http.ResponseWriter, r *http.Request) {
 			data.Policy = string(b)
 		}
 	}
-	res, err := s.src.replay([]byte(data.Policy), data.Project, sinceTime(data.SinceValue, now))
+	data.AsProject = r.FormValue("as") == "project"
+	res, err := s.src.replay([]byte(data.Policy), data.Project, data.AsProject, sinceTime(data.SinceValue, now))
 	if err != nil {
 		s.renderWhatIf(w, r, data, err.Error())
 		return
@@ -445,5 +446,6 @@ func (s *Server) renderWhatIf(w http.ResponseWriter, r *http.Request, data whatI
 type whatIfData struct {
 	Projects, Since             []option
 	Project, SinceValue, Policy string
+	AsProject                   bool // the candidate replaces each project's policy, not the user's
 	Result                      *replayResult
 }

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -100,5 +103,51 @@ func TestProjectsShowsBrokenChain(t *testing.T) {
 	if code != 200 || strings.Count(body, `b-allow">ok<`) != 1 || !strings.Contains(body, `b-deny">broken<`) ||
 		!strings.Contains(body, "audit record 2") {
 		t.Fatalf("after an edit: %d\n%s", code, body)
+	}
+}
+
+// post sends a form to s the way its own page does (Origin, cookie, a
+// CSRF token it issued).
+func post(t *testing.T, s *Server, path string, form url.Values) (int, string) {
+	t.Helper()
+	form.Set("csrf", s.csrf.issue())
+	r := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	r.Host = s.ln.Addr().String()
+	r.Header.Set("Origin", "http://"+r.Host)
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.AddCookie(&http.Cookie{Name: s.http.Handler.(*guard).cookie, Value: s.token})
+	w := httptest.NewRecorder()
+	s.http.Handler.ServeHTTP(w, r)
+	return w.Code, w.Body.String()
+}
+
+func TestWhatIfRefusesABrokenCandidate(t *testing.T) {
+	s, _ := testServer(t, 256, 0)
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "perm-peer-ui-candidate-*"))
+	for policy, want := range map[string]string{
+		"":                           "paste or upload a candidate policy first",
+		`{"allow": ["Bash(ls *)",]}`: "the candidate policy",
+		`{"mode": "sideways"}`:       "sideways",
+	} {
+		code, body := post(t, s, "/whatif", url.Values{"policy": {policy}, "since": {"all"}})
+		if code != 200 || !strings.Contains(body, `class="error"`) || !strings.Contains(body, html.EscapeString(want)) ||
+			strings.Contains(body, `class="summary"`) {
+			t.Errorf("candidate %q: %d, want an error naming %q:\n%s", policy, code, want, body)
+		}
+	}
+	code, body := post(t, s, "/whatif", url.Values{"policy": {`{"deny": ["Bash(ls *)"]}`}, "since": {"all"}})
+	if code != 200 || !strings.Contains(body, "256 recorded calls decided again") {
+		t.Errorf("a good candidate: %d\n%s", code, body)
+	}
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "perm-peer-ui-candidate-*"))
+	if len(after) != len(before) {
+		t.Errorf("candidate files left behind: %v", after)
+	}
+	// Writes that name nothing real change nothing and say why.
+	if code, _ := post(t, s, "/grants/revoke", url.Values{"project": {"nope"}, "id": {"1"}}); code != 404 {
+		t.Errorf("revoke in no project: %d, want 404", code)
+	}
+	if code, _ := post(t, s, "/rule", url.Values{"id": {"ffffff:1"}, "effect": {"allow"}}); code != 404 {
+		t.Errorf("rule for no decision: %d, want 404", code)
 	}
 }

@@ -121,17 +121,30 @@ func (f *settingsFile) writable() error {
 func (f *settingsFile) write(data []byte) error {
 	dir := filepath.Dir(f.target)
 	mode := os.FileMode(0o644)
+	owner := f.info
 	if f.info != nil {
 		mode = f.info.Mode().Perm()
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+	} else {
+		// A new file (and the folders made for it) belongs to whoever owns
+		// the folder it goes in: root running setup in a user's project
+		// leaves nothing the user cannot edit.
+		var created []string
+		owner, created = nearestFolder(dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", dir, err)
+		}
+		for _, d := range created {
+			if st, ok := sysStat(owner); ok && os.Geteuid() == 0 {
+				_ = os.Chown(d, int(st.Uid), int(st.Gid))
+			}
+		}
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.target)+".*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", f.where(), err)
 	}
 	defer os.Remove(tmp.Name())
-	err = writeAll(tmp, data, mode, f.info)
+	err = writeAll(tmp, data, mode, owner)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -156,12 +169,28 @@ func writeAll(tmp *os.File, data []byte, mode os.FileMode, old fs.FileInfo) erro
 		return err
 	}
 	if st, ok := sysStat(old); ok && os.Geteuid() == 0 {
-		// root (sudo) writing a user's file: it stays the user's
+		// root (sudo) writing a user's file: it stays the user's (old is
+		// the file, or for a new file the folder it goes in)
 		if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
 			return err
 		}
 	}
 	return tmp.Sync()
+}
+
+// nearestFolder is the info of dir or of its nearest existing ancestor,
+// and the folders between them that do not exist yet.
+func nearestFolder(dir string) (fs.FileInfo, []string) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			return fi, missing
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			return nil, missing
+		}
+	}
 }
 
 func sysStat(fi fs.FileInfo) (*syscall.Stat_t, bool) {

@@ -134,12 +134,20 @@ func codexTrust(c *setupRun) error {
 	}
 	keyFile := codexHooksKeyFile(c.file)
 	n := 0
+	var other []string
 	for _, hs := range c.s.findOurs(c.final.Root().Get("hooks")) {
 		for _, h := range hs {
-			if t.set(tomlHeader("hooks.state", codexHookKey(keyFile, h)), "trusted_hash", strconv.Quote(codexHookHash(c.final, h))) {
+			changed, ok := t.set("hooks.state", codexHookKey(keyFile, h), "trusted_hash", strconv.Quote(codexHookHash(c.final, h)))
+			if changed {
 				n++
 			}
+			if !ok {
+				other = append(other, h.event)
+			}
 		}
+	}
+	if len(other) > 0 {
+		c.note("next: %s records the review of perm-peer's %s hooks in a form setup does not edit: review them in Codex's /hooks screen", cfgPath, strings.Join(other, ", "))
 	}
 	if n > 0 {
 		done = append(done, fmt.Sprintf("recorded %d perm-peer hooks as reviewed (as Codex's /hooks screen does)", n))
@@ -179,7 +187,10 @@ func codexTrustProject(c *setupRun, t *tomlText) []string {
 		c.note("next: Codex reads %s/.codex/ only in a trusted project, and this project has its own .codex/config.toml: read it, then trust the project when Codex asks", dir)
 		return nil
 	}
-	t.set(header, "trust_level", `"trusted"`)
+	if _, ok := t.set("projects", dir, "trust_level", `"trusted"`); !ok {
+		c.note("next: your Codex config.toml names %s in a form setup does not edit: trust the project when Codex asks", dir)
+		return nil
+	}
 	return []string{"trusted the project " + dir + " (Codex reads its .codex/hooks.json only then)"}
 }
 

@@ -321,6 +321,21 @@ func TestSetupN11KeepsFileIdentity(t *testing.T) {
 		t.Fatalf("after a root run the user's file is uid %d gid %d mode %o, want 1234 1234 600", st.Uid, st.Gid, st.Mode&0o777)
 	}
 
+	// root installing into a user's project with no .claude yet: the new
+	// folder and file are the user's
+	fresh := t.TempDir()
+	if err := os.Chown(fresh, 1234, 1234); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runSetupCmd(t, fresh, "claude-code", "--project", fresh); code != 0 {
+		t.Fatalf("root run, new file: %d %s", code, out)
+	}
+	for _, p := range []string{filepath.Join(fresh, ".claude"), filepath.Join(fresh, ".claude", "settings.local.json")} {
+		if err := syscall.Stat(p, &st); err != nil || st.Uid != 1234 || st.Gid != 1234 {
+			t.Fatalf("%s made by a root run is uid %d gid %d, want the project owner's 1234", p, st.Uid, st.Gid)
+		}
+	}
+
 	// uid 65534 in a directory it may write, on a file root owns: the
 	// directory and a copy of the binary must be reachable by that uid
 	other, err := os.MkdirTemp("", "pp-n11-")
@@ -494,6 +509,17 @@ func TestSetupCodexTrust(t *testing.T) {
 	}
 	if got := readFile(t, cfg); strings.Contains(got, "hooks.state") || !strings.HasPrefix(got, userCfg) {
 		t.Fatalf("config.toml after remove:\n%s", got)
+	}
+	// the project already named in another form: a [projects."…"] table
+	// beside it would define it twice, and Codex would refuse the config
+	inline := "[projects]\n\"" + real + "\" = { trust_level = \"untrusted\" }\n"
+	writeSettings(t, cfg, inline, 0o600)
+	out, code = runPP(t, proj, []string{"HOME=" + dir}, "setup", "codex")
+	if code != 0 || !strings.Contains(out, "in a form setup does not edit") {
+		t.Fatalf("inline project: %d %s", code, out)
+	}
+	if got := readFile(t, cfg); !strings.HasPrefix(got, inline) || strings.Contains(got, "[projects.\"") {
+		t.Fatalf("config.toml with the project inline:\n%s", got)
 	}
 }
 

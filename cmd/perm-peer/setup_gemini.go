@@ -15,7 +15,7 @@ import (
 // path → TRUST_FOLDER | TRUST_PARENT | DO_NOT_TRUST, the longest matching
 // path deciding. Headless runs (gemini -p) count as trusted.
 
-const geminiHeadless = "gemini -p (headless) shows no dialog: a call perm-peer leaves to a person is refused there with a reason, never approved; run gemini interactively to approve such calls"
+const geminiHeadless = "gemini -p (headless) shows no dialog: a call perm-peer leaves to a person cannot be approved there; run gemini interactively for such calls"
 
 func geminiTrustedFoldersFile() (string, error) {
 	if p := os.Getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
@@ -131,12 +131,4 @@ func geminiWillRun(c *setupRun) []string {
 		problems = append(problems, "Gemini CLI does not trust "+c.project+" (interactive runs ignore .gemini/settings.json there)")
 	}
 	return problems
-}
-
-// claudeWillRun lists why Claude Code would not run the hooks.
-func claudeWillRun(c *setupRun) []string {
-	if d := c.final.Root().Get("disableAllHooks"); d != nil && string(c.final.Text(d)) == "true" {
-		return []string{"disableAllHooks is true: Claude Code runs no hooks"}
-	}
-	return nil
 }

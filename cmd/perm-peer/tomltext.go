@@ -74,12 +74,19 @@ func (t *tomlText) get(start, end int, key string) (string, int, bool) {
 	return "", 0, false
 }
 
-// set makes key = value (a TOML literal) in the table with header,
+// set makes key = value (a TOML literal) in the table name."sub",
 // appending the table when it is missing. It reports whether the text
-// changed.
-func (t *tomlText) set(header, key, value string) bool {
-	start, end, ok := t.table(header)
-	if !ok {
+// changed. When "sub" is written in the file in another form (an inline
+// table, a dotted key), appending a table would define it twice and Codex
+// would refuse its whole config: set leaves the file alone, ok false.
+func (t *tomlText) set(name, sub, key, value string) (changed, ok bool) {
+	header := tomlHeader(name, sub)
+	start, end, found := t.table(header)
+	if !found {
+		text := t.String()
+		if strings.Contains(text, strconv.Quote(sub)) || strings.Contains(text, "'"+sub+"'") {
+			return false, false
+		}
 		if n := len(t.lines); n > 0 && !strings.HasSuffix(t.lines[n-1], "\n") {
 			t.lines[n-1] += "\n"
 		}
@@ -87,17 +94,17 @@ func (t *tomlText) set(header, key, value string) bool {
 			t.lines = append(t.lines, "\n")
 		}
 		t.lines = append(t.lines, header+"\n", key+" = "+value+"\n")
-		return true
+		return true, true
 	}
 	if v, i, ok := t.get(start, end, key); ok {
 		if v == value {
-			return false
+			return false, true
 		}
 		t.lines[i] = key + " = " + value + "\n"
-		return true
+		return true, true
 	}
 	t.lines = append(t.lines[:start+1], append([]string{key + " = " + value + "\n"}, t.lines[start+1:]...)...)
-	return true
+	return true, true
 }
 
 // drop deletes the table with header (and one blank line before it).

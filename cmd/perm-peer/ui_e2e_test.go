@@ -335,6 +335,27 @@ func TestUIShowsHistoryInBrowser(t *testing.T) {
 		t.Fatalf("text rm -rf: rows %q, want the two rm -rf calls", rows)
 	}
 
+	// what if: a candidate policy pasted into the page, replayed.
+	if err := p.Navigate(ui.base + "/whatif"); err != nil {
+		t.Fatal(err)
+	}
+	mustEval(t, p, `document.querySelector("textarea[name=policy]").value = '{"allow": ["Bash(make deploy *)"], "deny": ["Bash(git status *)"]}'`, nil)
+	if err := p.ClickAndWait(`form.whatif button[type=submit]`); err != nil {
+		t.Fatal(err)
+	}
+	var summary string
+	mustEval(t, p, `document.querySelector("p.summary").innerText`, &summary)
+	// by hand: make deploy was asked (ask → allow), git status known safe (allow → deny), the other 7 stay.
+	if summary != "9 recorded calls decided again: 1 more allowed, 0 more asked, 1 newly denied, 0 no longer denied." {
+		t.Fatalf("replay summary %q", summary)
+	}
+	var changes []string
+	mustEval(t, p, `[...document.querySelectorAll("tr.change")].map(r => r.innerText.replace(/\s+/g, " ").trim())`, &changes)
+	if len(changes) != 2 || !strings.Contains(strings.Join(changes, "|"), "bash: make deploy ask allow") ||
+		!strings.Contains(strings.Join(changes, "|"), "bash: git status allow deny") {
+		t.Fatalf("replay changes %q", changes)
+	}
+
 	// projects: both chains verify.
 	if err := p.Navigate(ui.base + "/projects"); err != nil {
 		t.Fatal(err)
@@ -513,6 +534,26 @@ func TestUIAllowAndDenyCallsLikeThis(t *testing.T) {
 	cmd.Env = w.env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("audit verify after allow: %v %s", err, out)
+	}
+
+	// The grant is listed on the grants page; revoking it there makes the
+	// next such call ask again.
+	if err := p.Navigate(ui.base + "/grants"); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	mustEval(t, p, `[...document.querySelectorAll("table.log tbody tr")].map(r => r.innerText)`, &listed)
+	if len(listed) != 1 || !strings.Contains(listed[0], "Bash(make deploy *)") || !strings.Contains(listed[0], "shop") {
+		t.Fatalf("grants page: %q", listed)
+	}
+	if err := p.ClickAndWait(`table.log tbody tr button.deny`); err != nil {
+		t.Fatal(err)
+	}
+	if g := grants(); strings.Contains(g, "make deploy") {
+		t.Fatalf("grants after revoke: %s", g)
+	}
+	if d := claudeDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash("a7", "make deploy"))); d != "ask" {
+		t.Fatalf("make deploy after revoke: %s, want ask", d)
 	}
 
 	// Always deny: Codex's "git log" in the blog, allowed as known safe:
