@@ -313,13 +313,15 @@ var sensitiveExact = map[string]bool{
 	"cookies.sqlite": true, "logins.json": true, "key3.db": true, "key4.db": true, "shadow": true,
 	"gshadow": true, ".npmrc": true, ".dockercfg": true, ".envrc": true, ".dev.vars": true, "rclone.conf": true,
 	"secrets.json": true, "secrets.yaml": true, "secrets.yml": true, "secrets.toml": true,
-	"terraform.tfstate": true, "terraform.tfstate.backup": true,
+	"terraform.tfstate": true, "terraform.tfstate.backup": true, ".my.cnf": true, ".mylogin.cnf": true,
+	"oauth_creds.json": true, "application_default_credentials.json": true,
 }
 
 var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true,
 	".env-example": true, ".env_example": true, ".env-sample": true, ".env_sample": true}
 
-var sensitiveSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".keychain", ".keychain-db", ".kdbx", ".ovpn"}
+var sensitiveSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".keychain", ".keychain-db", ".kdbx", ".ovpn",
+	".p8", ".ppk"}
 
 var sensitivePrefixes = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"}
 
@@ -332,6 +334,7 @@ var sensitiveHome = []string{
 	".codex/auth.json", ".claude/.credentials.json", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
 	".config/github-copilot", ".config/git/credentials", ".bash_history", ".zsh_history", ".local/share/fish/fish_history", ".psql_history",
 	".mysql_history", ".python_history", ".node_repl_history",
+	".aws/sso/cache", ".aws/cli/cache", ".gemini/oauth_creds.json", ".config/azure", ".oci/config", ".kube/cache",
 }
 
 // homeSecretSuffixes are the sensitiveHome paths of more than one component,
@@ -385,8 +388,13 @@ func isSensitiveName(base string) bool {
 	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") {
 		return true // /etc/ssh/ssh_host_ed25519_key: the host's private key
 	}
-	return (strings.Contains(base, "credentials") || strings.Contains(base, "service-account") || strings.Contains(base, "serviceaccount")) &&
-		strings.HasSuffix(base, ".json")
+	// credentials.json, credentials.csv and accessKeys.csv (cloud console
+	// downloads), service-account and Firebase admin SDK keys
+	if (strings.Contains(base, "credentials") || strings.Contains(base, "accesskeys")) && (strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".csv")) {
+		return true
+	}
+	return (strings.Contains(base, "service-account") || strings.Contains(base, "service_account") || strings.Contains(base, "serviceaccount") ||
+		strings.Contains(base, "adminsdk")) && strings.HasSuffix(base, ".json")
 }
 
 // globCandidates are names a glob is tested against: if a pattern could match
@@ -396,7 +404,7 @@ var globCandidates = []string{".env", ".env.local", ".env.production", "id_rsa",
 	// the usual stages and backup copies of an environment file: *.bak or
 	// *.staging in git ls-files (whose * matches a leading dot) lists them
 	".env.dev", ".env.development", ".env.staging", ".env.prod", ".env.test", ".env.bak", ".env.old", ".env.backup",
-	".env.save", ".env.orig"}
+	".env.save", ".env.orig", "authkey_abc123.p8", "server.ppk", ".my.cnf"}
 
 // sensitive reports whether any form of the path names a secret (SPEC §5.5).
 // Matching is path-aware and case-insensitive.

@@ -499,11 +499,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if len(ops) > 0 && args[ops[0]].val == "cp" {
 			a.copyOut(args[ops[0]+1:], sc, idx)
 		}
-		if len(ops) > 1 && args[ops[0]].val == "config" && args[ops[1]].val == "view" && hasFlag(args, "--raw") {
-			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " config view --raw"}, parent: idx,
-				human: reason("human.sensitive-read", lb+" prints cluster credentials")})
-			s.taint = true
-		}
 		if len(ops) > 1 && (args[ops[0]].val == "delete" && (strings.HasPrefix(args[ops[1]].val, "ns") || strings.HasPrefix(args[ops[1]].val, "namespace") || hasFlag(args, "--all")) ||
 			args[ops[0]].val == "uninstall" || lb == "helm" && args[ops[0]].val == "delete") {
 			f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
@@ -771,11 +766,11 @@ func (a *analyzer) readsInProject(idx int) bool {
 	return true
 }
 
-// psShowsEnv reports BSD-style ps options with e, which print every
-// process's environment.
+// psShowsEnv reports ps options that print every process's environment:
+// BSD-style ones with e (ps eww), macOS -E (ps -axE).
 func psShowsEnv(args []word) bool {
 	for _, w := range args {
-		if !strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "e") {
+		if !strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "e") || hasShort([]word{w}, "E") {
 			return true
 		}
 	}
@@ -2397,7 +2392,11 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 		}
 		switch {
 		case dd || w.dyn || v == "-" || !strings.HasPrefix(v, "-"):
+			// options end at the first operand, the program text (or the
+			// first file after -f): awk '{print}' -F ~/.aws/credentials
+			// reads a file named -F and the credentials
 			ops = append(ops, w)
+			dd = true
 		case v == "--":
 			dd = true
 		case v == "-F" || v == "-v" || v == "--field-separator" || v == "--assign":

@@ -132,11 +132,3 @@ func geminiWillRun(c *setupRun) []string {
 	}
 	return problems
 }
-
-// claudeWillRun lists why Claude Code would not run the hooks.
-func claudeWillRun(c *setupRun) []string {
-	if d := c.final.Root().Get("disableAllHooks"); d != nil && string(c.final.Text(d)) == "true" {
-		return []string{"disableAllHooks is true: Claude Code runs no hooks"}
-	}
-	return nil
-}

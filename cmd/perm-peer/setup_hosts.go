@@ -57,8 +57,9 @@ var setups = map[string]hostSetup{
 		group: func(h jsonedit.Fields) jsonedit.Fields {
 			return jsonedit.Fields{{Key: "matcher", Val: "*"}, {Key: "hooks", Val: []any{h}}}
 		},
-		hook:      claudeHook,
-		doctorRun: claudeWillRun,
+		hook:         claudeHook,
+		afterInstall: claudeNext,
+		doctorRun:    claudeWillRun,
 	},
 	"codex": {
 		host: "codex", label: "Codex",
