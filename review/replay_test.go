@@ -80,6 +80,9 @@ func TestReplayCountsWhatACandidateChanges(t *testing.T) {
 	assert.Equal(t, 30, rep.NewlyDenied)
 	assert.Equal(t, 0, rep.MoreAsked)
 	assert.Equal(t, map[string]int{"ask→allow": 60, "ask→deny": 30}, rep.Transitions)
+	assert.Equal(t, rep.Today[Ask]-90, rep.Candidate[Ask])
+	assert.Equal(t, rep.Today[Deny]+30, rep.Candidate[Deny])
+	assert.Equal(t, 300, rep.Today[Allow]+rep.Today[Ask]+rep.Today[Deny])
 	require.Len(t, rep.Changes, 90)
 	assert.Equal(t, "you are asked", rep.Changes[0].BeforeBy)
 
