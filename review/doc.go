@@ -23,6 +23,14 @@
 // name before the colon, and a bare "42" inside a project (the project
 // argument).
 //
+// # Turning decisions into policy
+//
+//	c, err := r.PlanRule(e, "allow", review.ScopeProject) // the narrowest rule; *Refusal says why not
+//	c, err = r.Apply(c)                                   // a project grant, or an in-place policy edit
+//	rep, _ := r.Replay(review.ReplayOptions{UserPolicy: "cand.json"}) // what a candidate changes
+//	fs, _ := r.Lint(p)                                    // problems in the user and project files
+//	xs, _ := r.Examples(p)                                // the files' examples, checked
+//
 // # Words
 //
 // Entry.By and Explanation texts are for people: "a hard floor", "your
@@ -32,7 +40,9 @@
 // # Stability
 //
 // The exported API of this package (Config, Reviewer and its methods,
-// Query, Entry, Explanation, Project, RuleChange, ReplayReport, Finding,
-// ExampleResult) is what the command line and the web view build on: add
+// Query, Entry, Explanation, Decider, FactLine, Change, Project,
+// RuleChange, Refusal, ErrAlready, ReplayOptions, ReplayReport,
+// ReplayChange, Finding, ParseSince, Relative, Outcome, DecidedBy,
+// ModeWords, OpenWords; gate.ExampleResult for Examples) is what the command line and the web view build on: add
 // fields and methods, do not rename or remove them.
 package review

@@ -54,13 +54,17 @@ type ReplayReport struct {
 	NoLongerDenied int `json:"noLongerDenied"`
 	// Transitions counts every change by "before→after".
 	Transitions map[string]int `json:"transitions"`
-	Changes     []ReplayChange `json:"changes"`
+	// Today and Candidate count every replayed call by outcome (allow,
+	// ask, deny) under each policy: Ask is the prompts a session gets.
+	Today     map[string]int `json:"today"`
+	Candidate map[string]int `json:"candidate"`
+	Changes   []ReplayChange `json:"changes"`
 }
 
 // Replay re-decides recorded calls under today's policy and under the
 // candidate, with the deterministic pipeline: no judge call, no write.
 func (r *Reviewer) Replay(o ReplayOptions) (ReplayReport, error) {
-	rep := ReplayReport{Transitions: map[string]int{}}
+	rep := ReplayReport{Transitions: map[string]int{}, Today: map[string]int{}, Candidate: map[string]int{}}
 	q := o.Query
 	q.Limit = 0
 	entries, err := r.Log(q)
@@ -141,6 +145,8 @@ func (r *Reviewer) replayProject(p Project, entries []Entry, o ReplayOptions, re
 		}
 		rep.Calls++
 		b, a := results[i][0], results[i][1]
+		rep.Today[b.outcome]++
+		rep.Candidate[a.outcome]++
 		if b.outcome == a.outcome {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/perm-peer/perm-peer/internal/cpuclock"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/store"
 )
@@ -79,6 +80,9 @@ func TestReplayCountsWhatACandidateChanges(t *testing.T) {
 	assert.Equal(t, 30, rep.NewlyDenied)
 	assert.Equal(t, 0, rep.MoreAsked)
 	assert.Equal(t, map[string]int{"ask→allow": 60, "ask→deny": 30}, rep.Transitions)
+	assert.Equal(t, rep.Today[Ask]-90, rep.Candidate[Ask])
+	assert.Equal(t, rep.Today[Deny]+30, rep.Candidate[Deny])
+	assert.Equal(t, 300, rep.Today[Allow]+rep.Today[Ask]+rep.Today[Deny])
 	require.Len(t, rep.Changes, 90)
 	assert.Equal(t, "you are asked", rep.Changes[0].BeforeBy)
 
@@ -121,7 +125,7 @@ func BenchmarkReplay10k(b *testing.B) {
 	require.NoError(b, err)
 	cand := writePolicy(b, filepath.Join(dir, "cand.json"), `{"allow": ["Bash(npm test *)"], "deny": ["Bash(git push *)"]}`)
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cpuclock.Process()
 	for i := 0; i < b.N; i++ {
 		rep, err := r.Replay(ReplayOptions{UserPolicy: cand})
 		if err != nil || rep.Calls != 10000 {
@@ -129,5 +133,5 @@ func BenchmarkReplay10k(b *testing.B) {
 		}
 	}
 	// CPU seconds per op: the figure that holds on a shared, loaded machine
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cpuclock.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }

@@ -100,6 +100,8 @@ func runReplay(args []string) int {
 
 func printReplay(w io.Writer, rep review.ReplayReport, limit int, took time.Duration) {
 	fmt.Fprintf(w, "replayed %d recorded calls in %s: %d would change\n", rep.Calls, took.Round(time.Millisecond), len(rep.Changes))
+	fmt.Fprintf(w, "  today:     %d allowed, %d asked, %d denied\n  candidate: %d allowed, %d asked, %d denied\n",
+		rep.Today[review.Allow], rep.Today[review.Ask], rep.Today[review.Deny], rep.Candidate[review.Allow], rep.Candidate[review.Ask], rep.Candidate[review.Deny])
 	fmt.Fprintf(w, "  more allowed      %d\n  more asked        %d\n  newly denied      %d\n  no longer denied  %d\n",
 		rep.MoreAllowed, rep.MoreAsked, rep.NewlyDenied, rep.NoLongerDenied)
 	var keys []string
