@@ -149,7 +149,19 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 			return "tool: " + string(call.Kind)
 		}
 	case strings.HasPrefix(name, "mcp__") || strings.HasPrefix(name, "mcp_"), !known:
-		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
+		idx := a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
+		if code, _ := in["code"].(string); strings.TrimSpace(code) != "" && runsCode(call.Tool) {
+			// mcp__ide__executeCode: code the gate cannot analyse asks (a
+			// Tool rule may clear that), and what inlineCode finds in it (a
+			// secret read, a shell-out, a recursive delete) holds as for python -c
+			lang := strings.ToLower(firstString(in, "language", "lang"))
+			if lang == "" {
+				lang = "python" // the IDE's Jupyter kernel
+			}
+			a.facts[idx].open = reason("ask.interpreter", call.Tool+" runs code the gate cannot analyse")
+			a.noAlways = true
+			a.inlineCode(a.facts[idx], idx, lang, code, &scope{cwd: a.env.Cwd})
+		}
 		a.kindFacts(call, in)
 		if c := inferClass(call.Tool); c != tUnknown && len(a.paths(protocol.ToolCall{}, in, a.env.Cwd, srcKeys|dstKeys)) > 0 {
 			// mcp__filesystem__write_file, insert_edit_into_file: the file
@@ -183,6 +195,17 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 		}
 	}
 	return action
+}
+
+// runsCode reports a tool name that says it runs what it is given.
+func runsCode(tool string) bool {
+	for _, w := range nameWords(tool) {
+		switch w {
+		case "execute", "exec", "run", "eval", "evaluate", "interpret":
+			return true
+		}
+	}
+	return false
 }
 
 // commandInInput analyses a shell command found in the input of a tool that
@@ -394,7 +417,13 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		a.opaque("human.bad-input", "the input names two working directories", true)
 	}
 	if class != tShell && class != tNoop && class != tWebSearch {
-		a.otherPaths(in, sc.cwd)
+		other := in
+		if class == tSearch {
+			// a search's pattern is the text it looks for (Grep
+			// "~/.ssh/id_rsa" in src), not a file it opens
+			other = withoutKeys(in, "pattern", "regex", "query")
+		}
+		a.otherPaths(other, sc.cwd)
 	}
 	switch class {
 	case tShell:
@@ -880,6 +909,18 @@ func uriPath(s string) (string, bool) {
 		p = "."
 	}
 	return p, true
+}
+
+// withoutKeys is a shallow copy of in without keys.
+func withoutKeys(in map[string]any, keys ...string) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
 }
 
 // otherPaths reads string values under keys the gate does not know that
