@@ -603,3 +603,33 @@ func TestRejectionNamesASaferWay(t *testing.T) {
 		t.Errorf("rm -rf / through serve: %s %q", k, fb)
 	}
 }
+
+// TestGrantsListsHostAlways: a hook user's "don't ask again" answers, which
+// Claude Code keeps in its own settings, are listed and revocable.
+func TestGrantsListsHostAlways(t *testing.T) {
+	e := newReviewEnv(t)
+	settings := filepath.Join(e.web, ".claude", "settings.local.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	orig := "{\n  \"hooks\": {\"PreToolUse\": []},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\",\n      \"Bash(make lint)\"\n    ]\n  }\n}\n"
+	if err := os.WriteFile(settings, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := e.ok(filepath.Join(e.web, "src"), "grants", "list")
+	if !strings.Contains(out, "claude-code:1") || !strings.Contains(out, "Bash(npm test:*)") || !strings.Contains(out, "settings.local.json:5") ||
+		!strings.Contains(out, "claude-code:2") {
+		t.Fatalf("grants list:\n%s", out)
+	}
+	out = e.ok(e.web, "grants", "revoke", "claude-code:1")
+	if !strings.Contains(out, "revoked claude-code:1 Bash(npm test:*)") {
+		t.Fatalf("revoke: %s", out)
+	}
+	want := "{\n  \"hooks\": {\"PreToolUse\": []},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(make lint)\"\n    ]\n  }\n}\n"
+	if got, _ := os.ReadFile(settings); string(got) != want {
+		t.Fatalf("settings after revoke:\n%s", got)
+	}
+	if _, errs, code := e.pp(e.web, "grants", "revoke", "claude-code:9"); code != exitFailed || !strings.Contains(errs, "no host grant") {
+		t.Errorf("revoke unknown: %d %q", code, errs)
+	}
+}
