@@ -40,10 +40,12 @@ test: deps build bin/testtally
 bin/testtally: $(wildcard tools/testtally/*.go)
 	$(GO) build -o $@ ./tools/testtally
 
+# -timeout=45m: cmd/perm-peer's e2e tests under -race take 11 min on a
+# loaded 2-core machine, past go test's default 10 min.
 test-go:
 	@echo "== go: vet, then the race-enabled tests (a line per package as it ends)"
 	@$(TALLY) exit go "go vet $(GO_PKGS)" -- $(GO) vet $(GO_PKGS) || true
-	@$(TALLY) gotest go -- $(GO) test -race -count=1 -json $(GO_PKGS) || true
+	@$(TALLY) gotest go -- $(GO) test -race -count=1 -timeout=45m -json $(GO_PKGS) || true
 
 test-conformance:
 	@echo "== conformance: the wire vectors against the binary, over both framings"

@@ -191,6 +191,11 @@ func checkEnums(pol protocol.Policy) error {
 	default:
 		return fmt.Errorf("/tier: unknown tier %q (want standard, aggressive or passive)", pol.Tier)
 	}
+	switch pol.HookAsks {
+	case "", protocol.HookAsksHost, protocol.HookAsksPeer:
+	default:
+		return fmt.Errorf("/hookAsks: unknown value %q (want host or perm-peer)", pol.HookAsks)
+	}
 	return nil
 }
 
@@ -293,6 +298,12 @@ func (p *Policy) Judge() *protocol.JudgeConfig {
 }
 
 // AskTimeout bounds permission/ask; 0 means no bound.
+// OwnsHookAsks reports whether either policy says "hookAsks":
+// "perm-peer" (the stricter choice wins, so a project may make it so).
+func (p *Policy) OwnsHookAsks() bool {
+	return p != nil && (p.User.HookAsks == protocol.HookAsksPeer || p.Project.HookAsks == protocol.HookAsksPeer)
+}
+
 func (p *Policy) AskTimeout() time.Duration {
 	if p == nil {
 		return 0

@@ -88,7 +88,7 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 		d = s.deliberate(ctx, rq)
 	}
 	if d.deferred && ctx.Err() == nil {
-		return d.reply, ErrDeferred
+		return d.reply, &Deferral{HumanOnly: rq.verdict.HumanOnly}
 	}
 	return s.commit(ctx, rq, d)
 }
@@ -99,6 +99,9 @@ func (s *Server) decide(ctx context.Context, w *world, sess *session, turn int, 
 func (s *Server) commit(ctx context.Context, rq *request, d decision) (protocol.PermissionReply, error) {
 	if s.beforeRecord != nil {
 		s.beforeRecord(ctx)
+	}
+	if claim, ok := ctx.Value(commitClaimKey{}).(func()); ok {
+		claim()
 	}
 	cancelled := ctx.Err() != nil
 	if cancelled {

@@ -1,10 +1,14 @@
 package peer
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/perm-peer/perm-peer/redact"
 
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/store"
@@ -28,6 +32,14 @@ func (s *Server) UseProject(dir string) error {
 	}
 	_, err := s.useProject(filepath.Clean(dir))
 	return err
+}
+
+// OwnsHookAsks reports whether the policy makes perm-peer, not a hooked
+// host, answer the calls that need an ask but no particular human
+// (policy "hookAsks": "perm-peer").
+func (s *Server) OwnsHookAsks() bool {
+	w, err := s.world()
+	return err == nil && w.policy.OwnsHookAsks()
 }
 
 // Project is the root of the project decided for ("" before Open).
@@ -198,4 +210,90 @@ func (s *Server) ACPCall(p protocol.ACPRequestPermissionParams) (protocol.ToolCa
 	merged := mergeACP(sess.acpCalls[p.ToolCall.ToolCallID], p.ToolCall)
 	sess.mu.Unlock()
 	return acpToolCall(merged), nil
+}
+
+type commitClaimKey struct{}
+
+// WithCommitClaim returns ctx carrying claim, which a decision made under
+// it calls just before its audit record is written. A caller that answers
+// on a deadline of its own (a hook's watchdog) uses it to stop racing the
+// decision once the record is being written: after claim returns, the
+// decision is recorded as a headless reject if ctx was cancelled, else as
+// decided, so the record and the caller's answer agree.
+func WithCommitClaim(ctx context.Context, claim func()) context.Context {
+	return context.WithValue(ctx, commitClaimKey{}, claim)
+}
+
+// RecordHostOutcome audits what became of a call a host adapter left to
+// its host when no person answered it: the host's own rules or mode ran it
+// (once) or refused it (reject). The record names the host as the
+// decider, never the user.
+func (s *Server) RecordHostOutcome(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, kind protocol.ReplyKind, reason string) (protocol.PermissionReply, error) {
+	w, sess, err := s.live(sessionID)
+	if err != nil {
+		return protocol.PermissionReply{}, err
+	}
+	ctx = s.event(ctx)
+	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
+	rq.verdict = s.analyze(w, sess, call)
+	return s.commit(ctx, rq, rq.finish(kind, protocol.ByHost, protocol.SourceHost, reason, ""))
+}
+
+// RejectedBefore is the note of the user's rejection, earlier in session
+// sessionID, of this exact call (as recorded: redacted), if they gave one.
+func (s *Server) RejectedBefore(sessionID string, call protocol.ToolCall) (string, bool) {
+	w, err := s.world()
+	if err != nil {
+		return "", false
+	}
+	recs, err := w.db.UserReplies(sessionID, MaxRuleRecords)
+	if err != nil {
+		return "", false
+	}
+	want := redact.ToolCall(call)
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		if r.Decision == protocol.ReplyReject && r.Reply.Feedback != "" && sameToolCall(r.ToolCall, want) {
+			return r.Reply.Feedback, true
+		}
+	}
+	return "", false
+}
+
+// RepeatRejection audits and returns the reject of a call the user
+// rejected before in this session with a note: their rule, with their note
+// as the agent's feedback, whatever the mode and with or without a judge.
+func (s *Server) RepeatRejection(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, note string) (protocol.PermissionReply, error) {
+	w, sess, err := s.live(sessionID)
+	if err != nil {
+		return protocol.PermissionReply{}, err
+	}
+	ctx = s.event(ctx)
+	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
+	rq.verdict = s.analyze(w, sess, call)
+	if rq.verdict.Decision == protocol.DecisionDeny { // a floor or deny rule names itself
+		return s.commit(ctx, rq, rq.finish(protocol.ReplyReject, rq.verdict.DecidedBy, protocol.SourceAuto, reasonText(rq.verdict), feedbackPolicy))
+	}
+	return s.commit(ctx, rq, rq.finish(protocol.ReplyReject, protocol.ByRule, protocol.SourceAuto,
+		"the user rejected this exact call earlier in this session", feedbackUser+" earlier in this session: "+note))
+}
+
+// sameToolCall reports whether two recorded calls are one: the same tool
+// with the same input, compared as JSON values.
+func sameToolCall(a, b protocol.ToolCall) bool {
+	return a.Tool == b.Tool && jsonValue(a.RawInput) == jsonValue(b.RawInput)
+}
+
+func jsonValue(raw []byte) string {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return string(raw)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(out)
 }

@@ -28,6 +28,18 @@ type Asker func(ctx context.Context, params protocol.AskParams) (protocol.Permis
 // reports it (Server.RecordUserReply).
 var ErrDeferred = errors.New("left to the host's own prompt")
 
+// Deferral is the error Decide returns for a call left to the host's own
+// prompt: ErrDeferred, with what a host adapter needs to know of the call
+// to answer its host (a human-only call must reach a person; any other
+// may be left to the host's own permission rules).
+type Deferral struct {
+	HumanOnly bool
+}
+
+func (d *Deferral) Error() string { return ErrDeferred.Error() }
+
+func (d *Deferral) Unwrap() error { return ErrDeferred }
+
 // escalate is step 8: ask a human through rq.asker, or reject headless when
 // no human can be asked. It never returns an approval the user did not give.
 func (s *Server) escalate(ctx context.Context, rq *request, reason string) decision {

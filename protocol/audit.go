@@ -9,6 +9,7 @@ const (
 	SourceAuto   Source = "auto"   // the gate, a rule, a grant, the cache or the mode
 	SourceJudge  Source = "judge"  // the LLM judge (or the tier applied to its escalation)
 	SourceSystem Source = "system" // headless rejection, cancellation, internal failure
+	SourceHost   Source = "host"   // the hooked host's own permission rules or mode, no person asked
 )
 
 // AuditRecord is one decision as kept in the audit log. ID, Prev and Hash are

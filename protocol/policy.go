@@ -21,6 +21,11 @@ type Policy struct {
 	AskTimeoutMs int `json:"askTimeoutMs,omitempty"`
 	// Judge configures the LLM judge. User policy only.
 	Judge *JudgeConfig `json:"judge,omitempty"`
+	// HookAsks says who answers, under a host hook, a call that needs an
+	// ask but not a particular human: the host's own permission system
+	// (HookAsksHost, the default: perm-peer gives no verdict) or perm-peer
+	// (HookAsksPeer: it answers ask, as the ACP proxy and serve do).
+	HookAsks HookAsks `json:"hookAsks,omitempty"`
 	// Examples are calls with the outcome the file's author wants for
 	// them, kept next to the rules: every one is checked when the policy
 	// is loaded (a failing one is a startup error naming it) and by
@@ -40,6 +45,14 @@ type PolicyExample struct {
 	// floors and the policy's mode.
 	Want string `json:"want"`
 }
+
+// HookAsks is the policy's "hookAsks" value.
+type HookAsks string
+
+const (
+	HookAsksHost HookAsks = "host"
+	HookAsksPeer HookAsks = "perm-peer"
+)
 
 // JudgeConfig points the judge at a model endpoint.
 type JudgeConfig struct {

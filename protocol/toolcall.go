@@ -70,6 +70,9 @@ const (
 	ByJudge    DecidedBy = "judge"
 	ByUser     DecidedBy = "user"
 	ByHeadless DecidedBy = "headless"
+	// ByHost: a hook left the call to its host, and the host's own rules
+	// or mode decided it with no person asked (it ran, or it was refused).
+	ByHost DecidedBy = "host"
 )
 
 // Reason is one explained step of an analysis.

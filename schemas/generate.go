@@ -23,14 +23,15 @@ const draft = "https://json-schema.org/draft/2020-12/schema"
 // exactly these values, so a wire value outside them is a schema error.
 var enums = map[reflect.Type][]any{
 	reflect.TypeFor[protocol.Mode]():              {protocol.ModeAsk, protocol.ModeAuto, protocol.ModeFull, protocol.ModeAI},
+	reflect.TypeFor[protocol.HookAsks]():          {protocol.HookAsksHost, protocol.HookAsksPeer},
 	reflect.TypeFor[protocol.Tier]():              {protocol.TierStandard, protocol.TierAggressive, protocol.TierPassive},
 	reflect.TypeFor[protocol.ToolKind]():          {protocol.KindRead, protocol.KindEdit, protocol.KindDelete, protocol.KindMove, protocol.KindSearch, protocol.KindExecute, protocol.KindThink, protocol.KindFetch, protocol.KindSwitchMode, protocol.KindOther},
 	reflect.TypeFor[protocol.Decision]():          {protocol.DecisionAllow, protocol.DecisionAsk, protocol.DecisionDeny},
 	reflect.TypeFor[protocol.Risk]():              {protocol.RiskLow, protocol.RiskMedium, protocol.RiskHigh, protocol.RiskCritical},
-	reflect.TypeFor[protocol.DecidedBy]():         {protocol.ByFloor, protocol.ByRule, protocol.ByGrant, protocol.BySession, protocol.ByGate, protocol.ByMode, protocol.ByJudge, protocol.ByUser, protocol.ByHeadless},
+	reflect.TypeFor[protocol.DecidedBy]():         {protocol.ByFloor, protocol.ByRule, protocol.ByGrant, protocol.BySession, protocol.ByGate, protocol.ByMode, protocol.ByJudge, protocol.ByUser, protocol.ByHeadless, protocol.ByHost},
 	reflect.TypeFor[protocol.ReplyKind]():         {protocol.ReplyOnce, protocol.ReplyAlways, protocol.ReplyReject},
 	reflect.TypeFor[protocol.ACPPermissionKind](): {protocol.ACPAllowOnce, protocol.ACPAllowAlways, protocol.ACPRejectOnce, protocol.ACPRejectAlways},
-	reflect.TypeFor[protocol.Source]():            {protocol.SourceUser, protocol.SourceAuto, protocol.SourceJudge, protocol.SourceSystem},
+	reflect.TypeFor[protocol.Source]():            {protocol.SourceUser, protocol.SourceAuto, protocol.SourceJudge, protocol.SourceSystem, protocol.SourceHost},
 	reflect.TypeFor[protocol.FactKind]():          {protocol.FactExec, protocol.FactRead, protocol.FactWrite, protocol.FactDelete, protocol.FactNetwork, protocol.FactEnv, protocol.FactOpaque, protocol.FactTool},
 }
 

@@ -45,7 +45,7 @@ func TestPermissionReplySchemas(t *testing.T) {
 		{doc: `{"feedback":"x"}`, wantCauses: []Cause{{"/reply", missing, 0}}},
 		{doc: `{"reply":"always","feedback":null}`, wantCauses: []Cause{{"/feedback", "expected string, but got null", 0}}},
 		{doc: `{"reply":"reject","_meta":{"decidedBy":"policy"}}`, wantCauses: []Cause{
-			{"/_meta/decidedBy", `value must be one of "floor", "rule", "grant", "session", "gate", "mode", "judge", "user", "headless"`, 0},
+			{"/_meta/decidedBy", `value must be one of "floor", "rule", "grant", "session", "gate", "mode", "judge", "user", "headless", "host"`, 0},
 		}},
 	}
 	for _, tt := range tests {

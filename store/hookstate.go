@@ -41,8 +41,14 @@ type PendingAsk struct {
 	Call  protocol.ToolCall `json:"call"`
 	Asked string            `json:"asked"` // RFC 3339, when it was left
 	// Prompted: the host showed its user the call (so, if it ran, the
-	// user approved it).
+	// user approved it). Else the host's own rules or mode decide it,
+	// asking no one.
 	Prompted bool `json:"prompted,omitempty"`
+	// HumanOnly: the call must reach a person; the host was told to ask.
+	HumanOnly bool `json:"humanOnly,omitempty"`
+	// Offset is the size of the host's transcript when the call was left
+	// to it: its outcome is written after that, so a scan starts there.
+	Offset int64 `json:"offset,omitempty"`
 }
 
 // HookTurn reads session's turn; the zero HookTurn when none was recorded.

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"os"
 )
 
 // claude is Claude Code's hook protocol (code.claude.com/docs/en/hooks;
@@ -31,7 +32,30 @@ var claudeStages = map[string]Stage{
 	"PostToolUse":       StagePostTool,
 }
 
-func (claude) parse(raw []byte) (Event, error) { return parseClaudeLike(raw, claudeStages) }
+func (claude) parse(raw []byte) (Event, error) {
+	ev, err := parseClaudeLike(raw, claudeStages)
+	if !claudeAttended(os.Getenv) {
+		ev.NoHuman, ev.CanAsk = true, false
+	}
+	return ev, err
+}
+
+// claudeAttended reports whether a person sees Claude Code's dialogs in
+// the session that runs this hook. Claude Code 2.1 tells its hooks in the
+// environment: CLAUDE_CODE_SESSION_ATTENDED=0 and
+// CLAUDE_CODE_ENTRYPOINT=sdk-cli under `claude -p`, where a call that
+// needs approval is refused with toolDenialKind "user-rejected" though no
+// one saw it. Without either, no person is assumed: a record must never
+// name the user who was not there.
+func claudeAttended(getenv func(string) string) bool {
+	switch getenv("CLAUDE_CODE_SESSION_ATTENDED") {
+	case "1":
+		return true
+	case "":
+		return getenv("CLAUDE_CODE_ENTRYPOINT") == "cli"
+	}
+	return false
+}
 
 // noHumanModes are the permission modes (Claude Code, Codex) in which the
 // host asks its user nothing.
@@ -44,7 +68,9 @@ func parseClaudeLike(raw []byte, stages map[string]Stage) (Event, error) {
 		return Event{}, err
 	}
 	ev := Event{Name: in.HookEventName, Stage: stages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd,
-		Transcript: in.TranscriptPath, AskIsPrompt: true, NoHuman: noHumanModes[in.PermissionMode]}
+		Transcript: in.TranscriptPath, NoHuman: noHumanModes[in.PermissionMode]}
+	ev.CanAsk = !ev.NoHuman
+	ev.PlanMode = in.PermissionMode == "plan"
 	input, err := ev.body(in.Prompt, in.ToolName, in.ToolInput)
 	if err != nil || ev.Stage == StagePrompt {
 		return ev, err
@@ -74,6 +100,10 @@ type claudeDecision struct {
 }
 
 func (claude) answer(ev Event, o Outcome) Reply {
+	if ev.PlanMode && o.Verdict == Allow {
+		// plan mode refuses what changes anything; an allow would lift that
+		o = Outcome{Verdict: NoVerdict}
+	}
 	switch ev.Stage {
 	case StagePreTool:
 		d := map[Verdict]string{Allow: "allow", Deny: "deny", Ask: "ask"}[o.Verdict]

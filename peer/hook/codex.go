@@ -26,7 +26,7 @@ var codexStages = map[string]Stage{
 func (codex) parse(raw []byte) (Event, error) {
 	ev, err := parseClaudeLike(raw, codexStages)
 	ev.Transcript = "" // Codex's transcript is not Claude's format
-	ev.AskIsPrompt = false
+	ev.CanAsk = false
 	if err == nil && ev.Call.Tool == "apply_patch" {
 		ev.Call = codexPatch(ev.Call)
 	}

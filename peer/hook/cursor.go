@@ -49,7 +49,7 @@ func (cursor) parse(raw []byte) (Event, error) {
 		cwd = in.WorkspaceRoots[0]
 	}
 	ev := Event{Name: in.HookEventName, Stage: cursorStages[in.HookEventName], SessionID: in.ConversationID, Cwd: cwd,
-		AskIsPrompt: in.HookEventName != "beforeReadFile"}
+		CanAsk: in.HookEventName != "beforeReadFile"}
 	if err := common(in.HookEventName, in.ConversationID, cwd); err != nil {
 		return ev, err
 	}
@@ -129,12 +129,9 @@ func (cursor) answer(ev Event, o Outcome) Reply {
 		case Deny:
 			return Reply{Stdout: marshal(cursorOutput{Permission: "deny", UserMessage: o.Reason, AgentMessage: o.Reason})}
 		}
-		if ev.Name == "beforeReadFile" {
-			// a read cannot be put to the user here: it is refused
-			why := o.Reason + " (a file read needs a human, and Cursor cannot ask one before a read)"
-			return Reply{Stdout: marshal(cursorOutput{Permission: "deny", UserMessage: why, AgentMessage: why})}
+		if o.Verdict == Ask {
+			return Reply{Stdout: marshal(cursorOutput{Permission: "ask", UserMessage: o.Reason})}
 		}
-		return Reply{Stdout: marshal(cursorOutput{Permission: "ask", UserMessage: o.Reason})}
 	}
 	return Reply{Stdout: marshal(cursorOutput{})}
 }

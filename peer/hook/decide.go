@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 
 	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
@@ -24,6 +25,30 @@ type call struct {
 	turn store.HookTurn
 	// pending are the session's pending asks as the call found them.
 	pending []store.PendingAsk
+	// claim is called as this call's decision starts its audit record
+	// (the watchdog must not answer otherwise from then on).
+	claim func()
+}
+
+// claimed is ctx for the call's own decision: see peer.WithCommitClaim.
+func (c *call) claimed(ctx context.Context) context.Context {
+	if c.claim == nil {
+		return ctx
+	}
+	return peer.WithCommitClaim(ctx, c.claim)
+}
+
+// transcriptSize is the size of the host's transcript now (0 when there
+// is none, or it is not a regular file).
+func (c *call) transcriptSize() int64 {
+	if c.ev.Transcript == "" {
+		return 0
+	}
+	st, err := os.Stat(c.ev.Transcript)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
 }
 
 // leaveToHost is the hooks' Asker: a call that needs a human is left to the
@@ -88,38 +113,51 @@ func (c *call) restoreTurn() error {
 	return nil
 }
 
-// preTool decides a call before it runs; one that needs a human is left to
-// the host's dialog and remembered as pending.
+// preTool decides a call before it runs (SPEC §10.2, additive): a floor,
+// deny rule or judge reject is denied; known-safe, an allow rule, a grant
+// or a judge allow is allowed; a human-only call is put to the host's
+// dialog (or denied, telling the agent to ask the user, where no dialog
+// can show); any other call gets no verdict, so the host's own mode and
+// rules decide it as they would without perm-peer ("hookAsks":
+// "perm-peer" asks instead). A call left to the host is remembered as
+// pending, and audited when the host reports what became of it.
 func (c *call) preTool(ctx context.Context) (Outcome, error) {
-	reply, err := c.srv.Decide(ctx, c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
-	if errors.Is(err, peer.ErrDeferred) {
-		if c.noHumanFor(reply) {
-			return c.headless(ctx)
-		}
-		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, Prompted: c.ev.AskIsPrompt}
-		if err := c.db.PutPendingAsk(c.ev.SessionID, a); err != nil {
+	if o, ok, err := c.rejectedBefore(ctx); ok || err != nil {
+		return o, err
+	}
+	reply, err := c.srv.Decide(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
+	var def *peer.Deferral
+	if !errors.As(err, &def) {
+		if err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{Verdict: Ask, Reason: "perm-peer: " + metaReason(reply)}, nil
+		return outcomeOf(reply), nil
 	}
-	if err != nil {
+	owned := def.HumanOnly || c.srv.OwnsHookAsks()
+	if !owned {
+		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: false, Offset: c.transcriptSize()}
+		return Outcome{Verdict: NoVerdict}, c.db.PutPendingAsk(c.ev.SessionID, a)
+	}
+	if !c.ev.CanAsk && (def.HumanOnly || c.ev.NoHuman || riskyReply(reply)) {
+		return c.headless(ctx)
+	}
+	if !c.ev.CanAsk {
+		// perm-peer owns plain asks, but this host cannot ask here: its own
+		// approval prompt (PermissionRequest) or policy decides
+		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, Offset: c.transcriptSize()}
+		return Outcome{Verdict: NoVerdict}, c.db.PutPendingAsk(c.ev.SessionID, a)
+	}
+	a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: def.HumanOnly,
+		Prompted: true, Offset: c.transcriptSize()}
+	if err := c.db.PutPendingAsk(c.ev.SessionID, a); err != nil {
 		return Outcome{}, err
 	}
-	return outcomeOf(reply), nil
+	return Outcome{Verdict: Ask, Reason: "perm-peer: " + metaReason(reply)}, nil
 }
 
-// noHumanFor reports that a call needing a human will not reach one
-// through the host: it asks no one (bypassPermissions), or it cannot be
-// made to ask before the call (Codex's PreToolUse) and the call is too
-// risky to leave to the host's own approval policy, which may run it
-// unasked.
-func (c *call) noHumanFor(reply protocol.PermissionReply) bool {
-	if c.ev.NoHuman {
-		return true
-	}
-	if c.ev.AskIsPrompt {
-		return false
-	}
+// riskyReply: a call too risky to leave to an approval policy that may run
+// it unasked (Codex's PreToolUse cannot ask) when perm-peer owns asks.
+func riskyReply(reply protocol.PermissionReply) bool {
 	risk := protocol.RiskHigh
 	if reply.Meta != nil {
 		risk = reply.Meta.Risk
@@ -127,28 +165,46 @@ func (c *call) noHumanFor(reply protocol.PermissionReply) bool {
 	return risk == protocol.RiskHigh || risk == protocol.RiskCritical
 }
 
+// rejectedBefore rejects a call the user rejected before in this session
+// and explained: the same exact call gets their note as the agent's
+// feedback, whatever the mode, with or without a judge.
+func (c *call) rejectedBefore(ctx context.Context) (Outcome, bool, error) {
+	note, ok := c.srv.RejectedBefore(c.ev.SessionID, c.ev.Call)
+	if !ok {
+		return Outcome{}, false, nil
+	}
+	reply, err := c.srv.RepeatRejection(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, note)
+	if err != nil {
+		return Outcome{}, true, err
+	}
+	return outcomeOf(reply), true, nil
+}
+
 // headless decides a call that needs a human as for a client that cannot
 // prompt: rejected, and audited so (the judge may still allow in AI mode).
+// The agent is told to ask the user.
 func (c *call) headless(ctx context.Context) (Outcome, error) {
-	reply, err := c.srv.Decide(ctx, c.ev.SessionID, c.turn.Turn, c.ev.Call, nil)
+	reply, err := c.srv.Decide(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, nil)
 	if err != nil {
 		return Outcome{}, err
 	}
 	return outcomeOf(reply), nil
 }
 
-// permission answers the host's own dialog: a call this hook already left
-// to the human stays with the human; any other (the host's own rules asked)
-// is decided, and only a decision made without a human answers.
+// permission answers the host's dialog that is about to show (or, where
+// no one is there, the host's auto-deny): a call this hook left to the
+// host stays with it, now shown to its user; any other call (the host's
+// own rules asked) is decided, and only a decision made without a human
+// (a grant, an allow rule, the judge) answers.
 func (c *call) permission(ctx context.Context) (Outcome, error) {
 	for _, a := range c.pending {
 		if !sameCall(a.Call, c.ev.Call) {
 			continue
 		}
-		if c.ev.NoHuman {
-			return c.headless(ctx)
+		if a.HumanOnly && c.ev.NoHuman {
+			return c.settleHeadless(ctx, a)
 		}
-		if !a.Prompted { // the host asks its user now
+		if !a.Prompted && !c.ev.NoHuman { // the host asks its user now
 			a.Prompted = true
 			if err := c.db.PutPendingAsk(c.ev.SessionID, a); err != nil {
 				return Outcome{}, err
@@ -156,28 +212,42 @@ func (c *call) permission(ctx context.Context) (Outcome, error) {
 		}
 		return Outcome{}, nil
 	}
-	reply, err := c.srv.Decide(ctx, c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
-	if errors.Is(err, peer.ErrDeferred) {
-		if c.ev.NoHuman {
-			return c.headless(ctx)
+	if o, ok, err := c.rejectedBefore(ctx); ok || err != nil {
+		return o, err
+	}
+	reply, err := c.srv.Decide(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
+	var def *peer.Deferral
+	if !errors.As(err, &def) {
+		if err != nil {
+			return Outcome{}, err
 		}
-		return Outcome{}, nil
+		return outcomeOf(reply), nil
 	}
-	if err != nil {
-		return Outcome{}, err
+	if def.HumanOnly && c.ev.NoHuman {
+		return c.headless(ctx)
 	}
-	return outcomeOf(reply), nil
+	a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: def.HumanOnly,
+		Prompted: !c.ev.NoHuman, Offset: c.transcriptSize()}
+	return Outcome{}, c.db.PutPendingAsk(c.ev.SessionID, a)
 }
 
-// postTool audits a call left to the human that ran: the human approved it
-// (when the host showed it to them; else the host's own policy ran it and
-// no one decided).
+// settleHeadless takes pending ask a and rejects its call headless.
+func (c *call) settleHeadless(ctx context.Context, a store.PendingAsk) (Outcome, error) {
+	if _, _, err := c.db.TakePendingAsk(c.ev.SessionID, a.ID); err != nil {
+		return Outcome{}, err
+	}
+	return c.headless(ctx)
+}
+
+// postTool audits a call left to the host that ran: the user approved it
+// when the host showed it to them; else the host's own rules or mode ran
+// it, asking no one.
 func (c *call) postTool(ctx context.Context) error {
 	a, ok, err := c.takeAsk(c.ev.Call)
-	if err != nil || !ok || !a.Prompted {
+	if err != nil || !ok {
 		return err
 	}
-	return c.recordUser(ctx, a, protocol.PermissionReply{Reply: protocol.ReplyOnce})
+	return c.recordOutcome(ctx, a, toolResult{kind: resultRan})
 }
 
 // takeAsk takes the pending ask of call: by its tool-use id, else (a host
@@ -215,6 +285,13 @@ func (c *call) settleAsks(ctx context.Context) {
 	c.pending = nil
 	for _, a := range pending {
 		res, found := results[a.ID]
+		if !found && a.Turn < c.turn.Turn {
+			// a later turn began, so the host wrote this call's result
+			// long ago, or never will: stop looking (N8)
+			slog.Info("a call left to the host has no outcome in the transcript; forgotten", "tool_use_id", a.ID)
+			_, _, _ = c.db.TakePendingAsk(c.ev.SessionID, a.ID)
+			continue
+		}
 		if !found || a.ID == c.ev.Call.ToolCallID {
 			c.pending = append(c.pending, a)
 			continue
@@ -223,24 +300,34 @@ func (c *call) settleAsks(ctx context.Context) {
 		if err != nil || !ok {
 			continue
 		}
-		var user protocol.PermissionReply
-		switch res.kind {
-		case resultRan:
-			user = protocol.PermissionReply{Reply: protocol.ReplyOnce}
-		case resultUserRejected:
-			user = protocol.PermissionReply{Reply: protocol.ReplyReject, Feedback: res.note}
-		default:
-			continue // the host refused it itself: no human answered
-		}
-		if err := c.recordUser(ctx, taken, user); err != nil {
-			slog.Warn("record the user's answer", "tool_use_id", a.ID, "err", err)
+		if err := c.recordOutcome(ctx, taken, res); err != nil {
+			slog.Warn("record a call's outcome", "tool_use_id", a.ID, "err", err)
 		}
 	}
 }
 
-// recordUser audits the human's answer to a call left to the host.
-func (c *call) recordUser(ctx context.Context, a store.PendingAsk, user protocol.PermissionReply) error {
-	_, err := c.srv.RecordUserReply(ctx, c.ev.SessionID, a.Turn, a.Call, user)
+// recordOutcome audits what became of a call left to the host: the
+// user's answer when a person was shown it (a rejection's note becomes
+// their rule), else the host's own.
+func (c *call) recordOutcome(ctx context.Context, a store.PendingAsk, res toolResult) error {
+	if a.Prompted && !c.ev.NoHuman {
+		user := protocol.PermissionReply{Reply: protocol.ReplyOnce}
+		switch res.kind {
+		case resultUserRejected:
+			user = protocol.PermissionReply{Reply: protocol.ReplyReject, Feedback: res.note}
+		case resultRefused:
+			_, err := c.srv.RecordHostOutcome(ctx, c.ev.SessionID, a.Turn, a.Call, protocol.ReplyReject,
+				"deferred to the host, which refused it itself (a rule or an interruption)")
+			return err
+		}
+		_, err := c.srv.RecordUserReply(ctx, c.ev.SessionID, a.Turn, a.Call, user)
+		return err
+	}
+	kind, why := protocol.ReplyOnce, "deferred to the host: its own rules or mode ran it, asking no one"
+	if res.kind != resultRan {
+		kind, why = protocol.ReplyReject, "deferred to the host: it refused the call, asking no one"
+	}
+	_, err := c.srv.RecordHostOutcome(ctx, c.ev.SessionID, a.Turn, a.Call, kind, why)
 	return err
 }
 

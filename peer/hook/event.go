@@ -31,14 +31,20 @@ type Event struct {
 	Transcript string // the host's transcript file, if any
 	Prompt     string // StagePrompt: the user's message
 	Call       protocol.ToolCall
-	// NoHuman: the host asks no one (Claude's and Codex's
-	// bypassPermissions): a call that needs a human is rejected here.
+	// NoHuman: no person sees this host's dialogs (Claude's and Codex's
+	// bypassPermissions and dontAsk, `claude -p`): a human-only call is
+	// denied with a reason that tells the agent to ask the user, and no
+	// outcome is ever the user's.
 	NoHuman bool
-	// AskIsPrompt: answering Ask makes the host show its dialog, so a call
-	// left to the host that then ran was approved by its user. Codex's
-	// PreToolUse cannot ask: only its PermissionRequest shows that its
-	// user was asked.
-	AskIsPrompt bool
+	// CanAsk: answering Ask makes the host show its dialog to a person
+	// (Claude's PreToolUse when attended, Cursor's shell and MCP hooks).
+	// Codex's PreToolUse cannot ask; Gemini's ask hangs `gemini -p`, which
+	// its hook cannot tell from an interactive run; Cursor cannot ask
+	// before a read.
+	CanAsk bool
+	// PlanMode: the host runs nothing that changes anything (Claude's plan
+	// mode); perm-peer's allow would lift that, so it is not given.
+	PlanMode bool
 }
 
 // Verdict is the decision a host answer carries.

@@ -57,7 +57,7 @@ func (gemini) parse(raw []byte) (Event, error) {
 		return Event{}, err
 	}
 	// Gemini's transcript is not Claude's format: no transcript reading.
-	ev := Event{Name: in.HookEventName, Stage: geminiStages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd, AskIsPrompt: true}
+	ev := Event{Name: in.HookEventName, Stage: geminiStages[in.HookEventName], SessionID: in.SessionID, Cwd: in.Cwd}
 	input, err := ev.body(in.Prompt, in.ToolName, in.ToolInput)
 	if err != nil || ev.Stage == StagePrompt {
 		return ev, err

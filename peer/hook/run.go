@@ -59,10 +59,14 @@ const maxInput = 4 << 20
 // (and errOut), the exit code returned. It never returns a code that lets
 // a host run a tool it was not told to run (for these hosts, 1).
 func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
-	r := &responder{out: out, errOut: errOut}
-	var ev Event
+	ctx, cancel := context.WithTimeout(context.Background(), opts.Bound)
+	defer cancel()
+	r := &responder{out: out, errOut: errOut, cancel: cancel}
 	watchdog := time.AfterFunc(opts.Bound, func() {
-		code, ok := r.send(h.fail(ev, fmt.Sprintf("perm-peer did not decide within %s", opts.Bound)))
+		// once the decision has begun its audit record it answers, so that
+		// the host hears what the audit says (N7); before that, the deny
+		// cancels the decision, which is then recorded as a headless reject
+		code, ok := r.late(h, fmt.Sprintf("perm-peer did not decide within %s", opts.Bound))
 		if ok && opts.Exit != nil {
 			opts.Exit(code)
 		}
@@ -71,12 +75,11 @@ func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			slog.Error("hook panic", "panic", p, "stack", string(debug.Stack()))
-			code, _ = r.send(h.fail(ev, fmt.Sprintf("perm-peer failed: %v", p)))
+			code, _ = r.send(h.fail(r.event(), fmt.Sprintf("perm-peer failed: %v", p)))
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), opts.Bound)
-	defer cancel()
-	o, err := serve(ctx, h, in, &ev, opts)
+	o, err := serve(ctx, h, in, r, opts)
+	ev := r.event()
 	if err != nil {
 		slog.Error("hook", "event", ev.Name, "session", ev.SessionID, "err", err)
 		code, _ = r.send(h.fail(ev, "perm-peer: "+err.Error()))
@@ -87,7 +90,7 @@ func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
 }
 
 // serve reads the event into *ev and decides it.
-func serve(ctx context.Context, h Host, in io.Reader, ev *Event, opts Options) (Outcome, error) {
+func serve(ctx context.Context, h Host, in io.Reader, r *responder, opts Options) (Outcome, error) {
 	raw, err := io.ReadAll(io.LimitReader(in, maxInput+1))
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read hook input: %w", err)
@@ -96,7 +99,8 @@ func serve(ctx context.Context, h Host, in io.Reader, ev *Event, opts Options) (
 		return Outcome{}, fmt.Errorf("hook input larger than %d bytes", maxInput)
 	}
 	parsed, err := h.parse(raw)
-	*ev = parsed
+	r.setEvent(parsed)
+	ev := &parsed
 	if err != nil {
 		return Outcome{}, fmt.Errorf("unreadable hook input: %w", err)
 	}
@@ -116,7 +120,7 @@ func serve(ctx context.Context, h Host, in io.Reader, ev *Event, opts Options) (
 	if err != nil {
 		return Outcome{}, fmt.Errorf("cannot start: %w", err)
 	}
-	o, err := (&call{srv: srv, db: db, ev: *ev}).decide(ctx)
+	o, err := (&call{srv: srv, db: db, ev: *ev, claim: r.claim}).decide(ctx)
 	if errors.Is(err, store.ErrLocked) {
 		return Outcome{}, fmt.Errorf("the audit db is busy: %w", err)
 	}
@@ -127,14 +131,55 @@ func serve(ctx context.Context, h Host, in io.Reader, ev *Event, opts Options) (
 // gets there first.
 type responder struct {
 	mu          sync.Mutex
+	ev          Event // the event, once read
 	sent        bool
+	claimed     bool // the decision is being recorded: it answers
 	code        int
+	cancel      context.CancelFunc
 	out, errOut io.Writer
+}
+
+func (r *responder) setEvent(ev Event) {
+	r.mu.Lock()
+	r.ev = ev
+	r.mu.Unlock()
+}
+
+func (r *responder) event() Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ev
+}
+
+// claim marks the decision as being recorded, unless the watchdog has
+// answered already (then the decision finds its context cancelled).
+func (r *responder) claim() {
+	r.mu.Lock()
+	if !r.sent {
+		r.claimed = true
+	}
+	r.mu.Unlock()
+}
+
+// late is the watchdog's deny: sent, and the decision cancelled, unless
+// the decision is already being recorded.
+func (r *responder) late(h Host, reason string) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sent || r.claimed {
+		return r.code, false
+	}
+	r.cancel()
+	return r.sendLocked(h.fail(r.ev, reason))
 }
 
 func (r *responder) send(rep Reply) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.sendLocked(rep)
+}
+
+func (r *responder) sendLocked(rep Reply) (int, bool) {
 	if r.sent {
 		return r.code, false
 	}

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/perm-peer/perm-peer/store"
 )
@@ -34,21 +36,43 @@ const userRejected = "The user doesn't want to proceed with this tool use."
 // whole file).
 const maxTranscriptLine = 16 << 20
 
+// maxTranscriptScan bounds the bytes one hook call reads from the
+// transcript to settle its pending asks: the scan starts where the
+// earliest of them was left to the host, so it covers the results of a
+// turn, not the session (a stale ask is forgotten when the next turn
+// begins).
+const maxTranscriptScan = 64 << 20
+
 // transcriptResults reads the tool results of the pending asks from a
 // Claude Code transcript (JSON lines; the user entries carry tool_result
 // blocks). The last result of an id wins.
 func transcriptResults(path string, pending []store.PendingAsk) (map[string]toolResult, error) {
-	f, err := os.Open(path)
+	// non-blocking: a FIFO must not hold the call until the watchdog
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open transcript: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("transcript %s is not a regular file", path)
+	}
 	want := map[string]bool{}
+	from := int64(-1)
 	for _, a := range pending {
 		want[a.ID] = true
+		if from < 0 || a.Offset < from {
+			from = a.Offset
+		}
+	}
+	if from > 0 {
+		// the host writes whole lines: the offset is a line's start (a
+		// partial line would only fail to parse, and be skipped)
+		if _, err := f.Seek(from, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("seek transcript: %w", err)
+		}
 	}
 	out := map[string]toolResult{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxTranscriptScan))
 	sc.Buffer(make([]byte, 64<<10), maxTranscriptLine)
 	for sc.Scan() {
 		line := sc.Bytes()

@@ -24,7 +24,8 @@ type testEvent struct {
 type pkgState struct {
 	passed, failed int
 	failedTests    map[string]bool
-	output         map[string][]string // test ("" for the package) → its output lines
+	unfinished     map[string]bool     // started, no result yet (a timeout or a crash ends them)
+	output         map[string][]string // test ("" for the package) → its last output lines
 }
 
 // heartbeat is how often a line says what is still running, so that a
@@ -73,33 +74,44 @@ func readGoTest(r io.Reader, out io.Writer) count {
 		mu.Lock()
 		p := pkgs[e.Package]
 		if p == nil {
-			p = &pkgState{failedTests: map[string]bool{}, output: map[string][]string{}}
+			p = &pkgState{failedTests: map[string]bool{}, unfinished: map[string]bool{}, output: map[string][]string{}}
 			pkgs[e.Package] = p
 		}
 		top := e.Test != "" && !strings.Contains(e.Test, "/")
 		switch {
 		case e.Action == "start":
 			running[e.Package] = time.Now()
+		case e.Action == "run" && top:
+			p.unfinished[e.Test] = true
 		case e.Action == "output":
 			key := e.Test
 			if i := strings.Index(key, "/"); i >= 0 {
 				key = key[:i]
 			}
-			if len(p.output[key]) < 400 {
-				p.output[key] = append(p.output[key], e.Output)
+			if p.output[key] = append(p.output[key], e.Output); len(p.output[key]) > 200 {
+				p.output[key] = p.output[key][1:] // the end of a long output says most
 			}
 		case e.Action == "pass" && top:
 			p.passed++ // a skipped test is not counted as passed
+			delete(p.unfinished, e.Test)
+		case e.Action == "skip" && top:
+			delete(p.unfinished, e.Test)
 		case e.Action == "fail" && top:
 			p.failed++
 			p.failedTests[e.Test] = true
+			delete(p.unfinished, e.Test)
 		case e.Test == "" && (e.Action == "pass" || e.Action == "skip" || e.Action == "fail"):
 			delete(running, e.Package)
 			c.passed += p.passed
 			c.failed += p.failed
 			if e.Action == "fail" && p.failed == 0 {
-				c.failed++ // a package that fails outside any test (TestMain, a crash)
+				c.failed++ // a package that fails outside any test (TestMain, a crash, the -timeout)
 				p.failedTests[""] = true
+			}
+			if e.Action == "fail" {
+				for t := range p.unfinished { // what was running when it died
+					p.failedTests[t] = true
+				}
 			}
 			reportPackage(out, e, p)
 		case e.Action == "build-fail":
@@ -126,6 +138,9 @@ func reportPackage(out io.Writer, e testEvent, p *pkgState) {
 	}
 	sort.Strings(names)
 	for _, t := range names {
+		if p.unfinished[t] {
+			fmt.Fprintf(out, "        %s had not finished when the package failed:\n", t)
+		}
 		for _, l := range p.output[t] {
 			fmt.Fprint(out, "        "+l)
 		}

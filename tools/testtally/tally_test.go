@@ -24,6 +24,8 @@ func TestGoTestCounts(t *testing.T) {
 		`{"Action":"fail","Package":"m/perm-peer/gate","Elapsed":1.5}`,
 		`{"Action":"start","Package":"m/perm-peer/store"}`,
 		`{"Action":"output","Package":"m/perm-peer/store","Output":"panic in TestMain\n"}`,
+		`{"Action":"run","Package":"m/perm-peer/store","Test":"TestSlow"}`,
+		`{"Action":"output","Package":"m/perm-peer/store","Test":"TestSlow","Output":"panic: test timed out after 10m0s\n"}`,
 		`{"Action":"fail","Package":"m/perm-peer/store","Elapsed":0.1}`,
 		`{"Action":"build-fail","Package":"m/perm-peer/judge"}`,
 		`{"Action":"skip","Package":"m/perm-peer/docs"}`,
@@ -34,7 +36,7 @@ func TestGoTestCounts(t *testing.T) {
 	if c.passed != 1 || c.failed != 3 {
 		t.Fatalf("got %+v, want 1 passed (TestA; TestC was skipped) and 3 failed (TestB, store, judge)\n%s", c, out.String())
 	}
-	for _, want := range []string{"FAIL  gate", "1 passed, 1 failed (1.5s)", "        boom", "FAIL  store", "panic in TestMain", "FAIL  judge (build failed)", "not json: a build error line"} {
+	for _, want := range []string{"FAIL  gate", "1 passed, 1 failed (1.5s)", "        boom", "FAIL  store", "panic in TestMain", "TestSlow had not finished when the package failed", "panic: test timed out after 10m0s", "FAIL  judge (build failed)", "not json: a build error line"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
