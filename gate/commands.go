@@ -104,11 +104,17 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		a.runsFetched(f, name, sc)
 	}
 	lb := strings.ToLower(base)
+	cased := lb != base
 	if r, ok := renamed[lb]; ok {
 		lb = r
+	} else if n, ok := gnuNamesake(lb); ok {
+		lb, f.namesake = n, n
 	}
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
+	if !a.guessing && unmodelled(f, idx, len(a.facts), lb) && a.funcs[base] == nil && a.aliases[base] == "" {
+		a.flagValueSecrets(lb, words[1:], sc, idx, f)
+	}
 	if f.pathExec {
 		s.or(a.runsWritten(name, sc, idx)) // echo 'cmd' > x.sh; ./x.sh
 	}
@@ -148,10 +154,24 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 			}
 		}
 	}
-	if noSafe || f.pathExec || base != lb {
+	if noSafe || f.pathExec || cased || base != lb && f.namesake == "" {
 		f.safe = nil
 	}
 	return s
+}
+
+// ipNetnsName is how many words name the namespace after ip netns exec:
+// none with -all (-a, -al), which runs the command in every namespace.
+func ipNetnsName(args []word) int {
+	for _, w := range args {
+		if w.val == "netns" {
+			break
+		}
+		if len(w.val) > 1 && strings.HasPrefix("-all", w.val) {
+			return 0
+		}
+	}
+	return 1
 }
 
 // globNames are commands a glob in a command name (/bin/r?) is checked
@@ -306,7 +326,7 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
 	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
 	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true, "r": true, "julia": true,
-	"octave": true, "octave-cli": true, "gnuplot": true}
+	"octave": true, "octave-cli": true, "gnuplot": true, "jrunscript": true, "jjs": true}
 
 func isInterpreter(lb string) bool {
 	return interpreters[lb] || strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy")
@@ -317,7 +337,32 @@ var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "ht
 var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
 	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
 	"ftp": true, "dig": true, "nslookup": true, "host": true, "ping": true, "openssl": true, "gh": true, "aws": true, "gsutil": true,
-	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true}
+	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true,
+	// more resolvers and probes: the name or address they are given leaves the machine
+	"kdig": true, "delv": true, "dog": true, "doggo": true, "ping6": true, "traceroute6": true, "tracepath": true,
+	"mtr": true, "fping": true, "hping3": true, "nping": true}
+
+// reachesNetwork reports a DNS lookup (getent hosts NAME) or an opener
+// given a URL (open https://…, open -u URL, gio open URL): the name or URL
+// leaves the machine like curl's does.
+func reachesNetwork(lb string, args []word) bool {
+	return lookupSubcmd(resolvers, lb, args) ||
+		lookupSubcmd(openers, lb, args) && slices.ContainsFunc(args, func(w word) bool { return isURLWord(w.val) })
+}
+
+// isURLWord reports a word with a URL scheme (https://x, mailto:a@b).
+func isURLWord(v string) bool {
+	scheme, rest, ok := strings.Cut(v, ":")
+	if !ok || scheme == "" || len(scheme) > 32 || strings.ContainsAny(scheme, "/.~ ") || strings.HasPrefix(scheme, "-") {
+		return false
+	}
+	for _, c := range scheme {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-') {
+			return false
+		}
+	}
+	return strings.HasPrefix(rest, "//") || len(scheme) > 1 && rest != "" // C:\x is a drive, not a scheme
+}
 
 var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
 
@@ -331,6 +376,35 @@ var netcats = map[string]bool{"nc": true, "ncat": true, "netcat": true}
 // renamed are Debian's alternatives names for a program the gate knows:
 // nc.traditional is nc.
 var renamed = map[string]string{"nc.traditional": "nc", "nc.openbsd": "nc", "netcat.traditional": "nc", "netcat.openbsd": "nc"}
+
+// gnuPrograms are the GNU programs Homebrew installs on macOS with a g
+// prefix beside the BSD ones (coreutils, findutils, gnu-sed, gnu-tar, grep,
+// make, inetutils, binutils, gpatch, m4, gnu-which, gnu-indent): gls, grm,
+// gtimeout, gsed, gxargs are their namesakes. Not du: gdu is also a disk
+// usage browser of its own.
+var gnuPrograms = setOf("[ b2sum base32 base64 basename basenc cat chcon chgrp chmod chown chroot cksum comm cp csplit cut date dd df " +
+	"dir dircolors dirname echo env expand expr factor false fmt fold groups head hostid id install join kill link ln logname ls " +
+	"md5sum mkdir mkfifo mknod mktemp mv nice nl nohup nproc numfmt od paste pathchk pinky pr printenv printf ptx pwd readlink " +
+	"realpath rm rmdir runcon seq sha1sum sha224sum sha256sum sha384sum sha512sum shred shuf sleep sort split stat stdbuf stty sum " +
+	"sync tac tail tee test timeout touch tr true truncate tsort tty uname unexpand uniq unlink uptime users vdir wc who whoami yes " +
+	"find xargs locate updatedb sed tar grep egrep fgrep make indent which m4 patch libtool libtoolize " +
+	"ftp ping telnet traceroute whois hostname ifconfig logger rcp rexec rlogin rsh tftp dnsdomainname " +
+	"strings objdump readelf nm objcopy strip")
+
+// setOf is the set of the space-separated words in s.
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// gnuNamesake is the GNU program a g-prefixed name stands for (grm: rm).
+func gnuNamesake(lb string) (string, bool) {
+	n, ok := strings.CutPrefix(lb, "g")
+	return n, ok && gnuPrograms[n]
+}
 
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary
@@ -405,6 +479,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		parts := make([]string, len(args))
 		f.safe = reason("gate.wrapper", "eval of a literal string; the string is analysed")
 		for i, w := range args {
+			a.secretEnv = a.secretEnv || w.taint // eval "$(cat .env)" sets its variables
 			if w.dyn {
 				f.safe = nil
 				f.human = reason("human.eval-opaque", "eval of a string only known at run time")
@@ -445,7 +520,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 			return a.reparseIn(in.text, sc, idx)
 		}
 		if len(args) > 0 {
-			a.readFact(a.pathWord(args[0], sc, false), idx, false)
+			// source .env: its variables, unknown to the gate, may hold secrets
+			g := a.facts[a.readFact(a.pathWord(args[0], sc, false), idx, false)]
+			a.secretEnv = a.secretEnv || g.human != nil && g.human.Code == "human.sensitive-read"
 			a.runsFetched(f, args[0], sc)
 			return a.runsWritten(args[0], sc, idx)
 		}
@@ -463,7 +540,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
 	case lb == "ip" && matchPath(args, []string{"netns", "exec"}, false) && len(args) > 3:
-		return a.runner(f, idx, args, sc, 3) // ip netns exec NAME CMD
+		// ip [-4 -n NS …] netns exec NAME CMD; ip -all netns exec CMD
+		rest, _ := pathRest(args, []string{"netns", "exec"}, false)
+		return a.runner(f, idx, rest, sc, ipNetnsName(args))
 	case lb == "nix" && len(args) > 0 && (args[0].val == "develop" || args[0].val == "shell"):
 		// nix develop|shell … -c|--command CMD ARGS
 		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {
@@ -483,7 +562,16 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":
 		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
-		return a.git(f, idx, args, sc)
+		s = a.git(f, idx, args, sc)
+		// an archive or bundle of the repository carries its tracked .env or
+		// its whole history: onto stdout (git archive HEAD | curl -T - U) or
+		// into a file uploaded later
+		stdout, files := gitPacks(args)
+		for _, w := range files {
+			a.markTainted(a.resolvePath(w.val, sc.cwd, true))
+		}
+		s.taint = s.taint || stdout
+		return s
 	case lb == "find":
 		return a.find(f, idx, args, sc)
 	}
@@ -1126,8 +1214,12 @@ func isStdinPath(p string) bool {
 	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
 
-var revShellRe = lazyRE(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket)`)
-var revShellExecRe = lazyRE(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2)`)
+// revShellRe opens a connection (Python/Ruby/Perl/PHP sockets, node's net
+// and tls, Deno and Bun, Java's Socket from jrunscript, JXA's NSStream);
+// revShellExecRe starts a program to wire to it.
+var revShellRe = lazyRE(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::socket|\bnet\.(connect|createConnection)|\btls\.connect|` +
+	`require\(\s*['"](node:)?net['"]\s*\)|Deno\.connect|Bun\.connect|NSStream|getStreamsToHost|NSFileHandle.*fileHandleWithSocket)`)
+var revShellExecRe = lazyRE(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2|ProcessBuilder|NSTask|Deno\.Command)`)
 
 func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	a.noAlways = true
@@ -1355,12 +1447,37 @@ var prefixRunners = map[string]bool{"strace": true, "ltrace": true, "valgrind": 
 	"proxychains": true, "proxychains4": true, "torsocks": true, "torify": true, "firejail": true, "bwrap": true, "unshare": true,
 	"nsenter": true, "systemd-run": true, "setpriv": true, "caffeinate": true, "chronic": true, "ssh-agent": true, "xvfb-run": true,
 	"dbus-launch": true, "dbus-run-session": true, "fakeroot": true, "eatmydata": true, "nocache": true, "numactl": true, "prlimit": true,
-	"catchsegv": true, "screen": true, "chpst": true, "flatpak-spawn": true, "capsh": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true}
+	"catchsegv": true, "screen": true, "chpst": true, "flatpak-spawn": true, "capsh": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true, "sandbox-exec": true}
 
 // subRunners run the command after their subcommand (asdf exec CMD, conda
-// run -n ENV CMD).
+// run -n ENV CMD, launchctl asuser UID CMD).
 var subRunners = map[string]string{"asdf": "exec", "conda": "run", "mamba": "run", "micromamba": "run", "pixi": "run",
-	"guix": "shell", "pipx": "run"}
+	"guix": "shell", "pipx": "run", "launchctl": "asuser"}
+
+// runnerValues are the short options of a prefix runner that take a value
+// (sandbox-exec -f FILE -n NAME -p PROFILE -D K=V CMD).
+var runnerValues = map[string]string{"sandbox-exec": "fnpD"}
+
+// scriptArgs reads script's command line: the files it writes (the
+// typescript, its first operand, unless -p plays one back, and util-linux's
+// log files) and BSD's command after the typescript (script -q /dev/null
+// CMD ARGS), nil without one.
+func scriptArgs(args []word) (writes, cmd []word) {
+	for _, l := range []struct {
+		letter byte
+		long   string
+	}{{'I', "--log-in"}, {'O', "--log-out"}, {'B', "--log-io"}, {'T', "--log-timing"}} {
+		writes = append(writes, optionValues(args, l.letter, l.long)...)
+	}
+	ops := cmds.Script.Parse(wordVals(args)).Operands
+	if len(ops) > 0 && !hasShort(args, "p") {
+		writes = append(writes, args[ops[0]])
+	}
+	if len(ops) > 1 {
+		cmd = args[ops[1]:]
+	}
+	return writes, cmd
+}
 
 // prefixRunner analyses every command the runner could start: its flags'
 // values are unknown, so each later word that is not a flag is tried as the
@@ -1369,9 +1486,15 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 	a.noAlways = true
 	f.wrapper = true
 	f.open = reason("ask.runner", lb+" runs another program")
+	s := a.subcmdEffects(f, idx, lb, args)
 	start := 0
+	if subRunners[lb] != "" {
+		start = 1
+	} else if v, ok := runnerValues[lb]; ok {
+		start = skipOpts(args, v, nil)
+	}
 	switch lb {
-	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op", "asdf", "conda", "mamba", "micromamba", "pixi", "guix", "pipx":
+	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op":
 		start = 1
 	case "aws-vault":
 		start = 2
@@ -1382,7 +1505,6 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 			f.human = reason("human.persistence-write", "systemd-run schedules a command")
 		}
 	}
-	var s summary
 	tried := 0
 	for i := start; i < len(args) && tried < 3; i++ {
 		v := args[i].val
@@ -1398,7 +1520,10 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 			continue
 		}
 		tried++
+		guessing := a.guessing
+		a.guessing = true
 		s.or(a.inner(args[i:], sc, idx))
+		a.guessing = guessing
 	}
 	return s
 }
@@ -1423,6 +1548,14 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 	case "tmux":
 		return a.tmux(f, idx, args, sc)
 	}
+	var cmd []word // BSD script FILE CMD ARGS
+	if lb == "script" {
+		var writes []word
+		writes, cmd = scriptArgs(args)
+		for _, w := range writes {
+			a.writeWord(w, sc, idx)
+		}
+	}
 	for i, w := range args {
 		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
 			return a.shellString(f, args[i+1], sc, idx)
@@ -1437,7 +1570,11 @@ func (a *analyzer) stringRunner(f *rfact, idx int, lb string, args []word, sc *s
 		}
 	}
 	if lb == "script" {
-		// script without -c runs an interactive shell on its stdin
+		// BSD script FILE CMD ARGS runs CMD; without one, script runs an
+		// interactive shell on its stdin
+		if cmd != nil {
+			return a.inner(cmd, sc, idx)
+		}
 		return a.shellCmd(f, idx, nil, sc)
 	}
 	if ops := operands(args, nil); lb == "sg" && len(ops) > 1 {

@@ -82,9 +82,10 @@ type Always struct {
 type rfact struct {
 	kind     protocol.FactKind
 	argv     []string
-	static   int  // number of leading argv words that are not dynamic
-	pathExec bool // argv[0] is a path, not a bare name
-	wrapper  bool // allow rules need more than the wrapper's name
+	static   int    // number of leading argv words that are not dynamic
+	pathExec bool   // argv[0] is a path, not a bare name
+	namesake string // the program argv[0] is another name of (grm is rm)
+	wrapper  bool   // allow rules need more than the wrapper's name
 	path     pathRef
 	host     string
 	tool     string
@@ -144,8 +145,14 @@ type analyzer struct {
 	refs     map[string]string // declare -n NAME=TARGET: assigning NAME assigns TARGET
 	// allexport: set -a, so variables builtins assign reach children too
 	allexport bool
-	coprocs   map[string]summary // coproc NAME …: what writing to ${NAME[1]} feeds
-	written   map[string]string  // files this call wrote known text to (echo cmd > x.sh)
+	// secretEnv: the call loaded a secret file into its variables (source
+	// .env, export $(cat .env)): a variable it did not set may hold a secret
+	secretEnv bool
+	// guessing: a runner's words are being tried as the command it runs
+	// (strace -o LOG CMD): a word taken for a program is only a guess
+	guessing bool
+	coprocs  map[string]summary // coproc NAME …: what writing to ${NAME[1]} feeds
+	written  map[string]string  // files this call wrote known text to (echo cmd > x.sh)
 	// pendingStdin is what feeds the next simple command's stdin (a here-doc,
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.
@@ -534,6 +541,13 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 		if r.matchCmd(line, restrictive) {
 			return true
 		}
+		if restrictive && f.namesake != "" {
+			// Bash(rm *) denies grm -rf x: Homebrew's GNU rm
+			alt := append([]string{f.namesake}, f.argv[1:]...)
+			if r.matchCmd(strings.Join(alt, " "), true) {
+				return true
+			}
+		}
 		if restrictive && f.pathExec {
 			alt := append([]string{filepath.Base(f.argv[0])}, f.argv[1:]...)
 			return r.matchCmd(strings.Join(alt, " "), true)
@@ -620,6 +634,9 @@ func (a *analyzer) mayDeny(f *rfact) *rule {
 	static := f.argv[:f.static]
 	if f.pathExec && len(static) > 0 {
 		static = append([]string{filepath.Base(static[0])}, static[1:]...)
+	}
+	if f.namesake != "" && len(static) > 0 {
+		static = append([]string{f.namesake}, static[1:]...)
 	}
 	for _, r := range a.polRules(func(p *Policy) []*rule { return p.deny }) {
 		if r.kind == ruleBash && r.mayMatch(static) {

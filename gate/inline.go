@@ -72,6 +72,10 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 		}
 	}
 	if shellOut {
+		// a command built by concatenation: os.system("r" + "m -rf ~")
+		for _, l := range joinedLiterals(code, backticks) {
+			a.reparse(l, sc, idx)
+		}
 		for _, l := range lits {
 			if strings.TrimSpace(l) != "" {
 				a.reparse(l, sc, idx)
@@ -260,6 +264,62 @@ func codeLiterals(code string, backticks bool) []string {
 		out = append(out, b.String())
 		i = j
 	}
+	return out
+}
+
+// joinedLiterals returns the strings code builds by joining adjacent
+// literals: with + (Python, JS, Ruby), . (Perl, PHP), .. (Lua), << or
+// nothing but blanks (Python, awk): "r" + "m -rf ~" is "rm -rf ~".
+func joinedLiterals(code string, backticks bool) []string {
+	var out []string
+	var cur strings.Builder
+	parts := 0
+	flush := func() {
+		if parts > 1 && len(out) < maxInlineLiterals {
+			out = append(out, cur.String())
+		}
+		cur.Reset()
+		parts = 0
+	}
+	for i := 0; i < len(code); {
+		q := code[i]
+		if q != '\'' && q != '"' && (q != '`' || !backticks) {
+			i++
+			continue
+		}
+		j := i + 1
+		var b strings.Builder
+		for ; j < len(code) && code[j] != q; j++ {
+			if code[j] == '\\' && j+1 < len(code) && (code[j+1] == q || code[j+1] == '\\') {
+				j++
+			}
+			b.WriteByte(code[j])
+		}
+		if j >= len(code) {
+			break
+		}
+		cur.WriteString(b.String())
+		parts++
+		// what joins it to the next literal, if anything does
+		k := j + 1
+		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+		for _, op := range []string{"..", "<<", "+", "."} {
+			if strings.HasPrefix(code[k:], op) {
+				k += len(op)
+				break
+			}
+		}
+		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+		if k >= len(code) || code[k] != '\'' && code[k] != '"' && (code[k] != '`' || !backticks) {
+			flush()
+		}
+		i = k
+	}
+	flush()
 	return out
 }
 

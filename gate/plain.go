@@ -170,10 +170,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		lb == "husky" || lb == "lefthook" && len(args) > 0 && args[0].val == "install":
 		f.human = reason("human.persistence-write", lb+" installs git hooks")
 	case lb == "ssh-keygen":
-		for i, w := range args {
-			if w.val == "-f" && i+1 < len(args) {
-				a.writeWord(args[i+1], sc, idx)
-			}
+		// -f FILE in every spelling: -f F, -fF, -qf F
+		for _, w := range optionValues(args, 'f', "") {
+			a.writeWord(w, sc, idx)
 		}
 	case lb == "popd":
 		sc.cwd = ""
@@ -640,10 +639,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
-	if (netTools[lb] || lookupSubcmd(uploaders, lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+	if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else if !parsedOptions[lb] {
-		a.flagValueSecrets(lb, args, sc, idx)
+		a.flagValueSecrets(lb, args, sc, idx, nil)
 	}
 	for _, w := range args {
 		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
@@ -2466,8 +2465,16 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 		}
 		// the commands it runs and the files it writes or reads by name
 		cmds, writes, reads := awkEffects(code, lits)
+		if awkComputedCommand().MatchString(code) {
+			// system(c), c | getline, print | c: the command is built at run
+			// time, from the literals the program holds ("r" "m -rf ~")
+			cmds = append(cmds, lits...)
+			cmds = append(cmds, joinedLiterals(awkJoined(code, lits), false)...)
+		}
 		for _, c := range cmds {
-			a.reparse(c, sc, idx)
+			if strings.TrimSpace(c) != "" {
+				a.reparse(c, sc, idx)
+			}
 		}
 		for _, w := range writes {
 			a.writeWord(word{val: w}, sc, idx)
@@ -2663,8 +2670,6 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
 			continue
-		case netExecFlag(v) && rawNet[lb] && !netcats[lb] && netPeer(args):
-			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
 		}
@@ -2941,12 +2946,6 @@ func getTargets(script string) []string {
 	return out
 }
 
-// netExecFlag is nc/ncat's flag for the program it wires to the socket.
-func netExecFlag(v string) bool {
-	return v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" ||
-		strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") || strings.HasPrefix(v, "--lua-exec=")
-}
-
 // netcatRuns says nc's words run a program for a peer: -e/-c/--sh-exec
 // in any spelling (bundled -ve, attached -e/bin/sh, --sh-e) and a host
 // or port operand, or listening. A name known only at run time is tried
@@ -2955,23 +2954,6 @@ func netExecFlag(v string) bool {
 func netcatRuns(args []word) bool {
 	inv := cmds.Netcat.Parse(wordVals(args))
 	return inv.Has(cmds.NetcatExec...) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
-}
-
-// netPeer says nc's words name a peer (a host or port operand) or listen:
-// without one, nc -e PROG only prints its usage. A name known only at run
-// time is tried as nc, and $PERL -e 'print 1' must not read as a reverse
-// shell; $X -e CODE HOST PORT still does.
-func netPeer(args []word) bool {
-	for i, w := range args {
-		v := w.val
-		if v == "--listen" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'l') {
-			return true
-		}
-		if !strings.HasPrefix(v, "-") && (i == 0 || !netExecFlag(args[i-1].val)) {
-			return true
-		}
-	}
-	return false
 }
 
 // uploadCandidates lists files a network tool would send, from args[i]
@@ -4319,7 +4301,55 @@ func findFiltered(args []word) bool {
 
 // flagValueSecrets records --flag=FILE values that name a secret
 // (diff --from-file=.env, grep --file=.env): they are reads of it.
-func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int) {
+//
+// For a program no model claimed (unknown, its exec fact), every word is
+// read: a sensitive or system path among them is a human-only read, and a
+// word that names a program the gate does know (rm, curl, bash …) is tried
+// as the start of the command it may run, so that its floors stand.
+func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int, unknown *rfact) {
+	if unknown != nil && binaryReaders[lb] {
+		for _, i := range operands(args, nil) {
+			a.readWord(args[i], sc, idx, false) // ldd /usr/bin/ls reads outside the project, nm ~/.ssh/id_rsa a secret
+		}
+		return
+	}
+	if unknown != nil {
+		for _, w := range args {
+			v := w.val
+			if w.dyn || v == "" || strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
+				continue
+			}
+			if strings.HasPrefix(v, "-") {
+				_, v, _ = strings.Cut(v, "=") // --config=/etc/x
+			}
+			if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) {
+				continue
+			}
+			switch r := a.resolvePath(v, sc.cwd, false); {
+			case a.sensitive(r):
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.sensitive-read", "a sensitive file is handed to a program the gate does not know")})
+			case r.known && systemPath(r.abs):
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
+			}
+		}
+		tried := 0
+		for i, w := range args {
+			if w.dyn || !visibleCommands[strings.ToLower(w.val)] || tried == 3 {
+				continue
+			}
+			tried++
+			mark := len(a.facts)
+			a.inner(args[i:], sc.copy(), idx)
+			for _, g := range a.facts[mark:] {
+				if g.floor != nil && unknown.floor == nil {
+					unknown.floor = &protocol.Reason{Code: g.floor.Code, Detail: "its arguments spell a command: " + g.floor.Detail}
+				}
+			}
+		}
+		return
+	}
 	for _, w := range args {
 		if !strings.HasPrefix(w.val, "-") {
 			continue
@@ -4442,6 +4472,22 @@ var (
 	awkPrintShRe = lazyRE(`^printf?\b([^|]*)\|&?\s*"(\d+)"`)
 	awkLitRe     = lazyRE(`"(\d+)"`)
 )
+
+// awkComputedCommand is a command an awk program builds at run time:
+// system( or a pipe whose command is not one literal.
+var awkComputedCommand = lazyRE(`system\s*\(\s*[^"\s)]|system\s*\(\s*"\d+"\s*[^\s)]|[^|]\|&?\s*[^"|\s]|[^"\s]\s*\|&?\s*getline`)
+
+// awkJoined puts the literals back into lexed awk code, quoted, so that
+// joinedLiterals can join the ones awk concatenates ("r" "m").
+func awkJoined(code string, lits []string) string {
+	return awkLitRe().ReplaceAllStringFunc(code, func(m string) string {
+		n, err := strconv.Atoi(strings.Trim(m, `"`))
+		if err != nil || n >= len(lits) || strings.ContainsRune(lits[n], '"') {
+			return `""`
+		}
+		return `"` + lits[n] + `"`
+	})
+}
 
 // awkEffects lists what a lexed awk program runs, writes and reads by
 // literal name.
@@ -4629,7 +4675,7 @@ var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": t
 	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
 	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
 	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true,
-	"psql": true, "mysql": true, "mariadb": true}
+	"psql": true, "mysql": true, "mariadb": true, "lldb": true}
 
 // compilers read their operands and write -o FILE.
 var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
@@ -4781,6 +4827,21 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 				}
 			}
 		}
+	case lb == "lldb":
+		f.ask = reason("ask.interpreter", "lldb runs commands and programs")
+		shell, python, files, target := lldbArgs(args)
+		for _, c := range shell {
+			a.reparse(c, sc, idx)
+		}
+		for _, c := range python {
+			a.inlineCode(f, idx, "python", c, sc)
+		}
+		for _, w := range files {
+			a.readWord(w, sc, idx, false)
+		}
+		if target != nil {
+			s.or(a.inner(target, sc, idx))
+		}
 	case lb == "man":
 		if manLookup(args) {
 			f.safe = reason("gate.safe", "man only shows or searches manual pages")
@@ -4931,6 +4992,44 @@ func (a *analyzer) gdbCommand(f *rfact, c string, sc *scope, idx int) {
 			a.reparse(c[j+1:], sc, idx)
 		}
 	}
+}
+
+// lldbArgs reads lldb's command line: the shell commands and the Python
+// its commands run (-o/-O/-k and their long names), the command files it
+// sources (-s/-S/-K) and the program it debugs (first operand or after --),
+// which run or process launch starts.
+func lldbArgs(args []word) (shell, python []string, files, target []word) {
+	for _, l := range []struct {
+		letter byte
+		long   string
+	}{{'o', "--one-line"}, {'O', "--one-line-before-file"}, {'k', "--one-line-on-crash"}} {
+		for _, w := range optionValues(args, l.letter, l.long) {
+			switch verb, rest, _ := strings.Cut(strings.TrimSpace(w.val), " "); verb {
+			case "script":
+				python = append(python, rest)
+			case "shell":
+				shell = append(shell, rest)
+			case "platform":
+				// platform shell [-h HOST] [-t SEC] [--] CMD
+				if c, ok := strings.CutPrefix(strings.TrimSpace(rest), "shell"); ok {
+					if _, after, ok := strings.Cut(c, "-- "); ok {
+						c = after
+					}
+					shell = append(shell, c)
+				}
+			}
+		}
+	}
+	for _, l := range []struct {
+		letter byte
+		long   string
+	}{{'s', "--source"}, {'S', "--source-before-file"}, {'K', "--source-on-crash"}} {
+		files = append(files, optionValues(args, l.letter, l.long)...)
+	}
+	if ops := cmds.Lldb.Parse(wordVals(args)).Operands; len(ops) > 0 {
+		target = args[ops[0]:]
+	}
+	return shell, python, files, target
 }
 
 // gdbCode are the gdb commands whose operand is code, and its language

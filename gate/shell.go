@@ -522,6 +522,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 	var s summary
 	if r.Hdoc != nil {
 		s.or(a.walkSubst(r.Hdoc, sc))
+		s.taint = s.taint || expandsTaint(r.Hdoc, func(n string) bool { return varTainted(a.taint, a.vals, a.secretEnv, n) }) // curl -d @- URL <<EOF ⏎ $KEY (after source .env)
 	}
 	// cat <<< "$GITHUB_TOKEN", or a here-document that expands one: the
 	// command reads the secret on its stdin
@@ -951,6 +952,8 @@ func (a *analyzer) decl(c *syntax.DeclClause, sc *scope) summary {
 				w := a.word(as.Value, sc)
 				s.or(w.sub)
 				flags = append(flags, w.val)
+				// export $(cat .env | xargs): the file's secrets become variables
+				a.secretEnv = a.secretEnv || w.dyn && (w.taint || w.sub.taint)
 			}
 			continue
 		}

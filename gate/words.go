@@ -151,8 +151,8 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			lit(sc.cwd)
 			return
 		}
-		if a.taint[name] {
-			out.taint = true
+		if varTainted(a.taint, a.vals, a.secretEnv, name) {
+			out.taint = true // also source .env; curl "…?k=$API_KEY"
 		}
 		if a.fetched["$"+name] {
 			out.sub.downloader = true // read c < <(curl …); $c
@@ -756,6 +756,19 @@ func (a *analyzer) mentionsSecretVar(node syntax.Node) bool {
 	return found
 }
 
+// expandsTaint reports a here-document that expands a variable holding a
+// secret: one the call tainted, or one a sourced .env may have set.
+func expandsTaint(node syntax.Node, tainted func(name string) bool) bool {
+	found := false
+	walkNodes(node, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && !p.Length {
+			found = tainted(p.Param.Value)
+		}
+		return !found
+	})
+	return found
+}
+
 // arithSecret reports arithmetic that reads a secret variable's value:
 // ${KEY:3:1} or $KEY inside it, or a bare secret name (PIN+0); ${#KEY}
 // is only its length.
@@ -774,4 +787,29 @@ func (a *analyzer) arithSecret(n syntax.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// varTainted reports a variable that holds a secret: one the call tainted
+// or, after the call loaded a secret file (secretEnv), one it did not set.
+func varTainted(taint map[string]bool, vals map[string]*varVals, secretEnv bool, name string) bool {
+	t, set := taint[name]
+	return t || secretEnv && !set && vals[name] == nil && loadedVar(name)
+}
+
+// loadedVar reports a variable name a loaded .env file may have set: not
+// one the shell sets itself ($?, $1, $RANDOM, $BASH_SOURCE).
+func loadedVar(name string) bool {
+	if name == "" || name[0] >= '0' && name[0] <= '9' || strings.HasPrefix(name, "BASH") {
+		return false
+	}
+	switch name {
+	case "RANDOM", "LINENO", "SECONDS", "PPID", "UID", "EUID", "OLDPWD", "PWD", "HOME", "OPTIND", "OPTARG", "REPLY", "HOSTNAME", "SHLVL", "PIPESTATUS", "FUNCNAME", "EPOCHSECONDS", "EPOCHREALTIME", "SRANDOM":
+		return false
+	}
+	for _, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -19,7 +19,7 @@ func TestExamples(t *testing.T) {
 			walk(c.Subs)
 		}
 	}
-	walk(append(All(), Netcat))
+	walk(append(All(), Netcat, Script, Lldb))
 	for _, r := range runners {
 		all = append(all, r.Cmd)
 	}
