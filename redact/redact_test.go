@@ -1,9 +1,12 @@
 package redact
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,4 +188,28 @@ func FuzzJSON(f *testing.F) {
 			t.Fatalf("JSON(%q) = %q, the walk gives %q", raw, got, want)
 		}
 	})
+}
+
+// TestToolCallBoundsLargeInput: the audit keeps a large input as its size,
+// hash and head, redacted; a small one whole.
+func TestToolCallBoundsLargeInput(t *testing.T) {
+	pad := strings.Repeat("é", 100<<10) // 200 KiB of two-byte runes
+	raw := json.RawMessage(`{"command":"curl -H 'Authorization: Bearer sk-abcdefghijklmnopqrstuvwx' x","pad":"` + pad + `"}`)
+	got := ToolCall(protocol.ToolCall{Tool: "bash", Title: strings.Repeat("t", 5000), RawInput: raw})
+	var s Summary
+	if err := json.Unmarshal(got.RawInput, &s); err != nil {
+		t.Fatalf("summary %s: %v", got.RawInput, err)
+	}
+	redacted := JSON(raw)
+	sum := sha256.Sum256(redacted)
+	assert.Equal(t, len(redacted), s.Truncated.Bytes)
+	assert.Equal(t, hex.EncodeToString(sum[:]), s.Truncated.SHA256)
+	assert.NotContains(t, s.Truncated.Head, "sk-abcdefghijklmnopqrstuvwx")
+	assert.Contains(t, s.Truncated.Head, Mask)
+	assert.True(t, utf8.ValidString(s.Truncated.Head) && len(s.Truncated.Head) <= 64<<10 && len(s.Truncated.Head) > 64<<10-2)
+	assert.Less(t, len(got.RawInput), MaxInput)
+	assert.Len(t, got.Title, 4<<10)
+
+	small := json.RawMessage(`{"command":"ls","pad":"` + strings.Repeat("x", 100<<10) + `"}`)
+	assert.Equal(t, string(small), string(ToolCall(protocol.ToolCall{RawInput: small}).RawInput))
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -41,7 +42,11 @@ func Read(file string, max int64, kind Kind) ([]byte, fs.FileInfo, error) {
 		return nil, nil, fmt.Errorf("read %s %s: %w", kind.One, file, err)
 	}
 	if int64(len(data)) > max {
-		return nil, nil, fmt.Errorf("%s %s is larger than %d bytes (%d MiB): not a %s file", kind.One, file, max, max>>20, kind.One)
+		what := kind.One
+		if !strings.HasSuffix(what, "file") {
+			what += " file"
+		}
+		return nil, nil, fmt.Errorf("%s %s is larger than %d bytes (%d MiB): not a %s", kind.One, file, max, max>>20, what)
 	}
 	return data, fi, nil
 }

@@ -269,14 +269,8 @@ type whyData struct {
 // rulePreview shows the rule "allow calls like this" or "always deny"
 // would write; nothing is written until its form is posted.
 func (s *Server) rulePreview(w http.ResponseWriter, r *http.Request) {
-	id, effect, err := ruleRequest(r)
-	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, err)
-		return
-	}
-	e, err := s.src.r.Find(id, "")
-	if err != nil {
-		s.fail(w, r, http.StatusNotFound, err)
+	e, effect, ok := s.ruleRequest(w, r)
+	if !ok {
 		return
 	}
 	change, err := s.src.planRule(e, effect)
@@ -300,14 +294,8 @@ type ruleData struct {
 
 // ruleWrite writes the rule previewed, as `perm-peer allow/deny ID` does.
 func (s *Server) ruleWrite(w http.ResponseWriter, r *http.Request) {
-	id, effect, err := ruleRequest(r)
-	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, err)
-		return
-	}
-	e, err := s.src.r.Find(id, "")
-	if err != nil {
-		s.fail(w, r, http.StatusNotFound, err)
+	e, effect, ok := s.ruleRequest(w, r)
+	if !ok {
 		return
 	}
 	change, err := s.src.writeRule(e, effect, r.FormValue("rule"))
@@ -322,15 +310,20 @@ func (s *Server) ruleWrite(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/asks?"+url.Values{"done": {done}}.Encode(), http.StatusSeeOther)
 }
 
-func ruleRequest(r *http.Request) (id, effect string, err error) {
-	id, effect = r.FormValue("id"), r.FormValue("effect")
+// ruleRequest reads ?id=…&effect=allow|deny and finds the decision; on
+// failure it has answered.
+func (s *Server) ruleRequest(w http.ResponseWriter, r *http.Request) (review.Entry, string, bool) {
+	id, effect := r.FormValue("id"), r.FormValue("effect")
 	if effect != "allow" && effect != "deny" {
-		return "", "", fmt.Errorf("effect must be allow or deny, not %q", effect)
+		s.fail(w, r, http.StatusBadRequest, fmt.Errorf("effect must be allow or deny, not %q", effect))
+		return review.Entry{}, "", false
 	}
-	if id == "" {
-		return "", "", errors.New("which decision? (id is required)")
+	e, err := s.src.r.Find(id, "")
+	if err != nil {
+		s.fail(w, r, http.StatusNotFound, err)
+		return review.Entry{}, "", false
 	}
-	return id, effect, nil
+	return e, effect, true
 }
 
 // grants: every project's grants, each with a revoke button.

@@ -74,19 +74,35 @@ func runACP(args []string) int {
 		fmt.Fprintf(os.Stderr, "perm-peer acp: cannot start: %v\n", err)
 		return exitStartup
 	}
-	px := acpproxy.New(srv, acpproxy.Options{Open: open, FixedProject: *project != "", Agent: filepath.Base(argv[0])})
+	px := acpproxy.New(srv, acpproxy.Options{Open: open, FixedProject: *project != "", Agent: filepath.Base(argv[0]), Grace: agentGrace})
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
 		for sig := range sigs {
-			agent.Signal(sig.(syscall.Signal))
-			go agent.Stop(agentGrace)
+			agent.Terminate(sig.(syscall.Signal), agentGrace)
 		}
 	}()
-	px.Run(os.Stdin, os.Stdout, agent.Stdin, agent.Stdout, func() { agent.Stop(agentGrace) })
+	px.Run(os.Stdin, os.Stdout, agent)
 	code := agent.Wait()
+	if sig := agent.StoppedBy(); sig != 0 {
+		// the editor closed perm-peer's input: a clean end, however long
+		// the agent took to go
+		fmt.Fprintf(os.Stderr, "perm-peer acp: the editor closed the connection; the agent was stopped by %s\n", signalName(sig))
+		code = exitOK
+	}
 	if err := px.Close(); err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer acp: close the audit db: %v\n", err)
 	}
 	return code
+}
+
+// signalName is SIGTERM for syscall.SIGTERM, and so on.
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	}
+	return sig.String()
 }

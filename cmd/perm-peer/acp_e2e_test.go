@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -215,10 +216,20 @@ func TestACPProxyJudgeFirst(t *testing.T) {
 	m.script(verdict("escalate", "medium"))
 	line := perm(3, "frobnicate --later")
 	p.send(t, line)
-	if got := p.next(t); got != line {
-		t.Fatalf("the judge's escalation goes to the editor unchanged; got %q", got)
+	if got := p.next(t); withoutID(t, got) != withoutID(t, line) || strings.Contains(got, `"id":3`) {
+		t.Fatalf("the judge's escalation goes to the editor unchanged but for its id (perm-peer's own); got %q", got)
 	}
 	if m.calls() != 2 {
 		t.Fatalf("%d judge calls, want 2", m.calls())
 	}
+}
+
+// withoutID is line with its top-level id replaced by "ID".
+func withoutID(t *testing.T, line string) string {
+	t.Helper()
+	m := regexp.MustCompile(`^\{"jsonrpc":"2.0","id":("[^"]*"|\d+),`).FindStringSubmatchIndex(line)
+	if m == nil {
+		t.Fatalf("no id at the start of %q", line)
+	}
+	return line[:m[2]] + `"ID"` + line[m[3]:]
 }

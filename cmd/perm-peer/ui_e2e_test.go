@@ -43,8 +43,10 @@ func newUIWorld(t *testing.T) *uiWorld {
 	return w
 }
 
+// env is the user's environment; Claude Code runs in a terminal, where a
+// person sees its dialogs.
 func (w *uiWorld) env() []string {
-	return append(os.Environ(), "XDG_STATE_HOME="+w.st, "XDG_CONFIG_HOME="+w.cfg, "HOME="+w.tmp)
+	return append(os.Environ(), "XDG_STATE_HOME="+w.st, "XDG_CONFIG_HOME="+w.cfg, "HOME="+w.tmp, "CLAUDE_CODE_SESSION_ATTENDED=1")
 }
 
 // hook runs one hook call of host in project dir through the binary.
@@ -77,18 +79,14 @@ func (w *uiWorld) codex(dir, command string) string {
 		"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "cx-" + command})
 }
 
-// claudeDecision is the permissionDecision of a Claude Code PreToolUse.
-func claudeDecision(t *testing.T, stdout string) string {
+// claudeVerdict is a Claude Code PreToolUse verdict; "" is none: a call
+// left to Claude's own dialog (SPEC §10.2).
+func claudeVerdict(t *testing.T, stdout string) string {
 	t.Helper()
-	var out struct {
-		HookSpecificOutput struct {
-			PermissionDecision string `json:"permissionDecision"`
-		} `json:"hookSpecificOutput"`
+	if stdout == "" {
+		return ""
 	}
-	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
-		t.Fatalf("claude hook stdout %q: %v", stdout, err)
-	}
-	return out.HookSpecificOutput.PermissionDecision
+	return hookDecision(t, stdout)
 }
 
 // scriptNote is what the user typed when rejecting a call: text that would
@@ -96,7 +94,8 @@ func claudeDecision(t *testing.T, stdout string) string {
 const scriptNote = `<script>document.title="pwned"</script><img src=x onerror="document.title='pwned'"> not on Fridays`
 
 // record plays a day: Claude Code in both projects, Codex in one; the user
-// rejects "make deploy" in Claude's dialog with scriptNote.
+// rejects "make deploy" in Claude's dialog (perm-peer leaves it to the
+// dialog: no verdict) with scriptNote.
 func (w *uiWorld) record() {
 	t := w.t
 	t.Helper()
@@ -105,13 +104,16 @@ func (w *uiWorld) record() {
 	}
 	w.claude(w.projA, "cc-a", "UserPromptSubmit", map[string]any{"prompt": "ship the shop"})
 	for _, c := range []struct{ id, cmd, want string }{
-		{"a1", "ls", "allow"}, {"a2", "git status", "allow"}, {"a3", "rm -rf ~", "deny"}, {"a4", "make deploy", "ask"},
+		{"a1", "ls", "allow"}, {"a2", "git status", "allow"}, {"a3", "rm -rf ~", "deny"}, {"a4", "make deploy", ""},
 	} {
-		if d := claudeDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash(c.id, c.cmd))); d != c.want {
+		if d := claudeVerdict(t, w.claude(w.projA, "cc-a", "PreToolUse", bash(c.id, c.cmd))); d != c.want {
 			t.Fatalf("claude %q: %s, want %s", c.cmd, d, c.want)
 		}
 	}
-	// What Claude Code writes when the user rejects in its dialog.
+	// Claude shows its dialog; what it writes when the user rejects there.
+	if out := w.claude(w.projA, "cc-a", "PermissionRequest", bash("", "make deploy")); out != "" {
+		t.Fatalf("PermissionRequest of make deploy: %q, want no verdict", out)
+	}
 	lines := []map[string]any{
 		{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": "a4", "name": "Bash"}}}},
 		{"type": "user", "toolDenialKind": "user-rejected", "userFeedback": scriptNote,
@@ -126,11 +128,11 @@ func (w *uiWorld) record() {
 	if err := os.WriteFile(filepath.Join(w.tmp, "cc-a.jsonl"), b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if d := claudeDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash("a5", "cat README.md"))); d != "allow" {
+	if d := hookDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash("a5", "cat README.md"))); d != "allow" {
 		t.Fatalf("cat README.md: %s", d)
 	}
 	w.claude(w.projB, "cc-b", "UserPromptSubmit", map[string]any{"prompt": "write a post"})
-	claudeDecision(t, w.claude(w.projB, "cc-b", "PreToolUse", bash("b1", "ls drafts")))
+	hookDecision(t, w.claude(w.projB, "cc-b", "PreToolUse", bash("b1", "ls drafts")))
 	for _, c := range []string{"git log", "rm -rf /", "cat .env"} {
 		w.codex(w.projB, c)
 	}
@@ -231,9 +233,10 @@ func mustEval(t *testing.T, p *cdp.Page, expr string, out any) {
 	}
 }
 
-// TestUIShowsHistoryInBrowser: a day recorded through the binary by two
-// agents in two projects, looked at in a real browser.
-func TestUIShowsHistoryInBrowser(t *testing.T) {
+// openUI records a day, starts perm-peer ui and opens its URL in a fresh
+// headless browser.
+func openUI(t *testing.T) (*uiWorld, *uiProc, *cdp.Page) {
+	t.Helper()
 	w := newUIWorld(t)
 	w.record()
 	ui := w.startUI()
@@ -241,6 +244,13 @@ func TestUIShowsHistoryInBrowser(t *testing.T) {
 	if err := p.Navigate(ui.url); err != nil {
 		t.Fatal(err)
 	}
+	return w, ui, p
+}
+
+// TestUIShowsHistoryInBrowser: a day recorded through the binary by two
+// agents in two projects, looked at in a real browser.
+func TestUIShowsHistoryInBrowser(t *testing.T) {
+	_, ui, p := openUI(t)
 
 	// today: the token became a cookie and left the address bar; both
 	// projects and agents are there, and the counts add up.
@@ -470,13 +480,7 @@ func TestUIRefusesOtherCallers(t *testing.T) {
 // showing it, and the next identical call through the binary gets the new
 // outcome.
 func TestUIAllowAndDenyCallsLikeThis(t *testing.T) {
-	w := newUIWorld(t)
-	w.record()
-	ui := w.startUI()
-	p := browser(t)
-	if err := p.Navigate(ui.url); err != nil {
-		t.Fatal(err)
-	}
+	w, ui, p := openUI(t)
 	clickRow := func(page, action, button string) {
 		t.Helper()
 		if err := p.Navigate(ui.base + page); err != nil {
@@ -526,7 +530,10 @@ func TestUIAllowAndDenyCallsLikeThis(t *testing.T) {
 	bash := func(id, command string) map[string]any {
 		return map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": "d"}, "tool_use_id": id}
 	}
-	if d := claudeDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash("a6", "make deploy"))); d != "allow" {
+	// In a new session: in cc-a the user's rejection note still rejects
+	// that exact call again (hook: a rejection's note holds for its session).
+	w.claude(w.projA, "cc-a2", "UserPromptSubmit", map[string]any{"prompt": "deploy now"})
+	if d := hookDecision(t, w.claude(w.projA, "cc-a2", "PreToolUse", bash("a6", "make deploy"))); d != "allow" {
 		t.Fatalf("make deploy after allow: %s, want allow", d)
 	}
 	// The grant is the user's act in the audit log, and the chain accounts for it.
@@ -552,8 +559,8 @@ func TestUIAllowAndDenyCallsLikeThis(t *testing.T) {
 	if g := grants(); strings.Contains(g, "make deploy") {
 		t.Fatalf("grants after revoke: %s", g)
 	}
-	if d := claudeDecision(t, w.claude(w.projA, "cc-a", "PreToolUse", bash("a7", "make deploy"))); d != "ask" {
-		t.Fatalf("make deploy after revoke: %s, want ask", d)
+	if d := claudeVerdict(t, w.claude(w.projA, "cc-a2", "PreToolUse", bash("a7", "make deploy"))); d != "" {
+		t.Fatalf("make deploy after revoke: %q, want no verdict (Claude asks)", d)
 	}
 
 	// Always deny: Codex's "git log" in the blog, allowed as known safe:

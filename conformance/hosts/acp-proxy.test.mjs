@@ -183,11 +183,18 @@ test("the proxy relays an SDK editor and agent, decides what it can and asks the
     const editorIn = px.received();
     const editorOut = px.sent();
     // agent → editor: the editor got the agent's lines, unchanged and in
-    // order; the ones missing are the requests perm-peer decided itself
+    // order, but for the id of a permission request it was asked (perm-peer's
+    // own, so that an answer can never reach another request that reuses the
+    // agent's id); the ones missing are the requests perm-peer decided itself
     const decided = new Set(["session/request_permission", "fs/read_text_file", "fs/write_text_file", "terminal/create"]);
+    const asAgentWrote = (editorLine, agentLine) => {
+      const e = JSON.parse(editorLine);
+      if (e.method !== "session/request_permission" || typeof e.id !== "string" || !e.id.startsWith("perm-peer-")) return editorLine;
+      return editorLine.replace(`"id":${JSON.stringify(e.id)}`, `"id":${JSON.stringify(JSON.parse(agentLine).id)}`);
+    };
     const kept = [];
     for (const l of agentOut) {
-      if (editorIn[kept.length] === l) kept.push(l);
+      if (kept.length < editorIn.length && asAgentWrote(editorIn[kept.length], l) === l) kept.push(l);
       else assert.ok(decided.has(JSON.parse(l).method), `a line the editor did not get is one perm-peer decided: ${l}`);
     }
     assert.equal(kept.length, editorIn.length, "the editor got nothing the agent did not write");

@@ -7,10 +7,6 @@ import (
 	"syscall"
 )
 
-func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
 func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, sig)

@@ -22,9 +22,16 @@ const (
 // gate reads and the audit keeps.
 const maxEffectContent = 64 << 10
 
+// outcome is where a decided agent request goes: an answer to the agent, or
+// the request itself on to the editor.
+type outcome struct {
+	answer  any
+	forward bool
+}
+
 // permission decides the agent's session/request_permission: perm-peer
-// answers it, or forwards it unchanged to the editor when it needs a human.
-func (p *Proxy) permission(ctx context.Context, env envelope, line []byte) {
+// answers it, asking the editor first when it needs a human.
+func (p *Proxy) permission(ctx context.Context, env envelope, line []byte) outcome {
 	var params protocol.ACPRequestPermissionParams
 	if err := decodeStrict(env.params, &params); err != nil || params.SessionID == "" || params.ToolCall.ToolCallID == "" {
 		why := "the request has no sessionId or toolCall.toolCallId"
@@ -32,19 +39,17 @@ func (p *Proxy) permission(ctx context.Context, env envelope, line []byte) {
 			why = err.Error()
 		}
 		slog.Warn("acp: refused a permission request perm-peer cannot read", "err", why)
-		p.refuseNow(env, why)
-		return
+		return outcome{answer: refusal(env, why)}
 	}
 	params.ToolCall = withDiffLocations(params.ToolCall)
 	srv := p.srv.Load()
 	call, err := srv.ACPCall(params)
 	if err != nil {
-		p.refuseNow(env, err.Error())
-		return
+		return outcome{answer: refusal(env, err.Error())}
 	}
 	var chosen protocol.ACPPermissionKind // the kind the human chose, if asked
 	ask := func(actx context.Context, _ protocol.AskParams) (protocol.PermissionReply, error) {
-		reply, kind, err := p.askEditor(actx, env.id, line, params.Options)
+		reply, kind, err := p.askEditor(actx, env, line, params.Options)
 		chosen = kind
 		return reply, err
 	}
@@ -61,7 +66,7 @@ func (p *Proxy) permission(ctx context.Context, env envelope, line []byte) {
 	if res.Meta != nil && res.Meta.DecidedBy == protocol.ByUser && allows(params.Options, res) {
 		p.mem.approve(params.SessionID, call)
 	}
-	_ = p.toAgent.send(result(env.id, res))
+	return outcome{answer: result(env.id, res)}
 }
 
 // narrow keeps later calls coming to perm-peer: an allow_always (perm-peer
@@ -93,39 +98,32 @@ func allows(opts []protocol.ACPPermissionOption, res protocol.ACPRequestPermissi
 	return k == protocol.ACPAllowOnce || k == protocol.ACPAllowAlways
 }
 
-// askEditor forwards the agent's request line, unchanged, to the editor and
-// waits for its answer or the end of ctx.
-func (p *Proxy) askEditor(ctx context.Context, id json.RawMessage, line []byte, opts []protocol.ACPPermissionOption) (protocol.PermissionReply, protocol.ACPPermissionKind, error) {
+// askEditor forwards the agent's request line to the editor, unchanged
+// but for its id (perm-peer's own), and waits for its answer or the end of
+// ctx.
+func (p *Proxy) askEditor(ctx context.Context, env envelope, line []byte, opts []protocol.ACPPermissionOption) (protocol.PermissionReply, protocol.ACPPermissionKind, error) {
 	if err := ctx.Err(); err != nil {
 		return protocol.PermissionReply{}, "", err
 	}
-	key := idKey(id)
+	id := p.nextAskID()
+	key := string(id)
 	ch := make(chan envelope, 1)
 	p.mu.Lock()
 	p.forwarded[key] = ch
+	if pr := p.pending[idKey(env.id)]; pr != nil {
+		pr.askedAs = id
+	}
 	p.mu.Unlock()
-	answered := false
 	defer func() {
-		if answered {
-			return
-		}
 		p.mu.Lock()
-		if _, still := p.forwarded[key]; still {
-			// the editor may still answer: drop that late answer
-			delete(p.forwarded, key)
-			p.withdrawn = append(p.withdrawn, key)
-			if len(p.withdrawn) > maxWithdrawn {
-				p.withdrawn = p.withdrawn[1:]
-			}
-		}
+		delete(p.forwarded, key) // a late answer is dropped: no request waits for its id
 		p.mu.Unlock()
 	}()
-	if err := p.toEditor.write(line); err != nil {
+	if err := p.toEditor.write(env.withID(line, id)); err != nil {
 		return protocol.PermissionReply{}, "", err
 	}
 	select {
 	case resp := <-ch:
-		answered = true
 		return userReply(resp, opts)
 	case <-ctx.Done():
 		return protocol.PermissionReply{}, "", ctx.Err()
@@ -223,21 +221,18 @@ func effectCall(method string, raw json.RawMessage) (string, protocol.ToolCall, 
 
 // effect decides an editor-side effect: forwarded to the editor when
 // allowed, else answered with an error; never forwarded on a failure.
-func (p *Proxy) effect(ctx context.Context, env envelope, line []byte) {
+func (p *Proxy) effect(ctx context.Context, env envelope) outcome {
 	session, call, err := effectCall(env.method, env.params)
 	if err != nil {
-		_ = p.toAgent.send(failure(env.id, -32602, "invalid params: "+err.Error(), nil))
-		return
+		return outcome{answer: failure(env.id, -32602, "invalid params: "+err.Error(), nil)}
 	}
 	srv := p.srv.Load()
 	check, err := srv.Check(session, call)
 	if err != nil {
-		p.refuseNow(env, err.Error())
-		return
+		return outcome{answer: refusal(env, err.Error())}
 	}
 	if env.method == methodReadFile && check.Decision == protocol.DecisionAllow {
-		_ = p.toEditor.write(line) // a read that is not sensitive passes unrecorded
-		return
+		return outcome{forward: true} // a read that is not sensitive passes unrecorded
 	}
 	var reply protocol.PermissionReply
 	if check.Decision == protocol.DecisionAsk && p.approvedByHuman(session, check) {
@@ -247,15 +242,14 @@ func (p *Proxy) effect(ctx context.Context, env envelope, line []byte) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		_ = p.toAgent.send(failure(env.id, codeCancelled, "perm-peer: "+env.method+" was cancelled", nil))
+		return outcome{answer: failure(env.id, codeCancelled, "perm-peer: "+env.method+" was cancelled", nil)}
 	case err != nil:
 		slog.Error("acp: decision failed; refused", "method", env.method, "err", err)
-		p.refuseNow(env, "decision failed: "+err.Error())
+		return outcome{answer: refusal(env, "decision failed: "+err.Error())}
 	case reply.Reply == protocol.ReplyOnce || reply.Reply == protocol.ReplyAlways:
-		_ = p.toEditor.write(line)
-	default:
-		_ = p.toAgent.send(failure(env.id, codeRefused, "perm-peer refused "+env.method+": "+reply.Feedback, reply.Meta))
+		return outcome{forward: true}
 	}
+	return outcome{answer: failure(env.id, codeRefused, "perm-peer refused "+env.method+": "+reply.Feedback, reply.Meta)}
 }
 
 // approvedByHuman reports whether every fact of the effect that the gate

@@ -14,24 +14,30 @@
 //   - session/cancel from the editor, which answers the session's pending
 //     requests "cancelled".
 //
+// A permission request goes to the editor under an id of the proxy's own
+// and the answer is matched by it, never by the agent's id, which the agent
+// may reuse once it withdrew the request: a late answer is dropped.
+//
 // The data's way through the package, one file a stage: frame.go reads and
 // parses lines, learn.go remembers sessions, turns and approvals, decide.go
-// runs the pipeline (peer.Server), answer.go writes the replies, proxy.go
-// wires the two directions together and agent.go runs the child.
+// runs the pipeline (peer.Server), answer.go writes the replies, queue.go
+// holds the lines on their way to the agent, proxy.go wires the two
+// directions together and agent.go runs the child.
 //
 // Bounds (all remembered state is bounded, so a flooding agent or editor
 // cannot grow the proxy without limit):
 //   - a line is at most MaxLine bytes (16 MiB); a longer line is dropped
 //     and logged (from the agent it is never forwarded: perm-peer could not
 //     check it);
-//   - at most MaxPending agent requests are being decided at once; the
-//     next one is answered at once (a permission request "reject", an
-//     effect an error), never forwarded;
+//   - at most MaxPending agent requests, of at most maxPendingBytes
+//     together, are being decided at once; the next one is answered at once
+//     (a permission request "reject", an effect an error), never forwarded;
+//   - the editor's lines wait for the agent in a queue of maxQueued bytes:
+//     reading the editor (and seeing it leave) never waits on the agent;
 //   - at most maxSetups editor session setup requests await the agent's
 //     answer, maxSessions sessions keep a turn counter, maxApprovals human
 //     approvals are kept per session (this turn only, each at most
-//     maxApprovalBytes of tool input), and maxWithdrawn withdrawn request
-//     ids are kept to drop an editor's late answer; the oldest go first;
+//     maxApprovalBytes of tool input); the oldest go first;
 //   - the user's prompt text given to the judge is cut at maxPromptBytes;
 //   - the tool calls remembered from session/update are the pipeline's
 //     (peer: 1024 per session); of an update over maxUpdateBytes (256 KiB)

@@ -72,6 +72,7 @@ func (lr *lineReader) readLine() ([]byte, error) {
 // "METHOD" for "method").
 type envelope struct {
 	id        json.RawMessage // nil: no id member
+	idAt      int             // where id starts in the line
 	method    string
 	params    json.RawMessage
 	result    json.RawMessage
@@ -125,7 +126,7 @@ func parseEnvelope(line []byte) (envelope, error) {
 		}
 		switch key {
 		case "id":
-			e.id = val
+			e.id, e.idAt = val, i
 		case "method":
 			if val[0] != '"' {
 				return e, errors.New("method is not a string")
@@ -147,6 +148,15 @@ func parseEnvelope(line []byte) (envelope, error) {
 		}
 	}
 	return e, nil
+}
+
+// withID returns a copy of line, the line e was parsed from, with id in
+// place of its id.
+func (e *envelope) withID(line []byte, id json.RawMessage) []byte {
+	out := make([]byte, 0, len(line)-len(e.id)+len(id))
+	out = append(out, line[:e.idAt]...)
+	out = append(out, id...)
+	return append(out, line[e.idAt+len(e.id):]...)
 }
 
 // envelopeKeys are the members parseEnvelope checks for repeats.

@@ -17,7 +17,6 @@ const (
 	maxSessions      = 256
 	maxApprovals     = 32
 	maxApprovalBytes = 64 << 10
-	maxWithdrawn     = 256
 	maxPromptBytes   = 16 << 10
 )
 

@@ -3,15 +3,20 @@ package acpproxy
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
@@ -19,6 +24,12 @@ import (
 
 // MaxPending bounds the agent requests being decided at once.
 const MaxPending = 256
+
+// maxPendingBytes bounds the bytes of the agent requests being decided at
+// once. A request costs the proxy about twice its size while it waits (its
+// line and what is decoded from it), so this keeps the proxy within a
+// laptop's budget (docs/HOSTS.md); one request is always taken.
+const maxPendingBytes = 64 << 20
 
 // Options configure a Proxy.
 type Options struct {
@@ -31,6 +42,9 @@ type Options struct {
 	FixedProject bool
 	// Agent names the agent in the audit until its initialize result does.
 	Agent string
+	// Grace is how long the agent has to exit once the editor is gone (its
+	// stdin closed), and again after SIGTERM, before SIGKILL.
+	Grace time.Duration
 }
 
 // Proxy relays one editor ↔ agent connection and guards it.
@@ -39,7 +53,14 @@ type Proxy struct {
 	srv      atomic.Pointer[peer.Server]
 	mem      *memory
 	toEditor *lineWriter
-	toAgent  *lineWriter
+	toAgent  *lineWriter // writes to queue
+	queue    *agentQueue
+
+	// idPrefix starts the ids of the requests forwarded to the editor:
+	// the editor's answer is matched by perm-peer's own id, never by the
+	// agent's, which it may reuse once it withdrew a request.
+	idPrefix string
+	lastID   atomic.Uint64
 
 	// base ends when the editor is gone or the agent's output ends: every
 	// pending decision is then withdrawn (headless reject, recorded).
@@ -47,50 +68,80 @@ type Proxy struct {
 	stop context.CancelFunc
 
 	mu        sync.Mutex
-	pending   map[string]*pending      // agent requests being decided, by id
-	forwarded map[string]chan envelope // of those, the ones the editor was asked
-	withdrawn []string                 // forwarded ids answered without the editor, oldest first
+	pending   map[string]*pending      // agent requests being decided, by the agent's id
+	heldBytes int                      // the size of their lines
+	forwarded map[string]chan envelope // of those, the ones the editor was asked, by perm-peer's id
 	chosen    bool                     // the project is settled
 	closing   bool                     // no new decisions are started
 	inflight  sync.WaitGroup
 }
 
 type pending struct {
+	size    int
 	session string
 	cancel  context.CancelFunc
+	askedAs json.RawMessage // the id the editor was asked under, if it was
 }
 
 // New returns a proxy deciding with srv (already opened).
 func New(srv *peer.Server, opts Options) *Proxy {
 	p := &Proxy{opts: opts, mem: newMemory(), pending: map[string]*pending{}, forwarded: map[string]chan envelope{},
-		chosen: opts.FixedProject}
+		chosen: opts.FixedProject, idPrefix: newIDPrefix()}
 	p.srv.Store(srv)
 	p.mem.setAgentName(opts.Agent)
 	p.base, p.stop = context.WithCancel(context.Background())
 	return p
 }
 
+// newIDPrefix is a prefix no agent can guess for the ids of the requests
+// perm-peer forwards to the editor.
+func newIDPrefix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "perm-peer-" + hex.EncodeToString(b[:]) + "-"
+}
+
+// nextAskID is a fresh id, as JSON, for a request forwarded to the editor.
+func (p *Proxy) nextAskID() json.RawMessage {
+	return strconv.AppendQuote(nil, p.idPrefix+strconv.FormatUint(p.lastID.Add(1), 10))
+}
+
+// ownID reports whether an id (as idKey) is one perm-peer gave.
+func (p *Proxy) ownID(key string) bool { return strings.HasPrefix(key, `"`+p.idPrefix) }
+
 // Server is the pipeline the proxy decides with now.
 func (p *Proxy) Server() *peer.Server { return p.srv.Load() }
 
-// Run relays until the agent's output ends. When the editor's input ends,
-// pending decisions are withdrawn and answered, then agentIn is closed (the
-// editorGone runs: the caller gives the agent its grace period). Run
-// returns after every decision it started has been recorded and answered.
-func (p *Proxy) Run(editorIn io.Reader, editorOut io.Writer, agentIn io.WriteCloser, agentOut io.Reader, editorGone func()) {
+// Run relays until the agent has exited and what it wrote last has been
+// read: at most drainBound after it exited, since a process it started may
+// hold its output open. When the editor's input ends, pending decisions are
+// withdrawn and answered, the agent's stdin is closed once what was queued
+// for it is written, and the agent is stopped (Agent.Stop with
+// Options.Grace). Run returns after every decision it started has been
+// recorded and answered.
+func (p *Proxy) Run(editorIn io.Reader, editorOut io.Writer, agent *Agent) {
 	p.toEditor = &lineWriter{w: editorOut}
-	p.toAgent = &lineWriter{w: agentIn}
+	p.queue = newAgentQueue()
+	p.toAgent = &lineWriter{w: p.queue}
+	go p.queue.run(agent.Stdin)
 	go func() {
 		p.fromEditor(editorIn)
 		p.finish()
-		_ = agentIn.Close()
-		if editorGone != nil {
-			editorGone()
-		}
+		p.queue.close()
+		agent.Stop(p.opts.Grace)
 	}()
-	p.fromAgent(agentOut)
+	go func() {
+		<-agent.Exited()
+		_ = agent.Stdout.SetReadDeadline(time.Now().Add(drainBound))
+	}()
+	p.fromAgent(agent.Stdout)
 	p.finish()
 }
+
+// drainBound is how long the agent's output is still read once the agent
+// has exited: what it wrote is in the pipe by then, so this only ends the
+// wait for a process it started that holds the pipe.
+const drainBound = 500 * time.Millisecond
 
 // finish withdraws every pending decision and waits for them to be
 // answered. It is safe to call twice.
@@ -104,17 +155,18 @@ func (p *Proxy) finish() {
 
 // fromAgent reads the agent's lines and relays or acts on each.
 func (p *Proxy) fromAgent(r io.Reader) {
-	readLines(r, "agent", func(line []byte) {
+	readLines(r, "agent", func(line []byte) bool {
 		if len(bytes.TrimSpace(line)) > 0 {
 			p.agentLine(line)
 		}
+		return true
 	})
 }
 
-// readLines calls handle with each line of r until r ends; a line over
-// MaxLine is dropped and logged (from the agent it is never forwarded:
-// perm-peer could not check it).
-func readLines(r io.Reader, from string, handle func(line []byte)) {
+// readLines calls handle with each line of r until r ends or handle
+// returns false; a line over MaxLine is dropped and logged (from the agent
+// it is never forwarded: perm-peer could not check it).
+func readLines(r io.Reader, from string, handle func(line []byte) bool) {
 	lr := newLineReader(r, MaxLine)
 	for {
 		line, err := lr.readLine()
@@ -122,25 +174,32 @@ func readLines(r io.Reader, from string, handle func(line []byte)) {
 			slog.Error("acp: dropped a line over the size limit", "from", from, "limit", MaxLine)
 			continue
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			slog.Warn("acp: the agent has exited but a process it started holds its output open; stopped reading it", "from", from)
+			return
+		case err != nil:
 			if !errors.Is(err, io.EOF) {
 				slog.Warn("acp: reading", "from", from, "err", err)
 			}
 			return
 		}
-		handleSafely(from, line, handle)
+		if !handleSafely(from, line, handle) {
+			return
+		}
 	}
 }
 
 // handleSafely drops a line whose handling panics (a bug): logged, never
-// forwarded, and the relay goes on.
-func handleSafely(from string, line []byte, handle func([]byte)) {
+// forwarded, and the relay goes on. It reports whether to go on.
+func handleSafely(from string, line []byte, handle func([]byte) bool) (goOn bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			slog.Error("acp: internal error on a line; dropped", "from", from, "panic", r, "line", clip(line))
+			goOn = true
 		}
 	}()
-	handle(line)
+	return handle(line)
 }
 
 // agentLine handles one line from the agent. A line that is not one JSON
@@ -167,7 +226,7 @@ func (p *Proxy) agentLine(line []byte) {
 		case protocol.MethodACPSessionUpdate:
 			p.noteUpdate(env.params)
 		case protocol.MethodACPCancelRequest:
-			p.cancelRequest(env.params)
+			line = p.cancelRequest(line, env.params)
 		}
 	case env.isResponse():
 		p.learnAnswer(env)
@@ -190,38 +249,53 @@ func (p *Proxy) start(env envelope, line []byte) {
 	var sp sessionParams
 	_ = json.Unmarshal(env.params, &sp)
 	p.mu.Lock()
-	_, dup := p.pending[key]
-	full := len(p.pending) >= MaxPending
-	closing := p.closing
+	why := p.cannotTake(key, len(line))
 	var ctx context.Context
-	if !dup && !full && !closing {
+	if why == "" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(p.base)
-		p.pending[key] = &pending{session: sp.SessionID, cancel: cancel}
+		p.pending[key] = &pending{size: len(line), session: sp.SessionID, cancel: cancel}
+		p.heldBytes += len(line)
 		p.inflight.Add(1)
 	}
 	p.mu.Unlock()
-	if dup || full || closing {
-		why := "too many requests are being decided"
-		switch {
-		case dup:
-			why = "a request with this id is already being decided"
-		case closing:
-			why = "the editor is gone"
-		}
+	if why != "" {
 		p.refuseNow(env, why)
 		return
 	}
 	go func() {
 		defer p.inflight.Done()
-		defer p.release(key)
-		defer p.recoverTo(env)
+		defer p.recoverTo(key, env)
+		var out outcome
 		if env.method == protocol.MethodACPRequestPermission {
-			p.permission(ctx, env, line)
+			out = p.permission(ctx, env, line)
 		} else {
-			p.effect(ctx, env, line)
+			out = p.effect(ctx, env)
+		}
+		// the id is free once the agent has its answer: it may reuse it
+		p.release(key)
+		if out.forward {
+			_ = p.toEditor.write(line)
+		} else {
+			_ = p.toAgent.send(out.answer)
 		}
 	}()
+}
+
+// cannotTake says why a request of size bytes with id key cannot be
+// decided now ("" when it can). p.mu is held.
+func (p *Proxy) cannotTake(key string, size int) string {
+	switch _, dup := p.pending[key]; {
+	case dup:
+		return "a request with this id is already being decided"
+	case p.closing:
+		return "the editor is gone"
+	case len(p.pending) >= MaxPending:
+		return "too many requests are being decided"
+	case len(p.pending) > 0 && p.heldBytes+size > maxPendingBytes:
+		return fmt.Sprintf("the requests being decided already hold %d MiB (the limit is %d MiB)", p.heldBytes>>20, maxPendingBytes>>20)
+	}
+	return ""
 }
 
 // release forgets a decided request.
@@ -229,44 +303,75 @@ func (p *Proxy) release(key string) {
 	p.mu.Lock()
 	if pr := p.pending[key]; pr != nil {
 		pr.cancel()
+		p.heldBytes -= pr.size
 		delete(p.pending, key)
 	}
 	p.mu.Unlock()
 }
 
 // recoverTo turns a panic while deciding into an answer that allows nothing.
-func (p *Proxy) recoverTo(env envelope) {
+func (p *Proxy) recoverTo(key string, env envelope) {
 	if r := recover(); r != nil {
 		slog.Error("acp: internal error while deciding; refused", "method", env.method, "panic", r)
+		p.release(key)
 		p.refuseNow(env, fmt.Sprint("internal error: ", r))
 	}
 }
 
-// refuseNow answers an agent request without deciding it: a permission
-// request is rejected, an effect gets an error.
-func (p *Proxy) refuseNow(env envelope, why string) {
+// refuseNow answers an agent request without deciding it.
+func (p *Proxy) refuseNow(env envelope, why string) { _ = p.toAgent.send(refusal(env, why)) }
+
+// refusal is the answer to an agent request that perm-peer does not allow
+// without deciding it: a permission request is rejected, an effect gets an
+// error.
+func refusal(env envelope, why string) any {
 	if env.method == protocol.MethodACPRequestPermission {
 		var params protocol.ACPRequestPermissionParams
 		_ = json.Unmarshal(env.params, &params)
-		_ = p.toAgent.send(result(env.id, rejection(params.Options, &protocol.ReplyMeta{DecidedBy: protocol.ByHeadless, Reason: why})))
-		return
+		return result(env.id, rejection(params.Options, &protocol.ReplyMeta{DecidedBy: protocol.ByHeadless, Reason: why}))
 	}
-	_ = p.toAgent.send(failure(env.id, codeRefused, "perm-peer refused "+env.method+": "+why, nil))
+	return failure(env.id, codeRefused, "perm-peer refused "+env.method+": "+why, nil)
 }
 
 // fromEditor reads the editor's lines and relays or acts on each. The
 // editor is trusted: a line perm-peer cannot read still goes to the agent.
 func (p *Proxy) fromEditor(r io.Reader) {
-	readLines(r, "editor", func(line []byte) {
+	readLines(r, "editor", func(line []byte) bool {
 		env, err := parseEnvelope(line)
 		if err == nil && env.isResponse() {
 			env, _ = parseEnvelope(bytes.Clone(line)) // it may go to a waiting decision
 		}
 		if err == nil && !p.editorMessage(env) {
-			return
+			return true
 		}
-		_ = p.toAgent.write(line)
+		return p.queueForAgent(r, line)
 	})
+}
+
+// queueForAgent queues an editor line for the agent. While the queue is
+// full (the agent is not reading) the editor is not read either, but its
+// hangup is still seen: the line is then dropped and queueForAgent
+// reports false (the editor is gone).
+func (p *Proxy) queueForAgent(editorIn io.Reader, line []byte) bool {
+	if p.queue.offer(line) {
+		return true
+	}
+	slog.Warn("acp: the agent is not reading its input; perm-peer stops reading the editor until it does", "queuedLimit", maxQueued)
+	stop := make(chan struct{})
+	defer close(stop)
+	hup := hangup(editorIn, stop)
+	for {
+		select {
+		case <-p.queue.space:
+			if p.queue.offer(line) {
+				slog.Info("acp: the agent reads its input again; perm-peer reads the editor again")
+				return true
+			}
+		case <-hup:
+			slog.Warn("acp: the editor closed its end while the agent was not reading; the lines still queued for the agent are not delivered")
+			return false
+		}
+	}
 }
 
 // editorMessage acts on one message from the editor and reports whether it
@@ -287,8 +392,9 @@ func (p *Proxy) editorMessage(env envelope) bool {
 }
 
 // deliver hands the editor's answer to the forwarded request waiting for
-// it; an answer to one already withdrawn is dropped. Other answers (to the
-// agent's fs and terminal requests) go on.
+// it, found by the id perm-peer gave it; an answer carrying a perm-peer id
+// no request waits for (withdrawn, or answered twice) is dropped. Other
+// answers (to the agent's fs and terminal requests) go on.
 func (p *Proxy) deliver(env envelope) bool {
 	key := idKey(env.id)
 	p.mu.Lock()
@@ -298,8 +404,8 @@ func (p *Proxy) deliver(env envelope) bool {
 		ch <- env
 		return false
 	}
-	if i := slices.Index(p.withdrawn, key); i >= 0 {
-		p.withdrawn = slices.Delete(p.withdrawn, i, i+1)
+	if p.ownID(key) {
+		slog.Info("acp: dropped the editor's answer to a withdrawn request", "id", key)
 		return false
 	}
 	return true
@@ -318,18 +424,33 @@ func (p *Proxy) cancelSession(session string) {
 }
 
 // cancelRequest is the agent's $/cancel_request: a request of its own that
-// perm-peer is deciding is withdrawn (and answered); the notification goes
-// on to the editor either way.
-func (p *Proxy) cancelRequest(raw json.RawMessage) {
+// perm-peer is deciding is withdrawn (and answered). It returns the line
+// the editor gets: the agent's, or, for a request the editor was asked
+// under perm-peer's id, the same notification naming that id.
+func (p *Proxy) cancelRequest(line []byte, raw json.RawMessage) []byte {
 	var c cancelRequestParams
 	if json.Unmarshal(raw, &c) != nil || c.RequestID == nil {
-		return
+		return line
 	}
+	var asked json.RawMessage
 	p.mu.Lock()
 	if pr := p.pending[idKey(c.RequestID)]; pr != nil {
 		pr.cancel()
+		asked = pr.askedAs
 	}
 	p.mu.Unlock()
+	if asked == nil {
+		return line
+	}
+	b, err := json.Marshal(struct {
+		JSONRPC string              `json:"jsonrpc"`
+		Method  string              `json:"method"`
+		Params  cancelRequestParams `json:"params"`
+	}{"2.0", protocol.MethodACPCancelRequest, cancelRequestParams{RequestID: asked}})
+	if err != nil {
+		return line
+	}
+	return b
 }
 
 // chooseProject makes dir the project, when no project was fixed and no
