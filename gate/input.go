@@ -750,7 +750,7 @@ func shellQuote(s string) string {
 }
 
 // cwdKeys are the keys hosts use for a command's working directory.
-var cwdKeys = []string{"cwd", "workdir", "working_directory", "workingDirectory", "working_dir", "cd", "directory", "dir"}
+var cwdKeys = []string{"cwd", "workdir", "working_directory", "workingDirectory", "working_dir", "cd", "directory", "dir", "dir_path"}
 
 // distinctValues counts the different string values in in under keys.
 func distinctValues(in map[string]any, keys []string) int {
