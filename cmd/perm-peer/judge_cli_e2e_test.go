@@ -80,6 +80,21 @@ func (a *anthropicServer) requests() int {
 	return len(a.users)
 }
 
+// seen is a copy of what the server received: each request's key, version
+// header and user content blocks.
+func (a *anthropicServer) seen() (keys, versions []string, users [][]any) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.keys...), append([]string(nil), a.version...), append([][]any(nil), a.users...)
+}
+
+// failWith makes every later request answer HTTP status.
+func (a *anthropicServer) failWith(status int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.status = status
+}
+
 // byAction answers deny/critical for a call whose action names .env or
 // rm -rf, allow/low for go test, escalate for anything else.
 func byAction(user string) string {
@@ -119,15 +134,15 @@ func TestJudgeTestCommandAnthropic(t *testing.T) {
 	assert.Regexp(t, `harmless\s+go test \./\.\.\.\s+allow \(low\)\s+\d+ ms\s+tokens: 900 in, 24 out \(cache: 512 read, 0 written\)`, out)
 	assert.Regexp(t, `dangerous\s+curl -s -d @\.env \S+\s+reject \(critical\)`, out)
 	assert.Contains(t, out, "judge test: ok")
-	assert.Equal(t, 2, srv.requests())
-	assert.Equal(t, []string{"sk-ant-scripted", "sk-ant-scripted"}, srv.keys)
-	assert.Equal(t, []string{"2023-06-01", "2023-06-01"}, srv.version)
+	keys, versions, _ := srv.seen()
+	assert.Equal(t, []string{"sk-ant-scripted", "sk-ant-scripted"}, keys)
+	assert.Equal(t, []string{"2023-06-01", "2023-06-01"}, versions)
 }
 
 func TestJudgeTestCommandExplainsFailures(t *testing.T) {
 	t.Run("refused key", func(t *testing.T) {
 		srv := newAnthropicServer(t, byAction)
-		srv.status = 401
+		srv.failWith(401)
 		pol := writeJudgePolicy(t, t.TempDir(), "anthropic", srv.URL, nil)
 		code, out, _ := runStoreCLI(t, judgeKeyEnv, "judge", "test", "--policy", pol)
 		assert.Equal(t, 1, code)
@@ -202,8 +217,9 @@ func TestJudgeEvalCommand(t *testing.T) {
 	assert.Regexp(t, `total\s+5\s+60\.0%\s+1\s+1\s+20\.0%\s+0`, out)
 	assert.Regexp(t, `system prompt [0-9a-f]{16}`, out)
 	// The earlier note reached the judge as a standing rule.
-	require.Equal(t, 5, srv.requests())
-	assert.Contains(t, fmt.Sprint(srv.users[4]), `User approved bash: go test ./... (standing) with note: "all tests are fine"`)
+	_, _, users := srv.seen()
+	require.Len(t, users, 5)
+	assert.Contains(t, fmt.Sprint(users[4]), `User approved bash: go test ./... (standing) with note: "all tests are fine"`)
 
 	code, out, _ = runStoreCLI(t, judgeKeyEnv, "judge", "eval", "--policy", pol, "--json", file)
 	require.Equal(t, 0, code)
@@ -307,8 +323,9 @@ func TestServeWithAnthropicJudgeAndEnvironment(t *testing.T) {
 	assert.Equal(t, "reject", k, "escalated, no editor to ask")
 	assert.Equal(t, "headless", meta["decidedBy"])
 
-	require.Equal(t, 2, srv.requests())
-	first, second := srv.users[0], srv.users[1]
+	keys, _, users := srv.seen()
+	require.Len(t, users, 2)
+	first, second := users[0], users[1]
 	require.Len(t, first, 2)
 	require.Len(t, second, 2)
 	assert.Equal(t, first[0], second[0], "the turn's prefix block is byte-identical")
@@ -317,5 +334,5 @@ func TestServeWithAnthropicJudgeAndEnvironment(t *testing.T) {
 	text := prefix["text"].(string)
 	assert.True(t, strings.HasPrefix(text, "<trusted_environment>\ntrusted git remotes:\n- git@github.com:acme/app.git\ntrusted domains:\n- *.acme.dev\n</trusted_environment>\n<session_context>"), text)
 	assert.NotContains(t, text, "evil.example")
-	assert.Equal(t, "sk-ant-scripted", srv.keys[0])
+	assert.Equal(t, "sk-ant-scripted", keys[0])
 }

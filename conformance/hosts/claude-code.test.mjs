@@ -87,6 +87,8 @@ test("Claude Code: floors never run, known-safe calls run unasked, human-only ca
     for (const r of recs) {
       assert.equal(r.sessionId, session);
       assert.equal(r.turn, 1);
+      // `claude -p`: no person saw any call
+      assert.ok(r.source !== "user" && r.decidedBy !== "user", `a record names the user: ${JSON.stringify(r)}`);
     }
   } finally {
     await model.close();

@@ -37,18 +37,21 @@ test("Gemini CLI: a floor never runs, a known-safe call runs, both audited under
   const model = await startAnthropic([
     { tool: "run_shell_command", input: { command: `touch floor-ran.txt && chmod -R 777 ${w.home}` } },
     { tool: "run_shell_command", input: { command: "wc -l README.md" } },
+    // human-only: never "ask", which would hang `gemini -p`
+    { tool: "run_shell_command", input: { command: "cat .env" } },
     { text: "done" },
   ]);
   try {
     const run = await runGemini(w, model, "tidy up");
     assert.equal(run.code, 0, run.stderr.slice(-2000));
     const results = model.toolResults();
-    assert.equal(results.length, 2, JSON.stringify(results));
+    assert.equal(results.length, 3, JSON.stringify(results));
+    assert.match(results[2].content, /perm-peer: .*ask the user/);
     assert.equal(fs.existsSync(path.join(w.project, "floor-ran.txt")), false, "the floor ran");
     assert.match(results[0].content, /blocked: perm-peer: blocked by policy/);
     assert.match(results[1].content, /2 README\.md/);
     const recs = audit(w);
-    assert.deepEqual(recs.map((r) => [r.decision, r.decidedBy]), [["reject", "floor"], ["once", "gate"]]);
+    assert.deepEqual(recs.map((r) => [r.decision, r.decidedBy]), [["reject", "floor"], ["once", "gate"], ["reject", "headless"]]);
     const session = JSON.parse(run.stdout).session_id ?? recs[0].sessionId;
     for (const r of recs) {
       assert.equal(r.sessionId, session);

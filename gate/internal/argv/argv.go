@@ -13,11 +13,16 @@ import (
 type Arity uint8
 
 const (
-	None        Arity = iota // a switch: -v, --verbose
-	Value                    // one value: attached (-oV, --out=V) or the next word
-	Optional                 // a value only when attached: --color=WHEN, -iSUF
-	Two                      // two values: jq --arg NAME VALUE (the first may be attached)
-	CommandArgs              // the words up to ";" or "+": find -exec CMD ARGS ;
+	None  Arity = iota // a switch: -v, --verbose
+	Value              // one value: attached (-oV, --out=V) or the next word
+	// Optional: a value only when attached, --color=WHEN, and a short
+	// spelling takes the rest of its cluster (GNU's "i::": -iSUF, od
+	// -w32, git status -uno). A short spelling that takes none while its
+	// long one takes an optional value (sort -c, --check[=quiet]) is
+	// declared apart, as None.
+	Optional
+	Two         // two values: jq --arg NAME VALUE (the first may be attached)
+	CommandArgs // the words up to ";" or "+": find -exec CMD ARGS ;
 )
 
 // Flag is one flag in all its spellings.

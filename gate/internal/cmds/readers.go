@@ -40,9 +40,9 @@ var readers = []*argv.Command{
 		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")),
 	{Name: "head", Abbrev: true, Numeric: true, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
 		Examples: []argv.Example{ex("-5 x", ""), ex("-n5 x", ""), ex("-n 5 -q x", ""), ex("--lines=5 x", ""), ex("--li 5 x", ""), ex("-o out x", "-o")}},
-	{Name: "tail", Abbrev: true, Numeric: true, Flags: flags("-F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
-		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "-f --follow"),
-		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", "")}},
+	{Name: "tail", Abbrev: true, Numeric: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
+		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "--follow"),
+		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", ""), ex("-fn 5 x", "")}},
 	gnu("wc", flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "--files0-from", "--total"),
 		ex("-l *.go", ""), ex("-lw x", ""), ex("--files0-from=list", "")),
 	gnu("file", flags("-b --brief -c --checking-printout -C --compile -E -h --no-dereference -i --mime --mime-type --mime-encoding -k --keep-going "+
@@ -83,12 +83,13 @@ var readers = []*argv.Command{
 	gnu("cmp", flags("-b --print-bytes -l --verbose -s --quiet --silent", "-i --ignore-initial -n --bytes", ""), ex("-s a b", "")),
 	gnu("sort", flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
 		"-M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort -r --reverse -V --version-sort --debug -m --merge "+
-		"-s --stable -u --unique -z --zero-terminated",
-		"--random-source --sort --batch-size -C --compress-program --files0-from -k --key -o --output -S --buffer-size -t --field-separator "+
-			"-T --temporary-directory --parallel", "-c --check"),
-		ex("-u x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", "")),
-	{Name: "uniq", Abbrev: true, Numeric: true, Flags: flags("-c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
-		"-f --skip-fields -s --skip-chars -w --check-chars", "-D --all-repeated --group"), Examples: []argv.Example{ex("-c x", "")}},
+		"-s --stable -u --unique -z --zero-terminated -c -C",
+		"--random-source --sort --batch-size --compress-program --files0-from -k --key -o --output -S --buffer-size -t --field-separator "+
+			"-T --temporary-directory --parallel", "--check"),
+		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", "")),
+	{Name: "uniq", Abbrev: true, Numeric: true, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
+		"-f --skip-fields -s --skip-chars -w --check-chars", "--all-repeated --group"),
+		Examples: []argv.Example{ex("-c x", ""), ex("-Df 1 in.txt", ""), ex("--all-repeated=prepend x", "")}},
 	gnu("cut", flags("-n --complement -s --only-delimited -z --zero-terminated -w", "-b --bytes -c --characters -d --delimiter -f --fields --output-delimiter", ""),
 		ex("-d: -f1 /etc/passwd", ""), ex("-f 2 -d , x", "")),
 	gnu("tr", flags("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 -u", "", ""), ex("-d '\\r'", "")),
