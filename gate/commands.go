@@ -563,6 +563,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
 		s = a.git(f, idx, args, sc)
+		s.or(a.subcmdEffects(f, idx, lb, args))
 		// an archive or bundle of the repository carries its tracked .env or
 		// its whole history: onto stdout (git archive HEAD | curl -T - U) or
 		// into a file uploaded later
@@ -1234,6 +1235,10 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 		}
 	}
 	c := parseInterp(lb, args)
+	if c.lb == "osascript" {
+		// AppleScript drives other applications, the keychain and the system
+		f.human = reason("human.system-write", "osascript controls other applications and the system")
+	}
 	for _, code := range c.code {
 		if revShellRe().MatchString(code) && revShellExecRe().MatchString(code) {
 			f.floor = reason("floor.reverse-shell", lb+" code opens a socket and runs a shell")
@@ -1257,7 +1262,7 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 		// written by perl -i and by an extraction's last operand
 		for n, o := range ops {
 			switch {
-			case c.inPlace || n == len(ops)-1 && n > 0 && c.extracts(rest):
+			case c.inPlace || n == len(ops)-1 && (n > 0 || c.module == "venv" || c.module == "virtualenv") && c.extracts(rest):
 				a.writeWord(rest[o], sc, idx)
 			default:
 				a.readWord(rest[o], sc, idx, false)
@@ -1267,6 +1272,10 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	case len(rest) == 0 || rest[0].val == "-":
 		if in := a.stdin; in != nil && in.text != "" {
 			a.inlineCode(f, idx, lb, in.text, sc) // python3 - <<'EOF'
+		}
+		if in := a.stdin; in != nil && !in.known && f.human == nil {
+			// base64 -d | python3 -: like | sh, code no one can read first
+			f.human = reason("human.eval-opaque", lb+" runs code piped to it that the gate cannot read")
 		}
 		return summary{shellSink: true}
 	}
@@ -1438,7 +1447,7 @@ func (c interpCall) serves() bool {
 // extracts reports a python -m zipfile/tarfile -e: its last operand is the
 // directory written.
 func (c interpCall) extracts(rest []word) bool {
-	return (c.module == "zipfile" || c.module == "tarfile") && (hasFlag(rest, "-e", "--extract"))
+	return (c.module == "zipfile" || c.module == "tarfile") && (hasFlag(rest, "-e", "--extract")) || c.module == "venv" || c.module == "virtualenv"
 }
 
 // prefixRunners run the command that follows their own flags (strace -f
@@ -1457,6 +1466,13 @@ var subRunners = map[string]string{"asdf": "exec", "conda": "run", "mamba": "run
 // runnerValues are the short options of a prefix runner that take a value
 // (sandbox-exec -f FILE -n NAME -p PROFILE -D K=V CMD).
 var runnerValues = map[string]string{"sandbox-exec": "fnpD"}
+
+// runnerLogs are the options naming the file a prefix runner writes its
+// log or trace to (strace -o FILE, valgrind --log-file=FILE).
+var runnerLogs = map[string]struct {
+	letter byte
+	long   string
+}{"strace": {'o', "--output"}}
 
 // scriptArgs reads script's command line: the files it writes (the
 // typescript, its first operand, unless -p plays one back, and util-linux's
@@ -1503,6 +1519,12 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 		if hasLongAbbrev(args, "--on-calendar", "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
 			"--on-unit-inactive", "--on-clock-change", "--on-timezone-change", "--timer-property", "--path-property", "--socket-property") {
 			f.human = reason("human.persistence-write", "systemd-run schedules a command")
+		}
+	}
+	if l, ok := runnerLogs[lb]; ok {
+		args := args[:start+skipOpts(args[start:], "oeEpPsuUaSAbI", map[string]bool{"--output": true})]
+		for _, w := range optionValues(args, l.letter, l.long) {
+			a.writeWord(w, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
 		}
 	}
 	tried := 0

@@ -139,6 +139,12 @@ func (a *analyzer) input(call protocol.ToolCall) string {
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1,
 			human: reason("human.mode-switch", "switching mode or approving a plan is the user's decision")})
 		return "tool: " + name
+	case name == "save_memory":
+		// Gemini's save_memory appends to ~/.gemini/GEMINI.md, which every
+		// later session reads as instructions
+		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1,
+			human: reason("human.persistence-write", "saves a memory that future agent sessions read as instructions")})
+		return "tool: " + name
 	case name == "":
 		class = kindClass[call.Kind]
 		if class == tUnknown {

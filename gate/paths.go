@@ -832,12 +832,41 @@ func (a *analyzer) persistence(r pathRef) string {
 			base == ".mcp.json" || base == ".cursorrules" || base == ".clinerules" || base == ".aider.conf.yml" ||
 			base == ".windsurfrules" || strings.HasSuffix(lp, "/.github/copilot-instructions.md") || strings.Contains(lp, "/.clinerules/") ||
 			base == "claude.md" || base == "claude.local.md" || base == "agents.md" || base == "gemini.md" || base == "opencode.json" ||
-			base == ".roomodes" || strings.Contains(lp, "/.github/instructions/") || strings.Contains(lp, "/.roo/") || strings.Contains(lp, "/.kiro/"):
+			base == ".roomodes" || strings.Contains(lp, "/.github/instructions/") || strings.Contains(lp, "/.roo/") || strings.Contains(lp, "/.kiro/") ||
+			agentFile(lp, base):
 			return "agent instructions or configuration"
+		case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py" || base == "bunfig.toml" ||
+			base == ".bunfig.toml":
+			return "language runtime start-up file"
+		case persistDirs[base]:
+			return "directory of persistence files"
 		}
 	}
 	return ""
 }
+
+// agentFile reports the newer agent rules, memory, skill and MCP files
+// (SPEC §5.4): what a future agent run reads as instructions or runs.
+func agentFile(lp, base string) bool {
+	switch base {
+	case "agent.md", ".rules", ".goosehints", "opencode.jsonc", "mcp.json", ".windsurfrules", "copilot-instructions.md", "warp.md":
+		return true
+	}
+	for _, d := range []string{"/.agents/", "/.github/skills/", "/.github/agents/", "/.github/prompts/", "/.github/chatmodes/",
+		"/.opencode/", "/.goose/", "/.amazonq/", "/.junie/", "/.augment/", "/.qwen/", "/.crush/"} {
+		if strings.Contains(lp, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// persistDirs are directories whose files are persistence: moving, deleting
+// or replacing one (mv .github x) changes them all.
+var persistDirs = map[string]bool{".github": true, ".gitea": true, ".forgejo": true, ".circleci": true, ".buildkite": true,
+	".husky": true, ".githooks": true, ".vscode": true, ".zed": true, ".devcontainer": true, ".claude": true, ".codex": true,
+	".cursor": true, ".gemini": true, ".continue": true, ".windsurf": true, ".roo": true, ".kiro": true, ".agents": true,
+	".opencode": true, ".clinerules": true, ".ssh": true, ".config": true}
 
 // persistCandidates are persistence files a glob written to is checked
 // against.

@@ -805,6 +805,29 @@ func remoteDest(args []word) bool {
 	return len(args) > 0 && isRemote(args[len(args)-1].val)
 }
 
+// copyTarget is the local destination of a copy from another host (scp,
+// rsync, sftp: vals are the options that take a value): the last operand,
+// when an earlier one is remote and it is not.
+func copyTarget(args []word, vals map[string]bool) (word, bool) {
+	if vals == nil {
+		return word{}, false
+	}
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		switch v := args[i].val; {
+		case vals[v]:
+			i++
+		case !strings.HasPrefix(v, "-") || args[i].dyn:
+			ops = append(ops, args[i])
+		}
+	}
+	n := len(ops)
+	if n < 2 || ops[n-1].dyn || isRemote(ops[n-1].val) || !slices.ContainsFunc(ops[:n-1], func(w word) bool { return isRemote(w.val) }) {
+		return word{}, false
+	}
+	return ops[n-1], true
+}
+
 // dirSecret reports a directory on disk that holds a sensitive file (a
 // bounded walk, without .git and node_modules): packing it into an archive
 // or copying it to another host carries the secret along. With follow
@@ -1904,6 +1927,13 @@ func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
 			case !eq:
 			case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || n == "MAKEFILES" || strings.HasSuffix(n, "SHELL"):
 				f.ask = reason("ask.flag", "make with "+n+" set runs another program")
+			case strings.HasSuffix(n, "!") || strings.Contains(val, "$(shell") || strings.Contains(val, "${shell"):
+				// X!=CMD and $(shell CMD) run CMD when make reads its arguments
+				f.human = reason("human.eval-opaque", "make runs a shell command given in its arguments")
+				if strings.HasSuffix(n, "!") {
+					val = "$(shell " + val + ")"
+				}
+				a.makeShell(val, sc, idx)
 			case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
 				// a variable a recipe expands: shell syntax in it runs
 				f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
@@ -2197,7 +2227,7 @@ func sedScript(script string) (bool, sedEffects) {
 }
 
 func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
-	inPlace, ok := false, true
+	inPlace, ok, suffix := false, true, ""
 	var scripts []string
 	scriptFlag := false
 	var ops []int
@@ -2247,7 +2277,7 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 					scriptFile(args[i])
 				}
 			case "in-place":
-				inPlace = true
+				inPlace, suffix = true, val
 			case "line-length":
 				if !eq {
 					i++
@@ -2278,7 +2308,7 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 					scriptFlag = scriptFlag || v[j] != 'l'
 					break cluster
 				case 'i':
-					inPlace = true // the rest is a backup suffix
+					inPlace, suffix = true, v[j+1:] // the rest is a backup suffix
 					break cluster
 				default:
 					ok = false
@@ -2293,6 +2323,9 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 		}
 		if inPlace {
 			a.writeWord(args[i], sc, -1)
+			if suffix != "" && !args[i].dyn {
+				a.writeWord(word{val: sedBackup(args[i].val, suffix)}, sc, -1) // sed -i'rc' x ~/.bash writes ~/.bashrc
+			}
 		} else {
 			a.readWord(args[i], sc, idx, false)
 		}
@@ -2316,6 +2349,24 @@ func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
 	} else {
 		f.ask = reason("ask.flag", "sed that edits files or runs commands")
 	}
+}
+
+// sedBackup is the backup file GNU sed -i SUFFIX writes beside file: the
+// suffix appended, or with * standing for the file's name (and a / making
+// it a path relative to the file's directory).
+func sedBackup(file, suffix string) string {
+	if !strings.Contains(suffix, "*") {
+		return file + suffix
+	}
+	dir, base := path.Split(file)
+	b := strings.ReplaceAll(suffix, "*", base)
+	if strings.Contains(b, "/") && !strings.HasPrefix(b, "/") {
+		return dir + b
+	}
+	if strings.HasPrefix(b, "/") {
+		return b
+	}
+	return dir + b
 }
 
 var sedLong = []string{"expression", "file", "in-place", "line-length", "quiet", "silent", "regexp-extended", "separate",
@@ -2564,6 +2615,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 	}
 	sensitiveBefore := len(a.facts)
+	if d, ok := copyTarget(args, sshVals[lb]); ok && !sshClients[lb] { // ssh -R 2222:h:22 host copies nothing
+		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
+	}
 	if lb == "sftp" {
 		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
 		// upload. Without -b, sftp reads its commands from stdin too

@@ -1124,6 +1124,10 @@ var optionEnv = map[string]string{"ZIPOPT": "zip", "MANOPT": "man", "TAR_OPTIONS
 // so a floor hidden in it is still seen.
 func (a *analyzer) envCommand(name, val string, sc *scope) {
 	switch {
+	case name == "LESSOPEN" || name == "LESSCLOSE":
+		// less runs it on every file it opens, with the file's name
+		a.humanFact("human.eval-opaque", name+" makes less run a command on every file it opens")
+		a.reparse(strings.TrimLeft(val, "|-"), sc, -1)
 	case isCommandEnv(name) && val != "":
 		a.reparse(strings.TrimPrefix(strings.TrimPrefix(val, "|"), "|"), sc, -1)
 	case strings.HasPrefix(name, "BASH_FUNC_"):

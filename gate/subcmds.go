@@ -97,9 +97,9 @@ var configWriters = subcmdTable(map[string][]string{
 	"claude":  {"mcp add", "mcp add-json", "mcp add-from-claude-desktop"},
 	"codex":   {"mcp add"},
 	"gemini":  {"mcp add", "extensions install"},
-	"code":    {"--install-extension"},
-	"codium":  {"--install-extension"},
-	"cursor":  {"--install-extension"},
+	"code":    {"--install-extension|--add-mcp"},
+	"codium":  {"--install-extension|--add-mcp"},
+	"cursor":  {"--install-extension|--add-mcp"},
 	"sysctl":  {"-w|--write|-p|--load|--system"},
 	// plugins run with the tool; package sources and contexts change where
 	// later installs and commands go (like npm set, git remote add)
@@ -119,6 +119,7 @@ var pathInstallers = subcmdTable(map[string][]string{
 	"pipx":  {"install", "inject"},
 	"uv":    {"tool install"},
 	"gem":   {"install"},
+	"brew":  {"install", "reinstall", "tap", "bundle"},
 })
 
 // uploaders send the files they name (operands, --*file* values) to a
@@ -167,12 +168,45 @@ var systemChangers = subcmdTable(map[string][]string{
 	"profiles":     {"install", "remove", "-I", "-R"},
 })
 
+// unguarded run another agent with its permission checks, sandbox or hooks
+// turned off (claude --dangerously-skip-permissions, gemini --yolo): what
+// it then does passes no gate at all.
+var unguarded = subcmdTable(map[string][]string{
+	"claude":       {"--dangerously-skip-permissions|--allow-dangerously-skip-permissions|--permission-mode|--settings"},
+	"codex":        {"--dangerously-bypass-approvals-and-sandbox|--yolo|--full-auto|-a|--ask-for-approval|-s|--sandbox"},
+	"gemini":       {"--yolo|-y|--approval-mode"},
+	"qwen":         {"--yolo|-y|--approval-mode"},
+	"cursor-agent": {"--force|-f"},
+	"amp":          {"--dangerously-allow-all"},
+	"opencode":     {"--dangerously-skip-permissions"},
+	"aider":        {"--yes-always"},
+})
+
+// servers serve the repository or the machine to the network on every
+// interface: git daemon, git instaweb.
+var servers = subcmdTable(map[string][]string{
+	"git": {"daemon", "instaweb"},
+})
+
 // openers hand their operand to the desktop's default application: a URL
 // goes to the browser, which fetches it; an app or a script runs.
 var openers = subcmdTable(map[string][]string{
 	"open": {""}, "xdg-open": {""}, "gio": {"open"}, "wslview": {""}, "sensible-browser": {""}, "x-www-browser": {""},
 	"www-browser": {""}, "gnome-open": {""}, "kde-open": {""}, "kde-open5": {""},
 })
+
+// opensApp reports an opener told to start an application (-a APP, -b ID,
+// an .app bundle, a script macOS runs in Terminal) or to open a URL.
+func opensApp(args []word) bool {
+	return anyFlag(args, []string{"-a", "-b", "-A", "-u", "--url"}) || slices.ContainsFunc(args, func(w word) bool {
+		v := strings.ToLower(strings.TrimSuffix(w.val, "/"))
+		return w.dyn || isURLWord(w.val) || slices.ContainsFunc(launchable, func(ext string) bool { return strings.HasSuffix(v, ext) })
+	})
+}
+
+// launchable are the file types an opener runs rather than shows.
+var launchable = []string{".app", ".command", ".tool", ".terminal", ".workflow", ".scpt", ".applescript", ".pkg", ".mpkg", ".dmg",
+	".webloc", ".inetloc", ".fileloc", ".url", ".jar", ".sh", ".desktop", ".prefpane", ".mobileconfig"}
 
 // lookupSubcmd reports whether args run one of prog's subcommands in t.
 func lookupSubcmd(t map[string][]subcmd, prog string, args []word) bool {
@@ -287,6 +321,15 @@ func (a *analyzer) subcmdEffects(f *rfact, idx int, lb string, args []word) summ
 	}
 	if lookupSubcmd(systemChangers, lb, args) {
 		f.human = reason("human.system-write", lb+" changes system settings, services, keychains or disks")
+	}
+	if lookupSubcmd(unguarded, lb, args) {
+		f.human = reason("human.agent-unguarded", lb+" runs an agent with its permission checks or hooks turned off")
+	}
+	if lookupSubcmd(servers, lb, args) {
+		f.human = reason("human.file-server", lb+" serves the repository to the network")
+	}
+	if lookupSubcmd(openers, lb, args) && opensApp(args) {
+		f.human = reason("human.system-write", lb+" opens a URL or starts an application")
 	}
 	if lookupSubcmd(pathInstallers, lb, args) && f.human == nil && !installsNothing(lb, args) {
 		f.human = reason("human.outside-write", lb+" installs a program outside the project, onto the PATH")

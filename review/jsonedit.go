@@ -177,3 +177,52 @@ func lineDiff(before, after []byte) string {
 	}
 	return out.String()
 }
+
+// removeElement returns data without element idx of the array at the
+// member path (each an object key), keeping every other byte.
+func removeElement(data []byte, path []string, idx int) ([]byte, error) {
+	start, end := 0, len(data)
+	for _, key := range path {
+		members, _, err := topMembers(data[start:end])
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		for _, m := range members {
+			if m.key == key {
+				start, end = start+m.valueStart, start+m.valueEnd
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no %q in the file", strings.Join(path, "."))
+		}
+	}
+	arr := data[start:end]
+	dec := json.NewDecoder(bytes.NewReader(arr))
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return nil, fmt.Errorf("%q is not a list", strings.Join(path, "."))
+	}
+	var starts, ends []int
+	for dec.More() {
+		starts = append(starts, skipWS(arr, int(dec.InputOffset())))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		ends = append(ends, int(dec.InputOffset()))
+	}
+	if idx < 0 || idx >= len(starts) {
+		return nil, fmt.Errorf("%s has no element %d", strings.Join(path, "."), idx)
+	}
+	from, to := starts[idx], ends[idx]
+	switch {
+	case idx > 0:
+		from = ends[idx-1] // ", elem" goes, with the space before it
+	case len(starts) > 1:
+		to = starts[1] // "elem, " goes
+	}
+	out := append([]byte{}, data[:start+from]...)
+	return append(out, data[start+to:]...), nil
+}

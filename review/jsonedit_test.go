@@ -36,3 +36,26 @@ func TestLineDiff(t *testing.T) {
 	d := lineDiff([]byte("{\n  \"allow\": [\n    \"A\"\n  ]\n}\n"), []byte("{\n  \"allow\": [\n    \"A\",\n    \"B\"\n  ]\n}\n"))
 	assert.Equal(t, "     1    {\n     2      \"allow\": [\n     3  -     \"A\"\n     3  +     \"A\",\n     4  +     \"B\"\n     5      ]\n     6    }\n", d)
 }
+
+func TestRemoveElementKeepsTheRest(t *testing.T) {
+	in := "{\n  \"hooks\": {\"x\": 1},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\",\n      \"Bash(make:*)\",\n      \"WebFetch(domain:x.dev)\"\n    ],\n    \"deny\": []\n  }\n}\n"
+	for idx, want := range map[int]string{
+		0: "{\n  \"hooks\": {\"x\": 1},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(make:*)\",\n      \"WebFetch(domain:x.dev)\"\n    ],\n    \"deny\": []\n  }\n}\n",
+		1: "{\n  \"hooks\": {\"x\": 1},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\",\n      \"WebFetch(domain:x.dev)\"\n    ],\n    \"deny\": []\n  }\n}\n",
+		2: "{\n  \"hooks\": {\"x\": 1},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\",\n      \"Bash(make:*)\"\n    ],\n    \"deny\": []\n  }\n}\n",
+	} {
+		got, err := removeElement([]byte(in), []string{"permissions", "allow"}, idx)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got), idx)
+	}
+	got, err := removeElement([]byte(`{"permissions":{"allow":["A"]}}`), []string{"permissions", "allow"}, 0)
+	require.NoError(t, err)
+	assert.Equal(t, `{"permissions":{"allow":[]}}`, string(got))
+	for _, c := range []struct {
+		doc string
+		idx int
+	}{{`{"permissions":{"allow":["A"]}}`, 1}, {`{"permissions":{}}`, 0}, {`{"permissions":{"allow":{}}}`, 0}} {
+		_, err := removeElement([]byte(c.doc), []string{"permissions", "allow"}, c.idx)
+		assert.Error(t, err, c.doc)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/gate"
@@ -262,27 +263,38 @@ func exampleText(ex protocol.PolicyExample) string {
 
 // lineOf is the 1-based line of the value at a JSON pointer (0 when absent).
 func lineOf(data []byte, ptr string) int {
-	members, _, err := topMembers(data)
-	if err != nil {
-		return 0
-	}
-	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for _, m := range members {
-		if m.key != parts[0] {
+	start, end := 0, len(data)
+	at := -1
+	for _, part := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		if idx, err := strconv.Atoi(part); err == nil {
+			off := elementOffset(data[start:end], idx)
+			if off < 0 {
+				return 0
+			}
+			at, start = start+off, start+off
 			continue
 		}
-		at := m.keyStart
-		if len(parts) > 1 {
-			var idx int
-			if _, err := fmt.Sscan(parts[1], &idx); err == nil {
-				if off := elementOffset(data[m.valueStart:m.valueEnd], idx); off >= 0 {
-					at = m.valueStart + off
-				}
+		members, _, err := topMembers(data[start:end])
+		if err != nil {
+			return 0
+		}
+		found := false
+		for _, m := range members {
+			if m.key == part {
+				at = start + m.keyStart
+				start, end = start+m.valueStart, start+m.valueEnd
+				found = true
+				break
 			}
 		}
-		return 1 + strings.Count(string(data[:at]), "\n")
+		if !found {
+			return 0
+		}
 	}
-	return 0
+	if at < 0 {
+		return 0
+	}
+	return 1 + strings.Count(string(data[:at]), "\n")
 }
 
 // elementOffset is the offset of element idx of the array arr, or -1.

@@ -47,6 +47,8 @@ func DecidedBy(r protocol.AuditRecord) string {
 		return "you, when asked"
 	case protocol.ByHeadless:
 		return "no one could be asked"
+	case protocol.ByHost:
+		return "the host's own rules"
 	}
 	switch r.Source {
 	case protocol.SourceUser:
@@ -55,6 +57,8 @@ func DecidedBy(r protocol.AuditRecord) string {
 		return "AI judge"
 	case protocol.SourceSystem:
 		return "perm-peer (cancelled or failed)"
+	case protocol.SourceHost:
+		return "the host's own rules"
 	}
 	return string(r.DecidedBy)
 }

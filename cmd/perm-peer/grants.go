@@ -10,12 +10,17 @@ import (
 	"strings"
 
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/review"
 	"github.com/perm-peer/perm-peer/store"
 )
 
 const grantsUsage = `usage:
   perm-peer grants [list] [--db PATH] [--project DIR] [--json]   list the project's persistent grants
-  perm-peer grants revoke ID [--db PATH] [--project DIR]         delete one grant`
+  perm-peer grants revoke ID [--db PATH] [--project DIR]         delete one grant
+
+list also shows the "always" answers a host saved in its own settings
+(Claude Code's "don't ask again", IDs claude-code:N); revoke removes one
+from its settings file, touching nothing else.`
 
 // runGrants lists or revokes the project's persistent "always" grants.
 func runGrants(args []string) int {
@@ -40,11 +45,16 @@ func runGrants(args []string) int {
 	switch {
 	case sub == "list" && len(pos) == 0:
 		db, code := openExisting("grants list", *dbFlag, *project, true)
-		if db == nil {
+		if db != nil {
+			code = listGrants(db, *asJSON)
+			db.Close()
+		}
+		if code != exitOK {
 			return code
 		}
-		defer db.Close()
-		return listGrants(db, *asJSON)
+		return listHostGrants(*project, *asJSON)
+	case sub == "revoke" && len(pos) == 1 && !*asJSON && review.IsHostGrantID(pos[0]):
+		return revokeHostGrant(*project, pos[0])
 	case sub == "revoke" && len(pos) == 1 && !*asJSON:
 		db, code := openExisting("grants revoke", *dbFlag, *project, false)
 		if db == nil {
@@ -78,7 +88,7 @@ func listGrants(db *store.DB, asJSON bool) int {
 		return exitOK
 	}
 	if len(grants) == 0 {
-		fmt.Fprintln(os.Stderr, "no grants")
+		fmt.Fprintln(os.Stderr, "no perm-peer grants")
 		return exitOK
 	}
 	for _, g := range grants {
@@ -126,5 +136,67 @@ func revokeGrant(db *store.DB, id string) int {
 		return exitFailed
 	}
 	fmt.Printf("revoked grant %s %s\n", id, pattern)
+	return exitOK
+}
+
+// hostProject is the project of --project for the host grants.
+func hostProject(projectFlag string) (*review.Reviewer, review.Project, error) {
+	r, err := newReviewer("")
+	if err != nil {
+		return nil, review.Project{}, err
+	}
+	dir, err := projectRoot(projectFlag)
+	if err != nil {
+		return nil, review.Project{}, err
+	}
+	p, err := r.ProjectOf(dir)
+	return r, p, err
+}
+
+// listHostGrants lists the "always" answers a host saved in its own
+// settings (Claude Code's "don't ask again"), which answer before
+// perm-peer's grants are asked.
+func listHostGrants(projectFlag string, asJSON bool) int {
+	r, p, err := hostProject(projectFlag)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants list: %v\n", err)
+		return exitFailed
+	}
+	hs, err := r.HostGrants(p)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants list: %v\n", err)
+		return exitFailed
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetEscapeHTML(false)
+		for _, h := range hs {
+			_ = enc.Encode(h)
+		}
+		return exitOK
+	}
+	if len(hs) == 0 {
+		return exitOK
+	}
+	home, _ := os.UserHomeDir()
+	fmt.Println("saved by the host (Claude Code \"don't ask again\"):")
+	for _, h := range hs {
+		fmt.Printf("%-15s %-32s %s:%d\n", h.ID, h.Rule, tildePath(h.File, home), h.Line)
+	}
+	return exitOK
+}
+
+func revokeHostGrant(projectFlag, id string) int {
+	r, p, err := hostProject(projectFlag)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: %v\n", err)
+		return exitFailed
+	}
+	g, err := r.RevokeHostGrant(p, id)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: %v\n", err)
+		return exitFailed
+	}
+	fmt.Printf("revoked %s %s (removed from %s)\n", id, g.Rule, g.File)
 	return exitOK
 }

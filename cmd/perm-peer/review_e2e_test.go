@@ -33,7 +33,8 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 			t.Fatal(err)
 		}
 	}
-	e.env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.state, "HOME="+e.home, "TZ=UTC")
+	// CLAUDE_CODE_SESSION_ATTENDED=1: Claude Code runs interactively, a person sees its dialogs
+	e.env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.state, "HOME="+e.home, "TZ=UTC", "CLAUDE_CODE_SESSION_ATTENDED=1")
 	return e
 }
 
@@ -80,7 +81,7 @@ func (e *reviewEnv) hook(host string, input map[string]any) string {
 }
 
 func (e *reviewEnv) claude(event, cwd, command string) map[string]any {
-	if event != "PostToolUse" { // a call's PostToolUse carries its PreToolUse's id
+	if event == "PreToolUse" { // a call's later events carry its PreToolUse's id
 		e.hookSeq++
 	}
 	in := map[string]any{"session_id": "claude-1", "transcript_path": filepath.Join(e.home, "none.jsonl"), "cwd": cwd,
@@ -105,9 +106,13 @@ func (e *reviewEnv) servePeer(project string) *peerProc {
 	return launch(e.t, cmd, peerOpts{framing: "ndjson", project: project})
 }
 
-// hookDecision is the permissionDecision of a Claude PreToolUse answer.
+// hookDecision is the permissionDecision of a Claude PreToolUse answer,
+// "" for no verdict (the host's own permissions decide).
 func hookDecision(t *testing.T, stdout string) string {
 	t.Helper()
+	if strings.TrimSpace(stdout) == "" {
+		return ""
+	}
 	var out struct {
 		HookSpecificOutput struct {
 			PermissionDecision string `json:"permissionDecision"`
@@ -126,10 +131,11 @@ func (e *reviewEnv) record() {
 	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", filepath.Join(e.web, "src"), "ls -la"))); d != "allow" {
 		t.Fatalf("ls: %s", d)
 	}
-	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "ask" {
-		t.Fatalf("npm test: %s, want ask (left to Claude's dialog)", d)
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "" {
+		t.Fatalf("npm test: %q, want no verdict (left to Claude's own dialog)", d)
 	}
-	e.hook("claude-code", e.claude("PostToolUse", e.web, "npm test")) // the user approved it in the dialog
+	e.hook("claude-code", e.claude("PermissionRequest", e.web, "npm test")) // Claude shows its dialog
+	e.hook("claude-code", e.claude("PostToolUse", e.web, "npm test"))       // the user approved it
 	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "rm -rf /"))); d != "deny" {
 		t.Fatalf("rm -rf /: %s", d)
 	}
@@ -322,15 +328,15 @@ func TestReviewLoop(t *testing.T) {
 	if out := e.ok(e.home, "allow", id, "--dry-run"); !strings.Contains(out, "would save Bash(npm test *)") {
 		t.Fatalf("dry run:\n%s", out)
 	}
-	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "ask" {
-		t.Fatalf("after a dry run: %s", d)
+	if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, "npm test"))); d != "" {
+		t.Fatalf("after a dry run: %q", d)
 	}
 	out := e.ok(e.home, "allow", id)
 	if !strings.Contains(out, "saved Bash(npm test *) for ~/code/web") || !strings.Contains(out, "grants revoke 1") {
 		t.Fatalf("allow:\n%s", out)
 	}
 	// the next identical call, and one the same pattern covers, are allowed; another is not
-	for cmd, want := range map[string]string{"npm test": "allow", "npm test -- --watch=false": "allow", "npm publish": "ask"} {
+	for cmd, want := range map[string]string{"npm test": "allow", "npm test -- --watch=false": "allow", "npm publish": ""} {
 		if d := hookDecision(t, e.hook("claude-code", e.claude("PreToolUse", e.web, cmd))); d != want {
 			t.Errorf("%s after allow: %s, want %s", cmd, d, want)
 		}
@@ -368,6 +374,7 @@ func TestAllowDenyRefuseAndEdit(t *testing.T) {
 		t.Errorf("allow of a floor: exit %d %q", code, errs)
 	}
 	e.hook("claude-code", e.claude("PreToolUse", e.web, "git push --force"))
+	e.hook("claude-code", e.claude("PermissionRequest", e.web, "git push --force"))
 	e.hook("claude-code", e.claude("PostToolUse", e.web, "git push --force"))
 	push := e.logRows(e.home, "--limit", "1")[0]
 	if push["action"] != "bash: git push --force" {
@@ -601,5 +608,35 @@ func TestRejectionNamesASaferWay(t *testing.T) {
 	m := p.call("session/requestPermission", permParams("s", bashCall("c", "rm -rf /")), nil)
 	if k, fb, _ := reply(m); k != "reject" || !strings.Contains(fb, "Instead: delete only what you created") {
 		t.Errorf("rm -rf / through serve: %s %q", k, fb)
+	}
+}
+
+// TestGrantsListsHostAlways: a hook user's "don't ask again" answers, which
+// Claude Code keeps in its own settings, are listed and revocable.
+func TestGrantsListsHostAlways(t *testing.T) {
+	e := newReviewEnv(t)
+	settings := filepath.Join(e.web, ".claude", "settings.local.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	orig := "{\n  \"hooks\": {\"PreToolUse\": []},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\",\n      \"Bash(make lint)\"\n    ]\n  }\n}\n"
+	if err := os.WriteFile(settings, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := e.ok(filepath.Join(e.web, "src"), "grants", "list")
+	if !strings.Contains(out, "claude-code:1") || !strings.Contains(out, "Bash(npm test:*)") || !strings.Contains(out, "settings.local.json:5") ||
+		!strings.Contains(out, "claude-code:2") {
+		t.Fatalf("grants list:\n%s", out)
+	}
+	out = e.ok(e.web, "grants", "revoke", "claude-code:1")
+	if !strings.Contains(out, "revoked claude-code:1 Bash(npm test:*)") {
+		t.Fatalf("revoke: %s", out)
+	}
+	want := "{\n  \"hooks\": {\"PreToolUse\": []},\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(make lint)\"\n    ]\n  }\n}\n"
+	if got, _ := os.ReadFile(settings); string(got) != want {
+		t.Fatalf("settings after revoke:\n%s", got)
+	}
+	if _, errs, code := e.pp(e.web, "grants", "revoke", "claude-code:9"); code != exitFailed || !strings.Contains(errs, "no host grant") {
+		t.Errorf("revoke unknown: %d %q", code, errs)
 	}
 }

@@ -95,12 +95,21 @@ func (a *Agent) wait() {
 	a.mu.Unlock()
 	close(a.exited)
 	signalGroup(a.cmd, syscall.SIGTERM)
-	deadline := time.Now().Add(groupGrace)
-	for groupAlive(a.cmd) && time.Now().Before(deadline) {
+	waitGroupGone(a.cmd, groupGrace)
+	signalGroup(a.cmd, syscall.SIGKILL)
+	// SIGKILL is delivered asynchronously: wait, bounded, until the
+	// group is gone, so that when perm-peer exits nothing it started runs.
+	waitGroupGone(a.cmd, groupGrace)
+	close(a.done)
+}
+
+// waitGroupGone polls until no process of the agent's group is left, for
+// at most limit.
+func waitGroupGone(cmd *exec.Cmd, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for groupAlive(cmd) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	signalGroup(a.cmd, syscall.SIGKILL)
-	close(a.done)
 }
 
 // groupGrace is how long the agent's leftover processes have to exit
