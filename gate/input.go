@@ -479,7 +479,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
 	case tRead, tSearch, tList:
 		ps := a.paths(call, in, sc.cwd, srcKeys)
-		if len(ps) == 0 && class != tRead {
+		if len(ps) == 0 && (class != tRead || manyFiles(in)) {
+			// read_many_files {"include": [globs]} reads below the workspace
 			ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
 		}
 		if len(ps) == 0 {
@@ -500,16 +501,21 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 			base = ps[0].abs
 		}
 		for _, k := range []string{"pattern", "glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern"} {
-			if g, ok := in[k].(string); ok && (class == tList || k != "pattern") {
-				if d := globDir(g); d != "" {
+			for _, g := range stringsOf(in[k]) {
+				if d := globDir(g); d != "" && (class == tList || k != "pattern") {
 					a.readFact(a.resolvePath(d, base, false), -1, class == tList)
 				}
 			}
 		}
-		if class == tSearch {
-			// a search restricted to secrets reads them: grep with glob ".env"
+		if class == tSearch || manyFiles(in) {
+			// a search or read restricted to secrets reads them: grep with
+			// glob ".env", read_many_files {"include": ["**/.env"]} (an
+			// exclude is ignored: it cannot make a read safer than the gate sees)
 			for _, k := range []string{"glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern", "type"} {
-				if g, ok := in[k].(string); ok && sensitiveBase(strings.ToLower(filepath.Base(g))) {
+				for _, g := range stringsOf(in[k]) {
+					if !sensitiveBase(strings.ToLower(filepath.Base(g))) {
+						continue
+					}
 					a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: -1, human: reason("human.sensitive-read", "searches inside sensitive files")})
 				}
 			}
@@ -568,6 +574,12 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		return name + ": " + displayPaths(append(src, dst...))
 	case tFetch:
 		var urls []string
+		// Gemini's web_fetch takes a prompt: every http(s) URL in it is fetched
+		for _, u := range promptURLs().FindAllString(firstString(in, "prompt"), 64) {
+			u = strings.TrimRight(u, ".,;:!?)]}'\"")
+			urls = append(urls, u)
+			a.fetchFact(u, sc)
+		}
 		for _, k := range []string{"url", "uri", "href", "urls"} {
 			vals := []any{in[k]}
 			if list, ok := in[k].([]any); ok {
@@ -915,6 +927,26 @@ func uriPath(s string) (string, bool) {
 		p = "."
 	}
 	return p, true
+}
+
+// promptURLs finds the http(s) URLs in a fetch tool's prompt.
+var promptURLs = lazyRE(`(?i)https?://[^\s<>"'\x60]+`)
+
+// stringsOf is a string value, or the strings of a list value.
+func stringsOf(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // withoutKeys is a shallow copy of in without keys.
