@@ -78,3 +78,27 @@ func TestGeminiToolShapes(t *testing.T) {
 		{"read_many_files include src", "read_many_files", map[string]any{"include": []any{"src/**/*.go"}}, nil, allow, false},
 	})
 }
+
+// TestCodexACPShapes covers Codex apply_patch envelope lines with leading
+// whitespace (Codex trims them), an ACP execute without rawInput and an
+// ACP move of a secret.
+func TestCodexACPShapes(t *testing.T) {
+	ask, allow := protocol.DecisionAsk, protocol.DecisionAllow
+	patch := func(body string) map[string]any {
+		return map[string]any{"input": "*** Begin Patch\n" + body + "\n*** End Patch"}
+	}
+	runShapes(t, []shapeCase{
+		{"indented update hook", "apply_patch", patch("  *** Update File: .git/hooks/pre-commit\n@@\n-a\n+b"), []string{"Edit"}, ask, true},
+		{"tab add bashrc", "apply_patch", patch("\t*** Add File: /home/u/.bashrc\n+x"), []string{"Edit"}, ask, true},
+		{"indented move to hook", "apply_patch", patch("*** Update File: src/a.go\n   *** Move to: .git/hooks/post-checkout\n@@\n-a\n+b"), []string{"Edit"}, ask, true},
+		{"indented update src", "apply_patch", patch("  *** Update File: src/a.go\n@@\n-a\n+b"), []string{"Edit(src/**)"}, allow, false},
+	})
+	e := env(protocol.Policy{Allow: []string{"Bash"}})
+	e.Cwd = "/repo"
+	v := Analyze(protocol.ToolCall{Kind: protocol.KindExecute, Title: "ls"}, e)
+	assert.Equal(t, ask, v.Decision, "ACP execute without rawInput")
+	raw := []byte(`{"source":"/home/u/.ssh/id_rsa","destination":"/repo/k"}`)
+	v = Analyze(protocol.ToolCall{Kind: protocol.KindMove, RawInput: raw}, e)
+	assert.Equal(t, ask, v.Decision, "ACP move of a key")
+	assert.True(t, v.HumanOnly, "ACP move of a key")
+}

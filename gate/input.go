@@ -1071,10 +1071,14 @@ func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
 		}
 		var p string
 		del := false
+		hdr := line
+		if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "*** ") {
+			hdr = t // Codex trims its envelope lines: "  *** Update File: .env" writes .env
+		}
 		for _, pre := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ", "+++ ", "--- ",
 			"rename to ", "rename from ", "copy to ", "copy from "} {
-			if strings.HasPrefix(line, pre) {
-				p = strings.TrimSpace(strings.TrimPrefix(line, pre))
+			if strings.HasPrefix(hdr, pre) {
+				p = strings.TrimSpace(strings.TrimPrefix(hdr, pre))
 				del = pre == "*** Delete File: "
 			}
 		}
