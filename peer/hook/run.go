@@ -52,6 +52,10 @@ type Options struct {
 	Pins Pins
 }
 
+// watchdogMargin is how long after the watchdog the decision's own
+// deadline falls.
+const watchdogMargin = 250 * time.Millisecond
+
 // maxInput bounds the hook input read from stdin.
 const maxInput = 4 << 20
 
@@ -59,7 +63,10 @@ const maxInput = 4 << 20
 // (and errOut), the exit code returned. It never returns a code that lets
 // a host run a tool it was not told to run (for these hosts, 1).
 func Run(h Host, in io.Reader, out, errOut io.Writer, opts Options) (code int) {
-	ctx, cancel := context.WithTimeout(context.Background(), opts.Bound)
+	// The watchdog answers at Bound and cancels ctx; the deadline is only a
+	// backstop, set a little later so that the two do not race and the
+	// host hears the watchdog's reason, not a cancelled decision's.
+	ctx, cancel := context.WithTimeout(context.Background(), opts.Bound+watchdogMargin)
 	defer cancel()
 	r := &responder{out: out, errOut: errOut, cancel: cancel}
 	watchdog := time.AfterFunc(opts.Bound, func() {
