@@ -100,7 +100,20 @@ async function drive(guarded, mode) {
   let log = "";
   let done = false;
   const finished = new Promise((resolve) => child.on("close", resolve));
+  // A key sent while the dialog is still being drawn can be lost (seen on
+  // a loaded machine: the session then waits for the 240 s limit). A lost
+  // key leaves the terminal silent, while an answered dialog redraws at
+  // once: so an answer followed by 2 s of silence is sent again, at most
+  // 3 times.
+  let lastData = Date.now();
+  const answer = (benign, tries) => {
+    const sent = Date.now();
+    child.stdin.write(benign ? "\r" : "\x1b");
+    if (!benign) setTimeout(() => child.stdin.write("go on\r"), 700);
+    setTimeout(() => { if (!done && tries > 1 && lastData <= sent) answer(benign, tries - 1); }, benign ? 2000 : 2700);
+  };
   child.stdout.on("data", (c) => {
+    lastData = Date.now();
     screen += strip(c.toString());
     log += strip(c.toString());
     if (screen.length > 200000) screen = screen.slice(-100000);
@@ -110,10 +123,7 @@ async function drive(guarded, mode) {
       if (current >= 0 && current < steps.length) dialogs[current]++;
       screen = "";
       // yes (the highlighted first option) to a benign step; no (esc: reject and tell Claude) to a risky one
-      setTimeout(() => {
-        child.stdin.write(benign ? "\r" : "\x1b");
-        if (!benign) setTimeout(() => child.stdin.write("go on\r"), 700);
-      }, 300);
+      setTimeout(() => answer(benign, 3), 500);
     } else if (/Interrupted|What should Claude do instead/.test(screen) && current < steps.length) {
       screen = "";
     }
