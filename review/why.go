@@ -200,7 +200,14 @@ func decider(v gate.Verdict, pol *gate.Policy) Decider {
 }
 
 func factLine(f protocol.Fact, root string) FactLine {
-	what := f.Path
+	what, why := FactText(f)
+	return FactLine{Decision: f.Decision, Kind: f.Kind, What: Relative(what, root), Why: why, HumanOnly: f.HumanOnly, raw: what}
+}
+
+// FactText is what a fact is about (its argv, host, path or detail) and
+// why it decided (reason code, rule and detail), as one line each.
+func FactText(f protocol.Fact) (what, why string) {
+	what = f.Path
 	switch {
 	case len(f.Argv) > 0:
 		what = strings.Join(f.Argv, " ")
@@ -209,7 +216,6 @@ func factLine(f protocol.Fact, root string) FactLine {
 	case what == "":
 		what = f.Detail
 	}
-	why := ""
 	if f.Reason != nil {
 		why = f.Reason.Code
 		if f.Reason.Rule != "" {
@@ -219,7 +225,7 @@ func factLine(f protocol.Fact, root string) FactLine {
 			why += ": " + f.Reason.Detail
 		}
 	}
-	return FactLine{Decision: f.Decision, Kind: f.Kind, What: Relative(what, root), Why: why, HumanOnly: f.HumanOnly, raw: what}
+	return what, why
 }
 
 // changes lists the commands that change x's outcome; id names the

@@ -148,25 +148,7 @@ func printVerdict(w io.Writer, v gate.Verdict, mode protocol.Mode) {
 	}
 	fmt.Fprintln(w, "facts:")
 	for _, f := range v.Facts {
-		what := f.Path
-		switch {
-		case len(f.Argv) > 0:
-			what = strings.Join(f.Argv, " ")
-		case f.Host != "":
-			what = f.Host
-		case what == "":
-			what = f.Detail
-		}
-		why := ""
-		if f.Reason != nil {
-			why = f.Reason.Code
-			if f.Reason.Rule != "" {
-				why += " " + f.Reason.Rule
-			}
-			if f.Reason.Detail != "" {
-				why += ": " + f.Reason.Detail
-			}
-		}
+		what, why := review.FactText(f)
 		ho := ""
 		if f.HumanOnly {
 			ho = " human-only"
