@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/perm-peer/perm-peer/schemas/internal/jsonschema"
 )
 
 //go:embed *.json
