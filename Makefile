@@ -162,4 +162,4 @@ bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 schemas:
-	$(GO) run ./cmd/perm-peer schemas --out schemas
+	$(GO) test ./schemas/ -run '^TestSchemasUpToDate$$' -update
