@@ -23,7 +23,9 @@ var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true
 	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
 	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
 	"logname": true, "users": true, "yes": true, "pgrep": true, "lsof": true,
-	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
+	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true,
+	"lscpu": true, "lsblk": true, "lsusb": true, "lspci": true, "lsmem": true, "uuidgen": true, "vm_stat": true, "hostinfo": true,
+	"sysctl": true}
 
 // harmlessShopt are shopt options that only change glob matching, history
 // or messages.
@@ -38,12 +40,13 @@ var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": tru
 	"nl": true, "od": true, "hexdump": true, "xxd": true, "strings": true, "md5sum": true, "sha1sum": true,
 	"sha256sum": true, "sha512sum": true, "shasum": true, "cksum": true, "b2sum": true, "base64": true, "tac": true,
 	"rev": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "paste": true, "join": true, "comm": true,
-	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false}
+	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false,
+	"zcat": true, "gzcat": true, "bzcat": true, "xzcat": true, "lzcat": true, "zstdcat": true, "plutil": true}
 
 // pagers and editors open the files they are given.
 var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": true, "view": true, "vi": true, "vim": true,
 	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
-	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zcat": true, "zmore": true, "bzcat": true, "xzcat": true, "zstdcat": true}
+	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zmore": true}
 
 // blockTools partition, discard or erase block devices.
 var blockTools = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true,
@@ -298,6 +301,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				break
 			}
 		}
+	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
+		// sysctl NAME=VALUE writes /proc/sys like -w does
+		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
 	case noOperand[lb]:
@@ -451,7 +457,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
-		a.pkgManager(f, idx, args, sc)
+		a.pkgManager(f, idx, lb, args, sc)
 	case lb == "pip" || lb == "pip3":
 		a.pipCmd(f, idx, args, sc)
 	case lb == "zipinfo":
@@ -507,9 +513,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
-	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
-		// sysctl NAME=VALUE writes /proc/sys like -w does
-		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
 		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
@@ -1700,7 +1703,7 @@ func archiveToStdout(lb string, args []word, ops []int) bool {
 	return false
 }
 
-func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
+func (a *analyzer) pkgManager(f *rfact, idx int, lb string, args []word, sc *scope) {
 	for i, w := range args {
 		n, val, eq := strings.Cut(w.val, "=")
 		switch n {
@@ -1736,9 +1739,15 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 			}
 		}
 	}
+	// npm pkg get prints package.json, set and delete change it (the rest
+	// asks as a write); yarn and pnpm run a script named pkg
+	pkg := cmds.Lookup(lb).Sub(sub).Sub("get") != nil
 	switch {
-	case sub == "set-script" || sub == "pkg" && len(ops) > 2 && args[ops[1]].val == "set" && strings.HasPrefix(args[ops[2]].val, "scripts"):
+	case sub == "set-script" || pkg && len(ops) > 2 && args[ops[1]].val != "get" &&
+		slices.ContainsFunc(ops[2:], func(i int) bool { return args[i].dyn || strings.HasPrefix(args[i].val, "scripts") }):
 		f.human = reason("human.persistence-write", "changes package.json scripts")
+	case pkg && len(ops) > 1 && args[ops[1]].val == "get":
+		f.safe = reason("gate.safe", "npm pkg get prints fields of package.json")
 	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
 		f.human = reason("human.persistence-write", "changes the package manager configuration")
 	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey().MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):

@@ -109,8 +109,11 @@ type Use struct {
 }
 
 // Sub returns the declaration of subcommand name, nil when the table
-// does not have it.
+// does not have it (or has no c).
 func (c *Command) Sub(name string) *Command {
+	if c == nil {
+		return nil
+	}
 	for _, s := range c.Subs {
 		if s.Name == name {
 			return s

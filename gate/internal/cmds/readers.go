@@ -69,6 +69,12 @@ func gnu(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
 	return &argv.Command{Name: name, Flags: f, Abbrev: true, Examples: ex}
 }
 
+const zcats = "-c --stdout -d --decompress --uncompress -f --force -l --list -n --no-name -N --name -q --quiet -r --recursive -t --test -v --verbose -L --license -V"
+
+const xzcats = "-c --stdout -d --decompress -f --force -k --keep -q --quiet -v --verbose -Q --no-warn --single-stream --no-sparse -l --list -t --test -V"
+
+const xzValues = "-F --format -T --threads -M --memlimit --memlimit-decompress"
+
 const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --ignore-missing --quiet --status --strict -w --warn --base64 --raw --debug"
 
 // readers are the read-only programs whose operands are files they read
@@ -154,6 +160,20 @@ var readers = []*argv.Command{
 	{Name: "md5", Flags: flags("-p -q -r -t -x", "-s", ""), Examples: []argv.Example{ex("-q x", "")}},
 	gnu("base64", flags("-d --decode -i --ignore-garbage -D", "-w --wrap -b --break", ""),
 		ex("-d x", ""), ex("-w0 x", ""), ex("-o out.bin in.txt", "-o")),
+	// the decompressing cats print their files' contents like cat; gzip's -l lists, -t tests
+	gnu("zcat", flags(zcats, "-S --suffix", ""), ex("log.gz", ""), ex("-f x", ""), ex("-c -d x", "")),
+	gnu("gzcat", flags(zcats, "-S --suffix", "")),
+	gnu("bzcat", flags("-s --small -q --quiet -v --verbose -f --force -k --keep -c --stdout -d --decompress -L --license -V", "", ""), ex("x.bz2", "")),
+	gnu("xzcat", flags(xzcats, xzValues, ""), ex("-T0 x.xz", "")),
+	gnu("lzcat", flags(xzcats, xzValues, "")),
+	// zstd's -o FILE writes, -D FILE reads a dictionary: both left out
+	gnu("zstdcat", flags("-q --quiet -v --verbose -f --force -c --stdout -d --decompress -k --keep --long --no-progress --progress -V", "-T --threads -M --memory", ""),
+		ex("x.zst", ""), ex("-o out x.zst", "-o")),
+	// macOS plutil: -p prints, -lint checks; -convert, -insert, -replace,
+	// -remove, -extract and -o rewrite a file, left out
+	{Name: "plutil", OneDash: true, Flags: flags("-p -lint -s -help", "", ""),
+		Examples: []argv.Example{ex("-p Info.plist", ""), ex("-lint a.plist b.plist", ""), ex("-convert xml1 x.plist", "-convert"),
+			ex("-replace K -string v x.plist", "-replace")}},
 	gnu("tac", flags("-b --before -r --regex", "-s --separator", "")),
 	{Name: "rev", Flags: flags("-h -V", "", "")},
 	{Name: "fold", Abbrev: true, Numeric: true, Flags: flags("-b --bytes -s --spaces", "-w --width", ""), Examples: []argv.Example{ex("-w 80 x", "")}},

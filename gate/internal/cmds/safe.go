@@ -65,6 +65,26 @@ var info = []*argv.Command{
 	gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")),
 	gnu("whoami", flags("", "", "")),
 	gnu("yes", flags("", "", "")),
+	gnu("lscpu", flags("-a --all -b --online -c --offline -B --bytes -J --json -x --hex -y --physical -r --raw --output-all", "-s --sysroot", "-e --extended -p --parse -C --caches --hierarchic"),
+		ex("-J", ""), ex("-e=CPU,CORE", ""), ex("--extended", "")),
+	gnu("lsblk", flags("-a --all -b --bytes -d --nodeps -D --discard -f --fs -J --json -l --list -m --perms -n --noheadings -O --output-all "+
+		"-p --paths -P --pairs -r --raw -s --inverse -S --scsi -t --topology -T --tree -z --zoned -A --noempty -E --dedup -M --merge -N --nvme -v --virtio -y --shell --sysroot",
+		"-e --exclude -I --include -o --output -x --sort -w --width -Q --filter --highlight --ct --ct-filter --properties-by", ""),
+		ex("-f", ""), ex("-o NAME,SIZE -J", "")),
+	{Name: "lsusb", Flags: flags("-v --verbose -t --tree", "-s -d -D", ""), Examples: []argv.Example{ex("-t", ""), ex("-d 1d6b:0002 -v", "")}},
+	// lspci -i and -p name the ID and module files it reads, -F a dump of its own
+	{Name: "lspci", Flags: flags("-m -mm -t -v -vv -vvv -k -x -xxx -xxxx -b -D -P -PP -n -nn -q -qq -Q -M -G -A", "-s -d -i -p -F -O -H", ""),
+		Examples: []argv.Example{ex("-nnk", ""), ex("-vvv -s 00:02.0", "")}},
+	gnu("lsmem", flags("-a --all -b --bytes -J --json -n --noheadings -P --pairs -r --raw -S --split --summary", "-o --output --sysroot", "--summary")),
+	// util-linux uuidgen and macOS's (-hdr); only prints new identifiers
+	gnu("uuidgen", flags("-r --random -t --time -s --sha1 -m --md5 -x --hex -hdr -7 --time-v7", "-n --namespace -N --name -C --count", ""),
+		ex("-r", ""), ex("--sha1 -n @dns -N example.com", "")),
+	{Name: "vm_stat", Flags: flags("", "-c", ""), Examples: []argv.Example{ex("-c 3 1", "")}},
+	{Name: "hostinfo", Flags: flags("", "", "")},
+	// sysctl only prints: -w, -p/--load and --system (which write kernel
+	// settings) are left out; NAME=VALUE writes too (the gate's code)
+	gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
+		ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system")),
 	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
 	gnu("tee", flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", "")),
 	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
