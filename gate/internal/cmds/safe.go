@@ -93,13 +93,13 @@ var info = []*argv.Command{
 // grepFlags are GNU grep's flags (and BSD grep's common ones): none runs a
 // program or writes a file.
 var grepFlags = flags("-E --extended-regexp -F --fixed-strings -G --basic-regexp -P --perl-regexp -i -y --ignore-case --no-ignore-case "+
-	"-v --invert-match -w --word-regexp -x --line-regexp -c --count --color --colour -L --files-without-match -l --files-with-matches "+
+	"-v --invert-match -w --word-regexp -x --line-regexp -c --count -L --files-without-match -l --files-with-matches "+
 	"-o --only-matching -q --quiet --silent -s --no-messages -b --byte-offset -H --with-filename -h --no-filename -n --line-number "+
 	"-T --initial-tab -Z --null -z --null-data -a --text -I -r --recursive -R --dereference-recursive --line-buffered -U --binary "+
 	"--no-group-separator -u --unix-byte-offsets -O -S -p -J --bz2decompress --label-stdin",
 	"-e --regexp -f --file -m --max-count -A --after-context -B --before-context -C --context --label --binary-files "+
 		"-D --devices -d --directories --exclude --exclude-from --exclude-dir --include --group-separator --max-depth --context-lines",
-	"--colour --color")
+	"--color|--colour")
 
 // searches are the read-only search and listing tools.
 var searches = []*argv.Command{
@@ -165,16 +165,13 @@ func fdFlags() []argv.Flag {
 // command the gate's code analyses: -delete and the -fprint/-fls family
 // are not declared (they delete or write).
 func findFlags() []argv.Flag {
-	return []argv.Flag{
-		{Names: "-H -L -P -O0 -O1 -O2 -O3 -d -depth -follow -mount -xdev -ignore_readdir_race -noignore_readdir_race -daystart -nowarn -warn " +
-			"-empty -false -true -nogroup -nouser -readable -writable -executable -prune -print -print0 -ls -quit -not -and -or -a -o " +
-			"-noleaf -x -E -s -X", Arity: argv.None},
-		{Names: "-maxdepth -mindepth -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype -size " +
-			"-mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -newerXY -newermt -newerct -newerat -newerBt -used " +
-			"-user -group -uid -gid -perm -links -inum -samefile -lname -ilname -fstype -printf -files0-from -context -D", Arity: argv.Value},
-		{Names: "-exec -execdir -ok -okdir", Arity: argv.CommandArgs},
-		{Names: "--help --version", Arity: argv.None},
-	}
+	out := each(nil, "-H -L -P -O0 -O1 -O2 -O3 -d -depth -follow -mount -xdev -ignore_readdir_race -noignore_readdir_race -daystart -nowarn -warn "+
+		"-empty -false -true -nogroup -nouser -readable -writable -executable -prune -print -print0 -ls -quit -not -and -or -a -o "+
+		"-noleaf -x -E -s -X --help --version", argv.None)
+	out = each(out, "-maxdepth -mindepth -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype -size "+
+		"-mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -newerXY -newermt -newerct -newerat -newerBt -used "+
+		"-user -group -uid -gid -perm -links -inum -samefile -lname -ilname -fstype -printf -files0-from -context -D", argv.Value)
+	return each(out, "-exec -execdir -ok -okdir", argv.CommandArgs)
 }
 
 // jqFlags are jq's flags; --arg and its kin take two values.
@@ -183,5 +180,5 @@ func jqFlags() []argv.Flag {
 		"-s --slurp -S --sort-keys -C --color-output -M --monochrome-output --tab --seq --stream --stream-errors -R --raw-input "+
 		"--args --jsonargs --raw-output0 --unbuffered -h -V --build-configuration",
 		"-f --from-file -L --library-path --indent", ""),
-		argv.Flag{Names: "--arg --argjson --slurpfile --rawfile", Arity: argv.Two})
+		each(nil, "--arg --argjson --slurpfile --rawfile", argv.Two)...)
 }
