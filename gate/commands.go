@@ -781,8 +781,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		// arch -arm64 PROG, setarch ARCH -R PROG: the table says where the
 		// program starts; without one, arch prints the machine and
 		// setarch starts a shell
-		vals, dyn := wordVals(args)
-		prog, unknown := r.Program(vals, dyn)
+		prog, unknown := r.Program(len(args), wordAt(args))
 		for j := range args[:prog] {
 			if n, val, ok := strings.Cut(args[j].val, "="); j > 0 && slices.Contains(r.Env, args[j-1].val) && (!ok || args[j].dyn || riskyEnv(n, val, true)) {
 				a.add(&rfact{kind: protocol.FactEnv, detail: clip(args[j].val, 80), parent: -1, ask: reason("ask.env-prefix", lb+" sets "+n+", which changes what the command runs")})
@@ -1485,7 +1484,7 @@ func scriptArgs(args []word) (writes, cmd []word) {
 	}{{'I', "--log-in"}, {'O', "--log-out"}, {'B', "--log-io"}, {'T', "--log-timing"}} {
 		writes = append(writes, optionValues(args, l.letter, l.long)...)
 	}
-	ops := cmds.Script.Parse(wordVals(args)).Operands
+	ops := parseArgs(cmds.Script, args).Operands
 	if len(ops) > 0 && !hasShort(args, "p") {
 		writes = append(writes, args[ops[0]])
 	}

@@ -91,7 +91,7 @@ func TestRunnerProgram(t *testing.T) {
 	for _, c := range cases {
 		r := RunnerOf(c.runner)
 		args := strings.Fields(c.args)
-		prog, unknown := r.Program(args, nil)
+		prog, unknown := r.Program(len(args), func(i int) (string, bool) { return args[i], false })
 		if prog != c.prog || unknown != c.unknown {
 			t.Errorf("%s %s: program at %d (unknown %q), want %d (%q)", c.runner, c.args, prog, unknown, c.prog, c.unknown)
 		}
