@@ -400,6 +400,12 @@ func setOf(s string) map[string]bool {
 	return m
 }
 
+// printsHelp reports a call whose words are all the program's help or
+// version words (git --version, node -h): it prints and exits.
+func printsHelp(lb string, args []word) bool {
+	return len(args) > 0 && !slices.ContainsFunc(args, func(w word) bool { return w.dyn || !cmds.HelpWord(lb, w.val) })
+}
+
 // gnuNamesake is the GNU program a g-prefixed name stands for (grm: rm).
 func gnuNamesake(lb string) (string, bool) {
 	n, ok := strings.CutPrefix(lb, "g")
@@ -409,6 +415,10 @@ func gnuNamesake(lb string) (string, bool) {
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary
 	args := words[1:]
+	if printsHelp(lb, args) {
+		f.safe = reason("gate.safe", lb+" only prints its help or version")
+		return s
+	}
 	if pkg, ok := remoteRunner(lb, args, a.env.Project); ok {
 		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+pkg+", which is not in the project's lockfile"), true
 	} else if m, ok := remoteModule(lb, args); ok {
@@ -781,8 +791,7 @@ func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *sc
 		// arch -arm64 PROG, setarch ARCH -R PROG: the table says where the
 		// program starts; without one, arch prints the machine and
 		// setarch starts a shell
-		vals, dyn := wordVals(args)
-		prog, unknown := r.Program(vals, dyn)
+		prog, unknown := r.Program(len(args), wordAt(args))
 		for j := range args[:prog] {
 			if n, val, ok := strings.Cut(args[j].val, "="); j > 0 && slices.Contains(r.Env, args[j-1].val) && (!ok || args[j].dyn || riskyEnv(n, val, true)) {
 				a.add(&rfact{kind: protocol.FactEnv, detail: clip(args[j].val, 80), parent: -1, ask: reason("ask.env-prefix", lb+" sets "+n+", which changes what the command runs")})
@@ -1485,7 +1494,7 @@ func scriptArgs(args []word) (writes, cmd []word) {
 	}{{'I', "--log-in"}, {'O', "--log-out"}, {'B', "--log-io"}, {'T', "--log-timing"}} {
 		writes = append(writes, optionValues(args, l.letter, l.long)...)
 	}
-	ops := cmds.Script.Parse(wordVals(args)).Operands
+	ops := parseArgs(cmds.Script, args).Operands
 	if len(ops) > 0 && !hasShort(args, "p") {
 		writes = append(writes, args[ops[0]])
 	}

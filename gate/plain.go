@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -22,7 +23,9 @@ var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true
 	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
 	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
 	"logname": true, "users": true, "yes": true, "pgrep": true, "lsof": true,
-	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true}
+	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true,
+	"lscpu": true, "lsblk": true, "lsusb": true, "lspci": true, "lsmem": true, "uuidgen": true, "vm_stat": true, "hostinfo": true,
+	"sysctl": true}
 
 // harmlessShopt are shopt options that only change glob matching, history
 // or messages.
@@ -37,12 +40,13 @@ var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": tru
 	"nl": true, "od": true, "hexdump": true, "xxd": true, "strings": true, "md5sum": true, "sha1sum": true,
 	"sha256sum": true, "sha512sum": true, "shasum": true, "cksum": true, "b2sum": true, "base64": true, "tac": true,
 	"rev": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "paste": true, "join": true, "comm": true,
-	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false}
+	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false,
+	"zcat": true, "gzcat": true, "bzcat": true, "xzcat": true, "lzcat": true, "zstdcat": true, "plutil": true}
 
 // pagers and editors open the files they are given.
 var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": true, "view": true, "vi": true, "vim": true,
 	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
-	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zcat": true, "zmore": true, "bzcat": true, "xzcat": true, "zstdcat": true}
+	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zmore": true}
 
 // blockTools partition, discard or erase block devices.
 var blockTools = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true,
@@ -297,6 +301,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				break
 			}
 		}
+	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
+		// sysctl NAME=VALUE writes /proc/sys like -w does
+		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
 	case noOperand[lb]:
@@ -450,7 +457,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
-		a.pkgManager(f, idx, args, sc)
+		a.pkgManager(f, idx, lb, args, sc)
 	case lb == "pip" || lb == "pip3":
 		a.pipCmd(f, idx, args, sc)
 	case lb == "zipinfo":
@@ -506,9 +513,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
-	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
-		// sysctl NAME=VALUE writes /proc/sys like -w does
-		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
 		a.buildToolFlags(f, lb, args, sc)
 	case lb == "cargo":
@@ -1699,7 +1703,7 @@ func archiveToStdout(lb string, args []word, ops []int) bool {
 	return false
 }
 
-func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
+func (a *analyzer) pkgManager(f *rfact, idx int, lb string, args []word, sc *scope) {
 	for i, w := range args {
 		n, val, eq := strings.Cut(w.val, "=")
 		switch n {
@@ -1735,9 +1739,15 @@ func (a *analyzer) pkgManager(f *rfact, idx int, args []word, sc *scope) {
 			}
 		}
 	}
+	// npm pkg get prints package.json, set and delete change it (the rest
+	// asks as a write); yarn and pnpm run a script named pkg
+	pkg := cmds.Lookup(lb).Sub(sub).Sub("get") != nil
 	switch {
-	case sub == "set-script" || sub == "pkg" && len(ops) > 2 && args[ops[1]].val == "set" && strings.HasPrefix(args[ops[2]].val, "scripts"):
+	case sub == "set-script" || pkg && len(ops) > 2 && args[ops[1]].val != "get" &&
+		slices.ContainsFunc(ops[2:], func(i int) bool { return args[i].dyn || strings.HasPrefix(args[i].val, "scripts") }):
 		f.human = reason("human.persistence-write", "changes package.json scripts")
+	case pkg && len(ops) > 1 && args[ops[1]].val == "get":
+		f.safe = reason("gate.safe", "npm pkg get prints fields of package.json")
 	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
 		f.human = reason("human.persistence-write", "changes the package manager configuration")
 	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey().MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
@@ -3006,8 +3016,8 @@ func getTargets(script string) []string {
 // as nc, and $PERL -e 'print 1' must not read as a reverse shell (its
 // code is -e's value, no operand); $X -e CODE HOST PORT still does.
 func netcatRuns(args []word) bool {
-	inv := cmds.Netcat.Parse(wordVals(args))
-	return inv.Has(cmds.NetcatExec...) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
+	inv := parseArgs(cmds.Netcat, args)
+	return inv.HasRole(argv.Run) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
 }
 
 // uploadCandidates lists files a network tool would send, from args[i]
@@ -5080,7 +5090,7 @@ func lldbArgs(args []word) (shell, python []string, files, target []word) {
 	}{{'s', "--source"}, {'S', "--source-before-file"}, {'K', "--source-on-crash"}} {
 		files = append(files, optionValues(args, l.letter, l.long)...)
 	}
-	if ops := cmds.Lldb.Parse(wordVals(args)).Operands; len(ops) > 0 {
+	if ops := parseArgs(cmds.Lldb, args).Operands; len(ops) > 0 {
 		target = args[ops[0]:]
 	}
 	return shell, python, files, target
@@ -5355,51 +5365,46 @@ func gitConfigOf(dir string) string {
 
 // reader handles the read-only programs whose operands are files they read
 // (readers): their flags are declared in gate/internal/cmds, and one the
-// table lacks makes the call ask; the few that write or run something
-// (sort -o, tree -o, file -C, bat --pager, xxd -r, uniq IN OUT) ask too.
+// table lacks makes the call ask; the flags that write or run something
+// (sort -o, tree -o, file -C, bat --pager, xxd -r) and uniq IN OUT ask
+// too. Flag values are no operands (sort -k 2 x reads x, not 2); a value
+// that is a file is read or written by the flag's role.
 // It returns what the command prints when that is its stdin (a bare cat).
 func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) *stdinSrc {
 	var out *stdinSrc
+	inv := parseArgs(cmds.Reader(lb), args)
 	ok := true
-	switch lb {
-	case "sort":
-		ok = !hasLongAbbrev(args, "--output", "--compress-program")
-		for _, o := range sortOutputs(args) {
+	// what the declared flags do with their values: a file read, a file
+	// naming files read, a file written; a flag that writes, runs a
+	// program or is declared not safe makes the call not known-safe
+	for _, u := range inv.Uses {
+		w, has := valueWord(args, u)
+		switch u.Flag.Role {
+		case argv.Read:
+			if has {
+				a.readWord(w, sc, idx, false)
+			}
+		case argv.ReadNames:
+			if has {
+				a.filesNamedIn(w, sc, idx)
+			}
+		case argv.Write:
 			ok = false
-			a.writeFact(a.resolveMaybe(args[o.at], o.val, sc, true), -1)
+			if has && w.val != "" {
+				a.writeFact(a.resolveMaybe(w, w.val, sc, true), -1)
+			}
+		case argv.Run:
+			ok = false
 		}
-	case "tree":
-		ok = !hasFlag(args, "-o", "-R")
-	case "file":
-		ok = !hasFlag(args, "-C", "--compile")
-		// file -f NAMES prints each line of NAMES in its messages
-		for _, w := range optionValues(args, 'f', "--files-from") {
-			a.readWord(w, sc, idx, false)
-		}
-	case "bat":
-		ok = !hasFlag(args, "--pager")
+		ok = ok && u.Flag.Effect != argv.NotSafe
 	}
-	// sort/wc/du --files0-from=F read the files named in F (- is stdin)
-	for _, w := range optionValues(args, 0, "--files0-from") {
-		a.filesNamedIn(w, sc, idx)
-	}
-	// no flag takes a value here: a flag value read as a file only makes
-	// the answer stricter, while a file read as a flag value would hide it
-	ops := operands(args, nil)
+	ops := inv.Operands
 	// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
 	// only IN) writes stdout, but is no longer a plain dump
-	if lb == "xxd" && hasShort(args, "r") {
+	if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
 		ok = false
-	}
-	if lb == "uniq" || lb == "xxd" {
-		// IN OUT by the table's parse, where flag values are no operands
-		// (xxd -l 64 in.bin reads in.bin and writes nothing)
-		if precise := tableOperands(lb, args); len(precise) > 1 {
-			ok = false
-			out := precise[len(precise)-1]
-			a.writeFact(a.pathWord(args[out], sc, true), -1)
-			ops = slices.DeleteFunc(ops, func(i int) bool { return i == out })
-		}
+		a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
+		ops = ops[:len(ops)-1]
 	}
 	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
 		out = a.stdin
@@ -5412,21 +5417,19 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 			a.readFact(a.resolvePath(sc.cwd, "", false), idx, true)
 		}
 	}
-	if lb != "tr" {
-		for _, i := range ops {
-			if args[i].val == "-" {
-				continue
-			}
-			// counters show a count or a type and listers names, never
-			// contents (wc -l *.json, file .env); tree --fromfile prints
-			// the lines of its operands
-			a.readWord(args[i], sc, idx, counters[lb] || listers[lb] && !(lb == "tree" && hasLongAbbrev(args, "--fromfile")))
+	// counters show a count or a type and listers names, never contents
+	// (wc -l *.json, file .env); tree --fromfile prints the lines of its
+	// operands, and a flag the table lacks may make any of them print them
+	listOnly := (counters[lb] || listers[lb] && !inv.Has("--fromfile")) && len(inv.Unknown) == 0
+	for _, i := range ops {
+		if lb != "tr" && args[i].val != "-" {
+			a.readWord(args[i], sc, idx, listOnly)
 		}
 	}
 	why := lb + " with a flag that writes or runs something"
-	if u := cmds.Reader(lb).FirstUnknown(len(args), func(i int) (string, bool) { return args[i].val, args[i].dyn }); ok && u != "" {
+	if ok && len(inv.Unknown) > 0 {
 		// an allowlist (SPEC §5.1): a flag the table lacks may write or run something
-		ok, why = false, lb+" "+u+" is a flag the gate does not know"
+		ok, why = false, lb+" "+inv.Unknown[0]+" is a flag the gate does not know"
 	}
 	if ok {
 		f.safe = reason("gate.safe", lb+" only reads")
@@ -5436,70 +5439,25 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 	return out
 }
 
-// sortOut is one -o/--output value of sort: the word it is in and the file.
-type sortOut struct {
-	at  int
-	val string
+// parseArgs parses args by the table's declaration c.
+func parseArgs(c *argv.Command, args []word) argv.Invocation {
+	return c.ParseAt(len(args), wordAt(args))
 }
 
-// sortOutputs finds sort's output files in every spelling: -o FILE,
-// -oFILE, -uo FILE, --output=FILE, --outp FILE.
-func sortOutputs(args []word) []sortOut {
-	var outs []sortOut
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		if v == "--" {
-			break
-		}
-		out := ""
-		switch {
-		case strings.HasPrefix(v, "--"):
-			if n, val, eq := strings.Cut(v[2:], "="); n != "" && strings.HasPrefix("output", n) {
-				if !eq && i+1 < len(args) {
-					i++
-					val = args[i].val
-				}
-				out = val
-			}
-		case len(v) > 1 && v[0] == '-':
-			// -uo FILE, -ofile; -t, -k, -S, -T take the rest as a value
-			for j := 1; j < len(v); j++ {
-				if strings.IndexByte("ktST", v[j]) >= 0 {
-					break
-				}
-				if v[j] == 'o' {
-					out = v[j+1:]
-					if out == "" && i+1 < len(args) {
-						i++
-						out = args[i].val
-					}
-					break
-				}
-			}
-		}
-		if out != "" {
-			outs = append(outs, sortOut{i, out})
-		}
-	}
-	return outs
+// wordAt reads args as the table's parser takes them: a word's value, and
+// whether it is known only at run time.
+func wordAt(args []word) func(int) (string, bool) {
+	return func(i int) (string, bool) { return args[i].val, args[i].dyn }
 }
 
-// tableOperands are the indexes of args that the command table's parse of
-// lb reads as operands (nil when lb has no entry).
-func tableOperands(lb string, args []word) []int {
-	c := cmds.Reader(lb)
-	if c == nil {
-		return nil
+// valueWord is the word holding u's value: the next word, or the value
+// attached to the flag's own word (-oFILE, --output=FILE).
+func valueWord(args []word, u argv.Use) (word, bool) {
+	switch {
+	case u.ValAt < 0:
+		return word{}, false
+	case u.ValAt == u.At:
+		return word{val: u.Value, dyn: args[u.At].dyn}, true
 	}
-	return c.Parse(wordVals(args)).Operands
-}
-
-// wordVals are args as the table's parser takes them: the values, and
-// which are known only at run time.
-func wordVals(args []word) (vals []string, dyn []bool) {
-	vals, dyn = make([]string, len(args)), make([]bool, len(args))
-	for i, w := range args {
-		vals[i], dyn[i] = w.val, w.dyn
-	}
-	return vals, dyn
+	return args[u.ValAt], true
 }

@@ -25,10 +25,32 @@ const (
 	CommandArgs // the words up to ";" or "+": find -exec CMD ARGS ;
 )
 
-// Flag is one flag in all its spellings.
+// Role is what a flag's value is to the program.
+type Role uint8
+
+const (
+	Opaque    Role = iota // a number, a pattern, a format: no file
+	Read                  // a file the program reads: diff --from-file F
+	ReadNames             // a file naming the files it reads: wc --files0-from F
+	Write                 // a file the program writes: sort -o F
+	Run                   // a program it runs: sort --compress-program P
+)
+
+// Effect is what using a flag does to the call, whatever its value.
+type Effect uint8
+
+const (
+	NoEffect Effect = iota
+	NotSafe         // the call is no longer known-safe: xxd -r, file -C
+)
+
+// Flag is one flag in all its spellings: synonyms, so a prefix matching
+// two of them (--col for --color and --colour) is no ambiguity.
 type Flag struct {
-	Names string // every spelling, space-separated: "-o --output"
-	Arity Arity
+	Names  string // every spelling, space-separated: "-o --output"
+	Arity  Arity
+	Role   Role
+	Effect Effect
 }
 
 // Command is what the gate knows about one program's arguments.
@@ -55,9 +77,9 @@ type Command struct {
 	Examples []Example
 
 	once  sync.Once
-	short map[byte]Arity
-	long  map[string]Arity
-	word  map[string]Arity // one-dash long names: xxd -cols, find -name
+	short map[byte]*Flag
+	long  map[string]*Flag
+	word  map[string]*Flag // one-dash long names: xxd -cols, find -name
 }
 
 // Example is an argument list and the first flag Parse must report as
@@ -71,12 +93,27 @@ type Example struct {
 type Invocation struct {
 	Operands []int    // indexes of the operands
 	Unknown  []string // flags the declaration does not have, as written
-	Flags    []string // the declared flags found, by full name: -e, --sh-exec
+	Uses     []Use    // the declared flags found, in order
+}
+
+// Use is one declared flag found in an argument list, with its value.
+type Use struct {
+	Flag *Flag
+	Name string // the full spelling found: -e, --sh-exec (for --sh-e)
+	At   int    // the index of the word holding the flag
+	// ValAt is the index of the word holding the value: At when it is
+	// attached (-oF, --out=F), At+1 when it is the next word, -1 when
+	// there is none. Value is the value itself (the first of Two).
+	ValAt int
+	Value string
 }
 
 // Sub returns the declaration of subcommand name, nil when the table
-// does not have it.
+// does not have it (or has no c).
 func (c *Command) Sub(name string) *Command {
+	if c == nil {
+		return nil
+	}
 	for _, s := range c.Subs {
 		if s.Name == name {
 			return s
@@ -87,9 +124,9 @@ func (c *Command) Sub(name string) *Command {
 
 // Has says the invocation holds one of the flags names (full names).
 func (inv Invocation) Has(names ...string) bool {
-	for _, f := range inv.Flags {
+	for _, u := range inv.Uses {
 		for _, n := range names {
-			if f == n {
+			if u.Name == n {
 				return true
 			}
 		}
@@ -97,51 +134,74 @@ func (inv Invocation) Has(names ...string) bool {
 	return false
 }
 
+// HasRole says the invocation holds a flag of role r.
+func (inv Invocation) HasRole(r Role) bool {
+	for _, u := range inv.Uses {
+		if u.Flag.Role == r {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *Command) index() {
 	c.once.Do(func() {
-		c.short, c.long, c.word = map[byte]Arity{}, map[string]Arity{}, map[string]Arity{}
-		for _, f := range c.Flags {
+		c.short, c.long, c.word = map[byte]*Flag{}, map[string]*Flag{}, map[string]*Flag{}
+		for i := range c.Flags {
+			f := &c.Flags[i]
 			for _, n := range strings.Fields(f.Names) {
 				switch {
 				case strings.HasPrefix(n, "--"):
-					c.long[n[2:]] = f.Arity
+					c.long[n[2:]] = f
 				case len(n) == 2 && n[0] == '-' && !c.OneDash:
-					c.short[n[1]] = f.Arity
+					c.short[n[1]] = f
 				case n[0] == '-':
-					c.word[n] = f.Arity
+					c.word[n] = f
 				}
 			}
 		}
 	})
 }
 
-// lookupLong resolves a long option, by unique prefix when Abbrev, to its
-// full name.
-func (c *Command) lookupLong(name string) (string, Arity, bool) {
-	if a, ok := c.long[name]; ok {
-		return name, a, true
+// lookupLong resolves a long option, by a prefix of one flag's spellings
+// when Abbrev, to its full name: like getopt_long, a prefix of two
+// spellings of one flag (--col: --color, --colour) is that flag, a prefix
+// of two flags is ambiguous and refused.
+func (c *Command) lookupLong(name string) (string, *Flag) {
+	if f, ok := c.long[name]; ok {
+		return name, f
 	}
 	if !c.Abbrev || name == "" {
-		return "", None, false
+		return "", nil
 	}
-	found, arity := "", None
-	for full, a := range c.long {
-		if strings.HasPrefix(full, name) {
-			if found != "" {
-				return "", None, false // ambiguous: the program refuses it
-			}
-			found, arity = full, a
+	found, flag := "", (*Flag)(nil)
+	for full, f := range c.long {
+		if !strings.HasPrefix(full, name) {
+			continue
+		}
+		switch {
+		case flag == nil:
+			found, flag = full, f
+		case f != flag:
+			return "", nil // ambiguous: the program refuses it
+		case full < found:
+			found = full // one name for the flag whatever the map's order
 		}
 	}
-	return found, arity, found != ""
+	return found, flag
 }
 
 // Parse reads args (the words after the program name; dyn[i] marks a word
 // only known at run time, which is never read as a flag) by the
 // declaration.
 func (c *Command) Parse(args []string, dyn []bool) Invocation {
+	return c.ParseAt(len(args), func(i int) (string, bool) { return args[i], i < len(dyn) && dyn[i] })
+}
+
+// ParseAt is Parse of the n words at(i), without copying them.
+func (c *Command) ParseAt(n int, at func(i int) (val string, dyn bool)) Invocation {
 	var inv Invocation
-	c.scan(len(args), func(i int) (string, bool) { return args[i], i < len(dyn) && dyn[i] }, &inv, whole)
+	c.scan(n, at, &inv, whole)
 	return inv
 }
 
@@ -178,6 +238,8 @@ const (
 
 // scan parses the n words at(i) into inv, as far as mode needs; it
 // returns the first operand's index (-1: none) in mode firstOperand.
+// A word known only at run time is an operand unless its known start is
+// a dash: -o$X is -o with a value whatever $X holds.
 func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
 	c.index()
 	first := mode != whole
@@ -187,7 +249,7 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 		}
 		v, dyn := at(i)
 		switch {
-		case dyn, v == "-", !strings.HasPrefix(v, "-"):
+		case v == "-", !strings.HasPrefix(v, "-"), dyn && !literalDash(v):
 			if mode == firstOperand {
 				return i
 			}
@@ -206,32 +268,17 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 			c.operands(i+1, n, inv, mode)
 			return -1
 		case strings.HasPrefix(v, "--"):
-			name, _, eq := strings.Cut(v[2:], "=")
-			full, a, ok := c.lookupLong(name)
-			switch {
-			case !ok || eq && a == None:
-				inv.Unknown = append(inv.Unknown, v)
-				continue
-			case a == Value && !eq:
-				i++ // the next word is the value
-			case a == Two && eq:
-				i++ // --arg=NAME VALUE
-			case a == Two:
-				i += 2
-			}
-			if !first {
-				inv.Flags = append(inv.Flags, "--"+full)
-			}
+			i = c.parseLong(v, i, n, at, inv, !first)
 			continue
 		}
-		if a, ok := c.word[v]; ok {
-			if !first {
-				inv.Flags = append(inv.Flags, v)
-			}
-			switch a {
+		if f, ok := c.word[v]; ok {
+			u := Use{Flag: f, Name: v, At: i, ValAt: -1}
+			switch f.Arity {
 			case Value:
+				u.ValAt, u.Value = next(i, n, at)
 				i++
 			case Two:
+				u.ValAt, u.Value = next(i, n, at)
 				i += 2
 			case CommandArgs:
 				for i++; i < n; i++ {
@@ -240,15 +287,64 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 					}
 				}
 			}
+			if !first {
+				inv.Uses = append(inv.Uses, u)
+			}
 			continue
 		}
 		if c.OneDash {
 			inv.Unknown = append(inv.Unknown, v)
 			continue
 		}
-		i = c.parseShort(v, i, inv, !first)
+		i = c.parseShort(v, i, n, at, inv, !first)
 	}
 	return -1
+}
+
+// literalDash says a word known only at run time starts with a literal
+// dash: its value shows expansions as $NAME or $(…), so a dash there is
+// written in the command.
+func literalDash(v string) bool { return len(v) > 1 && v[0] == '-' }
+
+// next is the word after i as a value: its index and text, -1 when there
+// is none.
+func next(i, n int, at func(int) (string, bool)) (int, string) {
+	if i+1 >= n {
+		return -1, ""
+	}
+	v, _ := at(i + 1)
+	return i + 1, v
+}
+
+// parseLong reads the long option v, word i, and returns the index of the
+// last word it used.
+// record: the flag found is kept in inv.Uses.
+func (c *Command) parseLong(v string, i, n int, at func(int) (string, bool), inv *Invocation, record bool) int {
+	name, val, eq := strings.Cut(v[2:], "=")
+	full, f := c.lookupLong(name)
+	if f == nil || eq && f.Arity == None {
+		inv.Unknown = append(inv.Unknown, v)
+		return i
+	}
+	u := Use{Flag: f, Name: "--" + full, At: i, ValAt: -1}
+	switch {
+	case eq:
+		u.ValAt, u.Value = i, val
+	case f.Arity == Value || f.Arity == Two:
+		u.ValAt, u.Value = next(i, n, at)
+	}
+	switch {
+	case f.Arity == Value && !eq:
+		i++ // the next word is the value
+	case f.Arity == Two && eq:
+		i++ // --arg=NAME VALUE
+	case f.Arity == Two:
+		i += 2
+	}
+	if record {
+		inv.Uses = append(inv.Uses, u)
+	}
+	return i
 }
 
 // operands records words from to n as operands, in mode whole.
@@ -260,29 +356,41 @@ func (c *Command) operands(from, n int, inv *Invocation, mode scanMode) {
 
 // parseShort reads the cluster v, word i (-abc, -ofile, -5), and returns
 // the index of the last word it used.
-// record: the flags found are kept in inv.Flags.
-func (c *Command) parseShort(v string, i int, inv *Invocation, record bool) int {
+// record: the flags found are kept in inv.Uses.
+func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, record bool) int {
 	for j := 1; j < len(v); j++ {
 		if c.Numeric && v[j] >= '0' && v[j] <= '9' {
 			continue
 		}
-		a, ok := c.short[v[j]]
+		f, ok := c.short[v[j]]
 		if !ok {
 			inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
 			return i
 		}
-		if record {
-			inv.Flags = append(inv.Flags, "-"+string(v[j]))
+		u := Use{Flag: f, Name: v[j-1 : j+1], At: i, ValAt: -1}
+		if j > 1 {
+			u.Name = "-" + string(v[j]) // in a cluster: -uo is -u and -o
 		}
+		last := i
 		switch {
-		case a == Value && j == len(v)-1:
-			return i + 1 // -o VALUE
-		case a == Two && j == len(v)-1:
-			return i + 2
-		case a == Two:
-			return i + 1 // -aNAME VALUE
-		case a != None:
-			return i // -oVALUE, -iSUF: the rest of the cluster is the value
+		case f.Arity == None:
+		case f.Arity == Value && j == len(v)-1:
+			u.ValAt, u.Value = next(i, n, at) // -o VALUE
+			last = i + 1
+		case f.Arity == Two && j == len(v)-1:
+			u.ValAt, u.Value = next(i, n, at)
+			last = i + 2
+		case f.Arity == Two:
+			u.ValAt, u.Value = i, v[j+1:] // -aNAME VALUE
+			last = i + 1
+		case j < len(v)-1:
+			u.ValAt, u.Value = i, v[j+1:] // -oVALUE, -iSUF: the rest of the cluster
+		}
+		if record {
+			inv.Uses = append(inv.Uses, u)
+		}
+		if f.Arity != None {
+			return last
 		}
 	}
 	return i

@@ -64,13 +64,39 @@ func TestParse(t *testing.T) {
 		}
 	}
 	// ambiguous prefix: --o is --output only, but a table with --outline too refuses it
-	amb := &Command{Abbrev: true, Flags: []Flag{{Names: "--output --outline", Arity: None}}}
+	amb := &Command{Abbrev: true, Flags: []Flag{{Names: "--output", Arity: None}, {Names: "--outline", Arity: None},
+		{Names: "--color --colour", Arity: Optional}}}
 	if inv := amb.Parse([]string{"--out"}, nil); len(inv.Unknown) != 1 {
 		t.Errorf("ambiguous prefix accepted: %v", inv)
 	}
-	// a dynamic word is never a flag
-	if inv := sortLike.Parse([]string{"-$X"}, []bool{true}); len(inv.Unknown) != 0 || len(inv.Operands) != 1 {
+	// a prefix of two spellings of one flag is that flag, as getopt_long has it
+	if inv := amb.Parse([]string{"--col=auto"}, nil); len(inv.Unknown) != 0 || !inv.Has("--color") || inv.Uses[0].Value != "auto" {
+		t.Errorf("--col=auto: %+v", inv)
+	}
+	// a word known only at run time is an operand, unless it starts with
+	// a written dash: -o$X is -o whatever $X holds
+	if inv := sortLike.Parse([]string{"$X"}, []bool{true}); len(inv.Unknown) != 0 || len(inv.Operands) != 1 {
 		t.Errorf("dynamic word: %v", inv)
+	}
+	if inv := sortLike.Parse([]string{"-o$X", "in"}, []bool{true}); !inv.Has("-o") || inv.Uses[0].Value != "$X" || len(inv.Operands) != 1 {
+		t.Errorf("dynamic flag: %+v", inv)
+	}
+	// values: next word, attached, in a cluster, abbreviated
+	for _, c := range []struct {
+		args   string
+		at, va int
+		value  string
+	}{{"-o out in", 0, 1, "out"}, {"-uoout in", 0, 0, "out"}, {"--outp=x in", 0, 0, "x"}, {"in --output y", 1, 2, "y"}, {"-o", 0, -1, ""}} {
+		inv := sortLike.Parse(strings.Fields(c.args), nil)
+		var u *Use
+		for i := range inv.Uses {
+			if inv.Uses[i].Flag.Arity == Value {
+				u = &inv.Uses[i]
+			}
+		}
+		if u == nil || u.At != c.at || u.ValAt != c.va || u.Value != c.value {
+			t.Errorf("%q: value use %+v, want at %d value at %d %q", c.args, u, c.at, c.va, c.value)
+		}
 	}
 }
 

@@ -10,13 +10,10 @@ import "github.com/perm-peer/perm-peer/gate/internal/argv"
 // take "e" as -p's port — the intent is a shell, and a misread value only
 // becomes an operand, a peer).
 var Netcat = &argv.Command{Name: "nc", Abbrev: true,
-	Flags: flags("-0 -1 -2 -3 -4 -5 -6 -7 -8 -9 -a -b -C -d -D -F -g -G -h -H -i -I -k -K -l -L -m -M -n -N -o -O -p -P -q -r -R -s -S -t -T -u -U -v -V -w -W -x -X -y -Y -z -Z "+
+	Flags: with(flags("-0 -1 -2 -3 -4 -5 -6 -7 -8 -9 -a -b -C -d -D -F -g -G -h -H -i -I -k -K -l -L -m -M -n -N -o -O -p -P -q -r -R -s -S -t -T -u -U -v -V -w -W -x -X -y -Y -z -Z "+
 		"--listen --keep-open --verbose --nodns --udp --sctp --source --source-port --wait --idle-timeout --proxy --proxy-type --proxy-auth "+
 		"--proxy-dns --ssl --ssl-cert --ssl-key --ssl-verify --ssl-trustfile --ssl-ciphers --ssl-alpn --ssl-servername --broker --chat "+
 		"--allow --allowfile --deny --denyfile --max-conns --send-only --recv-only --no-shutdown --crlf --telnet --output --hex-dump "+
 		"--append-output --delay --zero --unixsock --vsock --nsock-engine --quiet",
-		"-e -c --exec --sh-exec --lua-exec", ""),
+		"", ""), runs("-e"), runs("-c"), runs("--exec"), runs("--sh-exec"), runs("--lua-exec")),
 	Examples: []argv.Example{ex("-nvlpe /bin/sh 4444", ""), ex("-e/bin/sh h 1", ""), ex("--sh-e sh h 1", "")}}
-
-// NetcatExec are Netcat's flags that run a program for the peer.
-var NetcatExec = []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}

@@ -5,22 +5,60 @@
 // run something (BSD base64 -o FILE writes FILE), so the call asks.
 package cmds
 
-import "github.com/perm-peer/perm-peer/gate/internal/argv"
+import (
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
 
 // flags builds a flag list: names take no value unless listed in vals
-// (one value) or opt (a value only when attached).
+// (one value) or opt (a value only when attached). Each name is a flag of
+// its own; names joined by | are one flag's synonyms (--color|--colour),
+// so that a prefix of both is no ambiguity.
 func flags(none, vals, opt string) []argv.Flag {
-	var out []argv.Flag
-	if none != "" {
-		out = append(out, argv.Flag{Names: none, Arity: argv.None})
+	out := make([]argv.Flag, 0, 2+strings.Count(none, " ")+strings.Count(vals, " ")+strings.Count(opt, " "))
+	out = each(out, none, argv.None)
+	out = each(out, vals, argv.Value)
+	out = each(out, opt, argv.Optional)
+	return each(out, "--help --version", argv.None)
+}
+
+// each appends a flag of arity a for every name in names (space-separated;
+// synonyms joined by |).
+func each(out []argv.Flag, names string, a argv.Arity) []argv.Flag {
+	for _, n := range strings.Fields(names) {
+		out = append(out, argv.Flag{Names: strings.ReplaceAll(n, "|", " "), Arity: a})
 	}
-	if vals != "" {
-		out = append(out, argv.Flag{Names: vals, Arity: argv.Value})
-	}
-	if opt != "" {
-		out = append(out, argv.Flag{Names: opt, Arity: argv.Optional})
-	}
-	return append(out, argv.Flag{Names: "--help --version", Arity: argv.None})
+	return out
+}
+
+// with adds flags whose value is a file or program, or that make the call
+// not known-safe, to a flag list.
+func with(f []argv.Flag, more ...argv.Flag) []argv.Flag { return append(f, more...) }
+
+// reads is a flag whose value is a file the program reads (diff --from-file).
+func reads(names string) argv.Flag {
+	return argv.Flag{Names: names, Arity: argv.Value, Role: argv.Read}
+}
+
+// readsNames is a flag whose value is a file naming the files the program
+// reads (wc --files0-from).
+func readsNames(names string) argv.Flag {
+	return argv.Flag{Names: names, Arity: argv.Value, Role: argv.ReadNames}
+}
+
+// writes is a flag whose value is a file the program writes (sort -o).
+func writes(names string) argv.Flag {
+	return argv.Flag{Names: names, Arity: argv.Value, Role: argv.Write}
+}
+
+// runs is a flag whose value is a program the program runs (bat --pager).
+func runs(names string) argv.Flag { return argv.Flag{Names: names, Arity: argv.Value, Role: argv.Run} }
+
+// notSafe is a flag that makes the call not known-safe whatever its value
+// (xxd -r reverses a dump into a file, file -C compiles a magic file).
+func notSafe(names string, a argv.Arity) argv.Flag {
+	return argv.Flag{Names: names, Arity: a, Effect: argv.NotSafe}
 }
 
 // ex is an example: args and the first unknown flag in them ("": none).
@@ -30,6 +68,12 @@ func ex(args, unknown string) argv.Example { return argv.Example{Args: args, Unk
 func gnu(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
 	return &argv.Command{Name: name, Flags: f, Abbrev: true, Examples: ex}
 }
+
+const zcats = "-c --stdout -d --decompress --uncompress -f --force -l --list -n --no-name -N --name -q --quiet -r --recursive -t --test -v --verbose -L --license -V"
+
+const xzcats = "-c --stdout -d --decompress -f --force -k --keep -q --quiet -v --verbose -Q --no-warn --single-stream --no-sparse -l --list -t --test -V"
+
+const xzValues = "-F --format -T --threads -M --memlimit --memlimit-decompress"
 
 const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --ignore-missing --quiet --status --strict -w --warn --base64 --raw --debug"
 
@@ -43,13 +87,14 @@ var readers = []*argv.Command{
 	{Name: "tail", Abbrev: true, Numeric: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
 		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "--follow"),
 		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", ""), ex("-fn 5 x", "")}},
-	gnu("wc", flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "--files0-from", "--total"),
+	gnu("wc", with(flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "", "--total"), readsNames("--files0-from")),
 		ex("-l *.go", ""), ex("-lw x", ""), ex("--files0-from=list", "")),
-	gnu("file", flags("-b --brief -c --checking-printout -C --compile -E -h --no-dereference -i --mime --mime-type --mime-encoding -k --keep-going "+
+	gnu("file", with(flags("-b --brief -c --checking-printout -E -h --no-dereference -i --mime --mime-type --mime-encoding -k --keep-going "+
 		"-l --list -L --dereference -N --no-pad -n --no-buffer -p --preserve-date -r --raw -s --special-files -S --no-sandbox "+
 		"-z --uncompress -Z --uncompress-noreport -0 --print0 --extension --apple -d -I -D",
-		"-e --exclude --exclude-quiet -F --separator -f --files-from -m --magic-file -P --parameter", ""),
-		ex("-b x", ""), ex("--mime-type x", "")),
+		"-e --exclude --exclude-quiet -F --separator -P --parameter", ""),
+		notSafe("-C --compile", argv.None), reads("-f --files-from"), reads("-m --magic-file")),
+		ex("-b x", ""), ex("--mime-type x", ""), ex("-f names.txt", ""), ex("-C -m x", "")),
 	gnu("stat", flags("-L --dereference -f --file-system -t --terse -F -l -n -q -r -s -x", "-c --format --printf", "--cached"),
 		ex("-c %s x", ""), ex("--format=%s x", ""), ex("-Lf x", "")),
 	gnu("ls", flags("-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f -F "+
@@ -58,35 +103,39 @@ var readers = []*argv.Command{
 		"-q --hide-control-chars --show-control-chars -Q --quote-name -r --reverse -R --recursive -s --size -S -t -u -U -v -x -X -Z --context "+
 		"--zero -1 -@ -e -O -P -W -% -, -y",
 		"--block-size --format --hide --exclude --indicator-style -I --ignore --quoting-style --sort --time --time-style -T --tabsize -w --width",
-		"--color --colour --classify --hyperlink"),
-		ex("-la src", ""), ex("-lhS", ""), ex("--color=auto", ""), ex("--ignore=.env", ""), ex("-I .env -l", ""), ex("-j", "-j")),
-	{Name: "tree", Flags: append(flags("-a -d -l -f -x -R -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J --gitignore --ignore-case "+
+		"--color|--colour --classify --hyperlink"),
+		ex("-la src", ""), ex("-lhS", ""), ex("--color=auto", ""), ex("--col=auto", ""), ex("--c=auto", "--c=auto"), ex("--ignore=.env", ""),
+		ex("-I .env -l", ""), ex("-j", "-j")),
+	{Name: "tree", Flags: with(flags("-a -d -l -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J --gitignore --ignore-case "+
 		"--matchdirs --metafirst --prune --info --noreport --si --du --inodes --device --dirsfirst --filesfirst --nolinks --fromfile --fflinks",
-		"-L -P -I -o -H -T --infofile --charset --filelimit --timefmt --sort --hintro --houtro", ""), argv.Flag{Names: "--gitfile", Arity: argv.Value}),
-		Examples: []argv.Example{ex("-L 2 src", ""), ex("-a -I node_modules", ""), ex("--dirsfirst", "")}},
-	gnu("du", flags("-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable --inodes -k "+
+		"-L -P -I -H -T --charset --filelimit --timefmt --sort --hintro --houtro", ""),
+		notSafe("-o", argv.Value), notSafe("-R", argv.None), reads("--infofile"), reads("--gitfile")),
+		Examples: []argv.Example{ex("-L 2 src", ""), ex("-a -I node_modules", ""), ex("--dirsfirst", ""), ex("-o out.txt", "")}},
+	gnu("du", with(flags("-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable --inodes -k "+
 		"-L --dereference -l --count-links -m -P --no-dereference -S --separate-dirs --si -s --summarize -x --one-file-system -A -g -n -r",
-		"-B --block-size -d --max-depth --files0-from -t --threshold --time-style -X --exclude-from --exclude -I", "--time"),
+		"-B --block-size -d --max-depth -t --threshold --time-style --exclude -I", "--time"),
+		readsNames("--files0-from"), reads("-X --exclude-from")),
 		ex("-sh .", ""), ex("-h -d 1", ""), ex("--max-depth=1 .", "")),
 	gnu("df", flags("-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync -P --portability --sync --total -T --print-type "+
 		"-b -c -g -m -n", "-B --block-size -t --type -x --exclude-type", "--output"), ex("-h", ""), ex("-hT /", "")),
-	gnu("diff", flags("-q --brief -s --report-identical-files -c -u -e --ed -n --rcs -y --side-by-side --left-column --suppress-common-lines "+
+	gnu("diff", with(flags("-q --brief -s --report-identical-files -c -u -e --ed -n --rcs -y --side-by-side --left-column --suppress-common-lines "+
 		"-p --show-c-function -t --expand-tabs -T --initial-tab --suppress-blank-empty -l --paginate -r --recursive --no-dereference "+
 		"-N --new-file --unidirectional-new-file --ignore-file-name-case --no-ignore-file-name-case -i --ignore-case -E --ignore-tab-expansion "+
 		"-Z --ignore-trailing-space -b --ignore-space-change -w --ignore-all-space -B --ignore-blank-lines -a --text --strip-trailing-cr "+
 		"-d --minimal --speed-large-files --normal -v",
-		"-C -U -W --width -F --show-function-line --label --tabsize -x --exclude -X --exclude-from -S --starting-file --from-file --to-file "+
+		"-C -U -W --width -F --show-function-line --label --tabsize -x --exclude -S --starting-file "+
 			"-I --ignore-matching-lines -D --ifdef --old-group-format --new-group-format --unchanged-group-format --changed-group-format "+
 			"--old-line-format --new-line-format --unchanged-line-format --line-format --horizon-lines --palette",
 		"--context --unified --color"),
-		ex("-u a b", ""), ex("-ru a b", ""), ex("-U3 a b", ""), ex("--unified=3 a b", "")),
+		reads("-X --exclude-from"), reads("--from-file"), reads("--to-file")),
+		ex("-u a b", ""), ex("-ru a b", ""), ex("-U3 a b", ""), ex("--unified=3 a b", ""), ex("--from-file=a b c", "")),
 	gnu("cmp", flags("-b --print-bytes -l --verbose -s --quiet --silent", "-i --ignore-initial -n --bytes", ""), ex("-s a b", "")),
-	gnu("sort", flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
+	gnu("sort", with(flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
 		"-M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort -r --reverse -V --version-sort --debug -m --merge "+
 		"-s --stable -u --unique -z --zero-terminated -c -C",
-		"--random-source --sort --batch-size --compress-program --files0-from -k --key -o --output -S --buffer-size -t --field-separator "+
-			"-T --temporary-directory --parallel", "--check"),
-		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", "")),
+		"--sort --batch-size -k --key -S --buffer-size -t --field-separator -T --temporary-directory --parallel", "--check"),
+		writes("-o --output"), runs("--compress-program"), readsNames("--files0-from"), reads("--random-source")),
+		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", ""), ex("-k 2 .env", "")),
 	{Name: "uniq", Abbrev: true, Numeric: true, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
 		"-f --skip-fields -s --skip-chars -w --check-chars", "--all-repeated --group"),
 		Examples: []argv.Example{ex("-c x", ""), ex("-Df 1 in.txt", ""), ex("--all-repeated=prepend x", "")}},
@@ -97,10 +146,11 @@ var readers = []*argv.Command{
 		"-l --join-blank-lines -n --number-format -s --number-separator -v --starting-line-number -w --number-width", ""), ex("-ba x", "")),
 	gnu("od", flags("-v --output-duplicates --traditional -a -b -c -d -f -i -l -o -s -x -D -O -X -e -F -H -I -L", "-A --address-radix -j --skip-bytes "+
 		"-N --read-bytes -t --format --endian -S", "--strings -w --width"), ex("-An -tx1 x", ""), ex("-c x", "")),
-	{Name: "hexdump", Flags: flags("-b -c -C -d -L -o -v -x", "-e -f -n -s", ""), Examples: []argv.Example{ex("-C x", ""), ex("-n 64 -C x", "")}},
-	{Name: "xxd", Flags: flags("-a -autoskip -b -bits -C -capitalize -E -EBCDIC -e -h -help -i -include -p -ps -postscript -plain -r -revert -d "+
+	{Name: "hexdump", Flags: with(flags("-b -c -C -d -L -o -v -x", "-e -n -s", ""), reads("-f")), Examples: []argv.Example{ex("-C x", ""), ex("-n 64 -C x", "")}},
+	{Name: "xxd", Flags: with(flags("-a -autoskip -b -bits -C -capitalize -E -EBCDIC -e -h -help -i -include -p -ps -postscript -plain -d "+
 		"-u -uppercase -v -version", "-c -cols -g -groupsize -l -len -n -name -o -offset -R -s -seek", ""),
-		Examples: []argv.Example{ex("-l 64 x", ""), ex("-ps x", ""), ex("-c 16 -g 1 x", "")}},
+		notSafe("-r -revert", argv.None)),
+		Examples: []argv.Example{ex("-l 64 x", ""), ex("-ps x", ""), ex("-c 16 -g 1 x", ""), ex("-r dump.hex out.bin", "")}},
 	{Name: "strings", Abbrev: true, Numeric: true, Flags: flags("-a --all -d --data -f --print-file-name -o -w --include-all-whitespace -V",
 		"-n --bytes -t --radix -e --encoding -T --target -s --output-separator -U --unicode", ""), Examples: []argv.Example{ex("-n 8 x", ""), ex("-8 x", "")}},
 	gnu("md5sum", flags(sums, "", ""), ex("-c sums.md5", "")),
@@ -110,6 +160,20 @@ var readers = []*argv.Command{
 	{Name: "md5", Flags: flags("-p -q -r -t -x", "-s", ""), Examples: []argv.Example{ex("-q x", "")}},
 	gnu("base64", flags("-d --decode -i --ignore-garbage -D", "-w --wrap -b --break", ""),
 		ex("-d x", ""), ex("-w0 x", ""), ex("-o out.bin in.txt", "-o")),
+	// the decompressing cats print their files' contents like cat; gzip's -l lists, -t tests
+	gnu("zcat", flags(zcats, "-S --suffix", ""), ex("log.gz", ""), ex("-f x", ""), ex("-c -d x", "")),
+	gnu("gzcat", flags(zcats, "-S --suffix", "")),
+	gnu("bzcat", flags("-s --small -q --quiet -v --verbose -f --force -k --keep -c --stdout -d --decompress -L --license -V", "", ""), ex("x.bz2", "")),
+	gnu("xzcat", flags(xzcats, xzValues, ""), ex("-T0 x.xz", "")),
+	gnu("lzcat", flags(xzcats, xzValues, "")),
+	// zstd's -o FILE writes, -D FILE reads a dictionary: both left out
+	gnu("zstdcat", flags("-q --quiet -v --verbose -f --force -c --stdout -d --decompress -k --keep --long --no-progress --progress -V", "-T --threads -M --memory", ""),
+		ex("x.zst", ""), ex("-o out x.zst", "-o")),
+	// macOS plutil: -p prints, -lint checks; -convert, -insert, -replace,
+	// -remove, -extract and -o rewrite a file, left out
+	{Name: "plutil", OneDash: true, Flags: flags("-p -lint -s -help", "", ""),
+		Examples: []argv.Example{ex("-p Info.plist", ""), ex("-lint a.plist b.plist", ""), ex("-convert xml1 x.plist", "-convert"),
+			ex("-replace K -string v x.plist", "-replace")}},
 	gnu("tac", flags("-b --before -r --regex", "-s --separator", "")),
 	{Name: "rev", Flags: flags("-h -V", "", "")},
 	{Name: "fold", Abbrev: true, Numeric: true, Flags: flags("-b --bytes -s --spaces", "-w --width", ""), Examples: []argv.Example{ex("-w 80 x", "")}},
@@ -124,27 +188,27 @@ var readers = []*argv.Command{
 		"-s --separator -o --output-separator -c --output-width -n --table-name -N --table-columns -R --table-right -T --table-truncate "+
 			"-E --table-noextreme -W --table-wrap -H --table-hide -O --table-order -r --tree -i --tree-id -p --tree-parent -l --table-columns-limit", ""),
 		ex("-t -s, x", "")),
-	{Name: "bat", Flags: flags("-A --show-all -p --plain -d --diff -S --chop-long-lines -n --number --list-themes --list-languages -u --unbuffered -L "+
+	{Name: "bat", Flags: with(flags("-A --show-all -p --plain -d --diff -S --chop-long-lines -n --number --list-themes --list-languages -u --unbuffered -L "+
 		"--set-terminal-title -P --squeeze-blank --no-config --no-custom-assets --diagnostic --acknowledgements",
-		"-l --language -H --highlight-line --file-name --diff-context --tabs --wrap --color --italic-text --decorations --paging --pager "+
+		"-l --language -H --highlight-line --file-name --diff-context --tabs --wrap --color --italic-text --decorations --paging "+
 			"-m --map-syntax --theme --style -r --line-range --ignored-suffix --terminal-width --nonprintable-notation --binary --strip-ansi "+
-			"--squeeze-limit --completion", ""),
+			"--squeeze-limit --completion", ""), runs("--pager")),
 		Examples: []argv.Example{ex("-n x", ""), ex("--style=plain -l go x", ""), ex("-pp x", "")}},
 	gnu("eza", ezaFlags()), gnu("exa", ezaFlags()),
-	gnu("lsd", flags("-a --all -A --almost-all -F --classify -l --long --ignore-config -1 --oneline -R --recursive -h --human-readable --tree "+
+	gnu("lsd", with(flags("-a --all -A --almost-all -F --classify -l --long --ignore-config -1 --oneline -R --recursive -h --human-readable --tree "+
 		"-d --directory-only --total-size -t --timesort -S --sizesort -X --extensionsort -G --gitsort -v --versionsort -U --no-sort -r --reverse "+
 		"--group-directories-first --classic --no-symlink -i --inode -g --git -L --dereference -Z --context --header -N --literal",
-		"--color --icon --icon-theme --config-file --depth --permission --size --date --sort --group-dirs --blocks -I --ignore-glob "+
-			"--hyperlink --truncate-owner-after --truncate-owner-marker", "")),
+		"--color --icon --icon-theme --depth --permission --size --date --sort --group-dirs --blocks -I --ignore-glob "+
+			"--hyperlink --truncate-owner-after --truncate-owner-marker", ""), reads("--config-file"))),
 }
 
 func ezaFlags() []argv.Flag {
-	return flags("-1 --oneline -l --long -G --grid -x --across -R --recurse -T --tree -F --classify --color-scale --colour-scale --no-icons "+
+	return flags("-1 --oneline -l --long -G --grid -x --across -R --recurse -T --tree -F --classify --color-scale|--colour-scale --no-icons "+
 		"-a --all -A --almost-all -d --list-dirs -r --reverse --group-directories-first -D --only-dirs -f --only-files --git-ignore -b --binary "+
 		"-B --bytes -g --group -h --header -H --links -i --inode -m --modified -M --mounts -n --numeric -S --blocksize -u --accessed -U --created "+
 		"--changed --total-size --no-permissions --octal-permissions --no-filesize --no-user --no-time --git --no-git --git-repos "+
 		"--git-repos-no-status -@ --extended -Z --context -X --dereference --smart-group --hyperlink --no-quotes",
-		"-L --level -s --sort -I --ignore-glob -t --time --time-style -w --width --absolute", "--color --colour --icons")
+		"-L --level -s --sort -I --ignore-glob -t --time --time-style -w --width --absolute", "--color|--colour --icons")
 }
 
 // Reader returns the declaration of a reader, nil for a program the table

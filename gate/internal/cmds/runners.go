@@ -47,11 +47,11 @@ func RunnerOf(name string) *Runner { return runnerIndex()[name] }
 // when there is none) and the first flag of the runner's own the table
 // does not have ("" when none; the words up to the program are then read
 // as flags without values).
-func (r *Runner) Program(args []string, dyn []bool) (prog int, unknown string) {
+func (r *Runner) Program(n int, at func(i int) (val string, dyn bool)) (prog int, unknown string) {
 	lead := r.Lead
-	for i := 0; i < len(args); i++ {
-		d := i < len(dyn) && dyn[i]
-		switch v := args[i]; {
+	for i := 0; i < n; i++ {
+		v, d := at(i)
+		switch {
 		case v == "--" && !d:
 			return i + 1 + lead, unknown
 		case d || v == "-" || len(v) < 2 || v[0] != '-':
@@ -63,7 +63,7 @@ func (r *Runner) Program(args []string, dyn []bool) (prog int, unknown string) {
 		}
 		// the flag with a plain word after it: when the word is no
 		// operand, the flag takes the next word as its value
-		inv := r.Cmd.Parse([]string{args[i], "x"}, nil)
+		inv := r.Cmd.Parse([]string{v, "x"}, nil)
 		switch {
 		case len(inv.Unknown) > 0:
 			if unknown == "" {
@@ -73,5 +73,5 @@ func (r *Runner) Program(args []string, dyn []bool) (prog int, unknown string) {
 			i++
 		}
 	}
-	return len(args), unknown
+	return n, unknown
 }

@@ -65,6 +65,26 @@ var info = []*argv.Command{
 	gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")),
 	gnu("whoami", flags("", "", "")),
 	gnu("yes", flags("", "", "")),
+	gnu("lscpu", flags("-a --all -b --online -c --offline -B --bytes -J --json -x --hex -y --physical -r --raw --output-all", "-s --sysroot", "-e --extended -p --parse -C --caches --hierarchic"),
+		ex("-J", ""), ex("-e=CPU,CORE", ""), ex("--extended", "")),
+	gnu("lsblk", flags("-a --all -b --bytes -d --nodeps -D --discard -f --fs -J --json -l --list -m --perms -n --noheadings -O --output-all "+
+		"-p --paths -P --pairs -r --raw -s --inverse -S --scsi -t --topology -T --tree -z --zoned -A --noempty -E --dedup -M --merge -N --nvme -v --virtio -y --shell --sysroot",
+		"-e --exclude -I --include -o --output -x --sort -w --width -Q --filter --highlight --ct --ct-filter --properties-by", ""),
+		ex("-f", ""), ex("-o NAME,SIZE -J", "")),
+	{Name: "lsusb", Flags: flags("-v --verbose -t --tree", "-s -d -D", ""), Examples: []argv.Example{ex("-t", ""), ex("-d 1d6b:0002 -v", "")}},
+	// lspci -i and -p name the ID and module files it reads, -F a dump of its own
+	{Name: "lspci", Flags: flags("-m -mm -t -v -vv -vvv -k -x -xxx -xxxx -b -D -P -PP -n -nn -q -qq -Q -M -G -A", "-s -d -i -p -F -O -H", ""),
+		Examples: []argv.Example{ex("-nnk", ""), ex("-vvv -s 00:02.0", "")}},
+	gnu("lsmem", flags("-a --all -b --bytes -J --json -n --noheadings -P --pairs -r --raw -S --split --summary", "-o --output --sysroot", "--summary")),
+	// util-linux uuidgen and macOS's (-hdr); only prints new identifiers
+	gnu("uuidgen", flags("-r --random -t --time -s --sha1 -m --md5 -x --hex -hdr -7 --time-v7", "-n --namespace -N --name -C --count", ""),
+		ex("-r", ""), ex("--sha1 -n @dns -N example.com", "")),
+	{Name: "vm_stat", Flags: flags("", "-c", ""), Examples: []argv.Example{ex("-c 3 1", "")}},
+	{Name: "hostinfo", Flags: flags("", "", "")},
+	// sysctl only prints: -w, -p/--load and --system (which write kernel
+	// settings) are left out; NAME=VALUE writes too (the gate's code)
+	gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
+		ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system")),
 	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
 	gnu("tee", flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", "")),
 	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
@@ -73,13 +93,13 @@ var info = []*argv.Command{
 // grepFlags are GNU grep's flags (and BSD grep's common ones): none runs a
 // program or writes a file.
 var grepFlags = flags("-E --extended-regexp -F --fixed-strings -G --basic-regexp -P --perl-regexp -i -y --ignore-case --no-ignore-case "+
-	"-v --invert-match -w --word-regexp -x --line-regexp -c --count --color --colour -L --files-without-match -l --files-with-matches "+
+	"-v --invert-match -w --word-regexp -x --line-regexp -c --count -L --files-without-match -l --files-with-matches "+
 	"-o --only-matching -q --quiet --silent -s --no-messages -b --byte-offset -H --with-filename -h --no-filename -n --line-number "+
 	"-T --initial-tab -Z --null -z --null-data -a --text -I -r --recursive -R --dereference-recursive --line-buffered -U --binary "+
 	"--no-group-separator -u --unix-byte-offsets -O -S -p -J --bz2decompress --label-stdin",
 	"-e --regexp -f --file -m --max-count -A --after-context -B --before-context -C --context --label --binary-files "+
 		"-D --devices -d --directories --exclude --exclude-from --exclude-dir --include --group-separator --max-depth --context-lines",
-	"--colour --color")
+	"--color|--colour")
 
 // searches are the read-only search and listing tools.
 var searches = []*argv.Command{
@@ -145,16 +165,13 @@ func fdFlags() []argv.Flag {
 // command the gate's code analyses: -delete and the -fprint/-fls family
 // are not declared (they delete or write).
 func findFlags() []argv.Flag {
-	return []argv.Flag{
-		{Names: "-H -L -P -O0 -O1 -O2 -O3 -d -depth -follow -mount -xdev -ignore_readdir_race -noignore_readdir_race -daystart -nowarn -warn " +
-			"-empty -false -true -nogroup -nouser -readable -writable -executable -prune -print -print0 -ls -quit -not -and -or -a -o " +
-			"-noleaf -x -E -s -X", Arity: argv.None},
-		{Names: "-maxdepth -mindepth -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype -size " +
-			"-mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -newerXY -newermt -newerct -newerat -newerBt -used " +
-			"-user -group -uid -gid -perm -links -inum -samefile -lname -ilname -fstype -printf -files0-from -context -D", Arity: argv.Value},
-		{Names: "-exec -execdir -ok -okdir", Arity: argv.CommandArgs},
-		{Names: "--help --version", Arity: argv.None},
-	}
+	out := each(nil, "-H -L -P -O0 -O1 -O2 -O3 -d -depth -follow -mount -xdev -ignore_readdir_race -noignore_readdir_race -daystart -nowarn -warn "+
+		"-empty -false -true -nogroup -nouser -readable -writable -executable -prune -print -print0 -ls -quit -not -and -or -a -o "+
+		"-noleaf -x -E -s -X --help --version", argv.None)
+	out = each(out, "-maxdepth -mindepth -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype -size "+
+		"-mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -newerXY -newermt -newerct -newerat -newerBt -used "+
+		"-user -group -uid -gid -perm -links -inum -samefile -lname -ilname -fstype -printf -files0-from -context -D", argv.Value)
+	return each(out, "-exec -execdir -ok -okdir", argv.CommandArgs)
 }
 
 // jqFlags are jq's flags; --arg and its kin take two values.
@@ -163,5 +180,5 @@ func jqFlags() []argv.Flag {
 		"-s --slurp -S --sort-keys -C --color-output -M --monochrome-output --tab --seq --stream --stream-errors -R --raw-input "+
 		"--args --jsonargs --raw-output0 --unbuffered -h -V --build-configuration",
 		"-f --from-file -L --library-path --indent", ""),
-		argv.Flag{Names: "--arg --argjson --slurpfile --rawfile", Arity: argv.Two})
+		each(nil, "--arg --argjson --slurpfile --rawfile", argv.Two)...)
 }

@@ -1,6 +1,10 @@
 package cmds
 
-import "github.com/perm-peer/perm-peer/gate/internal/argv"
+import (
+	"slices"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
 
 // The read-only subcommands of git, the container, Go and package tools
 // that the gate's code finds known-safe, with their flags. A subcommand
@@ -135,7 +139,10 @@ var tools = []*argv.Command{
 	tool("docker", flags("-D --debug --tls --tlsverify", "--context -c -H --host -l --log-level --config --tlscacert --tlscert --tlskey", ""), dockerSubs...),
 	tool("podman", flags("--debug", "--connection -c --url --log-level --root --runroot", ""), dockerSubs...),
 	tool("go", flags("", "", ""), goSubs...),
-	tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), npmQueries...),
+	tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
+		// npm pkg get prints fields of package.json; set, delete and fix write it
+		tool("pkg", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""),
+			sub("get", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""), ex("name version", ""), ex("--json scripts", "")))})...),
 	tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...),
 	tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...),
 	tool("pip", flags("-v --verbose -q --quiet --isolated --no-color --no-input --require-virtualenv --disable-pip-version-check", "--log --proxy --timeout --cache-dir --python", ""), pipQueries...),
