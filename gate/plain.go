@@ -3871,11 +3871,11 @@ loop:
 	case "rebase":
 		// --abort and --quit end a rebase without rewriting more
 		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
-			human("human.history-rewrite", "git rebase rewrites commits")
+			g.human, g.clearWord = reason("human.history-rewrite", "git rebase rewrites commits"), sub // Bash(git rebase:*) clears it
 		}
 	case "commit":
 		if hasLongAbbrev(rest, "--amend") {
-			human("human.history-rewrite", "git commit --amend replaces the last commit")
+			g.human, g.clearWord = reason("human.history-rewrite", "git commit --amend replaces the last commit"), "--amend"
 		}
 	case "reflog":
 		if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
