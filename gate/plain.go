@@ -34,15 +34,6 @@ var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob
 	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
 	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
 
-// readers are read-only commands whose operands are files they read.
-var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": true, "file": true, "stat": true, "ls": true,
-	"tree": true, "du": true, "df": true, "diff": true, "cmp": true, "sort": true, "uniq": true, "cut": true, "tr": true,
-	"nl": true, "od": true, "hexdump": true, "xxd": true, "strings": true, "md5sum": true, "sha1sum": true,
-	"sha256sum": true, "sha512sum": true, "shasum": true, "cksum": true, "b2sum": true, "base64": true, "tac": true,
-	"rev": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "paste": true, "join": true, "comm": true,
-	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false,
-	"zcat": true, "gzcat": true, "bzcat": true, "xzcat": true, "lzcat": true, "zstdcat": true, "plutil": true}
-
 // pagers and editors open the files they are given.
 var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": true, "view": true, "vi": true, "vim": true,
 	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
@@ -89,13 +80,6 @@ func blockWrites(lb string, args []word) bool {
 	}
 	return true
 }
-
-// listers show names and metadata, not contents.
-var listers = map[string]bool{"ls": true, "tree": true, "du": true, "df": true, "stat": true, "eza": true, "exa": true, "lsd": true}
-
-// counters show counts or types, not contents: a dynamic path they get from
-// a project listing is harmless.
-var counters = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true, "file": true}
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	var s summary
@@ -339,7 +323,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		default:
 			safe(lb + " is read-only")
 		}
-	case readers[lb]:
+	case cmds.Reader(lb) != nil:
 		if out := a.reader(f, idx, lb, args, sc); out != nil {
 			s.out = out // cat with no operand passes its stdin on
 		}
@@ -5372,7 +5356,8 @@ func gitConfigOf(dir string) string {
 // It returns what the command prints when that is its stdin (a bare cat).
 func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) *stdinSrc {
 	var out *stdinSrc
-	inv := parseArgs(cmds.Reader(lb), args)
+	c := cmds.Reader(lb)
+	inv := parseArgs(c, args)
 	ok := true
 	// what the declared flags do with their values: a file read, a file
 	// naming files read, a file written; a flag that writes, runs a
@@ -5409,7 +5394,7 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
 		out = a.stdin
 	}
-	if listers[lb] && lb != "df" && len(ops) == 0 {
+	if c.Output == argv.Names && len(ops) == 0 {
 		// ls, tree, du with no operand list the working directory
 		if sc.cwd == "" {
 			a.readFact(pathRef{raw: "."}, idx, true)
@@ -5418,9 +5403,10 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 		}
 	}
 	// counters show a count or a type and listers names, never contents
-	// (wc -l *.json, file .env); tree --fromfile prints the lines of its
-	// operands, and a flag the table lacks may make any of them print them
-	listOnly := (counters[lb] || listers[lb] && !inv.Has("--fromfile")) && len(inv.Unknown) == 0
+	// (wc -l *.json, file .env), and a dynamic path a project listing gave
+	// them is harmless; tree --fromfile prints the lines of its operands,
+	// and a flag the table lacks may make any of them print them
+	listOnly := c.Output != argv.Contents && !inv.Has("--fromfile") && len(inv.Unknown) == 0
 	for _, i := range ops {
 		if lb != "tr" && args[i].val != "-" {
 			a.readWord(args[i], sc, idx, listOnly)
