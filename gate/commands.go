@@ -400,6 +400,12 @@ func setOf(s string) map[string]bool {
 	return m
 }
 
+// printsHelp reports a call whose words are all the program's help or
+// version words (git --version, node -h): it prints and exits.
+func printsHelp(lb string, args []word) bool {
+	return len(args) > 0 && !slices.ContainsFunc(args, func(w word) bool { return w.dyn || !cmds.HelpWord(lb, w.val) })
+}
+
 // gnuNamesake is the GNU program a g-prefixed name stands for (grm: rm).
 func gnuNamesake(lb string) (string, bool) {
 	n, ok := strings.CutPrefix(lb, "g")
@@ -409,6 +415,10 @@ func gnuNamesake(lb string) (string, bool) {
 func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scope) summary {
 	var s summary
 	args := words[1:]
+	if printsHelp(lb, args) {
+		f.safe = reason("gate.safe", lb+" only prints its help or version")
+		return s
+	}
 	if pkg, ok := remoteRunner(lb, args, a.env.Project); ok {
 		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+pkg+", which is not in the project's lockfile"), true
 	} else if m, ok := remoteModule(lb, args); ok {

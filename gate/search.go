@@ -3,6 +3,7 @@ package gate
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,7 +70,14 @@ type searchOptions struct {
 	shortValue string
 	long       map[string]bool
 	abbrev     bool
+	// choices are the long options that take no separate value but may
+	// have one attached from a fixed set (--color[=WHEN]): any other
+	// attached value is odd
+	choices map[string][]string
 }
+
+// colorChoices are the values of GNU grep's and git's --color[=WHEN].
+var colorChoices = map[string][]string{"color": {"auto", "always", "never"}, "colour": {"auto", "always", "never"}}
 
 var grepOptions = searchOptions{shortValue: "ABCDdefmX", abbrev: true, long: map[string]bool{
 	"extended-regexp": false, "fixed-strings": false, "basic-regexp": false, "perl-regexp": false,
@@ -83,7 +91,7 @@ var grepOptions = searchOptions{shortValue: "ABCDdefmX", abbrev: true, long: map
 	"files-without-match": false, "files-with-matches": false, "count": false, "initial-tab": false,
 	"null": false, "after-context": true, "before-context": true, "context": true,
 	"group-separator": true, "no-group-separator": false, "color": false, "colour": false,
-}}
+}, choices: colorChoices}
 
 var rgOptions = searchOptions{shortValue: "ABCEMTdefgjmrt", long: map[string]bool{
 	"regexp": true, "file": true, "after-context": true, "before-context": true, "context": true,
@@ -107,7 +115,7 @@ var gitGrepOptions = searchOptions{shortValue: "ABCefm", abbrev: true, long: map
 	"files-without-match": false, "null": false, "heading": false, "break": false, "show-function": false,
 	"function-context": false, "only-matching": false, "quiet": false, "text": false, "textconv": false, "no-textconv": false,
 	"full-name": false, "exclude-standard": false, "no-exclude-standard": false,
-}}
+}, choices: colorChoices}
 
 var agOptions = searchOptions{shortValue: "ABCGgmpW", abbrev: true, long: map[string]bool{
 	"after": true, "before": true, "context": true, "depth": true, "file-search-regex": true,
@@ -167,7 +175,7 @@ func parseSearch(lb string, args []word) searchCmd {
 		if strings.HasPrefix(v, "--") {
 			name, val, hasVal := strings.Cut(v[2:], "=")
 			full, takes := opts.lookup(name)
-			if hasVal && !takes {
+			if hasVal && !takes && !slices.Contains(opts.choices[full], val) {
 				s.odd = append(s.odd, "--"+name)
 			}
 			vw := word{val: val, dyn: w.dyn}

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/perm-peer/perm-peer/review"
@@ -34,25 +31,16 @@ func runDeny(args []string) int  { return runRuleFrom("deny", args) }
 
 // runRuleFrom is allow and deny.
 func runRuleFrom(kind string, args []string) int {
-	fs := flag.NewFlagSet(kind, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags(kind)
 	user := fs.Bool("user", false, "your policy (every project) instead of the project")
 	fs.Bool("project", true, "the call's project (the default)")
 	dry := fs.Bool("dry-run", false, "show the change, write nothing")
 	project := fs.String("project-dir", "", "project of a short ID (default: the working directory)")
 	policy := fs.String("policy", "", "user policy file")
 	asJSON := fs.Bool("json", false, "print the change as JSON")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(allowUsage)
-		return exitOK
-	}
-	if err != nil || len(pos) != 1 {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer %s: %v\n", kind, err)
-		}
-		fmt.Fprintln(os.Stderr, allowUsage)
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, allowUsage, oneOperand)
+	if !ok {
+		return code
 	}
 	r, e, code := findEntry(kind, pos[0], *project, *policy)
 	if r == nil {
@@ -82,10 +70,7 @@ func runRuleFrom(kind string, args []string) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(c)
-		return exitOK
+		return writeJSONLines(kind, []review.RuleChange{c})
 	}
 	printRuleChange(c, e, *dry)
 	return exitOK

@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -25,21 +23,15 @@ func runAudit(args []string) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		sub, args = args[0], args[1:]
 	}
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("audit")
 	dbFlag := fs.String("db", "", "audit database path (default: the project's)")
 	project := fs.String("project", "", "project root (default: the working directory)")
 	session := fs.String("session", "", "only this session's records (list only)")
 	asJSON := fs.Bool("json", false, "one JSON object per line (list only)")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(auditUsage)
-		return exitOK
+	if _, code, ok := parseCommand(fs, args, auditUsage, noOperands); !ok {
+		return code
 	}
-	if err != nil || len(pos) > 0 || (sub != "" && (*session != "" || *asJSON)) {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer audit: %v\n", err)
-		}
+	if sub != "" && (*session != "" || *asJSON) {
 		fmt.Fprintln(os.Stderr, auditUsage)
 		return exitUsage
 	}

@@ -36,8 +36,7 @@ Exit codes: 0 the call was checked (whatever the decision), 2 usage error,
 `
 
 func runCheck(args []string) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("check")
 	cwd := fs.String("cwd", "", "working directory of the call (default: the project)")
 	project := fs.String("project", "", "project root (default: the working directory)")
 	home := fs.String("home", "", "home directory (default: $HOME)")

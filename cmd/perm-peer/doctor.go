@@ -2,9 +2,7 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,18 +20,11 @@ Exit 1 when any line is a problem or no host runs perm-peer.`
 // runDoctor checks every host's installs of perm-peer's hooks (the user's
 // and the project's) and the project's audit chain.
 func runDoctor(args []string) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("doctor")
 	project := fs.String("project", "", "the project (default: the git top-level of the working directory)")
 	dbFlag := fs.String("db", "", "audit database path (default: the project's)")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(doctorUsage)
-		return exitOK
-	}
-	if err != nil || len(pos) > 0 {
-		fmt.Fprintln(os.Stderr, doctorUsage)
-		return exitUsage
+	if _, code, ok := parseCommand(fs, args, doctorUsage, noOperands); !ok {
+		return code
 	}
 	root, err := projectDir(*project)
 	if err != nil {

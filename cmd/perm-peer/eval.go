@@ -27,8 +27,7 @@ Exit codes: 0 every row passed, 1 a row failed, 2 usage error, 3 unreadable corp
 `
 
 func runEval(args []string) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("eval")
 	asJSON := fs.Bool("json", false, "one JSON object per row")
 	var files []string
 	for len(args) > 0 {

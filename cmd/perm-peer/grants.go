@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -28,19 +26,13 @@ func runGrants(args []string) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		sub, args = args[0], args[1:]
 	}
-	fs := flag.NewFlagSet("grants", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("grants")
 	dbFlag := fs.String("db", "", "audit database path (default: the project's)")
 	project := fs.String("project", "", "project root (default: the working directory)")
 	asJSON := fs.Bool("json", false, "one JSON object per line (list only)")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(grantsUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "perm-peer grants: %v\n%s\n", err, grantsUsage)
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, grantsUsage, anyOperands)
+	if !ok {
+		return code
 	}
 	switch {
 	case sub == "list" && len(pos) == 0:
@@ -77,15 +69,7 @@ func listGrants(db *store.DB, asJSON bool) int {
 		return exitFailed
 	}
 	if asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetEscapeHTML(false)
-		for _, g := range grants {
-			if err := enc.Encode(g); err != nil {
-				fmt.Fprintf(os.Stderr, "perm-peer grants list: write: %v\n", err)
-				return exitFailed
-			}
-		}
-		return exitOK
+		return writeJSONLines("grants list", grants)
 	}
 	if len(grants) == 0 {
 		fmt.Fprintln(os.Stderr, "no perm-peer grants")

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,8 +23,7 @@ perm-peer why, allow and deny take.`
 
 // runLog lists recent decisions across projects.
 func runLog(args []string) int {
-	fs := flag.NewFlagSet("log", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("log")
 	project := fs.String("project", "", "only this project (any directory inside it)")
 	since := fs.String("since", "", "only decisions since: 2h, 30m, 7d, today, yesterday, 2026-12-01")
 	agent := fs.String("agent", "", "only this agent (claude-code, codex, gemini, cursor, ...)")
@@ -36,17 +32,8 @@ func runLog(args []string) int {
 	limit := fs.Int("limit", 100, "at most this many rows (0: all)")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	policy := fs.String("policy", "", "user policy file")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(logUsage)
-		return exitOK
-	}
-	if err != nil || len(pos) > 0 {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer log: %v\n", err)
-		}
-		fmt.Fprintln(os.Stderr, logUsage)
-		return exitUsage
+	if _, code, ok := parseCommand(fs, args, logUsage, noOperands); !ok {
+		return code
 	}
 	now := time.Now()
 	from, err := review.ParseSince(*since, now)
@@ -77,15 +64,7 @@ func runLog(args []string) int {
 		fmt.Fprintf(os.Stderr, "perm-peer log: some logs could not be read: %v\n", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetEscapeHTML(false)
-		for _, e := range entries {
-			if err := enc.Encode(e); err != nil {
-				fmt.Fprintf(os.Stderr, "perm-peer log: write: %v\n", err)
-				return exitFailed
-			}
-		}
-		return exitOK
+		return writeJSONLines("log", entries)
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(os.Stderr, "no decisions recorded"+sinceWords(*since))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,21 +62,11 @@ func userPolicyPath(flagValue string) string {
 	if flagValue != "" {
 		return flagValue
 	}
-	cfg := os.Getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(cfg) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		cfg = filepath.Join(home, ".config")
-	}
-	return filepath.Join(cfg, "perm-peer", "policy.json")
+	return review.UserPolicyPath()
 }
 
 // projectPolicyPath is <root>/.perm-peer/policy.json.
-func projectPolicyPath(project string) string {
-	return filepath.Join(project, ".perm-peer", "policy.json")
-}
+func projectPolicyPath(project string) string { return review.ProjectPolicyPath(project) }
 
 // openExisting opens the store named by --db/--project for a CLI command.
 // A missing file is not created: for a listing (emptyOK) it reads as empty
@@ -106,20 +95,4 @@ func openExisting(cmd, dbFlag, projectFlag string, emptyOK bool) (*store.DB, int
 		return nil, exitStartup
 	}
 	return db, exitOK
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// positional arguments ("grants revoke 3 --db x") and returns the positionals.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }

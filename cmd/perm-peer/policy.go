@@ -2,10 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/perm-peer/perm-peer/review"
@@ -36,22 +33,13 @@ func runPolicy(args []string) int {
 		return exitUsage
 	}
 	sub := args[0]
-	fs := flag.NewFlagSet("policy "+sub, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("policy " + sub)
 	project := fs.String("project", "", "project (any directory inside it; default the working directory)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	strict := fs.Bool("strict", false, "lint: warnings fail too")
-	pos, err := parseInterspersed(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(policyUsage)
-		return exitOK
-	}
-	if err != nil || len(pos) > 1 {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer policy %s: %v\n", sub, err)
-		}
-		fmt.Fprintln(os.Stderr, policyUsage)
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args[1:], policyUsage, atMostOne)
+	if !ok {
+		return code
 	}
 	file := ""
 	if len(pos) == 1 {

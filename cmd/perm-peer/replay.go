@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,8 +25,7 @@ written) and list what would change: more allowed, more asked, newly denied.
 Exit codes: 0 replayed, 2 usage, 3 a policy could not be loaded.`
 
 func runReplay(args []string) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("replay")
 	policy := fs.String("policy", "", "candidate user policy file")
 	projectPolicy := fs.String("project-policy", "", "candidate project policy file")
 	since := fs.String("since", "", "only calls since: 2h, today, 2026-12-01")
@@ -37,15 +33,10 @@ func runReplay(args []string) int {
 	agent := fs.String("agent", "", "only this agent")
 	limit := fs.Int("limit", 50, "list at most this many changed calls (0: all)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(replayUsage)
-		return exitOK
+	if _, code, ok := parseCommand(fs, args, replayUsage, noOperands); !ok {
+		return code
 	}
-	if err != nil || len(pos) > 0 || (*policy == "" && *projectPolicy == "") {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer replay: %v\n", err)
-		}
+	if *policy == "" && *projectPolicy == "" {
 		fmt.Fprintln(os.Stderr, replayUsage)
 		return exitUsage
 	}
@@ -88,11 +79,7 @@ func runReplay(args []string) int {
 		return exitStartup
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(rep)
-		return exitOK
+		return writeJSON("replay", rep)
 	}
 	printReplay(os.Stdout, rep, *limit, time.Since(start))
 	return exitOK

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/perm-peer/perm-peer/review"
@@ -21,22 +17,13 @@ AUDIT-ID is the ID perm-peer log shows (PROJECT:SEQ), or SEQ inside a
 project (--project, default the working directory).`
 
 func runWhy(args []string) int {
-	fs := flag.NewFlagSet("why", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("why")
 	project := fs.String("project", "", "project of a short ID (default: the working directory)")
 	policy := fs.String("policy", "", "user policy file")
 	asJSON := fs.Bool("json", false, "print the explanation as JSON")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Println(whyUsage)
-		return exitOK
-	}
-	if err != nil || len(pos) != 1 {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "perm-peer why: %v\n", err)
-		}
-		fmt.Fprintln(os.Stderr, whyUsage)
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, whyUsage, oneOperand)
+	if !ok {
+		return code
 	}
 	r, e, code := findEntry("why", pos[0], *project, *policy)
 	if r == nil {
@@ -52,13 +39,7 @@ func runWhy(args []string) int {
 
 func printExplanation(x review.Explanation, asJSON bool) int {
 	if asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(x); err != nil {
-			return exitFailed
-		}
-		return exitOK
+		return writeJSON("why", x)
 	}
 	x.WriteText(os.Stdout)
 	return exitOK

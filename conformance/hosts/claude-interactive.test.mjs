@@ -100,32 +100,45 @@ async function drive(guarded, mode) {
   let log = "";
   let done = false;
   const finished = new Promise((resolve) => child.on("close", resolve));
-  // A key sent while the dialog is still being drawn can be lost (seen on
-  // a loaded machine: the session then waits for the 240 s limit). A lost
-  // key leaves the terminal silent, while an answered dialog redraws at
-  // once: so an answer followed by 2 s of silence is sent again, at most
-  // 3 times.
-  let lastData = Date.now();
+  // The driver answers by events, not by timing. A dialog counts once its
+  // frame is drawn (question … cancel/amend footer; Claude redraws by moving
+  // the cursor over letters already on screen, so a stripped frame can read
+  // "Do you want to reate"). Yes is Enter; no is Esc, and "go on" is typed
+  // only once Claude shows it was interrupted: typed earlier it would land in
+  // the dialog. A key sent while the dialog is still drawing can be lost
+  // under load, so an answer is sent again (at most twice) when its effect
+  // has not shown after 2.5 s: for Enter, no output at all; for Esc, no
+  // "Interrupted" (a second Esc after a seen one would open Claude's rewind
+  // menu).
+  let pending = null; // { benign, sent, tries, seen }
   const answer = (benign, tries) => {
-    const sent = Date.now();
+    const a = { benign, sent: Date.now(), tries, seen: false };
+    pending = a;
     child.stdin.write(benign ? "\r" : "\x1b");
-    if (!benign) setTimeout(() => child.stdin.write("go on\r"), 700);
-    setTimeout(() => { if (!done && tries > 1 && lastData <= sent) answer(benign, tries - 1); }, benign ? 2000 : 2700);
+    setTimeout(() => {
+      if (done || pending !== a || a.seen || a.tries <= 1) return;
+      answer(benign, a.tries - 1);
+    }, 2500);
   };
   child.stdout.on("data", (c) => {
-    lastData = Date.now();
-    screen += strip(c.toString());
-    log += strip(c.toString());
+    const text = strip(c.toString());
+    screen += text;
+    log += text;
     if (screen.length > 200000) screen = screen.slice(-100000);
-    if (/Doyouwantto(proceed|makethisedit|create|overwrite)/.test(screen.replace(/\s+/g, ""))) {
+    const flat = screen.replace(/\s+/g, "");
+    if (pending && pending.benign) pending.seen = true;
+    if (pending && !pending.benign && /Interrupted|WhatshouldClaudedoinstead/.test(flat)) {
+      pending.seen = true;
+      pending = null;
+      screen = "";
+      child.stdin.write("go on\r");
+    } else if ((!pending || pending.benign) && /Doyouwantto[\s\S]*(cancel|amend)/.test(flat)) {
       const step = steps[current];
       const benign = step?.kind === "b";
       if (current >= 0 && current < steps.length) dialogs[current]++;
       screen = "";
-      // yes (the highlighted first option) to a benign step; no (esc: reject and tell Claude) to a risky one
-      setTimeout(() => answer(benign, 3), 500);
-    } else if (/Interrupted|What should Claude do instead/.test(screen) && current < steps.length) {
-      screen = "";
+      pending = { benign, seen: false }; // the dialog is answered once, after it settles
+      setTimeout(() => answer(benign, 3), 300);
     }
     if (!done && current >= steps.length && screen.includes("ALL-STEPS-DONE")) {
       done = true;

@@ -100,3 +100,26 @@ func TestRunnerProgram(t *testing.T) {
 		t.Error("ls runs no program")
 	}
 }
+
+// TestHelpWords checks the help table: the listed programs' help and
+// version words, and programs or words that must not count (a program
+// that may run a file named --help, a word that is an operand).
+func TestHelpWords(t *testing.T) {
+	cases := []struct {
+		name, word string
+		want       bool
+	}{
+		{"git", "--version", true}, {"node", "--help", true}, {"node", "-v", true}, {"bash", "--version", true},
+		{"ssh", "-V", true}, {"python3", "-V", true}, {"terraform", "-version", true}, {"terraform", "--help", true},
+		{"java", "-version", true}, {"env", "--help", true},
+		{"ssh", "-v", false}, {"bash", "-c", false}, {"node", "-e", false}, {"python3", "script.py", false},
+		{"tclsh", "--help", false}, {"pwsh", "--help", false}, {"nohup", "--help", false}, {"proxychains4", "--help", false},
+		{"pytest", "--help", false}, {"mix", "--help", false}, {"hg", "--version", false}, {"mvnw", "--version", false},
+		{"sudo", "--help", false}, {"mkfs", "--help", false}, {"reboot", "--help", false}, {"unzip", "--help", false},
+	}
+	for _, c := range cases {
+		if got := HelpWord(c.name, c.word); got != c.want {
+			t.Errorf("HelpWord(%s, %s) = %v, want %v", c.name, c.word, got, c.want)
+		}
+	}
+}
