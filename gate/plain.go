@@ -627,7 +627,15 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
-	if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+	if reads, writes, ok := socatLocal(lb, args); ok {
+		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
+		for _, w := range reads {
+			a.readWord(w, sc, idx, false)
+		}
+		for _, w := range writes {
+			a.writeWord(w, sc, idx)
+		}
+	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
 		s.or(a.network(f, idx, lb, args, sc))
 	} else if !parsedOptions[lb] {
 		a.flagValueSecrets(lb, args, sc, idx, nil)
@@ -3002,6 +3010,25 @@ func getTargets(script string) []string {
 func netcatRuns(args []word) bool {
 	inv := parseArgs(cmds.Netcat, args)
 	return inv.HasRole(argv.Run) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
+}
+
+// socatLocal reads a socat call whose two addresses are local files or
+// standard streams (cmds.SocatLocal): the files data flows out of and
+// into; false for any other call.
+func socatLocal(lb string, args []word) (reads, writes []word, ok bool) {
+	if lb != cmds.Socat.Name {
+		return nil, nil, false
+	}
+	addrs, ok := cmds.SocatLocal(len(args), wordAt(args))
+	for _, ad := range addrs {
+		if ad.Path != "" && ad.Read {
+			reads = append(reads, word{val: ad.Path})
+		}
+		if ad.Path != "" && ad.Write {
+			writes = append(writes, word{val: ad.Path})
+		}
+	}
+	return reads, writes, ok
 }
 
 // uploadCandidates lists files a network tool would send, from args[i]

@@ -39,8 +39,11 @@ type word struct {
 	// lookup: the word is $(which X) or $(command -v X): the path of X
 	lookup string
 	// extra are further values the word may take, for stricter answers
-	// only: the default of ${X:-/}
-	extra []string
+	// only: the default of ${X:-/}, with the literal text after it up to
+	// the next expansion (${TMPDIR:-/tmp}/build is /tmp/build, not /tmp;
+	// ${X:-/}$Y is /); extraAt is where that text starts in val
+	extra   []string
+	extraAt []int
 	// procText is what a <(…) word's file holds, when the word is one
 	procText *stdinSrc
 	// secretPaths: the word names files a listing could not rule out as
@@ -76,6 +79,14 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 		a.wordPart(part, sc, &out, &b, &e, i == 0, false)
 	}
 	out.val, out.empty = b.String(), e.String()
+	for i, at := range out.extraAt {
+		// the literal text up to the next expansion, which may be empty
+		rest := out.val[min(at, len(out.val)):]
+		if j := strings.IndexAny(rest, "$…`"); j >= 0 {
+			rest = rest[:j]
+		}
+		out.extra[i] += rest
+	}
 	if len(w.Parts) == 1 {
 		_, out.proc = w.Parts[0].(*syntax.ProcSubst)
 		_, cs := w.Parts[0].(*syntax.CmdSubst)
@@ -187,11 +198,12 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			}
 			switch p.Exp.Op {
 			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-				if d, ok := litText(p.Exp.Word); ok {
+				if d, ok := homeDefault(p.Exp.Word, a.env.Home); ok {
 					if first && (d == "~" || strings.HasPrefix(d, "~/")) && a.env.Home != "" {
 						d = a.env.Home + d[1:]
 					}
 					out.extra = append(out.extra, b.String()+d)
+					out.extraAt = append(out.extraAt, b.Len()+1+len(name))
 				}
 			}
 		}
@@ -812,4 +824,18 @@ func loadedVar(name string) bool {
 		}
 	}
 	return true
+}
+
+// homeDefault is the text of a default value (${X:-/tmp}), with $HOME or
+// ${HOME} at its start read as the home directory (${D:-$HOME} deletes
+// the home when D is unset); false for any other expansion in it.
+func homeDefault(w *syntax.Word, home string) (string, bool) {
+	if len(w.Parts) > 0 && home != "" {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "HOME" && pe.Exp == nil &&
+			!pe.Length && !pe.Excl && pe.Index == nil && pe.Slice == nil && pe.Repl == nil && pe.Names == 0 {
+			rest, ok := litText(&syntax.Word{Parts: w.Parts[1:]})
+			return home + rest, ok
+		}
+	}
+	return litText(w)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/redact"
 
 	"github.com/perm-peer/perm-peer/protocol"
@@ -240,9 +241,12 @@ func (s *Server) RecordHostOutcome(ctx context.Context, sessionID string, turn i
 }
 
 // RejectedBefore is the note of the user's rejection, earlier in session
-// sessionID, of this exact call (as recorded: redacted), if they gave one.
+// sessionID, of this exact call (as recorded: redacted), if they gave one
+// and have not changed their mind since: a later approval of the same call,
+// or a grant or allow rule that now covers it (perm-peer allow, "always"),
+// is their later word and wins.
 func (s *Server) RejectedBefore(sessionID string, call protocol.ToolCall) (string, bool) {
-	w, err := s.world()
+	w, sess, err := s.live(sessionID)
 	if err != nil {
 		return "", false
 	}
@@ -253,11 +257,31 @@ func (s *Server) RejectedBefore(sessionID string, call protocol.ToolCall) (strin
 	want := redact.ToolCall(call)
 	for i := len(recs) - 1; i >= 0; i-- {
 		r := recs[i]
-		if r.Decision == protocol.ReplyReject && r.Reply.Feedback != "" && sameToolCall(r.ToolCall, want) {
-			return r.Reply.Feedback, true
+		if !sameToolCall(r.ToolCall, want) {
+			continue
+		}
+		if r.Decision != protocol.ReplyReject {
+			return "", false
+		}
+		if r.Reply.Feedback != "" {
+			return r.Reply.Feedback, !allowedByUser(s.analyze(w, sess, call))
 		}
 	}
 	return "", false
+}
+
+// allowedByUser reports whether v allows by something the user made: a
+// grant, a session's "always" or an allow rule of their policy (not the
+// gate's known-safe list, which a user's rejection overrides).
+func allowedByUser(v gate.Verdict) bool {
+	if v.Decision != protocol.DecisionAllow {
+		return false
+	}
+	switch v.DecidedBy {
+	case protocol.ByGrant, protocol.BySession, protocol.ByRule:
+		return true
+	}
+	return false
 }
 
 // RepeatRejection audits and returns the reject of a call the user

@@ -569,3 +569,54 @@ func TestHookCodexApplyPatch(t *testing.T) {
 		})
 	}
 }
+
+// TestHookUserChangesMind: a call the user rejected with a note is
+// rejected again with their note, until they allow it from the log
+// (perm-peer allow ID): their later word wins, and the next identical call
+// runs.
+func TestHookUserChangesMind(t *testing.T) {
+	e := newHookEnv(t)
+	e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": "deploy"}))
+	if r := e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_1", "make deploy"))); r.stdout != "" {
+		t.Fatalf("make deploy: %+v, want no verdict (the host asks)", r)
+	}
+	if r := e.run("claude-code", e.claude("PermissionRequest", bashInput("", "make deploy"))); r.stdout != "" {
+		t.Fatalf("PermissionRequest: %+v, want no verdict (Claude shows its dialog)", r)
+	}
+	lines := []map[string]any{
+		{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": "Bash"}}}},
+		{"type": "user", "toolDenialKind": "user-rejected", "userFeedback": "not before the review",
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+				"content": "The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nnot before the review"}}}},
+	}
+	var b bytes.Buffer
+	for _, l := range lines {
+		raw, _ := json.Marshal(l)
+		b.Write(append(raw, '\n'))
+	}
+	if err := os.WriteFile(e.trans, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, reason := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_2", "make deploy"))))
+	if d != "deny" || !strings.Contains(reason, "not before the review") {
+		t.Fatalf("repeat: %s %q, want deny with the user's note", d, reason)
+	}
+	var rejected string
+	for _, r := range e.audit() {
+		if r["source"] == "user" && r["decision"] == "reject" {
+			rejected = fmt.Sprint(r["id"])
+		}
+	}
+	if rejected == "" {
+		t.Fatalf("no user reject in the audit: %v", e.audit())
+	}
+	cmd := exec.Command(binPath, "allow", rejected, "--project-dir", e.project)
+	cmd.Dir = e.project
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.st, "HOME="+filepath.Dir(e.project))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("allow %s: %v\n%s", rejected, err, out)
+	}
+	if d, reason := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_3", "make deploy")))); d != "allow" {
+		t.Fatalf("after allow: %s %q, want allow", d, reason)
+	}
+}
