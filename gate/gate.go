@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -100,8 +101,12 @@ type rfact struct {
 	// its human-only class (Bash(sudo apt-get update)): a rule is a
 	// person's decision, which auto mode and the judge are not
 	ruleClears bool
-	open       *protocol.Reason // why it asks when nothing covers it
-	parent     int              // exec fact that owns this one (-1: none)
+	// clearWord: a user's allow rule whose literal words include it clears
+	// the human-only class (Bash(git rebase:*) clears git rebase's
+	// history rewrite); a wildcard (Bash(git:*), Bash(*)) never does
+	clearWord string
+	open      *protocol.Reason // why it asks when nothing covers it
+	parent    int              // exec fact that owns this one (-1: none)
 
 	dec       protocol.Decision
 	by        protocol.DecidedBy
@@ -408,10 +413,13 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		f.humanOnly = true
 		return
 	}
-	if f.human != nil && f.ruleClears {
-		if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.allow }), false); r != nil {
-			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
-			return
+	if f.human != nil && f.ask == nil && (f.ruleClears || f.clearWord != "") {
+		// a flag-policed variant (git -c x rebase) is not what the rule allowed
+		for _, r := range a.polRules(func(p *Policy) []*rule { return p.allow }) {
+			if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
+				set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
+				return
+			}
 		}
 	}
 	if f.human != nil {

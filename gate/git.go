@@ -48,8 +48,8 @@ func (c *gitCall) opVals() []string {
 	return out
 }
 
-// git analyses a git command: its global options, then the flags and the
-// subcommand, each a stage of gitCall.
+// git polices git's global options and subcommands (SPEC §5.2, §5.4): the
+// global options, then the flags and the subcommand, each a stage of gitCall.
 func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 	c, ok := gitGlobals(a, f, idx, args, sc)
 	if !ok {
@@ -304,11 +304,11 @@ func (c *gitCall) subcommand() (s summary, done bool) {
 	case "rebase":
 		// --abort and --quit end a rebase without rewriting more
 		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
-			c.human("human.history-rewrite", "git rebase rewrites commits")
+			c.g.human, c.g.clearWord = reason("human.history-rewrite", "git rebase rewrites commits"), sub // Bash(git rebase:*) clears it
 		}
 	case "commit":
 		if hasLongAbbrev(rest, "--amend") {
-			c.human("human.history-rewrite", "git commit --amend replaces the last commit")
+			c.g.human, c.g.clearWord = reason("human.history-rewrite", "git commit --amend replaces the last commit"), "--amend"
 		}
 	case "reflog":
 		c.reflog()

@@ -3517,8 +3517,6 @@ func ownRepo(r pathRef, project string, gitDir, dyn bool) bool {
 	return err1 == nil && err2 == nil && got == real
 }
 
-// git polices git's global options and subcommands (SPEC §5.2, §5.4).
-
 // find lists files; -delete, -exec and -fprint make it more than a reader.
 func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	var s summary
