@@ -74,7 +74,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		// the variables, split into words as an unquoted expansion is
 		for _, alt := range name.alts {
 			var ws []word
-			for _, v := range strings.Fields(alt) {
+			for _, v := range ifsFields(a.vals, alt) {
 				ws = append(ws, word{val: v, glob: hasGlob(v)})
 			}
 			if len(ws) > 0 {
@@ -158,6 +158,17 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		f.safe = nil
 	}
 	return s
+}
+
+// ifsFields splits an unquoted expansion's value into words as bash does:
+// on the IFS the call set (IFS=,; x=rm,-rf,/; $x), else on white space.
+func ifsFields(vals map[string]*varVals, s string) []string {
+	v := vals["IFS"]
+	if v == nil || len(v.vals) != 1 {
+		return strings.Fields(s)
+	}
+	ifs := v.vals[0]
+	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(ifs, r) })
 }
 
 // ipNetnsName is how many words name the namespace after ip netns exec:

@@ -421,6 +421,8 @@ var sensitiveExact = map[string]bool{
 	"secrets.json": true, "secrets.yaml": true, "secrets.yml": true, "secrets.toml": true,
 	"terraform.tfstate": true, "terraform.tfstate.backup": true, ".my.cnf": true, ".mylogin.cnf": true,
 	"oauth_creds.json": true, "application_default_credentials.json": true,
+	// ansible vault password files
+	".vault_pass": true, ".vault_pass.txt": true, ".vault-pass": true, ".vault_password": true, "vault_pass.txt": true,
 }
 
 var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true,
@@ -441,6 +443,18 @@ var sensitiveHome = []string{
 	".config/github-copilot", ".config/git/credentials", ".bash_history", ".zsh_history", ".local/share/fish/fish_history", ".psql_history",
 	".mysql_history", ".python_history", ".node_repl_history",
 	".aws/sso/cache", ".aws/cli/cache", ".gemini/oauth_creds.json", ".config/azure", ".oci/config", ".kube/cache",
+	// the token and password stores of other CLIs and build tools
+	".claude.json", ".config/hub", ".config/glab-cli/config.yml", ".config/tea/config.yml", ".s3cfg", ".boto", ".passwd-s3fs",
+	".mc/config.json", ".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties", ".ivy2/.credentials",
+	".composer/auth.json", ".config/composer/auth.json", ".nuget/nuget/nuget.config", ".yarnrc.yml",
+	".terraformrc", ".databrickscfg", ".snowsql/config", ".config/doctl/config.yaml", ".config/hcloud/cli.toml",
+	".fly/config.yml", ".netlify/config.json", ".wrangler/config", ".config/.wrangler/config", ".config/stripe/config.toml",
+	".ngrok2/ngrok.yml", ".config/ngrok/ngrok.yml", "library/application support/ngrok/ngrok.yml",
+	".local/share/com.vercel.cli/auth.json", "library/application support/com.vercel.cli/auth.json",
+	".supabase/access-token", ".railway/config.json", ".circleci/cli.yml", ".travis/config.yml", ".jfrog/jfrog-cli.conf",
+	".sentryclirc", ".config/configstore/firebase-tools.json", ".cache/huggingface/token", ".huggingface/token",
+	".kaggle/kaggle.json", ".config/sops/age", "library/application support/sops/age", ".subversion/auth", ".vnc/passwd",
+	".local/share/atuin/key", ".rediscli_history",
 }
 
 // homeSecretSuffixes are the sensitiveHome paths of more than one component,

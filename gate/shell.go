@@ -1395,6 +1395,11 @@ func riskyEnv(name, val string, static bool) bool {
 var lessHarmless = lazyRE(`^(\s*(-[A-Za-jl-nN-Zp-z#~0-9]+|--(mouse|no-init|chop-long-lines|ignore-case|use-color|incsearch|quit-if-one-screen|RAW-CONTROL-CHARS|raw-control-chars|tabs=\d+|wheel-lines=\d+|redraw-on-quit|status-column)))*\s*$`)
 
 func harmlessEnv(name, val string) bool {
+	if name == "IFS" {
+		// IFS= read -r line: splitting on no more than white space, which
+		// the gate already splits expansions on, hides no word
+		return strings.Trim(val, " \t\n") == ""
+	}
 	if strings.ContainsAny(val, "\"'`$;|&<>(){}\n") {
 		return false
 	}
@@ -1511,16 +1516,124 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 			s.or(a.exec(alt, sc, a.owner))
 		}
 	}
-	for _, w := range c.Args {
-		nw := a.word(w, sc)
-		s.or(nw.sub)
-		words = appendBraced(words, nw)
+	var splits []bool // the word is an unquoted expansion bash field-splits
+	for _, arg := range c.Args {
+		for _, w := range ifsSplit(arg, a.vals, a.arrays) {
+			nw := a.word(w, sc)
+			s.or(nw.sub)
+			words = appendBraced(words, nw)
+			for len(splits) < len(words) {
+				splits = append(splits, unquotedExpansion(w))
+			}
+		}
+	}
+	for _, alt := range fieldSplits(words, splits, a.vals) {
+		// x='-rf /'; rm $x is rm -rf /: the known values, split into words
+		a.stdin = in
+		s.or(a.exec(alt, sc, a.owner))
 	}
 	a.stdin = in
 	e := a.exec(words, sc, a.owner)
 	s.or(e)
 	s.out, s.projList, s.cleanList = e.out, e.projList, e.cleanList
 	return s
+}
+
+// ifsSplit splits a word where an unquoted $IFS expansion sits: bash
+// splits the expansion's value into fields, so rm${IFS}-rf${IFS}/ is three
+// words. Only an IFS the call set to "" expands to nothing.
+func ifsSplit(w *syntax.Word, vals map[string]*varVals, args map[string][]word) []*syntax.Word {
+	if v := vals["IFS"]; v != nil && v.exact && slices.Equal(v.vals, []string{""}) {
+		return []*syntax.Word{w}
+	}
+	var out []*syntax.Word
+	start := 0
+	for i, part := range w.Parts {
+		if !ifsExpansion(part) {
+			continue
+		}
+		if i > start {
+			out = append(out, &syntax.Word{Parts: w.Parts[start:i]})
+		}
+		start = i + 1
+	}
+	if out == nil && start == 0 {
+		return []*syntax.Word{w}
+	}
+	if start < len(w.Parts) {
+		out = append(out, &syntax.Word{Parts: w.Parts[start:]})
+	}
+	// cat$IFS$9/etc/passwd: an unset positional parameter is empty
+	for _, piece := range out {
+		piece.Parts = slices.DeleteFunc(slices.Clone(piece.Parts), func(p syntax.WordPart) bool {
+			pe, ok := p.(*syntax.ParamExp)
+			return ok && pe.Param != nil && pe.Exp == nil && !pe.Length && len(pe.Param.Value) == 1 &&
+				strings.Contains("123456789@*", pe.Param.Value) && vals[pe.Param.Value] == nil && args["@"] == nil
+		})
+	}
+	return slices.DeleteFunc(out, func(w *syntax.Word) bool { return len(w.Parts) == 0 })
+}
+
+// unquotedExpansion reports a word with a parameter expansion outside quotes,
+// whose value bash splits into words.
+func unquotedExpansion(w *syntax.Word) bool {
+	return slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool {
+		_, ok := p.(*syntax.ParamExp)
+		return ok
+	})
+}
+
+// maxSplits bounds the argument lists fieldSplits returns.
+const maxSplits = 16
+
+// fieldSplits returns the argument lists a command may really get when an
+// unquoted expansion among its words (after the command name, whose values
+// exec tries itself) has known values with several fields; nil when none has.
+func fieldSplits(words []word, splits []bool, vals map[string]*varVals) [][]word {
+	n := 0
+	for i, w := range words {
+		if i == 0 || !splits[i] || !w.dyn {
+			continue
+		}
+		for _, v := range w.alts {
+			if len(ifsFields(vals, v)) != 1 {
+				n = max(n, len(w.alts))
+			}
+		}
+	}
+	var out [][]word
+	for k := range min(n, maxSplits) {
+		alt := []word{words[0]}
+		for i, w := range words[1:] {
+			if !splits[i+1] || !w.dyn || len(w.alts) == 0 {
+				alt = append(alt, w)
+				continue
+			}
+			for _, f := range ifsFields(vals, w.alts[k%len(w.alts)]) {
+				alt = append(alt, word{val: f, glob: hasGlob(f), taint: w.taint})
+			}
+		}
+		out = append(out, alt)
+	}
+	return out
+}
+
+// ifsExpansion reports an unquoted expansion of IFS that yields some of its
+// characters: $IFS, ${IFS}, ${IFS:0:1}, ${IFS%??}.
+func ifsExpansion(part syntax.WordPart) bool {
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Param.Value != "IFS" || p.Excl || p.Length || p.Width || p.Index != nil || p.Repl != nil || p.Names != 0 {
+		return false
+	}
+	if p.Exp == nil {
+		return true
+	}
+	switch p.Exp.Op {
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix, syntax.RemSmallPrefix, syntax.RemLargePrefix,
+		syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return true
+	}
+	return false
 }
 
 // appendBraced appends w, brace-expanded as bash does before anything else:
