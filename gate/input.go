@@ -479,8 +479,13 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
 	case tRead, tSearch, tList:
 		ps := a.paths(call, in, sc.cwd, srcKeys)
+		if class == tRead && manyFiles(in) {
+			// read_many_files: each include glob is a read of its own, like paths
+			for _, g := range stringsOf(in["include"]) {
+				ps = append(ps, a.resolvePath(g, sc.cwd, false))
+			}
+		}
 		if len(ps) == 0 && (class != tRead || manyFiles(in)) {
-			// read_many_files {"include": [globs]} reads below the workspace
 			ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
 		}
 		if len(ps) == 0 {
@@ -489,7 +494,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 			return name
 		}
 		for _, p := range ps {
-			a.readFact(p, -1, class == tList)
+			toolRead(a, p, class, manyFiles(in))
 		}
 		if class == tSearch || manyFiles(in) {
 			// what the directories hold on disk decides (searchscope.go)
@@ -513,8 +518,8 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 			// exclude is ignored: it cannot make a read safer than the gate sees)
 			for _, k := range []string{"glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern", "type"} {
 				for _, g := range stringsOf(in[k]) {
-					if !sensitiveBase(strings.ToLower(filepath.Base(g))) {
-						continue
+					if !aimsAtSecret(strings.ToLower(filepath.Base(g))) {
+						continue // src/**, *.json: the walk of the directory decides
 					}
 					a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: -1, human: reason("human.sensitive-read", "searches inside sensitive files")})
 				}

@@ -719,6 +719,23 @@ func sensitiveBase(base string) bool {
 	return false
 }
 
+// sourceNames are names of plain source files. A glob that matches one
+// of them (*, **, *.json, config*) reads a whole tree rather than aiming
+// at secrets, as **/.env, .env*, *.pem and id_* do (ordinaryNames, for
+// the floor, also counts .env.example as ordinary).
+var sourceNames = []string{"main.go", "index.ts", "readme.md", "package.json", "app.py", "config.yaml", "makefile", "a"}
+
+// aimsAtSecret reports a glob base name (lower case) one of whose brace
+// alternatives can name a secret and no ordinary file.
+func aimsAtSecret(base string) bool {
+	for _, alt := range braceExpand(base) {
+		if sensitiveBase(alt) && !slices.ContainsFunc(sourceNames, func(n string) bool { return shellGlobMatch(alt, n) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // globMatchesCandidate reports a glob base name that matches one of
 // globCandidates. starDot: its * and ? match a leading dot, as find's
 // -name and git's pathspecs do; the shell's do not.

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -236,5 +237,61 @@ func toolScopeFacts(a *analyzer, read bool, in map[string]any, ps []pathRef) {
 		// every line of every file: no pattern to clear it
 		s.patterns, s.namesOnly = nil, false
 	}
-	searchScopeFacts(a, s, ps, -1)
+	roots := make([]pathRef, 0, len(ps))
+	for _, p := range ps {
+		if p.known && (p.glob || hasGlob(p.abs)) {
+			// src/**/*.go: the glob reaches no further than its fixed directory
+			p = a.resolvePath(globRoot(p.abs), "", false)
+		}
+		roots = append(roots, p)
+	}
+	searchScopeFacts(a, s, roots, -1)
+}
+
+// toolRead adds the read fact of one path of a read, search or listing
+// tool. A glob of a search or read_many_files (src/**, *.json, docs/*)
+// reads a whole tree, no more than its fixed directory: it is sensitive
+// only when its name aims at secrets (**/.env, *.pem) or where it points
+// is (~/.ssh/*); the walk of the directory finds the secrets on disk.
+func toolRead(a *analyzer, p pathRef, class toolClass, many bool) {
+	// a tool's paths are read as literal names, but these tools glob them
+	if !p.known || !hasGlob(p.abs) && !p.glob || class == tList || class == tRead && !many {
+		a.readFact(p, -1, class == tList)
+		return
+	}
+	f := a.facts[a.readFact(p, -1, true)]
+	f.listOnly = false
+	if toolGlobSensitive(a, p) {
+		f.safe, f.open = nil, nil
+		f.human = reason("human.sensitive-read", "reads files a glob aims at secrets or in a sensitive directory")
+	}
+}
+
+// toolGlobSensitive reports a tool's glob that aims at secret names or
+// whose fixed directory is sensitive: a broad last element (*, **, *.json)
+// is the directory above it.
+func toolGlobSensitive(a *analyzer, r pathRef) bool {
+	for r.known {
+		base := filepath.Base(r.abs)
+		if aimsAtSecret(strings.ToLower(base)) || !hasGlob(base) && !strings.Contains(base, "{") || filepath.Dir(r.abs) == r.abs {
+			break
+		}
+		r = a.resolvePath(filepath.Dir(r.abs), "", false)
+	}
+	return a.sensitive(r)
+}
+
+// globRoot is the directory of a glob path before its first element with
+// a glob (/p/src/**/*.go: /p/src).
+func globRoot(p string) string {
+	parts := strings.Split(p, "/")
+	for i, e := range parts {
+		if hasGlob(e) || strings.Contains(e, "{") {
+			if d := strings.Join(parts[:i], "/"); d != "" {
+				return d
+			}
+			return "/"
+		}
+	}
+	return p
 }

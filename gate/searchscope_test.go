@@ -122,6 +122,15 @@ func TestToolSearchScope(t *testing.T) {
 		{"read_many_files of a directory", tool("read_many_files", map[string]any{"paths": []any{"."}}), true},
 		{"read_many_files of Go files", tool("read_many_files", map[string]any{"include": []any{"**/*.go"}, "paths": []any{"."}}), false},
 		{"read_many_files of src", tool("read_many_files", map[string]any{"paths": []any{"src"}}), false},
+		// a broad glob reads its fixed directory: the walk of it decides
+		{"read_many_files include src/**", tool("read_many_files", map[string]any{"include": []any{"src/**"}}), false},
+		{"read_many_files include src/**/*.go", tool("read_many_files", map[string]any{"include": []any{"src/**/*.go"}}), false},
+		{"read_many_files include certs/*", tool("read_many_files", map[string]any{"include": []any{"certs/*"}}), true},
+		{"read_many_files paths certs/**", tool("read_many_files", map[string]any{"paths": []any{"certs/**"}}), true},
+		{"read_many_files include **", tool("read_many_files", map[string]any{"include": []any{"**"}}), true},
+		{"read_many_files include *.json", tool("read_many_files", map[string]any{"include": []any{"*.json"}}), true},
+		{"Grep in src/**", tool("Grep", map[string]any{"pattern": "T=", "path": "src/**"}), false},
+		{"Grep in certs/*", tool("Grep", map[string]any{"pattern": "A", "path": "certs/*"}), true},
 	}
 	for _, c := range cases {
 		v := Analyze(c.call, e)

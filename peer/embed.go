@@ -150,15 +150,26 @@ func (s *Server) CancelSession(sessionID string) {
 // becomes a grant only where the gate offers one (it is recorded as "once"
 // otherwise), a note becomes a user rule. It returns the reply as applied.
 func (s *Server) RecordUserReply(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, user protocol.PermissionReply) (protocol.PermissionReply, error) {
-	w, sess, err := s.live(sessionID)
+	ctx, rq, err := s.hostRequest(ctx, sessionID, turn, call)
 	if err != nil {
 		return protocol.PermissionReply{}, err
+	}
+	offered := rq.verdict.Always != nil && !rq.verdict.HumanOnly
+	return s.commit(ctx, rq, rq.fromUser(user, offered, "answered in the host's own prompt: "+reasonText(rq.verdict)))
+}
+
+// hostRequest is a request for a call a host adapter reports on (its
+// outcome, its user's answer, a repeat of a rejection), in turn of
+// session sessionID, with the gate's verdict on it.
+func (s *Server) hostRequest(ctx context.Context, sessionID string, turn int, call protocol.ToolCall) (context.Context, *request, error) {
+	w, sess, err := s.live(sessionID)
+	if err != nil {
+		return ctx, nil, err
 	}
 	ctx = s.event(ctx)
 	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
 	rq.verdict = s.analyze(w, sess, call)
-	offered := rq.verdict.Always != nil && !rq.verdict.HumanOnly
-	return s.commit(ctx, rq, rq.fromUser(user, offered, "answered in the host's own prompt: "+reasonText(rq.verdict)))
+	return ctx, rq, nil
 }
 
 // live is the world and the live session sessionID.
@@ -230,13 +241,10 @@ func WithCommitClaim(ctx context.Context, claim func()) context.Context {
 // (once) or refused it (reject). The record names the host as the
 // decider, never the user.
 func (s *Server) RecordHostOutcome(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, kind protocol.ReplyKind, reason string) (protocol.PermissionReply, error) {
-	w, sess, err := s.live(sessionID)
+	ctx, rq, err := s.hostRequest(ctx, sessionID, turn, call)
 	if err != nil {
 		return protocol.PermissionReply{}, err
 	}
-	ctx = s.event(ctx)
-	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
-	rq.verdict = s.analyze(w, sess, call)
 	return s.commit(ctx, rq, rq.finish(kind, protocol.ByHost, protocol.SourceHost, reason, ""))
 }
 
@@ -288,13 +296,10 @@ func allowedByUser(v gate.Verdict) bool {
 // rejected before in this session with a note: their rule, with their note
 // as the agent's feedback, whatever the mode and with or without a judge.
 func (s *Server) RepeatRejection(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, note string) (protocol.PermissionReply, error) {
-	w, sess, err := s.live(sessionID)
+	ctx, rq, err := s.hostRequest(ctx, sessionID, turn, call)
 	if err != nil {
 		return protocol.PermissionReply{}, err
 	}
-	ctx = s.event(ctx)
-	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
-	rq.verdict = s.analyze(w, sess, call)
 	if rq.verdict.Decision == protocol.DecisionDeny { // a floor or deny rule names itself
 		return s.commit(ctx, rq, rq.finish(protocol.ReplyReject, rq.verdict.DecidedBy, protocol.SourceAuto, reasonText(rq.verdict), feedbackPolicy))
 	}

@@ -110,6 +110,26 @@ func (e *hookEnv) audit() []map[string]any {
 	return recs
 }
 
+// userRejected writes this env's transcript as Claude Code 2.1 does when
+// the user rejects tool call id in its dialog and says why.
+func (e *hookEnv) userRejected(id, note string) {
+	e.t.Helper()
+	lines := []map[string]any{
+		{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": id, "name": "Bash"}}}},
+		{"type": "user", "toolDenialKind": "user-rejected", "userFeedback": note,
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "is_error": true,
+				"content": "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n" + note}}}},
+	}
+	var b bytes.Buffer
+	for _, l := range lines {
+		raw, _ := json.Marshal(l)
+		b.Write(append(raw, '\n'))
+	}
+	if err := os.WriteFile(e.trans, b.Bytes(), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // preDecision is the permissionDecision of a PreToolUse answer.
 func preDecision(t *testing.T, r hookResult) (decision, reason string) {
 	t.Helper()
@@ -219,21 +239,7 @@ func TestHookClaudeCodeUserRejectionBecomesRule(t *testing.T) {
 	if r := e.run("claude-code", e.claude("PermissionRequest", bashInput("", "git push origin main"))); r.stdout != "" {
 		t.Fatalf("PermissionRequest: %+v, want no verdict", r)
 	}
-	// What Claude Code 2.1 writes when the user rejects in its dialog.
-	lines := []map[string]any{
-		{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": "toolu_9", "name": "Bash"}}}},
-		{"type": "user", "toolDenialKind": "user-rejected", "userFeedback": "never push to main, open a PR",
-			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_9", "is_error": true,
-				"content": "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nnever push to main, open a PR"}}}},
-	}
-	var b bytes.Buffer
-	for _, l := range lines {
-		raw, _ := json.Marshal(l)
-		b.Write(append(raw, '\n'))
-	}
-	if err := os.WriteFile(e.trans, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.userRejected("toolu_9", "never push to main, open a PR")
 	if d, _ := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_10", "ls")))); d != "allow" {
 		t.Fatalf("ls: %s", d)
 	}
@@ -583,20 +589,7 @@ func TestHookUserChangesMind(t *testing.T) {
 	if r := e.run("claude-code", e.claude("PermissionRequest", bashInput("", "make deploy"))); r.stdout != "" {
 		t.Fatalf("PermissionRequest: %+v, want no verdict (Claude shows its dialog)", r)
 	}
-	lines := []map[string]any{
-		{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": "Bash"}}}},
-		{"type": "user", "toolDenialKind": "user-rejected", "userFeedback": "not before the review",
-			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
-				"content": "The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nnot before the review"}}}},
-	}
-	var b bytes.Buffer
-	for _, l := range lines {
-		raw, _ := json.Marshal(l)
-		b.Write(append(raw, '\n'))
-	}
-	if err := os.WriteFile(e.trans, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.userRejected("toolu_1", "not before the review")
 	d, reason := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_2", "make deploy"))))
 	if d != "deny" || !strings.Contains(reason, "not before the review") {
 		t.Fatalf("repeat: %s %q, want deny with the user's note", d, reason)

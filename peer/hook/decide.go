@@ -122,23 +122,16 @@ func (c *call) restoreTurn() error {
 // "perm-peer" asks instead). A call left to the host is remembered as
 // pending, and audited when the host reports what became of it.
 func (c *call) preTool(ctx context.Context) (Outcome, error) {
-	if o, ok, err := c.rejectedBefore(ctx); ok || err != nil {
+	o, def, err := c.decideOrDefer(ctx)
+	if def == nil || err != nil {
 		return o, err
 	}
-	reply, err := c.srv.Decide(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
-	var def *peer.Deferral
-	if !errors.As(err, &def) {
-		if err != nil {
-			return Outcome{}, err
-		}
-		return outcomeOf(reply), nil
-	}
-	owned := def.HumanOnly || c.srv.OwnsHookAsks()
+	owned := def.humanOnly || c.srv.OwnsHookAsks()
 	if !owned {
 		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: false, Offset: c.transcriptSize()}
 		return Outcome{Verdict: NoVerdict}, c.db.PutPendingAsk(c.ev.SessionID, a)
 	}
-	if !c.ev.CanAsk && (def.HumanOnly || c.ev.NoHuman || riskyReply(reply)) {
+	if !c.ev.CanAsk && (def.humanOnly || c.ev.NoHuman || riskyReply(def.reply)) {
 		return c.headless(ctx)
 	}
 	if !c.ev.CanAsk {
@@ -147,12 +140,12 @@ func (c *call) preTool(ctx context.Context) (Outcome, error) {
 		a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, Offset: c.transcriptSize()}
 		return Outcome{Verdict: NoVerdict}, c.db.PutPendingAsk(c.ev.SessionID, a)
 	}
-	a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: def.HumanOnly,
+	a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: def.humanOnly,
 		Prompted: true, Offset: c.transcriptSize()}
 	if err := c.db.PutPendingAsk(c.ev.SessionID, a); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Verdict: Ask, Reason: "perm-peer: " + metaReason(reply)}, nil
+	return Outcome{Verdict: Ask, Reason: "perm-peer: " + metaReason(def.reply)}, nil
 }
 
 // riskyReply: a call too risky to leave to an approval policy that may run
@@ -163,6 +156,31 @@ func riskyReply(reply protocol.PermissionReply) bool {
 		risk = reply.Meta.Risk
 	}
 	return risk == protocol.RiskHigh || risk == protocol.RiskCritical
+}
+
+// deferral is a call the pipeline left to a human: the reply it carries
+// (risk, reason) and whether only a person may approve the call.
+type deferral struct {
+	reply     protocol.PermissionReply
+	humanOnly bool
+}
+
+// decideOrDefer decides the call where perm-peer can without a human (a
+// repeat of the user's explained rejection, the pipeline), or returns the
+// deferral that leaves it to one.
+func (c *call) decideOrDefer(ctx context.Context) (Outcome, *deferral, error) {
+	if o, ok, err := c.rejectedBefore(ctx); ok || err != nil {
+		return o, nil, err
+	}
+	reply, err := c.srv.Decide(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
+	var def *peer.Deferral
+	switch {
+	case errors.As(err, &def):
+		return Outcome{}, &deferral{reply: reply, humanOnly: def.HumanOnly}, nil
+	case err != nil:
+		return Outcome{}, nil, err
+	}
+	return outcomeOf(reply), nil, nil
 }
 
 // rejectedBefore rejects a call the user rejected before in this session
@@ -212,21 +230,14 @@ func (c *call) permission(ctx context.Context) (Outcome, error) {
 		}
 		return Outcome{}, nil
 	}
-	if o, ok, err := c.rejectedBefore(ctx); ok || err != nil {
+	o, def, err := c.decideOrDefer(ctx)
+	if def == nil || err != nil {
 		return o, err
 	}
-	reply, err := c.srv.Decide(c.claimed(ctx), c.ev.SessionID, c.turn.Turn, c.ev.Call, leaveToHost)
-	var def *peer.Deferral
-	if !errors.As(err, &def) {
-		if err != nil {
-			return Outcome{}, err
-		}
-		return outcomeOf(reply), nil
-	}
-	if def.HumanOnly && c.ev.NoHuman {
+	if def.humanOnly && c.ev.NoHuman {
 		return c.headless(ctx)
 	}
-	a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: def.HumanOnly,
+	a := store.PendingAsk{ID: askID(c.ev.Call), Turn: c.turn.Turn, Call: c.ev.Call, HumanOnly: def.humanOnly,
 		Prompted: !c.ev.NoHuman, Offset: c.transcriptSize()}
 	return Outcome{}, c.db.PutPendingAsk(c.ev.SessionID, a)
 }
@@ -251,13 +262,14 @@ func (c *call) postTool(ctx context.Context) error {
 }
 
 // takeAsk takes the pending ask of call: by its tool-use id, else (a host
-// whose post-tool event has none) by the call itself.
+// whose post-tool event has none) by the call itself. Only an ask found
+// among the session's pending asks read at the start of this call is
+// taken: the host fires a call's pre-tool and permission events, which
+// leave asks pending, before its post-tool event, so a call with nothing
+// pending then has nothing to take, and costs no write.
 func (c *call) takeAsk(call protocol.ToolCall) (store.PendingAsk, bool, error) {
-	if call.ToolCallID != "" {
-		return c.db.TakePendingAsk(c.ev.SessionID, call.ToolCallID)
-	}
 	for _, a := range c.pending {
-		if sameCall(a.Call, call) {
+		if (call.ToolCallID != "" && a.ID == call.ToolCallID) || (call.ToolCallID == "" && sameCall(a.Call, call)) {
 			return c.db.TakePendingAsk(c.ev.SessionID, a.ID)
 		}
 	}
