@@ -546,7 +546,7 @@ func (c *plainCall) files() bool {
 		}
 	case strings.HasPrefix(lb, "mkfs") || strings.HasPrefix(lb, "newfs") || formatters[lb]:
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
-	case lb == "ttyd" || lb == "gotty":
+	case slices.Contains([]string{"ttyd", "gotty", "ztcp", "zsocket"}, lb): // zsh's ztcp is its /dev/tcp
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
 	case lb == "crontab":
 		if hasFlag(args, "-l") && len(args) == 1 {
@@ -2564,7 +2564,7 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 	// gawk accepts) may load code from elsewhere, and asks.
 	var progs, ops []word
 	ok := true
-	dd := false
+	dd, inplace := false, false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.val
@@ -2598,6 +2598,12 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			// --version, --posix, --sandbox, --lint, -M, ...: no code, no files
 		case v == "-W" && i+1 < len(args) && (args[i+1].val == "version" || args[i+1].val == "v"):
 			next() // mawk -W version
+		case awkInplace(args[i:]):
+			// gawk -i inplace rewrites every file operand
+			inplace, ok = true, false
+			if v == "-i" || !strings.Contains(v, "=") && strings.HasPrefix(v, "--") {
+				next()
+			}
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
 				if args[i+1].val == "-" && !args[i+1].dyn {
@@ -2625,6 +2631,9 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			continue // var=value operand
 		}
 		a.readWord(w, sc, idx, false)
+		if inplace || slices.ContainsFunc(progs, func(p word) bool { return awkIncludesInplace().MatchString(p.val) }) {
+			a.writeWord(w, sc, idx)
+		}
 	}
 	for _, p := range progs {
 		v := p.val
@@ -2684,6 +2693,28 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 	}
 	return readsEnv
 }
+
+// awkInplace reports gawk's in-place extension loaded by the option at the
+// head of args: -i inplace, -iinplace.awk, --include=inplace, --incl inplace.
+func awkInplace(args []word) bool {
+	v, val := args[0].val, ""
+	switch {
+	case v == "-i" || strings.HasPrefix(v, "--") && !strings.Contains(v, "=") && len(v) > 4 && strings.HasPrefix("--include", v):
+		if len(args) > 1 {
+			val = args[1].val
+		}
+	case strings.HasPrefix(v, "-i"):
+		val = v[2:]
+	case strings.HasPrefix(v, "--") && len(v) > 4 && strings.HasPrefix("--include", v[:strings.IndexByte(v+"=", '=')]):
+		_, val, _ = strings.Cut(v, "=")
+	default:
+		return false
+	}
+	return strings.TrimSuffix(path.Base(val), ".awk") == "inplace"
+}
+
+// awkIncludesInplace matches a program that loads the in-place extension.
+var awkIncludesInplace = lazyRE(`@include\s*"inplace(\.awk)?"`)
 
 // awkHarmless are awk options that load no code and open no file.
 var awkHarmless = map[string]bool{"--version": true, "--posix": true, "--traditional": true, "--compat": true,
@@ -2810,7 +2841,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			continue
 		case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && sshVals[lb] == nil:
 			mid := len(a.facts)
-			a.writeWord(args[i+1], sc, idx)
+			a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
 			for _, g := range a.facts[mid:] {
 				a.markFetched(g.path)
 			}
@@ -2965,9 +2996,11 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		lb == "wget" && len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider") {
 		for _, w := range args {
 			if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
-				r := a.resolvePath(path.Base(u.Path), sc.cwd, true)
-				a.writeFact(r, idx)
-				a.markFetched(r)
+				mid := len(a.facts)
+				a.writeWord(savedIn(args, lb, word{val: path.Base(u.Path)}), sc, idx)
+				for _, g := range a.facts[mid:] {
+					a.markFetched(g.path)
+				}
 			}
 		}
 	}
@@ -2981,6 +3014,23 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// savedIn is where a downloader saves the file name: in the directory of
+// curl --output-dir or wget -P/--directory-prefix when one is given
+// (wget -P .git/hooks URL writes a hook).
+func savedIn(args []word, lb string, name word) word {
+	dirs := optionValues(args, 'P', "--directory-prefix")
+	if lb == "curl" {
+		dirs = optionValues(args, 0, "--output-dir")
+	} else if lb != "wget" {
+		return name
+	}
+	if len(dirs) == 0 || strings.HasPrefix(name.val, "/") || name.val == "-" {
+		return name
+	}
+	d := dirs[len(dirs)-1]
+	return word{val: strings.TrimSuffix(d.val, "/") + "/" + name.val, dyn: d.dyn || name.dyn}
 }
 
 // sshCommand analyses the command ssh runs on the remote host as if it ran
