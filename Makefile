@@ -110,6 +110,7 @@ FUZZ_TARGETS += schemas:FuzzStrictACPRequestPermission
 FUZZ_TARGETS += schemas:FuzzStrictCheck
 FUZZ_TARGETS += schemas:FuzzStrictSessionTurn
 FUZZ_TARGETS += schemas:FuzzStrictSessionUpdate
+FUZZ_TARGETS += schemas/internal/jsonschema:FuzzSameAsUpstream
 FUZZ_TARGETS += store:FuzzCanonicalRecord
 FUZZ_TARGETS += store:FuzzCanonicalJSON
 FUZZ_TARGETS += peer/acpproxy:FuzzEnvelope
@@ -161,4 +162,4 @@ bench-micro:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 schemas:
-	$(GO) run ./cmd/perm-peer schemas --out schemas
+	$(GO) test ./schemas/ -run '^TestSchemasUpToDate$$' -update

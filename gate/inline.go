@@ -38,12 +38,17 @@ var (
 	inlineDeleteArg = lazyRE(`(?:rmtree|rmSync|rmdirSync|\bfs\.rm|promises\.rm|rm_rf|rm_r|remove_tree|RemoveAll|removedirs|Deno\.remove)\(\s*(?:(?:os\.path\.)?expanduser\(|File\.expand_path\(|Path\()?\s*['"]([^'"]*)['"]`)
 	// inlineHome names the home directory without a literal path.
 	inlineHome = lazyRE(`expanduser|homedir\(|Path\.home\(|['"]HOME['"]|\bENV\{HOME\}|env\.HOME|Dir\.home|\$HOME|getenv\(\s*['"]HOME`)
+	// inlineHomeString is a string that starts with the home directory
+	// interpolated (after a perl open mode): ">>$ENV{HOME}/.bashrc",
+	// `${process.env.HOME}/.ssh/id_rsa`, "#{Dir.home}/.aws/credentials".
+	inlineHomeString = lazyRE(`^(?:\+?[<>]{1,2}\s*)?(?:\$ENV\{\s*['"]?HOME['"]?\s*\}|\$\{\s*(?:process\.env\.HOME|os\.homedir\(\)|Deno\.env\.get\(['"]HOME['"]\))\s*\}|` +
+		`#\{\s*(?:ENV\[['"]HOME['"]\]|Dir\.home)\s*\}|\{\s*(?:os\.environ\[['"]HOME['"]\]|Path\.home\(\)|os\.path\.expanduser\(['"]~['"]\))\s*\}|\$\{?HOME\}?)(/.*)$`)
 	// inlineWrite opens or writes a file for writing.
 	inlineWrite = lazyRE(`,\s*(mode\s*=\s*)?['"][wax]b?\+?['"]|write_text|write_bytes|writeFileSync|appendFileSync|\bwriteFile\(|` +
-		`\bappendFile\(|File\.write|IO\.write|File\.open\([^)]*['"][wa]|open\s*\(\s*\w+\s*,\s*['"]?>|file_put_contents|copyfile|shutil\.copy|` +
+		`\bappendFile\(|File\.write|IO\.write|File\.open\([^)]*['"][wa]|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['"]?\+?>|file_put_contents|copyfile|shutil\.copy|` +
 		`shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|symlink`)
 	// inlineEnvDump prints or serialises the whole environment.
-	inlineEnvDump = lazyRE(`os\.environ\s*\)|os\.environ\.(items|copy|values)\(|dict\(\s*os\.environ|process\.env\s*[\),]|` +
+	inlineEnvDump = lazyRE(`os\.environ\s*\)|os\.environ\.(items|copy|values)\(|dict\(\s*os\.environ|process\.env\s*(?:[\),;]|$)|` +
 		`JSON\.stringify\(\s*process\.env|Object\.(keys|entries|values)\(\s*process\.env|%ENV|\bENV\.(to_h|each|to_a|inspect)|` +
 		`\bp\s+ENV\b|getenv\(\s*\)|\$_ENV|Deno\.env\.toObject`)
 	// inlineEnvVar reads one environment variable by a literal name:
@@ -64,7 +69,8 @@ var (
 // inlineCode looks at the code an interpreter runs (lb is its name).
 func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb" || lb == "julia"
-	lits := codeLiterals(code, backticks)
+	// `…` is a literal too: JavaScript's template strings do not run
+	lits := codeLiterals(code, true)
 	shellOut := inlineShellOut().MatchString(code) || backticks && strings.Contains(code, "`")
 	if lb == "tclsh" || lb == "wish" || lb == "expect" {
 		for _, m := range tclExec().FindAllStringSubmatch(code, 8) {
@@ -95,6 +101,7 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	home := inlineHome().MatchString(code)
 	var paths []string
 	for _, l := range lits {
+		l = interpolatedHome(l)
 		if pathLiteral(l) {
 			paths = append(paths, l)
 			if home && !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "~") {
@@ -216,6 +223,18 @@ func (a *analyzer) textSpellings(l string, sc *scope) []string {
 	var b strings.Builder
 	a.envWord(w.Parts, sc, &b, true, false)
 	return []string{l, b.String()}
+}
+
+// interpolatedHome rewrites a string that starts with the home directory
+// interpolated to ~/…, and drops a perl open mode ("<.env" is .env).
+func interpolatedHome(l string) string {
+	if m := inlineHomeString().FindStringSubmatch(l); m != nil {
+		return "~" + m[1]
+	}
+	if t := strings.TrimLeft(l, "+<>"); t != l && len(l)-len(t) <= 3 && pathLiteral(strings.TrimSpace(t)) {
+		return strings.TrimSpace(t)
+	}
+	return l
 }
 
 // pathLiteral reports a literal that looks like a file name: absolute,

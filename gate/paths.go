@@ -819,7 +819,17 @@ func (a *analyzer) persistence(r pathRef) string {
 		}
 	}
 	for _, p := range forms {
-		lp := strings.ToLower(p)
+		if kind := persistenceOf(p); kind != "" {
+			return kind
+		}
+	}
+	return ""
+}
+
+// persistenceOf classifies one absolute path, and a directory by what it
+// holds: cp x .github/workflows and wget -P .git/hooks write a file in it.
+func persistenceOf(p string) string {
+	for _, lp := range []string{strings.ToLower(p), strings.ToLower(p) + "/x"} {
 		base := filepath.Base(lp)
 		switch {
 		case strings.Contains(lp, "/.git/hooks/") || strings.HasSuffix(lp, "/.git/hooks") || strings.Contains(lp, "/.husky/") ||
@@ -880,11 +890,12 @@ func (a *analyzer) persistence(r pathRef) string {
 // (SPEC §5.4): what a future agent run reads as instructions or runs.
 func agentFile(lp, base string) bool {
 	switch base {
-	case "agent.md", ".rules", ".goosehints", "opencode.jsonc", "mcp.json", ".windsurfrules", "copilot-instructions.md", "warp.md":
+	case "agent.md", ".rules", ".goosehints", "opencode.jsonc", "mcp.json", ".windsurfrules", "copilot-instructions.md", "warp.md",
+		"qwen.md", "crush.md", "crush.local.md", "crush.json", ".crush.json", ".augment-guidelines":
 		return true
 	}
 	for _, d := range []string{"/.agents/", "/.github/skills/", "/.github/agents/", "/.github/prompts/", "/.github/chatmodes/",
-		"/.opencode/", "/.goose/", "/.amazonq/", "/.junie/", "/.augment/", "/.qwen/", "/.crush/"} {
+		"/.opencode/", "/.goose/", "/.amazonq/", "/.junie/", "/.augment/", "/.qwen/", "/.crush/", "/.trae/", "/.kilocode/"} {
 		if strings.Contains(lp, d) {
 			return true
 		}
@@ -897,7 +908,8 @@ func agentFile(lp, base string) bool {
 var persistDirs = map[string]bool{".github": true, ".gitea": true, ".forgejo": true, ".circleci": true, ".buildkite": true,
 	".husky": true, ".githooks": true, ".vscode": true, ".zed": true, ".devcontainer": true, ".claude": true, ".codex": true,
 	".cursor": true, ".gemini": true, ".continue": true, ".windsurf": true, ".roo": true, ".kiro": true, ".agents": true,
-	".opencode": true, ".clinerules": true, ".ssh": true, ".config": true}
+	".opencode": true, ".clinerules": true, ".ssh": true, ".config": true, ".trae": true, ".kilocode": true, ".qwen": true,
+	".crush": true, ".junie": true, ".augment": true, ".amazonq": true, ".goose": true}
 
 // persistCandidates are persistence files a glob written to is checked
 // against.

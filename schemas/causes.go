@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/perm-peer/perm-peer/schemas/internal/jsonschema"
 )
 
 // flatten turns the validator's error tree into a flat, sorted, de-duplicated

@@ -11,8 +11,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/perm-peer/perm-peer/schemas/internal/jsonschema"
 )
+
+// BaseID prefixes every schema's $id; a policy file may point its "$schema"
+// at BaseID + PolicySchema.
+const BaseID = "https://raw.githubusercontent.com/perm-peer/perm-peer/main/schemas/"
 
 //go:embed *.json
 var embedded embed.FS

@@ -192,3 +192,57 @@ func TestWriteHandleKeptUnlessSomeoneWaits(t *testing.T) {
 	appendOne()
 	assert.NotZero(t, db.yieldUntil.Load(), "the handle is released for the waiting process")
 }
+
+// TestReadHandleLingers: with LingerReads, reads in a row share one handle;
+// another process's write waits for it at most about readLingerFor, and
+// this process's own write releases it first.
+func TestReadHandleLingers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "p.db")
+	db, err := Open(path, Options{LockTimeout: 10 * time.Second, LingerReads: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db.closeIdle() // Open created the file: its write handle would serve the reads
+	read := func() {
+		_, _, err := db.HookState("s")
+		require.NoError(t, err)
+	}
+	// held reads one state with its idle timer stopped, and returns the handle.
+	held := func() *handle {
+		for range 100 {
+			read()
+			db.rw.Lock()
+			if h := db.reads.h; h != nil && db.reads.timer.Stop() {
+				db.reads.timer = nil
+				db.rw.Unlock()
+				return h
+			}
+			db.rw.Unlock() // the idle timer fired first: again
+		}
+		t.Fatal("no read handle lingered after 100 reads")
+		return nil
+	}
+	h := held()
+	read()
+	db.rw.Lock()
+	assert.Same(t, h, db.reads.h, "the second read used the first one's handle")
+	db.rw.Unlock()
+
+	// Another process (another DB on the file: its own descriptors) writes:
+	// it waits for the lingering read handle's idle release.
+	other, err := Open(path, Options{LockTimeout: 5 * time.Second})
+	require.NoError(t, err)
+	defer other.Close()
+	start := time.Now()
+	_, err = other.AppendAudit(context.Background(), record("o", protocol.SourceAuto, "ls"))
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 2*time.Second, "the other process's write waited out the read handle's linger, not its lock timeout")
+	require.NoError(t, other.Close())
+
+	// This process's own write releases its read handle first.
+	held()
+	_, err = db.AppendAudit(context.Background(), record("s", protocol.SourceAuto, "ls"))
+	require.NoError(t, err)
+	db.rw.Lock()
+	assert.Nil(t, db.reads.h, "the write released the read handle")
+	db.rw.Unlock()
+}

@@ -54,6 +54,11 @@ type Options struct {
 	// Open records it next to the file ("<db>.root") so that
 	// `perm-peer log` can name the project of every DB (ProjectDBs).
 	Project string
+	// LingerReads keeps a read's handle, and its shared lock, open for a
+	// few milliseconds after the read (see readLingerFor), for a process
+	// that makes a few reads in a row and exits: a hook call opens the
+	// file once instead of once per read.
+	LingerReads bool
 }
 
 // DB is one project's store. It holds no open bbolt handle between
@@ -77,6 +82,7 @@ type DB struct {
 	committing sync.WaitGroup // one count while a leader runs
 
 	linger     lingering    // the write handle kept open between close writes (tx.go); under rw
+	reads      lingering    // the read handle kept between close reads (Options.LingerReads); under rw
 	yieldUntil atomic.Int64 // unix ns before which update does not lock (tx.go, maxHold)
 
 	// batches counts committed group commits (observability and tests).

@@ -26,6 +26,14 @@ import (
 // commit; another process waits at most that much longer for the file.
 const lingerFor = 2 * time.Millisecond
 
+// With Options.LingerReads, a read handle lingers too, for readLingerFor
+// after its last read, so a process that reads a few times in a row (a
+// hook call: the schema check, the session's state, its grants) opens the
+// file once. Its shared lock holds off other processes' writes that long
+// at most; this process's own write releases it first (a shared and an
+// exclusive flock on two descriptors of one file would wait on each other).
+const readLingerFor = 10 * time.Millisecond
+
 // Fairness between processes: a steady stream of commits would keep the
 // lingering handle, and with it the lock, forever, and a second peer on the
 // same file would wait out its lock timeout and fail closed. So once a
@@ -52,7 +60,8 @@ type handle struct {
 	poisoned atomic.Bool
 }
 
-// lingering is the write handle kept open between close writes; guarded by
+// lingering is the write handle kept open between close writes, or the
+// read handle kept between close reads (Options.LingerReads); guarded by
 // DB.rw.
 type lingering struct {
 	h        *handle
@@ -74,6 +83,7 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 	}
 	db.rw.Lock()
 	defer db.rw.Unlock()
+	db.releaseReads()
 	if db.linger.h == nil {
 		h, err := db.openHandle(true)
 		if err != nil {
@@ -107,6 +117,9 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 // view runs fn in one read-only transaction: on the lingering write handle
 // when there is one, else on a handle opened under a shared lock.
 func (db *DB) view(fn func(*bolt.Tx) error) error {
+	if db.opts.LingerReads {
+		return db.viewLingering(fn)
+	}
 	db.rw.RLock()
 	defer db.rw.RUnlock()
 	if h := db.linger.h; h != nil {
@@ -120,6 +133,56 @@ func (db *DB) view(fn func(*bolt.Tx) error) error {
 	return db.run(h, func(b *bolt.DB) error { return b.View(fn) })
 }
 
+// viewLingering is view with Options.LingerReads: on the lingering write
+// handle when there is one, else on the lingering read handle, opened
+// if needed and kept for readLingerFor after this read. It holds rw
+// exclusively, since it may set the read handle.
+func (db *DB) viewLingering(fn func(*bolt.Tx) error) error {
+	db.rw.Lock()
+	defer db.rw.Unlock()
+	if h := db.linger.h; h != nil {
+		return db.run(h, func(b *bolt.DB) error { return b.View(fn) })
+	}
+	if db.reads.h == nil {
+		h, err := db.openHandle(false)
+		if err != nil {
+			return err
+		}
+		db.reads.h, db.reads.openedAt = h, time.Now()
+	}
+	if db.reads.timer != nil {
+		db.reads.timer.Stop()
+		db.reads.timer = nil
+	}
+	err := db.run(db.reads.h, func(b *bolt.DB) error { return b.View(fn) })
+	if errors.Is(err, ErrCorrupt) {
+		db.releaseReads() // never reuse a handle bbolt panicked on
+		return err
+	}
+	db.reads.timer = time.AfterFunc(readLingerFor, db.closeIdleReads)
+	return err
+}
+
+// closeIdleReads releases the lingering read handle once no transaction is
+// running.
+func (db *DB) closeIdleReads() {
+	db.rw.Lock()
+	defer db.rw.Unlock()
+	db.releaseReads()
+}
+
+// releaseReads closes the lingering read handle; the caller holds rw.
+func (db *DB) releaseReads() {
+	if db.reads.timer != nil {
+		db.reads.timer.Stop()
+		db.reads.timer = nil
+	}
+	if db.reads.h != nil {
+		db.closeHandle(db.reads.h)
+		db.reads.h = nil
+	}
+}
+
 // closeIdle releases the lingering handle once no transaction is running.
 func (db *DB) closeIdle() {
 	db.rw.Lock()
@@ -127,8 +190,9 @@ func (db *DB) closeIdle() {
 	db.releaseLinger()
 }
 
-// releaseLinger closes the lingering handle; the caller holds rw.
+// releaseLinger closes the lingering handles; the caller holds rw.
 func (db *DB) releaseLinger() {
+	db.releaseReads()
 	if db.linger.timer != nil {
 		db.linger.timer.Stop()
 		db.linger.timer = nil

@@ -10,8 +10,9 @@
 // the bench harness measures as a second floor for sequential latency.
 //
 // Built with -tags validate it also validates every request's params against
-// perm-peer's schemas with santhosh-tekuri/jsonschema/v5, as SPEC §4
-// requires of perm-peer: linking that validator (its package init compiles
-// the JSON Schema meta-schemas) and running it are costs no conforming peer
-// avoids, so the harness reports this third floor beside the targets.
+// perm-peer's schemas with santhosh-tekuri/jsonschema/v5 (perm-peer's copy,
+// schemas/internal/jsonschema, which compiles the meta-schemas on first
+// use), as SPEC §4 requires of perm-peer: running that validator is a cost
+// no conforming peer avoids, so the harness reports this third floor
+// beside the targets.
 package main

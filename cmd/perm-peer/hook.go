@@ -52,7 +52,8 @@ func runHook(args []string) int {
 		return 2
 	}
 	cfg := peer.Config{UserPolicyFile: userPolicyPath(*policy), Version: version, Agent: args[0],
-		StoreOptions: store.Options{LockTimeout: min(hookLockTimeout, *bound/4)}}
+		// one short process: its reads share one handle (LingerReads)
+		StoreOptions: store.Options{LockTimeout: min(hookLockTimeout, *bound/4), LingerReads: true}}
 	if *db != "" {
 		path, err := dbPath(*db, "")
 		if err != nil {

@@ -262,13 +262,14 @@ func (c *call) postTool(ctx context.Context) error {
 }
 
 // takeAsk takes the pending ask of call: by its tool-use id, else (a host
-// whose post-tool event has none) by the call itself.
+// whose post-tool event has none) by the call itself. Only an ask found
+// among the session's pending asks read at the start of this call is
+// taken: the host fires a call's pre-tool and permission events, which
+// leave asks pending, before its post-tool event, so a call with nothing
+// pending then has nothing to take, and costs no write.
 func (c *call) takeAsk(call protocol.ToolCall) (store.PendingAsk, bool, error) {
-	if call.ToolCallID != "" {
-		return c.db.TakePendingAsk(c.ev.SessionID, call.ToolCallID)
-	}
 	for _, a := range c.pending {
-		if sameCall(a.Call, call) {
+		if (call.ToolCallID != "" && a.ID == call.ToolCallID) || (call.ToolCallID == "" && sameCall(a.Call, call)) {
 			return c.db.TakePendingAsk(c.ev.SessionID, a.ID)
 		}
 	}

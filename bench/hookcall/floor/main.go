@@ -1,11 +1,10 @@
 // Command floor is what one hook call costs without perm-peer's work: a Go
 // process that reads the hook's JSON from stdin, decodes it and prints a
 // fixed allow. With -commit-db it also commits one record durably to a
-// bbolt file (fsync) before answering, and built with -tags validate it
-// links perm-peer's schema validator (santhosh-tekuri/jsonschema/v5, whose
-// package init compiles the meta-schemas), as every perm-peer process does:
-// that build with -commit-db is the floor a hook that audits before it
-// answers cannot go below.
+// bbolt file (fsync) before answering: the floor a hook that audits
+// before it answers cannot go below. Built with -tags validate it links
+// perm-peer's schemas package and its validator, as every perm-peer process
+// does (whose package inits once compiled the validator's meta-schemas).
 package main
 
 import (

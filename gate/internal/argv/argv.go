@@ -44,6 +44,17 @@ const (
 	NotSafe         // the call is no longer known-safe: xxd -r, file -C
 )
 
+// Output is what a reader prints of the files it reads.
+type Output uint8
+
+const (
+	Contents Output = iota // their contents: cat, head, sort
+	// Names: their names and metadata, and the working directory's with
+	// no operand: ls, tree, du, stat
+	Names
+	Counts // a count, a size or a type, never contents: wc, file, df
+)
+
 // Flag is one flag in all its spellings: synonyms, so a prefix matching
 // two of them (--col for --color and --colour) is no ambiguity.
 type Flag struct {
@@ -75,6 +86,8 @@ type Command struct {
 	// Examples are argument lists and the flags the parser must find
 	// unknown in them ("" for none), checked by the table's test.
 	Examples []Example
+	// Output is what a reader prints of the files it reads.
+	Output Output
 
 	once  sync.Once
 	short map[byte]*Flag

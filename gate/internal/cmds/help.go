@@ -3,6 +3,7 @@ package cmds
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A program's help and version flags, alone on its command line, print
@@ -37,11 +38,20 @@ var gnuHelp = []string{"--help", "--version"}
 
 // helpFamily lists programs that take --help and --version (getopt_long,
 // or their own parser reading both) and the extra words each family
-// shares (perl -v, java -version).
-func helpFamily(extra string, names string) []Help {
+// shares (perl -v, java -version). The list is read on the first lookup
+// (helpsMerged), not at start-up.
+func helpFamily(extra string, names string) []family {
+	return []family{{extra: extra, names: names}}
+}
+
+// family is one helpFamily, as written.
+type family struct{ extra, names string }
+
+// helps expands the family into one Help per program.
+func (f family) helps() []Help {
 	var out []Help
-	for _, n := range strings.Fields(names) {
-		out = append(out, Help{Name: n, Words: slices.Concat(gnuHelp, strings.Fields(extra))})
+	for _, n := range strings.Fields(f.names) {
+		out = append(out, Help{Name: n, Words: slices.Concat(gnuHelp, strings.Fields(f.extra))})
 	}
 	return out
 }
@@ -87,7 +97,9 @@ var helps = slices.Concat(
 	helpFamily("", "tar bsdtar zip gzip gunzip 7z 7za 7zr 7zz rimraf del-cli"),
 )
 
-var helpIndex = index(helpsMerged(), func(h Help) string { return h.Name })
+var helpIndex = sync.OnceValue(func() map[string]Help {
+	return index(helpsMerged(), func(h Help) string { return h.Name })()
+})
 
 // subcommandHelp are the tools whose help words after a subcommand's name
 // print that subcommand's help: cobra (docker, kubectl, helm, gh), clap
@@ -110,7 +122,11 @@ var dockerGroups = []string{"compose", "container", "image", "network", "volume"
 func helpsMerged() []Help {
 	var out []Help
 	at := map[string]int{}
-	for _, h := range helps {
+	var all []Help
+	for _, f := range helps {
+		all = append(all, f.helps()...)
+	}
+	for _, h := range all {
 		if i, ok := at[h.Name]; ok {
 			out[i].Words = slices.Compact(slices.Sorted(slices.Values(slices.Concat(out[i].Words, h.Words))))
 			continue

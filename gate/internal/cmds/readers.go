@@ -77,6 +77,12 @@ const xzValues = "-F --format -T --threads -M --memlimit --memlimit-decompress"
 
 const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --ignore-missing --quiet --status --strict -w --warn --base64 --raw --debug"
 
+// lists marks a reader that prints names and metadata (argv.Names).
+func lists(c *argv.Command) *argv.Command { c.Output = argv.Names; return c }
+
+// counts marks a reader that prints counts, sizes or types (argv.Counts).
+func counts(c *argv.Command) *argv.Command { c.Output = argv.Counts; return c }
+
 // readers are the read-only programs whose operands are files they read
 // (package gate's readers set): cat … base64, each with its flags.
 var readers = []*argv.Command{
@@ -87,17 +93,17 @@ var readers = []*argv.Command{
 	{Name: "tail", Abbrev: true, Numeric: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
 		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "--follow"),
 		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", ""), ex("-fn 5 x", "")}},
-	gnu("wc", with(flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "", "--total"), readsNames("--files0-from")),
-		ex("-l *.go", ""), ex("-lw x", ""), ex("--files0-from=list", "")),
-	gnu("file", with(flags("-b --brief -c --checking-printout -E -h --no-dereference -i --mime --mime-type --mime-encoding -k --keep-going "+
+	counts(gnu("wc", with(flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "", "--total"), readsNames("--files0-from")),
+		ex("-l *.go", ""), ex("-lw x", ""), ex("--files0-from=list", ""))),
+	counts(gnu("file", with(flags("-b --brief -c --checking-printout -E -h --no-dereference -i --mime --mime-type --mime-encoding -k --keep-going "+
 		"-l --list -L --dereference -N --no-pad -n --no-buffer -p --preserve-date -r --raw -s --special-files -S --no-sandbox "+
 		"-z --uncompress -Z --uncompress-noreport -0 --print0 --extension --apple -d -I -D",
 		"-e --exclude --exclude-quiet -F --separator -P --parameter", ""),
 		notSafe("-C --compile", argv.None), reads("-f --files-from"), reads("-m --magic-file")),
-		ex("-b x", ""), ex("--mime-type x", ""), ex("-f names.txt", ""), ex("-C -m x", "")),
-	gnu("stat", flags("-L --dereference -f --file-system -t --terse -F -l -n -q -r -s -x", "-c --format --printf", "--cached"),
-		ex("-c %s x", ""), ex("--format=%s x", ""), ex("-Lf x", "")),
-	gnu("ls", flags("-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f -F "+
+		ex("-b x", ""), ex("--mime-type x", ""), ex("-f names.txt", ""), ex("-C -m x", ""))),
+	lists(gnu("stat", flags("-L --dereference -f --file-system -t --terse -F -l -n -q -r -s -x", "-c --format --printf", "--cached"),
+		ex("-c %s x", ""), ex("--format=%s x", ""), ex("-Lf x", ""))),
+	lists(gnu("ls", flags("-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f -F "+
 		"--file-type --full-time -g --group-directories-first -G --no-group -h --human-readable --si -H --dereference-command-line "+
 		"--dereference-command-line-symlink-to-dir -i --inode -k --kibibytes -l -L --dereference -m -n --numeric-uid-gid -N --literal -o -p "+
 		"-q --hide-control-chars --show-control-chars -Q --quote-name -r --reverse -R --recursive -s --size -S -t -u -U -v -x -X -Z --context "+
@@ -105,19 +111,19 @@ var readers = []*argv.Command{
 		"--block-size --format --hide --exclude --indicator-style -I --ignore --quoting-style --sort --time --time-style -T --tabsize -w --width",
 		"--color|--colour --classify --hyperlink"),
 		ex("-la src", ""), ex("-lhS", ""), ex("--color=auto", ""), ex("--col=auto", ""), ex("--c=auto", "--c=auto"), ex("--ignore=.env", ""),
-		ex("-I .env -l", ""), ex("-j", "-j")),
-	{Name: "tree", Flags: with(flags("-a -d -l -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J --gitignore --ignore-case "+
+		ex("-I .env -l", ""), ex("-j", "-j"))),
+	lists(&argv.Command{Name: "tree", Flags: with(flags("-a -d -l -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J --gitignore --ignore-case "+
 		"--matchdirs --metafirst --prune --info --noreport --si --du --inodes --device --dirsfirst --filesfirst --nolinks --fromfile --fflinks",
 		"-L -P -I -H -T --charset --filelimit --timefmt --sort --hintro --houtro", ""),
 		notSafe("-o", argv.Value), notSafe("-R", argv.None), reads("--infofile"), reads("--gitfile")),
-		Examples: []argv.Example{ex("-L 2 src", ""), ex("-a -I node_modules", ""), ex("--dirsfirst", ""), ex("-o out.txt", "")}},
-	gnu("du", with(flags("-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable --inodes -k "+
+		Examples: []argv.Example{ex("-L 2 src", ""), ex("-a -I node_modules", ""), ex("--dirsfirst", ""), ex("-o out.txt", "")}}),
+	lists(gnu("du", with(flags("-0 --null -a --all --apparent-size -b --bytes -c --total -D --dereference-args -H -h --human-readable --inodes -k "+
 		"-L --dereference -l --count-links -m -P --no-dereference -S --separate-dirs --si -s --summarize -x --one-file-system -A -g -n -r",
 		"-B --block-size -d --max-depth -t --threshold --time-style --exclude -I", "--time"),
 		readsNames("--files0-from"), reads("-X --exclude-from")),
-		ex("-sh .", ""), ex("-h -d 1", ""), ex("--max-depth=1 .", "")),
-	gnu("df", flags("-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync -P --portability --sync --total -T --print-type "+
-		"-b -c -g -m -n", "-B --block-size -t --type -x --exclude-type", "--output"), ex("-h", ""), ex("-hT /", "")),
+		ex("-sh .", ""), ex("-h -d 1", ""), ex("--max-depth=1 .", ""))),
+	counts(gnu("df", flags("-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync -P --portability --sync --total -T --print-type "+
+		"-b -c -g -m -n", "-B --block-size -t --type -x --exclude-type", "--output"), ex("-h", ""), ex("-hT /", ""))),
 	gnu("diff", with(flags("-q --brief -s --report-identical-files -c -u -e --ed -n --rcs -y --side-by-side --left-column --suppress-common-lines "+
 		"-p --show-c-function -t --expand-tabs -T --initial-tab --suppress-blank-empty -l --paginate -r --recursive --no-dereference "+
 		"-N --new-file --unidirectional-new-file --ignore-file-name-case --no-ignore-file-name-case -i --ignore-case -E --ignore-tab-expansion "+
@@ -194,12 +200,12 @@ var readers = []*argv.Command{
 			"-m --map-syntax --theme --style -r --line-range --ignored-suffix --terminal-width --nonprintable-notation --binary --strip-ansi "+
 			"--squeeze-limit --completion", ""), runs("--pager")),
 		Examples: []argv.Example{ex("-n x", ""), ex("--style=plain -l go x", ""), ex("-pp x", "")}},
-	gnu("eza", ezaFlags()), gnu("exa", ezaFlags()),
-	gnu("lsd", with(flags("-a --all -A --almost-all -F --classify -l --long --ignore-config -1 --oneline -R --recursive -h --human-readable --tree "+
+	lists(gnu("eza", ezaFlags())), lists(gnu("exa", ezaFlags())),
+	lists(gnu("lsd", with(flags("-a --all -A --almost-all -F --classify -l --long --ignore-config -1 --oneline -R --recursive -h --human-readable --tree "+
 		"-d --directory-only --total-size -t --timesort -S --sizesort -X --extensionsort -G --gitsort -v --versionsort -U --no-sort -r --reverse "+
 		"--group-directories-first --classic --no-symlink -i --inode -g --git -L --dereference -Z --context --header -N --literal",
 		"--color --icon --icon-theme --depth --permission --size --date --sort --group-dirs --blocks -I --ignore-glob "+
-			"--hyperlink --truncate-owner-after --truncate-owner-marker", ""), reads("--config-file"))),
+			"--hyperlink --truncate-owner-after --truncate-owner-marker", ""), reads("--config-file")))),
 }
 
 func ezaFlags() []argv.Flag {

@@ -1,5 +1,9 @@
 package schemas
 
+// The generator lives with the tests (TestSchemasUpToDate, make schemas),
+// so the binary does not link the reflector, its YAML package and go/parser:
+// every perm-peer process paid their package inits at start-up.
+
 import (
 	"bytes"
 	"encoding/json"
@@ -11,10 +15,6 @@ import (
 
 	"github.com/perm-peer/perm-peer/protocol"
 )
-
-// BaseID prefixes every schema's $id; a policy file may point its "$schema"
-// at BaseID + PolicySchema.
-const BaseID = "https://raw.githubusercontent.com/perm-peer/perm-peer/main/schemas/"
 
 // draft is the JSON Schema dialect of every generated file.
 const draft = "https://json-schema.org/draft/2020-12/schema"

@@ -1,0 +1,808 @@
+package gate
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// gitCall is one git command being analysed: the exec fact of git SUB
+// (without the global options), where it runs, and the subcommand's words.
+type gitCall struct {
+	a    *analyzer
+	g    *rfact // the fact of git SUB …
+	idx  int    // g's index
+	sc   *scope // the directory git runs in (after -C)
+	cwd  string
+	args []word // git's words
+	at   int    // the subcommand's index in args
+	sub  string
+	rest []word // the subcommand's words
+	ops  []int  // rest's operands
+	dd   int    // the index of -- in rest, -1 when there is none
+	// unsafe: why a global option or flag makes the call not known-safe
+	unsafe    string
+	otherRepo bool    // --git-dir or --work-tree outside the project
+	workTree  pathRef // --work-tree's directory
+	gs        searchCmd
+}
+
+// human makes the subcommand human-only.
+func (c *gitCall) human(code, why string) { c.g.human = reason(code, why) }
+
+// safe makes a read-only subcommand known-safe, unless a flag is unsafe.
+func (c *gitCall) safe() {
+	if c.unsafe == "" {
+		c.g.safe = reason("gate.safe", "git "+c.sub+" only reads")
+	}
+}
+
+// opVals are the values of the subcommand's operands.
+func (c *gitCall) opVals() []string {
+	out := make([]string, 0, len(c.ops))
+	for _, o := range c.ops {
+		out = append(out, c.rest[o].val)
+	}
+	return out
+}
+
+// git polices git's global options and subcommands (SPEC §5.2, §5.4): the
+// global options, then the flags and the subcommand, each a stage of gitCall.
+func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
+	c, ok := gitGlobals(a, f, idx, args, sc)
+	if !ok {
+		return summary{}
+	}
+	c.flags()
+	c.ops = operands(c.rest, nil)
+	c.dd = slices.IndexFunc(c.rest, func(w word) bool { return w.val == "--" })
+	c.sendsSecrets()
+	c.writesElsewhere()
+	c.workTreeWrites()
+	if s, done := c.subcommand(); done {
+		return s
+	}
+	return c.listing()
+}
+
+// gitGlobals reads git's global options (-C, -c, --git-dir, --work-tree …)
+// and returns the subcommand to analyse, with its own exec fact when there
+// were options, so rules on git push also see git -C dir push; false when
+// there is no subcommand.
+func gitGlobals(a *analyzer, f *rfact, idx int, args []word, sc *scope) (gitCall, bool) {
+	cwd := sc.cwd
+	unsafe := ""
+	i := 0
+	cwdChanged, otherRepo := false, false
+	var workTree pathRef
+loop:
+	for i < len(args) {
+		v := args[i].val
+		switch {
+		case v == "-C":
+			if i+1 < len(args) {
+				if args[i+1].dyn {
+					cwd = ""
+				} else {
+					cwd = a.resolvePath(args[i+1].val, cwd, false).abs
+				}
+			}
+			cwdChanged = true
+			i += 2
+		case v == "-c" || v == "--config-env":
+			unsafe = "git " + v + " sets configuration that can run programs"
+			if v == "-c" && i+1 < len(args) {
+				a.gitConfigCommand(args[i+1].val, sc, idx)
+				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
+					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
+				}
+			}
+			i += 2
+		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
+			unsafe = "git " + v
+			i++
+		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			// another repository or work tree: like git -C for reads
+			p, eq := "", false
+			if _, p, eq = strings.Cut(v, "="); !eq && i+1 < len(args) {
+				p = args[i+1].val
+				i++
+			}
+			r := a.resolvePath(p, cwd, false)
+			if p == "" || args[i].dyn || !a.inProject(r) {
+				otherRepo = true
+			}
+			if !ownRepo(r, a.env.Project, strings.HasPrefix(v, "--git-dir"), args[i].dyn) && unsafe == "" {
+				// another .git's config can run programs (core.fsmonitor, core.pager)
+				unsafe = "git " + strings.SplitN(v, "=", 2)[0] + " names a repository or work tree other than the project's own"
+			}
+			if strings.HasPrefix(v, "--work-tree") {
+				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)
+			}
+			i++
+		case v == "--namespace" || v == "--super-prefix":
+			i += 2
+		case strings.HasPrefix(v, "-"):
+			i++
+		default:
+			break loop
+		}
+	}
+	g := f
+	gidx := idx
+	if i > 0 && i < len(args) {
+		// analyse "git SUB ..." without the global options, so rules on
+		// git push also see git -C dir push
+		f.wrapper = true
+		f.safe = reason("gate.wrapper", "git global options; the subcommand is analysed")
+		if unsafe != "" {
+			f.safe, f.ask = nil, reason("ask.flag", unsafe)
+		}
+		argv := append([]string{"git"}, f.argv[i+1:]...)
+		g = &rfact{kind: protocol.FactExec, argv: argv, static: max(0, f.static-i), parent: idx, cwd: cwd}
+		gidx = a.add(g)
+		a.noAlways = a.noAlways || cwdChanged || otherRepo
+	}
+	if i >= len(args) {
+		if unsafe == "" {
+			g.safe = reason("gate.safe", "git without a subcommand prints help")
+		}
+		return gitCall{}, false
+	}
+	return gitCall{a: a, g: g, idx: gidx, sc: &scope{cwd: cwd}, cwd: cwd, args: args, at: i, sub: args[i].val, rest: args[i+1:],
+		unsafe: unsafe, otherRepo: otherRepo, workTree: workTree}, true
+}
+
+// flags analyses what any subcommand's flags do: commands git runs, hooks
+// it installs, message files read into history, and the flags that
+// write files or run programs (in every abbreviation git takes).
+func (c *gitCall) flags() {
+	sub, rest, g, gsc, gidx, a, args := c.sub, c.rest, c.g, c.sc, c.idx, c.a, c.args
+	a.gitRunsCommand(sub, rest, gsc, gidx)
+	if lookupSubcmd(configWriters, "git", args[c.at:]) {
+		c.human("human.persistence-write", "git "+sub+" installs hooks or scheduled jobs")
+	}
+	if sub == "commit" || sub == "tag" || sub == "notes" || sub == "merge" {
+		// the message file (-F, --file, -t, --template) is read into history
+		for j, w := range rest {
+			v := w.val
+			switch {
+			case (v == "-F" || v == "--file" || v == "-t" || v == "--template") && j+1 < len(rest):
+				a.readWord(rest[j+1], gsc, gidx, false)
+			case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--template="):
+				_, p, _ := strings.Cut(v, "=")
+				a.readWord(word{val: p, dyn: w.dyn}, gsc, gidx, false)
+			case strings.HasPrefix(v, "-F") && len(v) > 2:
+				a.readWord(word{val: v[2:], dyn: w.dyn}, gsc, gidx, false)
+			}
+		}
+	}
+	if sub == "grep" {
+		c.gs = parseSearch("git-grep", rest)
+		for _, cmd := range c.gs.preCmds {
+			a.reparse(cmd, gsc, gidx) // the pager runs through the shell
+		}
+	}
+	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
+	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
+		c.gs.pre { // git grep -iOid: -O takes the rest of the cluster as its pager
+		c.unsafe = "git " + sub + " with a flag that writes files or runs programs"
+		// flag-policed: asks whatever rule covers git SUB
+		g.ask = reason("ask.flag", c.unsafe)
+		for j, w := range rest {
+			if n, v, eq := strings.Cut(strings.TrimPrefix(w.val, "--"), "="); strings.HasPrefix(w.val, "--") && n != "" && strings.HasPrefix("output", n) {
+				if !eq && j+1 < len(rest) {
+					v = rest[j+1].val
+				}
+				a.writeFact(a.resolveMaybe(w, v, gsc, true), -1)
+			}
+		}
+	}
+}
+
+// sendsSecrets floors a secret in the words of a subcommand that talks to a remote.
+func (c *gitCall) sendsSecrets() {
+	sub, g, args := c.sub, c.g, c.args
+	switch sub {
+	case "push", "fetch", "pull", "clone", "ls-remote", "submodule", "send-email", "request-pull", "archive":
+		var hosts []string
+		for _, w := range args {
+			if h := urlHost(w.val); h != "" {
+				hosts = append(hosts, h)
+			}
+		}
+		for _, w := range args {
+			// a token in the URL or an -c http.extraHeader goes to the URL's host
+			if w.taint || w.secretName != "" && secretOffService(w.secretName, hosts) {
+				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
+			}
+		}
+	}
+}
+
+// writesElsewhere records files written where an option says, not in the work tree.
+func (c *gitCall) writesElsewhere() {
+	sub, rest, ops, gsc, gidx, a := c.sub, c.rest, c.ops, c.sc, c.idx, c.a
+	// files written where an option says, not in the work tree
+	switch sub {
+	case "archive":
+		for _, w := range optionValues(rest, 'o', "--output") {
+			a.writeWord(w, gsc, gidx)
+		}
+	case "checkout-index":
+		for _, w := range rest {
+			if p, ok := strings.CutPrefix(w.val, "--prefix="); ok {
+				a.writeFact(a.resolveMaybe(w, p, gsc, true), gidx)
+			}
+		}
+	case "apply", "am":
+		for _, w := range optionValues(rest, 0, "--directory") {
+			a.writeWord(w, gsc, gidx) // with --unsafe-paths it may leave the project
+		}
+	case "hash-object":
+		for _, o := range ops {
+			a.readWord(rest[o], gsc, gidx, false) // -w stores the file in the repository
+		}
+	}
+}
+
+// workTreeWrites records the writes under --work-tree=DIR.
+func (c *gitCall) workTreeWrites() {
+	sub, rest, gidx, a, workTree := c.sub, c.rest, c.idx, c.a, c.workTree
+	if workTree.raw != "" {
+		switch sub {
+		case "checkout", "restore", "switch", "reset", "checkout-index", "read-tree", "apply", "am", "stash", "merge", "pull",
+			"cherry-pick", "revert", "rebase", "clean", "rm", "mv":
+			// --work-tree=DIR: the files it writes are under DIR
+			a.writeFact(workTree, gidx)
+			if dd := c.dd; dd >= 0 && workTree.known {
+				for _, w := range rest[dd+1:] {
+					a.writeFact(a.resolveMaybe(w, w.val, &scope{cwd: workTree.abs}, true), gidx)
+				}
+			}
+		}
+	}
+}
+
+// subcommand decides what the subcommand does; done: the call is decided
+// (a push, a credential read, a config dump).
+func (c *gitCall) subcommand() (s summary, done bool) {
+	sub, rest, ops, g := c.sub, c.rest, c.ops, c.g
+	switch c.sub {
+	case "add", "stage":
+		c.add()
+	case "fetch":
+		c.fetch()
+	case "clone":
+		c.clone()
+	case "push":
+		c.push()
+		return summary{net: true}, true
+	case "reset":
+		if hasLongAbbrev(rest, "--hard", "--merge", "--keep") {
+			c.human("human.history-rewrite", "git reset --hard discards work")
+		}
+	case "clean":
+		c.clean()
+	case "checkout", "restore", "switch":
+		c.checkout()
+	case "rm":
+		c.rm()
+	case "mv":
+		c.mv()
+	case "lfs":
+		c.lfs()
+	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager", "credential-wincred":
+		// git credential fill prints the stored password
+		c.a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git " + sub}, parent: c.idx,
+			human: reason("human.sensitive-read", "reads stored git credentials")})
+		return summary{taint: true}, true
+	case "filter-branch", "filter-repo", "replace":
+		c.human("human.history-rewrite", "git "+sub+" rewrites history")
+	case "rebase":
+		// --abort and --quit end a rebase without rewriting more
+		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
+			c.g.human, c.g.clearWord = reason("human.history-rewrite", "git rebase rewrites commits"), sub // Bash(git rebase:*) clears it
+		}
+	case "commit":
+		if hasLongAbbrev(rest, "--amend") {
+			c.g.human, c.g.clearWord = reason("human.history-rewrite", "git commit --amend replaces the last commit"), "--amend"
+		}
+	case "reflog":
+		c.reflog()
+	case "update-ref":
+		c.human("human.history-rewrite", "git update-ref moves or deletes a ref, past what the reflog shows")
+	case "gc", "prune":
+		if sub == "prune" || hasLongAbbrev(rest, "--prune") {
+			c.human("human.history-rewrite", "git "+sub+" deletes unreachable commits, the last copy of lost work")
+		}
+	case "read-tree", "checkout-index":
+		if hasShort(rest, "uf") || hasFlag(rest, "--reset", "--force") {
+			c.human("human.history-rewrite", "git "+sub+" overwrites files in the work tree")
+		}
+	case "branch":
+		c.branch()
+	case "stash":
+		c.stash()
+	case "tag":
+		c.tag()
+	case "remote":
+		c.remote()
+	case "worktree":
+		c.worktree()
+	case "symbolic-ref":
+		c.symbolicRef()
+	case "config":
+		if s, done := c.config(); done {
+			return s, true
+		}
+	case "blame", "annotate":
+		c.blame()
+	case "show", "cat-file":
+		c.show()
+	case "diff", "log", "whatchanged", "show-branch":
+		c.log()
+	case "ls-remote":
+		c.lsRemote()
+	case "grep":
+		c.grep()
+	case "var":
+		if hasFlag(rest, "-l") {
+			g.ask = reason("ask.config-dump", "git var -l lists git config, which may hold credentials")
+			return summary{}, true
+		}
+		c.safe()
+	case "submodule":
+		// git submodule [status]: the commit each submodule has checked out
+		if len(ops) == 0 || rest[ops[0]].val == "status" {
+			c.safe()
+		}
+	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
+		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "help", "version",
+		"cherry", "range-diff", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
+		c.safe()
+	}
+	return summary{}, false
+}
+
+// add stages files: a secret staged is the first step to publishing it.
+func (c *gitCall) add() {
+	rest, ops, gsc, gidx, a := c.rest, c.ops, c.sc, c.idx, c.a
+	// staging a secret is the first step to publishing it
+	for _, o := range ops {
+		if r := a.resolveMaybe(rest[o], rest[o].val, gsc, false); a.sensitive(r) {
+			a.readFact(r, gidx, false)
+		}
+	}
+}
+
+// lfs reads git lfs install as a hook install.
+func (c *gitCall) lfs() {
+	if len(c.ops) > 0 && (c.rest[c.ops[0]].val == "install" || c.rest[c.ops[0]].val == "update") {
+		c.human("human.persistence-write", "git lfs install writes git hooks")
+	}
+}
+
+// lsRemote is known-safe for a configured remote only: a URL sends
+// whatever it spells to any host.
+func (c *gitCall) lsRemote() {
+	rest, ops := c.rest, c.ops
+	if len(ops) == 0 || len(ops) >= 1 && !strings.ContainsAny(rest[ops[0]].val, ":/") && !rest[ops[0]].dyn {
+		c.safe()
+	}
+}
+
+// fetch reads a forced refspec as a history rewrite.
+func (c *gitCall) fetch() {
+	rest := c.rest
+	// +SRC:DST (or -f with SRC:DST) force-updates DST: a local branch loses its
+	// commits like after a force-push; remote-tracking refs are git's own
+	force := hasLongAbbrev(rest, "--force") || hasShort(rest, "f")
+	for _, o := range c.opVals() {
+		_, dst, ok := strings.Cut(o, ":")
+		if ok && dst != "" && (force || strings.HasPrefix(o, "+")) && !strings.HasPrefix(dst, "refs/remotes/") {
+			c.human("human.history-rewrite", "git fetch with a forced refspec overwrites local branches")
+		}
+	}
+}
+
+// clone writes the directory it creates; its hooks and programs ask.
+func (c *gitCall) clone() {
+	rest, g, gsc, gidx, a := c.rest, c.g, c.sc, c.idx, c.a
+	if hasLongAbbrev(rest, "--template", "--separate-git-dir") {
+		g.ask = reason("ask.flag", "git clone --template installs hooks that run at once")
+	}
+	if hasLongAbbrev(rest, "--config") || hasShort(rest, "cu") {
+		g.ask = reason("ask.flag", "git clone -c/-u sets configuration or a program that runs")
+	}
+	cops := operands(rest, map[string]bool{"-b": true, "--branch": true, "-o": true, "--origin": true, "--depth": true,
+		"-c": true, "--config": true, "--reference": true, "--reference-if-able": true, "-u": true, "--upload-pack": true,
+		"-j": true, "--jobs": true, "--filter": true, "--shallow-since": true, "--shallow-exclude": true, "--server-option": true})
+	if len(cops) > 1 {
+		a.writeWord(rest[cops[1]], gsc, gidx) // the directory it creates
+	}
+}
+
+// push reads a force-push, a remote deletion or a push to a URL.
+func (c *gitCall) push() {
+	rest, ops, g := c.rest, c.ops, c.g
+	// a URL, or --repo, instead of a configured remote: the repository goes anywhere
+	if hasLongAbbrev(rest, "--repo") || len(ops) > 0 && isRemoteURL(rest[ops[0]].val) {
+		g.ask = reason("ask.flag", "git push to a URL, not a configured remote")
+	}
+	// git takes unique prefixes of long options: --force-w, --dele, --mi
+	force := hasLongAbbrev(rest, "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune") || hasShort(rest, "fd")
+	for _, o := range c.opVals() {
+		if strings.HasPrefix(o, "+") || strings.HasPrefix(o, ":") {
+			force = true
+		}
+	}
+	if force {
+		c.human("human.force-push", "force-push or remote deletion rewrites shared history")
+	}
+}
+
+// clean reads git clean -f as a history rewrite; -n only reads.
+func (c *gitCall) clean() {
+	rest := c.rest
+	if hasShort(rest, "f") || hasLongAbbrev(rest, "--force") {
+		c.human("human.history-rewrite", "git clean -f deletes untracked files")
+	} else if hasShort(rest, "n") || hasFlag(rest, "--dry-run") {
+		c.safe()
+	}
+}
+
+// checkout finds the forms that discard local changes or overwrite perm-peer's files.
+func (c *gitCall) checkout() {
+	sub, rest, g, gsc, gidx, a := c.sub, c.rest, c.g, c.sc, c.idx, c.a
+	// -B / -C reset an existing branch to another commit
+	discard := hasLongAbbrev(rest, "--force", "--discard-changes", "--force-create") || hasShort(rest, "f") && sub != "restore" ||
+		sub == "checkout" && hasShort(rest, "B") || sub == "switch" && hasShort(rest, "C")
+	for _, o := range c.opVals() {
+		if o == "." || o == ":/" || o == "*" {
+			discard = true
+		}
+	}
+	// pathspecs (restore's operands, checkout's after --) overwrite
+	// uncommitted work; a directory or pattern is checkout -- . for a tree
+	dd := c.dd
+	if sub == "restore" || sub == "checkout" && dd >= 0 {
+		from := rest
+		if sub == "checkout" {
+			from = rest[dd:]
+		}
+		for _, o := range operands(from, map[string]bool{"-s": true, "--source": true}) {
+			if from[o].dyn || a.broadPathspec(from[o].val, gsc) {
+				discard = true
+			}
+		}
+		if sub == "restore" && hasFlag(rest, "--pathspec-from-file") {
+			discard = true
+		}
+	}
+	staged := hasFlag(rest, "--staged") || hasShort(rest, "S")
+	worktree := hasFlag(rest, "--worktree") || hasShort(rest, "W")
+	if sub == "restore" && staged && !worktree {
+		discard = false // only unstages
+	}
+	if sub == "restore" && staged && worktree && !discard {
+		// a grant for git restore --staged must not cover it
+		g.ask = reason("ask.flag", "git restore --worktree discards local changes")
+	}
+	if discard {
+		c.human("human.history-rewrite", "git "+sub+" discards local changes")
+	}
+	// a pathspec of perm-peer's own files overwrites them from the index
+	// or a commit (checkout HEAD~ .perm-peer, restore --source=X …)
+	if !(sub == "restore" && staged && !worktree) {
+		for _, o := range operands(rest, map[string]bool{"-s": true, "--source": true, "-b": true, "-B": true, "-c": true, "-C": true, "--orphan": true}) {
+			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, true); a.protectedWrite(r, false) {
+				a.writeFact(r, gidx)
+			}
+		}
+	}
+}
+
+// rm deletes its operands unless --cached.
+func (c *gitCall) rm() {
+	rest, gsc, gidx, a := c.rest, c.sc, c.idx, c.a
+	if !hasFlag(rest, "--cached") {
+		how := rmPlain
+		if hasShort(rest, "f") || hasFlag(rest, "--force") {
+			how = rmForce
+		}
+		if hasShort(rest, "r") {
+			how = rmRecursive
+		}
+		for _, o := range operands(rest, nil) {
+			a.deleteWord(rest[o], gsc, gidx, how)
+		}
+	}
+}
+
+// mv renames like mv: a secret under another name.
+func (c *gitCall) mv() {
+	rest, gsc, gidx, a := c.rest, c.sc, c.idx, c.a
+	// git mv .env notes.txt renames like mv: a secret under a name
+	// later reads do not recognise (the rest stays git's own rules:
+	// git mv .perm-peer x is human.protected-touch)
+	if o := operands(rest, nil); len(o) > 1 {
+		// moving into or out of perm-peer's own files writes them
+		for _, i := range o {
+			if r := a.resolveMaybe(rest[i], rest[i].val, gsc, true); a.protectedWrite(r, false) {
+				a.writeFact(r, gidx)
+			}
+		}
+		for _, i := range o[:len(o)-1] {
+			if r := a.resolveMaybe(rest[i], rest[i].val, gsc, false); a.sensitive(r) {
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: gidx,
+					human: reason("human.sensitive-read", "git mv gives a sensitive file another name")})
+			}
+		}
+	}
+}
+
+// reflog shows the reflog or destroys recovery points.
+func (c *gitCall) reflog() {
+	rest, ops := c.rest, c.ops
+	if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
+		c.human("human.history-rewrite", "git reflog "+rest[ops[0]].val+" destroys recovery points")
+	} else {
+		c.safe()
+	}
+}
+
+// branch reads deleting or overwriting a branch as a history rewrite.
+func (c *gitCall) branch() {
+	rest, ops := c.rest, c.ops
+	del := hasShort(rest, "d") || hasLongAbbrev(rest, "--delete")
+	force := hasShort(rest, "f") || hasLongAbbrev(rest, "--force")
+	if hasShort(rest, "DMC") || del && force || force && len(ops) > 1 {
+		// -D deletes, -M/-C overwrite a branch, -f NAME START moves one
+		c.human("human.history-rewrite", "git branch deletes or overwrites a branch")
+	} else if !hasFlag(rest, "-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force") &&
+		(len(ops) == 0 || hasFlag(rest, "--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")) {
+		c.safe()
+	}
+}
+
+// stash lists, shows or destroys stashed work.
+func (c *gitCall) stash() {
+	rest, ops := c.rest, c.ops
+	if len(ops) > 0 && (rest[ops[0]].val == "list" || rest[ops[0]].val == "show") {
+		c.safe()
+	}
+	if len(ops) > 0 && (rest[ops[0]].val == "drop" || rest[ops[0]].val == "clear") {
+		c.human("human.history-rewrite", "git stash "+rest[ops[0]].val+" destroys stashed work")
+	}
+}
+
+// tag reads deleting or moving a tag as a history rewrite.
+func (c *gitCall) tag() {
+	rest, ops := c.rest, c.ops
+	if hasFlag(rest, "-d", "--delete", "-f", "--force") || hasShort(rest, "df") {
+		c.human("human.history-rewrite", "git tag -d/-f deletes or moves a tag")
+	}
+	if len(ops) == 0 || hasFlag(rest, "-l", "--list") && !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
+		if !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m", "-F") {
+			c.safe()
+		}
+	}
+}
+
+// remote prints URLs or changes where pushes go.
+func (c *gitCall) remote() {
+	rest, ops, gidx, cwd, a := c.rest, c.ops, c.idx, c.cwd, c.a
+	switch {
+	case len(ops) == 0 || rest[ops[0]].val == "show" || rest[ops[0]].val == "get-url":
+		c.safe()
+		// git remote -v prints the URLs, a token written into one too
+		a.readGitConfig(cwd, gidx)
+	case rest[ops[0]].val == "add" || rest[ops[0]].val == "set-url" || rest[ops[0]].val == "rename":
+		// later pushes and fetches go where the new URL says
+		c.human("human.persistence-write", "git remote "+rest[ops[0]].val+" changes where pushes and fetches go")
+	}
+}
+
+// worktree lists, removes or checks out work trees.
+func (c *gitCall) worktree() {
+	rest, ops, gsc, gidx, a := c.rest, c.ops, c.sc, c.idx, c.a
+	if len(ops) > 0 && rest[ops[0]].val == "list" {
+		c.safe()
+	}
+	if len(ops) > 0 && rest[ops[0]].val == "remove" && (hasFlag(rest, "--force") || hasShort(rest, "f")) {
+		c.human("human.history-rewrite", "git worktree remove --force deletes uncommitted work")
+	}
+	if len(ops) > 0 && rest[ops[0]].val == "add" {
+		// git worktree add [-b BRANCH] PATH: checks files out at PATH
+		add := rest[ops[0]+1:]
+		if p := operands(add, map[string]bool{"-b": true, "-B": true, "--reason": true}); len(p) > 0 {
+			a.writeWord(add[p[0]], gsc, gidx)
+		}
+	}
+}
+
+// symbolicRef with a target or -d moves a ref.
+func (c *gitCall) symbolicRef() {
+	rest := c.rest
+	// with a target (or -d) it rewrites HEAD or another ref, like update-ref
+	if len(operands(rest, map[string]bool{"-m": true})) > 1 || hasShort(rest, "d") || hasFlag(rest, "--delete") {
+		c.human("human.history-rewrite", "git symbolic-ref moves a ref, past what the reflog shows")
+	} else {
+		c.safe()
+	}
+}
+
+// blame reads its file operands.
+func (c *gitCall) blame() {
+	rest, ops, gsc, gidx, a := c.rest, c.ops, c.sc, c.idx, c.a
+	for j, w := range rest {
+		if w.val == "--contents" && j+1 < len(rest) {
+			a.readWord(rest[j+1], gsc, gidx, false)
+		}
+	}
+	for _, o := range ops {
+		a.readWord(rest[o], gsc, gidx, false)
+	}
+	c.safe()
+}
+
+// show reads the files its operands name.
+func (c *gitCall) show() {
+	rest, ops, gsc, gidx, cwd, a := c.rest, c.ops, c.sc, c.idx, c.cwd, c.a
+	for _, o := range ops {
+		v := rest[o].val
+		if c := strings.IndexByte(v, ':'); c >= 0 && c+1 < len(v) {
+			a.readFact(a.resolvePath(v[c+1:], cwd, false), gidx, false)
+		} else {
+			a.readWord(rest[o], gsc, gidx, false)
+		}
+	}
+	c.safe()
+}
+
+// log reads the paths its operands name.
+func (c *gitCall) log() {
+	sub, rest, ops, gsc, gidx, a := c.sub, c.rest, c.ops, c.sc, c.idx, c.a
+	// operands may be paths: git diff .env shows the secret's changes;
+	// git log --format=%ci -- .env or git diff --stat only name them
+	namesOnly := gitNamesOnly(sub, rest)
+	for _, o := range ops {
+		if sub == "log" && o > 0 && rest[o-1].val == "-L" {
+			continue // read below
+		}
+		// for f in $(git ls-files): git diff -- "$f" shows part of
+		// what git diff over the whole tree does
+		w := rest[o]
+		a.readWord(w, gsc, gidx, namesOnly || w.dyn && w.projPaths && w.secretPaths && w.broadPaths)
+	}
+	// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
+	// print lines of FILE, after the last colon; START may be /regex/
+	opts := rest
+	if c.dd >= 0 {
+		opts = rest[:c.dd]
+	}
+	for i, w := range opts {
+		v, ok := strings.CutPrefix(w.val, "-L")
+		if sub != "log" || !ok || w.dyn {
+			continue
+		}
+		if v == "" && i+1 < len(rest) {
+			w = rest[i+1]
+			v = w.val
+		}
+		if c := strings.LastIndexByte(v, ':'); c >= 0 && !w.dyn {
+			v = v[c+1:]
+		}
+		a.readWord(word{val: v, dyn: w.dyn}, gsc, gidx, false)
+	}
+	c.safe()
+}
+
+// grep reads its path operands, and outside the index the files on disk.
+func (c *gitCall) grep() {
+	rest, gsc, gidx, a, gs := c.rest, c.sc, c.idx, c.a, &c.gs
+	// PATTERN [REV...] [-- PATH...]: a path operand is read (git grep
+	// -h . .env prints it), and outside the index (--no-index,
+	// --untracked) the search reaches hidden files like grep -r.
+	for _, w := range gs.paths {
+		a.readWord(w, gsc, gidx, false)
+	}
+	if hasLongAbbrev(rest, "--no-index", "--untracked") {
+		// the files on disk, as grep -r -R reads them (searchscope.go)
+		gs.follow = true
+		if chk := gs.checkScope(a, gs.searchRoots(a, gsc)); chk.code != "" {
+			c.human(chk.code, "git grep outside the index: "+chk.why)
+		}
+		if why := gs.huntsSecrets(); why != "" {
+			c.human("human.sensitive-read", "git grep outside the index reads hidden files such as .env and "+why)
+		}
+	}
+	c.safe()
+}
+
+// config reads .git/config or the file it names, writes the file its
+// writing forms change, and reads a credential key as a secret; done:
+// the call is decided.
+func (c *gitCall) config() (s summary, done bool) {
+	rest, ops, g, gsc, gidx, cwd, a := c.rest, c.ops, c.g, c.sc, c.idx, c.cwd, c.a
+	if !hasFlag(rest, "--global", "--system", "-f", "--file", "--blob") && !hasLongAbbrev(rest, "--file") {
+		// git config -l or --get remote.origin.url print .git/config
+		a.readGitConfig(cwd, gidx)
+	}
+	for j, w := range rest {
+		if (w.val == "-f" || w.val == "--file" || w.val == "--blob") && j+1 < len(rest) {
+			a.readWord(rest[j+1], gsc, gidx, false)
+		} else if strings.HasPrefix(w.val, "--file=") {
+			a.readFact(a.resolvePath(strings.TrimPrefix(w.val, "--file="), cwd, false), gidx, false)
+		}
+	}
+	write := hasFlag(rest, "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e", "--rename-section", "--remove-section") || len(ops) >= 2 && !hasFlag(rest, "--get", "--get-all", "--get-regexp", "-l", "--list")
+	secretKey := false
+	for _, o := range ops {
+		secretKey = secretKey || gitSecretKey().MatchString(rest[o].val)
+	}
+	switch {
+	case write:
+	case secretKey:
+		// http.extraHeader, credential.*, *.token, *password: the value is a secret
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git config " + c.opVals()[0]}, parent: gidx,
+			human: reason("human.sensitive-read", "reads a credential from git config")})
+		return summary{taint: true}, true
+	case hasFlag(rest, "-l", "--list", "--get-regexp", "--get-urlmatch") || hasShort(rest, "l") || len(ops) > 0 && rest[ops[0]].val == "list":
+		g.ask = reason("ask.config-dump", "lists git config, which may hold credentials (http.extraHeader, tokens in URLs)")
+		return summary{}, true
+	}
+	if write {
+		target := filepath.Join(cwd, ".git", "config")
+		switch {
+		case hasFlag(rest, "--global"):
+			target = filepath.Join(a.env.Home, ".gitconfig")
+		case hasFlag(rest, "--system"):
+			target = "/etc/gitconfig"
+		}
+		a.writeFact(a.resolvePath(target, "", true), gidx)
+	} else {
+		c.safe()
+	}
+	return summary{}, false
+}
+
+// listing is the summary of what the subcommand prints: paths of the
+// repository (ls-files, --name-only), and whether they may name secrets.
+// A read-only subcommand outside the project asks.
+func (c *gitCall) listing() summary {
+	sub, rest, ops, g, cwd, a, otherRepo := c.sub, c.rest, c.ops, c.g, c.cwd, c.a, c.otherRepo
+	if g.safe != nil && (otherRepo || cwd == "" || !within(cwd, a.env.Project)) {
+		g.safe = nil
+		g.ask = reason("ask.outside-read", "git in a directory outside the project")
+	}
+	// git ls-files and --name-only print paths of the repository
+	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
+	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
+	// git ls-files .., :/ or /abs lists the repository outside the project:
+	// not project names, but they may still be secrets (secretList below)
+	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {
+		v := rest[o].val
+		return rest[o].dyn || strings.HasPrefix(v, ":") || !within(a.resolvePath(v, cwd, false).abs, a.env.Project)
+	})
+	// git ls-files '*.go': every pathspec a wildcard that cannot match a
+	// secret's name (a literal one names a directory, all files below it)
+	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
+		v := rest[o].val
+		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
+	})
+	// like find without a name filter: a tracked (or, with -o, untracked)
+	// .env may be among the names (also of git diff --name-only)
+	s.secretList = s.projList && !s.cleanList
+	// no pathspec aimed at secrets, nor the ignored files where they live
+	s.broadList = s.secretList && !hasFlag(rest, "-i", "--ignored") && !slices.ContainsFunc(ops, func(o int) bool {
+		return rest[o].dyn || patternMaySelectSecret(rest[o].val, true)
+	})
+	if outside {
+		s.projList, s.cleanList, s.broadList = false, false, false
+	}
+	return s
+}
