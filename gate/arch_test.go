@@ -21,7 +21,7 @@ import (
 // table and the builtins switch, no program-name set and no argv scanner
 // outside the parser, and 538 of 538 names in the table.
 const (
-	maxFuncLines     = 272 // network
+	maxFuncLines     = 274 // network
 	maxFuncsOver100  = 15
 	maxAnalyzerFuncs = 184
 	maxNameCompares  = 487 // lb == "…", lb != "…" and case "…" of switch lb
