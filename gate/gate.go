@@ -105,8 +105,11 @@ type rfact struct {
 	// the human-only class (Bash(git rebase:*) clears git rebase's
 	// history rewrite); a wildcard (Bash(git:*), Bash(*)) never does
 	clearWord string
-	open      *protocol.Reason // why it asks when nothing covers it
-	parent    int              // exec fact that owns this one (-1: none)
+	// byHostRule: an allow rule of the host's own settings cleared it
+	// (Policy.hostAllow); it covers none of the facts below it
+	byHostRule bool
+	open       *protocol.Reason // why it asks when nothing covers it
+	parent     int              // exec fact that owns this one (-1: none)
 
 	dec       protocol.Decision
 	by        protocol.DecidedBy
@@ -414,12 +417,14 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		return
 	}
 	if f.human != nil && f.ask == nil && (f.ruleClears || f.clearWord != "") {
-		// a flag-policed variant (git -c x rebase) is not what the rule allowed
-		for _, r := range a.polRules(func(p *Policy) []*rule { return p.allow }) {
-			if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
-				set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
-				return
-			}
+		if r := a.clearing(f, a.polRules(func(p *Policy) []*rule { return p.allow })); r != nil {
+			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
+			return
+		}
+		if r := a.clearing(f, a.polRules(func(p *Policy) []*rule { return p.hostAllow })); r != nil {
+			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by the host's own settings", Rule: r.src}, protocol.RiskLow)
+			f.byHostRule = true
+			return
 		}
 	}
 	if f.human != nil {
@@ -450,7 +455,9 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		return
 	}
 	if f.parent >= 0 && f.parent < len(a.facts) {
-		if p := a.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate && !otherHost(f, p) {
+		// a host rule cleared only the parent's human-only class: what the
+		// command runs is the host's to decide, as without perm-peer
+		if p := a.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate && !p.byHostRule && !otherHost(f, p) {
 			set(protocol.DecisionAllow, p.by, &protocol.Reason{Code: "covered", Detail: "part of a command the " + string(p.by) + " covers", Rule: p.reason.Rule}, protocol.RiskLow)
 			return
 		}
@@ -510,6 +517,19 @@ func (a *analyzer) polRules(get func(*Policy) []*rule) []*rule {
 		return nil
 	}
 	return get(a.pol)
+}
+
+// clearing returns the first rule of list that clears f's human-only
+// class: one whose literal words include f's clearWord, if it has one (a
+// wildcard never does); a flag-policed variant (git -c x rebase, f.ask)
+// is not what the rule allowed, so the caller never gets here for it.
+func (a *analyzer) clearing(f *rfact, list []*rule) *rule {
+	for _, r := range list {
+		if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
+			return r
+		}
+	}
+	return nil
 }
 
 // match returns the first rule of list that applies to f.

@@ -26,7 +26,13 @@ type Policy struct {
 	root                  string
 	trusted               bool
 	allow, ask, deny      []*rule
-	sensitive             []string // lower-case globs, as written
+	// hostAllow are the allow rules the user keeps in the host's own
+	// settings (Claude Code's permissions.allow): the host applies them
+	// itself, so in perm-peer they only clear a human-only call a policy
+	// allow rule naming it would clear (SPEC §10.2: never more prompts
+	// than the host alone), and do nothing else.
+	hostAllow []*rule
+	sensitive []string // lower-case globs, as written
 	// IgnoredProject lists project-policy entries dropped because the project
 	// is not trusted (allow rules, judge settings).
 	IgnoredProject []string

@@ -52,6 +52,7 @@ func (s *Server) openWorld(project string) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
+	policy.AddHostAllow(s.cfg.HostAllow)
 	dbPath := s.cfg.DBPath
 	if dbPath == "" {
 		if dbPath, err = store.DefaultPath(project); err != nil {

@@ -46,6 +46,11 @@ type Config struct {
 	// sees no project, so every write is outside it, and no project policy
 	// applies.
 	NoProject bool
+	// HostAllow are the allow rules of the user's own host settings (a
+	// hook host's, e.g. Claude Code's permissions.allow): they clear only a
+	// human-only call a policy allow rule naming it would clear
+	// (gate.Policy.AddHostAllow), since the host allows it without a prompt.
+	HostAllow []string
 	// Protected are more of perm-peer's own files (a write to them is a
 	// floor), beside the DB, policies and state directory it knows.
 	Protected []string

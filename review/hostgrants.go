@@ -1,7 +1,6 @@
 package review
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/perm-peer/perm-peer/peer/hook"
 )
 
 // HostGrant is an "always" a host saved itself: Claude Code's "Yes, and
@@ -41,22 +42,14 @@ func (r *Reviewer) claudeSettings(p Project) []string {
 func (r *Reviewer) HostGrants(p Project) ([]HostGrant, error) {
 	var out []HostGrant
 	for _, file := range r.claudeSettings(p) {
-		data, err := os.ReadFile(file)
+		allow, data, err := hook.ClaudeAllow(file)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return out, fmt.Errorf("read %s: %w", file, err)
+			return out, err
 		}
-		var s struct {
-			Permissions struct {
-				Allow []string `json:"allow"`
-			} `json:"permissions"`
-		}
-		if err := json.Unmarshal(data, &s); err != nil {
-			return out, fmt.Errorf("%s is not a Claude Code settings file: %w", file, err)
-		}
-		for i, rule := range s.Permissions.Allow {
+		for i, rule := range allow {
 			out = append(out, HostGrant{ID: "claude-code:" + strconv.Itoa(len(out)+1), Host: "claude-code", Rule: rule,
 				File: file, Line: lineOf(data, "/permissions/allow/"+strconv.Itoa(i))})
 		}

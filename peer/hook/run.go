@@ -36,6 +36,12 @@ type Host interface {
 	fail(ev Event, reason string) Reply
 }
 
+// hostRules is a host whose user keeps allow rules in the host's own
+// settings, which the host applies without a prompt.
+type hostRules interface {
+	hostAllow(ctx context.Context, pin Pin, home string) []string
+}
+
 // Options configure Run.
 type Options struct {
 	// Config is the peer configuration; Run sets its Project to the
@@ -118,6 +124,11 @@ func serve(ctx context.Context, h Host, in io.Reader, r *responder, opts Options
 	cfg := opts.Config
 	cfg.Project, cfg.NoProject = pin.Root, pin.NoProject
 	cfg.Protected = append(cfg.Protected[:len(cfg.Protected):len(cfg.Protected)], opts.Pins.Dir)
+	// only before the host's own rules: a PermissionRequest comes after
+	// they sent the call to a dialog (an ask rule, or no rule matched)
+	if hr, ok := h.(hostRules); ok && ev.Stage == StagePreTool {
+		cfg.HostAllow = hr.hostAllow(ctx, pin, opts.Pins.Home)
+	}
 	srv := peer.New(cfg)
 	if err := srv.Open(); err != nil {
 		return Outcome{}, fmt.Errorf("cannot start: %w", err)
