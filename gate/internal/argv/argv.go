@@ -5,6 +5,7 @@
 package argv
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -62,6 +63,11 @@ type Flag struct {
 	Arity  Arity
 	Role   Role
 	Effect Effect
+	// Each: Names lists several flags, one a word, the spellings of one
+	// joined by "|" ("-q --quiet|--silent"), each with this Arity, Role
+	// and Effect. A table writes its flags so; they are told apart when
+	// the command is first parsed, not when the table is built at start-up.
+	Each bool
 }
 
 // Command is what the gate knows about one program's arguments.
@@ -90,6 +96,7 @@ type Command struct {
 	Output Output
 
 	once  sync.Once
+	flags []Flag // Flags, each Each entry split into its flags
 	short map[byte]*Flag
 	long  map[string]*Flag
 	word  map[string]*Flag // one-dash long names: xxd -cols, find -name
@@ -160,8 +167,9 @@ func (inv Invocation) HasRole(r Role) bool {
 func (c *Command) index() {
 	c.once.Do(func() {
 		c.short, c.long, c.word = map[byte]*Flag{}, map[string]*Flag{}, map[string]*Flag{}
-		for i := range c.Flags {
-			f := &c.Flags[i]
+		c.flags = split(c.Flags)
+		for i := range c.flags {
+			f := &c.flags[i]
 			for _, n := range strings.Fields(f.Names) {
 				switch {
 				case strings.HasPrefix(n, "--"):
@@ -174,6 +182,26 @@ func (c *Command) index() {
 			}
 		}
 	})
+}
+
+// split returns flags with every Each entry split into one flag per word.
+func split(flags []Flag) []Flag {
+	if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Each }) {
+		return flags
+	}
+	var out []Flag
+	for _, f := range flags {
+		if !f.Each {
+			out = append(out, f)
+			continue
+		}
+		for _, n := range strings.Fields(f.Names) {
+			g := f
+			g.Names, g.Each = strings.ReplaceAll(n, "|", " "), false
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // lookupLong resolves a long option, by a prefix of one flag's spellings

@@ -135,3 +135,31 @@ func TestFlagsFound(t *testing.T) {
 		}
 	}
 }
+
+// TestEachSplitsAsWritten: a table's Each entry parses exactly as the
+// flags it lists, each its own flag with its own spellings.
+func TestEachSplitsAsWritten(t *testing.T) {
+	each := &Command{Name: "x", Abbrev: true, Flags: []Flag{
+		{Names: "-q --quiet|--silent -v", Arity: None, Each: true},
+		{Names: "-n --lines", Arity: Value, Each: true},
+		{Names: "-o", Arity: Value, Role: Write},
+	}}
+	split := &Command{Name: "x", Abbrev: true, Flags: []Flag{
+		{Names: "-q", Arity: None}, {Names: "--quiet --silent", Arity: None}, {Names: "-v", Arity: None},
+		{Names: "-n", Arity: Value}, {Names: "--lines", Arity: Value},
+		{Names: "-o", Arity: Value, Role: Write},
+	}}
+	for _, args := range [][]string{{"-qv", "f"}, {"--si", "f"}, {"-n", "5", "f"}, {"--lines=5"}, {"-vn5"}, {"-o", "out"}, {"--qu", "-x"}} {
+		a, b := each.Parse(args, nil), split.Parse(args, nil)
+		if !reflect.DeepEqual(a.Operands, b.Operands) || !reflect.DeepEqual(a.Unknown, b.Unknown) || len(a.Uses) != len(b.Uses) {
+			t.Errorf("%q: Each parsed %+v, split %+v", args, a, b)
+			continue
+		}
+		for i := range a.Uses {
+			ua, ub := a.Uses[i], b.Uses[i]
+			if ua.Name != ub.Name || ua.At != ub.At || ua.Flag.Names != ub.Flag.Names || ua.Flag.Role != ub.Flag.Role || ua.Flag.Each {
+				t.Errorf("%q: use %d: Each %+v (%+v), split %+v (%+v)", args, i, ua, *ua.Flag, ub, *ub.Flag)
+			}
+		}
+	}
+}

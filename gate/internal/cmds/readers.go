@@ -16,7 +16,7 @@ import (
 // its own; names joined by | are one flag's synonyms (--color|--colour),
 // so that a prefix of both is no ambiguity.
 func flags(none, vals, opt string) []argv.Flag {
-	out := make([]argv.Flag, 0, 2+strings.Count(none, " ")+strings.Count(vals, " ")+strings.Count(opt, " "))
+	out := make([]argv.Flag, 0, 4)
 	out = each(out, none, argv.None)
 	out = each(out, vals, argv.Value)
 	out = each(out, opt, argv.Optional)
@@ -24,12 +24,13 @@ func flags(none, vals, opt string) []argv.Flag {
 }
 
 // each appends a flag of arity a for every name in names (space-separated;
-// synonyms joined by |).
+// synonyms joined by |), told apart when the command is first parsed
+// (argv.Flag.Each).
 func each(out []argv.Flag, names string, a argv.Arity) []argv.Flag {
-	for _, n := range strings.Fields(names) {
-		out = append(out, argv.Flag{Names: strings.ReplaceAll(n, "|", " "), Arity: a})
+	if strings.TrimSpace(names) == "" {
+		return out
 	}
-	return out
+	return append(out, argv.Flag{Names: names, Arity: a, Each: true})
 }
 
 // with adds flags whose value is a file or program, or that make the call
