@@ -412,9 +412,15 @@ func setOf(s string) map[string]bool {
 }
 
 // printsHelp reports a call whose words are all the program's help or
-// version words (git --version, node -h): it prints and exits.
+// version words (git --version, node -h), for a tool that reads them
+// after a subcommand also after its name (docker compose up --help): it
+// prints and exits.
 func printsHelp(lb string, args []word) bool {
-	return len(args) > 0 && !slices.ContainsFunc(args, func(w word) bool { return w.dyn || !cmds.HelpWord(lb, w.val) })
+	i := 0
+	if len(args) > 1 && !args[0].dyn && (len(args) < 3 || !args[1].dyn) {
+		i = cmds.HelpSubcommands(lb, []string{args[0].val, args[min(1, len(args)-1)].val})
+	}
+	return len(args) > i && !slices.ContainsFunc(args[i:], func(w word) bool { return w.dyn || !cmds.HelpWord(lb, w.val) })
 }
 
 // gnuNamesake is the GNU program a g-prefixed name stands for (grm: rm).

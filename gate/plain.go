@@ -2789,207 +2789,15 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	if d, ok := copyTarget(args, sshVals[lb]); ok && !sshClients[lb] { // ssh -R 2222:h:22 host copies nothing
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
 	}
+	c := netCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc}
 	if lb == "sftp" {
-		// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
-		// upload. Without -b, sftp reads its commands from stdin too
-		// (sftp h <<< "put .env"); gets write local files.
-		batch := optionValues(args, 'b', "")
-		fromStdin := len(batch) == 0
-		for _, w := range batch {
-			if w.val != "-" {
-				a.readWord(w, sc, idx, false)
-			} else {
-				fromStdin = true
-			}
-		}
-		if in := a.stdin; fromStdin && in != nil {
-			a.stdin = nil
-			for _, c := range putOperands(in.text) {
-				a.readWord(word{val: c}, sc, idx, false)
-			}
-			for _, c := range getTargets(in.text) {
-				a.writeWord(word{val: c}, sc, idx)
-			}
-		}
+		c.sftp()
 	}
 	// programs whose file operands and --*file* values are sent
-	fileOps := lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
-	skipNext := false
-	for i, w := range args {
-		v := w.val
-		if skipNext {
-			skipNext = false
-			continue
-		}
-		// rsync --exclude .env . h:/x: a pattern, not a file it sends
-		if lb == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
-			skipNext = true
-			continue
-		}
-		// curl -x/--proxy HOST: the traffic goes through that host
-		if (lb == "curl" || lb == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
-			p := args[i+1].val
-			if !strings.Contains(p, "://") {
-				p = "http://" + p
-			}
-			if u, err := url.Parse(p); err == nil && u.Hostname() != "" {
-				a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
-			}
-			skipNext = true
-			continue
-		}
-		switch {
-		case strings.Contains(v, "://"):
-			if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
-				a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
-			} else {
-				a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
-			}
-			continue
-		case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && sshVals[lb] == nil:
-			mid := len(a.facts)
-			a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
-			for _, g := range a.facts[mid:] {
-				a.markFetched(g.path)
-			}
-			skipNext = true
-			continue
-		case lb == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
-			// wget --use-askpass=CMD runs CMD for the credentials
-			f.ask = reason("ask.flag", "wget --use-askpass runs a command")
-			a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
-			continue
-		case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
-			cmd := strings.TrimPrefix(v, "--rsh=")
-			if (v == "-e" || v == "--rsh") && i+1 < len(args) {
-				cmd = args[i+1].val
-				skipNext = true
-			}
-			f.ask = reason("ask.flag", "rsync -e runs a command as its transport")
-			a.reparse(cmd, sc, idx)
-			continue
-		case (v == "-o" || strings.HasPrefix(v, "-o")) && (lb == "ssh" || lb == "scp" || lb == "sftp"):
-			// -o ProxyCommand=… / LocalCommand=… run a local command
-			opt := strings.TrimPrefix(v, "-o")
-			if opt == "" && i+1 < len(args) {
-				opt = args[i+1].val
-				skipNext = true
-			}
-			if k, cmd, ok := sshCommandOpt(opt); ok {
-				f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
-				a.reparse(cmd, sc, idx)
-			}
-			continue
-		case v == "-F" && sshVals[lb][v] && i+1 < len(args):
-			// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
-			if in := a.scriptFrom(args[i+1]); in != nil {
-				for _, line := range strings.Split(in.text, "\n") {
-					if k, cmd, ok := sshCommandOpt(line); ok {
-						f.ask = reason("ask.flag", lb+" -F config with "+k+" runs a local command")
-						a.reparse(cmd, sc, idx)
-					}
-				}
-			}
-			skipNext = true
-			continue
-		case sshVals[lb][v]:
-			skipNext = true // identity, config, jump host, port: not uploads
-			continue
-		case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
-			f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
-		}
-		for _, c := range uploadCandidates(lb, args, i, v) {
-			a.readFact(a.resolveMaybe(w, c, sc, false), idx, false)
-			// find -exec curl -T {}: names a listing did not keep from secrets
-			if i+1 < len(args) && args[i+1].val == c {
-				w = args[i+1]
-			}
-			if w.dyn && w.secretPaths {
-				a.readWord(word{val: c, dyn: true, secretPaths: true}, sc, idx, false)
-			}
-			w = args[i]
-		}
-		if lb == "socat" {
-			for _, p := range []string{"create:", "gopen:", "open:"} {
-				if strings.HasPrefix(strings.ToLower(v), p) && (p != "open:" || strings.Contains(strings.ToLower(v), "creat")) {
-					a.writeWord(word{val: strings.SplitN(v[len(p):], ",", 2)[0], dyn: w.dyn}, sc, idx)
-				}
-			}
-		}
-		// f=.env; curl -d @$f: the values the word can take are known
-		for _, alt := range w.alts {
-			for _, c := range uploadCandidates(lb, args, i, alt) {
-				a.readFact(a.resolvePath(c, sc.cwd, false), idx, false)
-			}
-		}
-		if (lb == "scp" || lb == "rsync" || lb == "sftp") && !strings.HasPrefix(v, "-") {
-			if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
-				// rsync -a . host:, scp -r . host: copy the directory's
-				// hidden files too: a .env in it goes to the other host
-				var excl []string
-				if lb == "rsync" {
-					excl = rsyncExcludes(args)
-				}
-				// scp -r follows links; rsync with -L, --copy-links,
-				// --copy-unsafe-links (a link out of the tree)
-				follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
-				r := a.resolvePath(v, sc.cwd, false)
-				if found, capped := a.dirSecret(r, follow, excl...); found {
-					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-						human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
-				} else if capped {
-					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-						human: reason("human.unchecked-dir", "copies a directory too large to check for secrets such as .env to another host")})
-				}
-			}
-			if isRemote(v) {
-				host := v[:strings.IndexByte(v, ':')]
-				if at := strings.LastIndexByte(host, '@'); at >= 0 {
-					host = host[at+1:]
-				}
-				a.add(&rfact{kind: protocol.FactNetwork, host: host, parent: idx})
-			} else {
-				a.readWord(w, sc, idx, false)
-			}
-		}
-		if fileOps && i > 0 {
-			// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
-			// aws file://FILE
-			var cands []string
-			val := v
-			if n, x, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
-				val = x
-				if strings.Contains(n, "file") {
-					cands = append(cands, x)
-				}
-			}
-			switch {
-			case !strings.HasPrefix(v, "-") && !strings.Contains(v, ":"):
-				cands = append(cands, v)
-			case strings.HasPrefix(val, "file://") || strings.HasPrefix(val, "fileb://"):
-				cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(val, "fileb://"), "file://"))
-			case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
-				cands = append(cands, v[2:])
-			}
-			if lb == "gh" && uploadField().MatchString(val) {
-				cands = append(cands, val[uploadField().FindStringSubmatchIndex(val)[3]:])
-			}
-			for _, c := range cands {
-				if r := a.resolveMaybe(w, c, sc, false); a.sensitive(r) {
-					a.readFact(r, idx, false)
-				} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
-					lb == "wormhole" || lb == "croc" {
-					// aws s3 sync . s3://b, rclone copy . remote:, az …
-					// upload-batch -s .: the directory's .env goes along
-					if found, capped := a.dirSecret(r, cloudFollows(lb, args)); found {
-						a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-							human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
-					} else if capped {
-						a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-							human: reason("human.unchecked-dir", "uploads a directory too large to check for secrets such as .env")})
-					}
-				}
-			}
+	c.fileOps = lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
+	for i := 0; i < len(args); i++ {
+		if c.word(i) {
+			i++
 		}
 	}
 	for _, g := range a.facts[sensitiveBefore:] {
@@ -3021,6 +2829,255 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// netCall is one network tool's call being analysed: its fact, words and
+// scope.
+type netCall struct {
+	a       *analyzer
+	f       *rfact
+	idx     int
+	lb      string
+	args    []word
+	sc      *scope
+	fileOps bool // its file operands and --*file* values are sent
+}
+
+// word reads word i of the tool's arguments; skip: word i+1 is its value.
+func (c *netCall) word(i int) (skip bool) {
+	if skip, done := c.option(i); done {
+		return skip
+	}
+	c.uploads(i)
+	c.copies(i)
+	c.fileOperand(i)
+	return false
+}
+
+// option reads word i as one of the tool's options: a proxy, an output file,
+// a command it runs (rsync -e, ssh -o ProxyCommand, wget --use-askpass), a
+// URL. skip: the next word is its value; done: nothing else reads word i.
+func (c *netCall) option(i int) (skip, done bool) {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	v := c.args[i].val
+	// rsync --exclude .env . h:/x: a pattern, not a file it sends
+	if lb == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
+		return true, true
+	}
+	// curl -x/--proxy HOST: the traffic goes through that host
+	if (lb == "curl" || lb == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
+		p := args[i+1].val
+		if !strings.Contains(p, "://") {
+			p = "http://" + p
+		}
+		if u, err := url.Parse(p); err == nil && u.Hostname() != "" {
+			a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
+		}
+		return true, true
+	}
+	switch {
+	case strings.Contains(v, "://"):
+		if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
+			a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
+		} else {
+			a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
+		}
+		return skip, true
+	case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && sshVals[lb] == nil:
+		mid := len(a.facts)
+		a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
+		for _, g := range a.facts[mid:] {
+			a.markFetched(g.path)
+		}
+		return true, true
+	case lb == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
+		// wget --use-askpass=CMD runs CMD for the credentials
+		f.ask = reason("ask.flag", "wget --use-askpass runs a command")
+		a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
+		return skip, true
+	case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
+		cmd := strings.TrimPrefix(v, "--rsh=")
+		if (v == "-e" || v == "--rsh") && i+1 < len(args) {
+			cmd = args[i+1].val
+			skip = true
+		}
+		f.ask = reason("ask.flag", "rsync -e runs a command as its transport")
+		a.reparse(cmd, sc, idx)
+		return skip, true
+	case (v == "-o" || strings.HasPrefix(v, "-o")) && (lb == "ssh" || lb == "scp" || lb == "sftp"):
+		// -o ProxyCommand=… / LocalCommand=… run a local command
+		opt := strings.TrimPrefix(v, "-o")
+		if opt == "" && i+1 < len(args) {
+			opt = args[i+1].val
+			skip = true
+		}
+		if k, cmd, ok := sshCommandOpt(opt); ok {
+			f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
+			a.reparse(cmd, sc, idx)
+		}
+		return skip, true
+	case v == "-F" && sshVals[lb][v] && i+1 < len(args):
+		// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
+		if in := a.scriptFrom(args[i+1]); in != nil {
+			for _, line := range strings.Split(in.text, "\n") {
+				if k, cmd, ok := sshCommandOpt(line); ok {
+					f.ask = reason("ask.flag", lb+" -F config with "+k+" runs a local command")
+					a.reparse(cmd, sc, idx)
+				}
+			}
+		}
+		return true, true
+	case sshVals[lb][v]:
+		return true, true // identity, config, jump host, port: not uploads
+	case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
+		f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
+	}
+	return false, false
+}
+
+// uploads reads the files word i makes the tool send (curl -d @F, -T F, -F k=@F),
+// and socat's files it writes.
+func (c *netCall) uploads(i int) {
+	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	w := c.args[i]
+	v := c.args[i].val
+	for _, cand := range uploadCandidates(lb, args, i, v) {
+		a.readFact(a.resolveMaybe(w, cand, sc, false), idx, false)
+		// find -exec curl -T {}: names a listing did not keep from secrets
+		if i+1 < len(args) && args[i+1].val == cand {
+			w = args[i+1]
+		}
+		if w.dyn && w.secretPaths {
+			a.readWord(word{val: cand, dyn: true, secretPaths: true}, sc, idx, false)
+		}
+		w = args[i]
+	}
+	if lb == "socat" {
+		for _, p := range []string{"create:", "gopen:", "open:"} {
+			if strings.HasPrefix(strings.ToLower(v), p) && (p != "open:" || strings.Contains(strings.ToLower(v), "creat")) {
+				a.writeWord(word{val: strings.SplitN(v[len(p):], ",", 2)[0], dyn: w.dyn}, sc, idx)
+			}
+		}
+	}
+	// f=.env; curl -d @$f: the values the word can take are known
+	for _, alt := range w.alts {
+		for _, cand := range uploadCandidates(lb, args, i, alt) {
+			a.readFact(a.resolvePath(cand, sc.cwd, false), idx, false)
+		}
+	}
+}
+
+// copies reads scp/rsync/sftp operand i: a host it copies to, or a file or a
+// directory (with the secrets in it) it sends.
+func (c *netCall) copies(i int) {
+	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	w := c.args[i]
+	v := c.args[i].val
+	if (lb == "scp" || lb == "rsync" || lb == "sftp") && !strings.HasPrefix(v, "-") {
+		if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
+			// rsync -a . host:, scp -r . host: copy the directory's
+			// hidden files too: a .env in it goes to the other host
+			var excl []string
+			if lb == "rsync" {
+				excl = rsyncExcludes(args)
+			}
+			// scp -r follows links; rsync with -L, --copy-links,
+			// --copy-unsafe-links (a link out of the tree)
+			follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
+			r := a.resolvePath(v, sc.cwd, false)
+			if found, capped := a.dirSecret(r, follow, excl...); found {
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
+			} else if capped {
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.unchecked-dir", "copies a directory too large to check for secrets such as .env to another host")})
+			}
+		}
+		if isRemote(v) {
+			host := v[:strings.IndexByte(v, ':')]
+			if at := strings.LastIndexByte(host, '@'); at >= 0 {
+				host = host[at+1:]
+			}
+			a.add(&rfact{kind: protocol.FactNetwork, host: host, parent: idx})
+		} else {
+			a.readWord(w, sc, idx, false)
+		}
+	}
+}
+
+// fileOperand reads word i of a tool whose file operands and --*file* values are
+// sent (gh, aws, rclone, mailers, uploaders), and the directories it syncs.
+func (c *netCall) fileOperand(i int) {
+	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	w := c.args[i]
+	v := c.args[i].val
+	if c.fileOps && i > 0 {
+		// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
+		// aws file://FILE
+		var cands []string
+		val := v
+		if n, x, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+			val = x
+			if strings.Contains(n, "file") {
+				cands = append(cands, x)
+			}
+		}
+		switch {
+		case !strings.HasPrefix(v, "-") && !strings.Contains(v, ":"):
+			cands = append(cands, v)
+		case strings.HasPrefix(val, "file://") || strings.HasPrefix(val, "fileb://"):
+			cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(val, "fileb://"), "file://"))
+		case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
+			cands = append(cands, v[2:])
+		}
+		if lb == "gh" && uploadField().MatchString(val) {
+			cands = append(cands, val[uploadField().FindStringSubmatchIndex(val)[3]:])
+		}
+		for _, cand := range cands {
+			if r := a.resolveMaybe(w, cand, sc, false); a.sensitive(r) {
+				a.readFact(r, idx, false)
+			} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+				lb == "wormhole" || lb == "croc" {
+				// aws s3 sync . s3://b, rclone copy . remote:, az …
+				// upload-batch -s .: the directory's .env goes along
+				if found, capped := a.dirSecret(r, cloudFollows(lb, args)); found {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
+				} else if capped {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.unchecked-dir", "uploads a directory too large to check for secrets such as .env")})
+				}
+			}
+		}
+	}
+}
+
+// sftp reads sftp's batch: -b FILE runs the batch in FILE, or on stdin for
+// -: its puts upload. Without -b, sftp reads its commands from stdin too
+// (sftp h <<< "put .env"); gets write local files.
+func (c *netCall) sftp() {
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
+	// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
+	// upload. Without -b, sftp reads its commands from stdin too
+	// (sftp h <<< "put .env"); gets write local files.
+	batch := optionValues(args, 'b', "")
+	fromStdin := len(batch) == 0
+	for _, w := range batch {
+		if w.val != "-" {
+			a.readWord(w, sc, idx, false)
+		} else {
+			fromStdin = true
+		}
+	}
+	if in := a.stdin; fromStdin && in != nil {
+		a.stdin = nil
+		for _, name := range putOperands(in.text) {
+			a.readWord(word{val: name}, sc, idx, false)
+		}
+		for _, name := range getTargets(in.text) {
+			a.writeWord(word{val: name}, sc, idx)
+		}
+	}
 }
 
 // savedIn is where a downloader saves the file name: in the directory of

@@ -123,3 +123,22 @@ func TestHelpWords(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSubcommands checks how many words name subcommands before a
+// tool's help words: one, two under a group, none for an operand-taking
+// position the table does not know (docker run alpine --help).
+func TestHelpSubcommands(t *testing.T) {
+	cases := []struct {
+		name, args string
+		want       int
+	}{
+		{"docker", "run --help", 1}, {"docker", "compose up", 2}, {"gh", "pr create", 2}, {"git", "commit --help", 1},
+		{"docker", "run alpine", 1}, {"docker", "--help", 0}, {"go", "test --help", 0}, {"yarn", "build --help", 0},
+		{"docker", "-H x", 0}, {"npm", "Install --help", 0},
+	}
+	for _, c := range cases {
+		if got := HelpSubcommands(c.name, strings.Fields(c.args)); got != c.want {
+			t.Errorf("HelpSubcommands(%s, %s) = %d, want %d", c.name, c.args, got, c.want)
+		}
+	}
+}

@@ -23,6 +23,14 @@ import (
 type Help struct {
 	Name  string
 	Words []string
+	// Subcommands: the help words also print a subcommand's help after
+	// its name (docker run --help, npm install --help, git commit --help),
+	// the tool reading them before it runs anything; Groups are the
+	// subcommands that take one more subcommand name (docker compose up
+	// --help). Any other word is an operand: docker run alpine --help
+	// runs a container with --help as its command.
+	Subcommands bool
+	Groups      []string
 }
 
 // gnuHelp is the GNU spelling every listed program accepts.
@@ -93,6 +101,23 @@ var helpIndex = sync.OnceValue(func() map[string]Help {
 	return index(helpsMerged(), func(h Help) string { return h.Name })()
 })
 
+// subcommandHelp are the tools whose help words after a subcommand's name
+// print that subcommand's help: cobra (docker, kubectl, helm, gh), clap
+// (cargo), npm's usage flag, git (git help SUB), terraform's -help. Not
+// go (go test passes unknown flags to the test binary it builds and runs)
+// nor yarn and pnpm (yarn SCRIPT --help runs the script).
+var subcommandHelp = map[string][]string{
+	"docker": dockerGroups, "podman": dockerGroups, "nerdctl": dockerGroups,
+	"kubectl": {"config", "rollout", "create", "auth", "certificate"}, "oc": {"config", "rollout", "create", "auth"},
+	"helm":  {"repo", "plugin", "dependency", "get", "show", "registry"},
+	"gh":    {"pr", "issue", "repo", "release", "run", "workflow", "gist", "auth", "secret", "variable", "label", "cache", "codespace", "project"},
+	"glab":  {"mr", "issue", "repo", "release", "ci", "auth", "variable"},
+	"git":   {"stash", "remote", "worktree", "submodule", "notes", "bisect", "lfs", "sparse-checkout"},
+	"cargo": nil, "npm": nil, "terraform": {"state", "workspace", "providers"}, "tofu": {"state", "workspace", "providers"},
+}
+
+var dockerGroups = []string{"compose", "container", "image", "network", "volume", "buildx", "context", "system", "builder", "plugin", "manifest", "trust"}
+
 // helpsMerged joins the words of a program listed in more than one family.
 func helpsMerged() []Help {
 	var out []Help
@@ -107,6 +132,7 @@ func helpsMerged() []Help {
 			continue
 		}
 		at[h.Name] = len(out)
+		h.Groups, h.Subcommands = subcommandHelp[h.Name], subcommandHelp[h.Name] != nil || h.Name == "cargo" || h.Name == "npm"
 		out = append(out, h)
 	}
 	return out
@@ -117,4 +143,24 @@ func helpsMerged() []Help {
 func HelpWord(name, word string) bool {
 	h, ok := helpIndex()[name]
 	return ok && slices.Contains(h.Words, word)
+}
+
+// HelpSubcommands is how many of args name subcommands before help words
+// can follow (docker run --help: 1; docker compose up --help: 2; 0 for a
+// program that reads them only alone).
+func HelpSubcommands(name string, args []string) int {
+	h := helpIndex()[name]
+	if !h.Subcommands || len(args) == 0 || !subcommandName(args[0]) {
+		return 0
+	}
+	if len(args) > 1 && slices.Contains(h.Groups, args[0]) && subcommandName(args[1]) {
+		return 2
+	}
+	return 1
+}
+
+// subcommandName reports a word that can name a subcommand (run, pr,
+// set-url): lower-case letters, digits and dashes.
+func subcommandName(w string) bool {
+	return w != "" && w[0] >= 'a' && w[0] <= 'z' && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-") == ""
 }
