@@ -65,17 +65,19 @@ var info = []*argv.Command{
 	gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")),
 	gnu("whoami", flags("", "", "")),
 	gnu("yes", flags("", "", "")),
-	gnu("lscpu", flags("-a --all -b --online -c --offline -B --bytes -J --json -x --hex -y --physical -r --raw --output-all", "-s --sysroot", "-e --extended -p --parse -C --caches --hierarchic"),
+	// --sysroot reads another tree's /proc and /sys: left out (lscpu, lsblk, lsmem)
+	gnu("lscpu", flags("-a --all -b --online -c --offline -B --bytes -J --json -x --hex -y --physical -r --raw --output-all", "", "-e --extended -p --parse -C --caches --hierarchic"),
 		ex("-J", ""), ex("-e=CPU,CORE", ""), ex("--extended", "")),
 	gnu("lsblk", flags("-a --all -b --bytes -d --nodeps -D --discard -f --fs -J --json -l --list -m --perms -n --noheadings -O --output-all "+
-		"-p --paths -P --pairs -r --raw -s --inverse -S --scsi -t --topology -T --tree -z --zoned -A --noempty -E --dedup -M --merge -N --nvme -v --virtio -y --shell --sysroot",
+		"-p --paths -P --pairs -r --raw -s --inverse -S --scsi -t --topology -T --tree -z --zoned -A --noempty -E --dedup -M --merge -N --nvme -v --virtio -y --shell",
 		"-e --exclude -I --include -o --output -x --sort -w --width -Q --filter --highlight --ct --ct-filter --properties-by", ""),
 		ex("-f", ""), ex("-o NAME,SIZE -J", "")),
 	{Name: "lsusb", Flags: flags("-v --verbose -t --tree", "-s -d -D", ""), Examples: []argv.Example{ex("-t", ""), ex("-d 1d6b:0002 -v", "")}},
-	// lspci -i and -p name the ID and module files it reads, -F a dump of its own
-	{Name: "lspci", Flags: flags("-m -mm -t -v -vv -vvv -k -x -xxx -xxxx -b -D -P -PP -n -nn -q -qq -Q -M -G -A", "-s -d -i -p -F -O -H", ""),
-		Examples: []argv.Example{ex("-nnk", ""), ex("-vvv -s 00:02.0", "")}},
-	gnu("lsmem", flags("-a --all -b --bytes -J --json -n --noheadings -P --pairs -r --raw -S --split --summary", "-o --output --sysroot", "--summary")),
+	// lspci -i, -p and -F read files of the caller's choosing (ID lists,
+	// module maps, a dump) and echo their lines in errors: left out
+	{Name: "lspci", Flags: flags("-m -mm -t -v -vv -vvv -k -x -xxx -xxxx -b -D -P -PP -n -nn -q -qq -Q -M -G -A", "-s -d -O -H", ""),
+		Examples: []argv.Example{ex("-nnk", ""), ex("-vvv -s 00:02.0", ""), ex("-F dump.txt", "-F")}},
+	gnu("lsmem", flags("-a --all -b --bytes -J --json -n --noheadings -P --pairs -r --raw -S --split --summary", "-o --output", "--summary")),
 	// util-linux uuidgen and macOS's (-hdr); only prints new identifiers
 	gnu("uuidgen", flags("-r --random -t --time -s --sha1 -m --md5 -x --hex -hdr -7 --time-v7", "-n --namespace -N --name -C --count", ""),
 		ex("-r", ""), ex("--sha1 -n @dns -N example.com", "")),
