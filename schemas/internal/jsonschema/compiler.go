@@ -420,7 +420,6 @@ func (c *Compiler) compileMap(r *resource, stack []schemaRef, sref schemaRef, re
 				switch jsonType(item) {
 				case "object", "array":
 					allPrimitives = false
-					break
 				}
 			}
 			s.enumError = "enum failed"
