@@ -1400,12 +1400,16 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 }
 
 func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope) {
+	syncDelete := false
 	vals := map[string]bool{"-t": true, "--target-directory": true, "-S": true, "--suffix": true}
 	switch lb {
 	case "install":
 		vals["-m"], vals["--mode"], vals["-o"], vals["--owner"], vals["-g"], vals["--group"] = true, true, true, true, true, true
 	case "rsync":
 		vals = map[string]bool{"-e": true, "--rsh": true}
+		// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
+		// empties the destination like rm -rf
+		syncDelete = slices.ContainsFunc(args, func(w word) bool { return w.val == "--del" || strings.HasPrefix(w.val, "--delete") })
 	}
 	ops := operands(args, vals)
 	target := -1
@@ -1466,6 +1470,9 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 				secret = secret || g.human != nil && g.human.Code == "human.sensitive-read"
 			}
 		}
+	}
+	if target >= 0 && syncDelete && !strings.Contains(args[target].val, ":") {
+		a.deleteWord(args[target], sc, idx, rmRecursive)
 	}
 	if target >= 0 {
 		mid := len(a.facts)
