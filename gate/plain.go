@@ -3762,9 +3762,9 @@ func ownRepo(r pathRef, project string, gitDir, dyn bool) bool {
 	return err1 == nil && err2 == nil && got == real
 }
 
-// find lists files; -delete, -exec and -fprint make it more than a reader.
-func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
-	var s summary
+// findRoots are find's starting points (. when none), after its options
+// -H -L -P -O -D, and the index of the first word of its expression.
+func findRoots(args []word) (roots []word, expr int) {
 	i := 0
 	for i < len(args) && (args[i].val == "-H" || args[i].val == "-L" || args[i].val == "-P" || strings.HasPrefix(args[i].val, "-O") || args[i].val == "-D") {
 		if args[i].val == "-D" {
@@ -3772,7 +3772,6 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 		i++
 	}
-	var roots []word
 	for ; i < len(args); i++ {
 		v := args[i].val
 		if strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == "," {
@@ -3783,6 +3782,13 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	if len(roots) == 0 {
 		roots = []word{{val: "."}}
 	}
+	return roots, i
+}
+
+// find lists files; -delete, -exec and -fprint make it more than a reader.
+func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
+	var s summary
+	roots, i := findRoots(args)
 	rootsInProject := true
 	for _, r := range roots {
 		a.readWord(r, sc, idx, true)
