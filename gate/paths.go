@@ -570,7 +570,8 @@ func (a *analyzer) sensitive(r pathRef) bool {
 			}
 		}
 		if strings.HasPrefix(lp, "/etc/shadow") || strings.HasPrefix(lp, "/etc/sudoers") || strings.HasPrefix(lp, "/etc/gshadow") ||
-			within(lp, "/etc/ssl/private") || within(lp, "/etc/pki/tls/private") {
+			within(lp, "/etc/ssl/private") || within(lp, "/etc/pki/tls/private") ||
+			within(lp, "/run/secrets") || within(lp, "/var/run/secrets") { // docker and kubernetes secret mounts
 			return true
 		}
 		for _, g := range a.pol.sensitiveGlobs(a.env) {

@@ -1400,12 +1400,16 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 }
 
 func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope) {
+	syncDelete := false
 	vals := map[string]bool{"-t": true, "--target-directory": true, "-S": true, "--suffix": true}
 	switch lb {
 	case "install":
 		vals["-m"], vals["--mode"], vals["-o"], vals["--owner"], vals["-g"], vals["--group"] = true, true, true, true, true, true
 	case "rsync":
 		vals = map[string]bool{"-e": true, "--rsh": true}
+		// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
+		// empties the destination like rm -rf
+		syncDelete = slices.ContainsFunc(args, func(w word) bool { return w.val == "--del" || strings.HasPrefix(w.val, "--delete") })
 	}
 	ops := operands(args, vals)
 	target := -1
@@ -1466,6 +1470,9 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 				secret = secret || g.human != nil && g.human.Code == "human.sensitive-read"
 			}
 		}
+	}
+	if target >= 0 && syncDelete && !strings.Contains(args[target].val, ":") {
+		a.deleteWord(args[target], sc, idx, rmRecursive)
 	}
 	if target >= 0 {
 		mid := len(a.facts)
@@ -3755,9 +3762,9 @@ func ownRepo(r pathRef, project string, gitDir, dyn bool) bool {
 	return err1 == nil && err2 == nil && got == real
 }
 
-// find lists files; -delete, -exec and -fprint make it more than a reader.
-func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
-	var s summary
+// findRoots are find's starting points (. when none), after its options
+// -H -L -P -O -D, and the index of the first word of its expression.
+func findRoots(args []word) (roots []word, expr int) {
 	i := 0
 	for i < len(args) && (args[i].val == "-H" || args[i].val == "-L" || args[i].val == "-P" || strings.HasPrefix(args[i].val, "-O") || args[i].val == "-D") {
 		if args[i].val == "-D" {
@@ -3765,7 +3772,6 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		}
 		i++
 	}
-	var roots []word
 	for ; i < len(args); i++ {
 		v := args[i].val
 		if strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == "," {
@@ -3776,6 +3782,13 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	if len(roots) == 0 {
 		roots = []word{{val: "."}}
 	}
+	return roots, i
+}
+
+// find lists files; -delete, -exec and -fprint make it more than a reader.
+func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
+	var s summary
+	roots, i := findRoots(args)
 	rootsInProject := true
 	for _, r := range roots {
 		a.readWord(r, sc, idx, true)

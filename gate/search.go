@@ -74,6 +74,9 @@ type searchOptions struct {
 	// have one attached from a fixed set (--color[=WHEN]): any other
 	// attached value is odd
 	choices map[string][]string
+	// synonyms are long options that are another's spelling (--colour is
+	// --color): a prefix of both is that option, not ambiguous
+	synonyms map[string]string
 }
 
 // colorChoices are the values of GNU grep's and git's --color[=WHEN].
@@ -91,7 +94,7 @@ var grepOptions = searchOptions{shortValue: "ABCDdefmX", abbrev: true, long: map
 	"files-without-match": false, "files-with-matches": false, "count": false, "initial-tab": false,
 	"null": false, "after-context": true, "before-context": true, "context": true,
 	"group-separator": true, "no-group-separator": false, "color": false, "colour": false,
-}, choices: colorChoices}
+}, choices: colorChoices, synonyms: map[string]string{"colour": "color"}}
 
 var rgOptions = searchOptions{shortValue: "ABCEMTdefgjmrt", long: map[string]bool{
 	"regexp": true, "file": true, "after-context": true, "before-context": true, "context": true,
@@ -224,6 +227,16 @@ func parseSearch(lb string, args []word) searchCmd {
 	return s
 }
 
+// synonymOf says a synonym of the option full starts with name.
+func (o searchOptions) synonymOf(full, name string) bool {
+	for syn, of := range o.synonyms {
+		if of == full && strings.HasPrefix(syn, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // lookup resolves a long option name, by unique prefix where the tool
 // allows it; unknown names take no value.
 func (o searchOptions) lookup(name string) (string, bool) {
@@ -235,8 +248,11 @@ func (o searchOptions) lookup(name string) (string, bool) {
 	}
 	found := ""
 	for full := range o.long {
-		if strings.HasPrefix(full, name) {
-			if found != "" {
+		if syn, ok := o.synonyms[full]; ok {
+			full = syn
+		}
+		if strings.HasPrefix(full, name) || o.synonymOf(full, name) {
+			if found != "" && found != full {
 				return name, false // ambiguous: the tool refuses to run
 			}
 			found = full

@@ -158,6 +158,13 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		case simple && name == "HOME" && a.env.Home != "":
 			lit(a.env.Home)
 			return
+		case name == "HOME" && a.env.Home != "" && !p.Excl && !p.Length && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp != nil:
+			// ${HOME:?}, ${HOME:-/tmp}, ${HOME%/}: HOME is set, so these are
+			// its value (rm -rf "${HOME:?}" deletes the home)
+			if v, ok := setParamOp(a.env.Home, p.Exp); ok {
+				lit(v)
+				return
+			}
 		case simple && name == "PWD" && sc.cwd != "":
 			lit(sc.cwd)
 			return
@@ -291,6 +298,30 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		out.alts, out.exact = nil, false
 		a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	}
+}
+
+// setParamOp is ${NAME<op>WORD} of a variable set to a non-empty val, when
+// WORD is literal: the defaults and checks leave val, a literal suffix or
+// prefix removal cuts it.
+func setParamOp(val string, e *syntax.Expansion) (string, bool) {
+	w := ""
+	if e.Word != nil {
+		t, ok := litText(e.Word)
+		if !ok {
+			return "", false
+		}
+		w = t
+	}
+	switch e.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return val, true
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		return strings.TrimSuffix(val, w), !hasGlob(w)
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		return strings.TrimPrefix(val, w), !hasGlob(w)
+	}
+	return "", false
 }
 
 // zshGlobCode returns the code in zsh glob qualifiers that run it: e:CODE:
