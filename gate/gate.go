@@ -417,14 +417,18 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		return
 	}
 	if f.human != nil && f.ask == nil && (f.ruleClears || f.clearWord != "") {
-		if r := a.clearing(f, a.polRules(func(p *Policy) []*rule { return p.allow })); r != nil {
-			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
-			return
-		}
-		if r := a.clearing(f, a.polRules(func(p *Policy) []*rule { return p.hostAllow })); r != nil {
-			set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by the host's own settings", Rule: r.src}, protocol.RiskLow)
-			f.byHostRule = true
-			return
+		// a flag-policed variant (git -c x rebase) is not what the rule
+		// allowed; the host's own rules (Policy.hostAllow) count here only
+		allow := a.polRules(func(p *Policy) []*rule { return p.allow })
+		for i, r := range append(allow[:len(allow):len(allow)], a.polRules(func(p *Policy) []*rule { return p.hostAllow })...) {
+			if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
+				detail := "allowed by policy"
+				if f.byHostRule = i >= len(allow); f.byHostRule {
+					detail = "allowed by the host's own settings"
+				}
+				set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: detail, Rule: r.src}, protocol.RiskLow)
+				return
+			}
 		}
 	}
 	if f.human != nil {
@@ -517,19 +521,6 @@ func (a *analyzer) polRules(get func(*Policy) []*rule) []*rule {
 		return nil
 	}
 	return get(a.pol)
-}
-
-// clearing returns the first rule of list that clears f's human-only
-// class: one whose literal words include f's clearWord, if it has one (a
-// wildcard never does); a flag-policed variant (git -c x rebase, f.ask)
-// is not what the rule allowed, so the caller never gets here for it.
-func (a *analyzer) clearing(f *rfact, list []*rule) *rule {
-	for _, r := range list {
-		if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
-			return r
-		}
-	}
-	return nil
 }
 
 // match returns the first rule of list that applies to f.
