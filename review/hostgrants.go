@@ -30,8 +30,8 @@ func (r *Reviewer) claudeSettings(p Project) []string {
 		filepath.Join(p.Root, ".claude", "settings.local.json"),
 		filepath.Join(p.Root, ".claude", "settings.json"),
 	}
-	if r.home != "" {
-		files = append(files, filepath.Join(r.home, ".claude", "settings.json"))
+	if f := hook.ClaudeUserSettings(r.home); f != "" {
+		files = append(files, f)
 	}
 	return files
 }

@@ -54,7 +54,8 @@ func (e *hookEnv) run(host string, input any, args ...string) hookResult {
 	}
 	cmd := exec.Command(binPath, append([]string{"hook", host}, args...)...)
 	cmd.Dir = e.project
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.st, "HOME="+filepath.Dir(e.project), "CLAUDE_CODE_SESSION_ATTENDED=1")
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.st, "HOME="+filepath.Dir(e.project), "CLAUDE_CODE_SESSION_ATTENDED=1",
+		"CLAUDE_CONFIG_DIR=") // the test's home, never the developer's Claude settings
 	cmd.Env = append(cmd.Env, e.extraEnv...)
 	cmd.Stdin = bytes.NewReader(raw)
 	var out, errb bytes.Buffer

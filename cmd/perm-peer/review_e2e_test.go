@@ -34,7 +34,7 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		}
 	}
 	// CLAUDE_CODE_SESSION_ATTENDED=1: Claude Code runs interactively, a person sees its dialogs
-	e.env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.state, "HOME="+e.home, "TZ=UTC", "CLAUDE_CODE_SESSION_ATTENDED=1")
+	e.env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.state, "HOME="+e.home, "TZ=UTC", "CLAUDE_CODE_SESSION_ATTENDED=1", "CLAUDE_CONFIG_DIR=")
 	return e
 }
 

@@ -46,7 +46,7 @@ func newUIWorld(t *testing.T) *uiWorld {
 // env is the user's environment; Claude Code runs in a terminal, where a
 // person sees its dialogs.
 func (w *uiWorld) env() []string {
-	return append(os.Environ(), "XDG_STATE_HOME="+w.st, "XDG_CONFIG_HOME="+w.cfg, "HOME="+w.tmp, "CLAUDE_CODE_SESSION_ATTENDED=1")
+	return append(os.Environ(), "XDG_STATE_HOME="+w.st, "XDG_CONFIG_HOME="+w.cfg, "HOME="+w.tmp, "CLAUDE_CODE_SESSION_ATTENDED=1", "CLAUDE_CONFIG_DIR=")
 }
 
 // hook runs one hook call of host in project dir through the binary.

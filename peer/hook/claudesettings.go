@@ -33,6 +33,22 @@ func ClaudeAllow(file string) (rules []string, data []byte, err error) {
 	return s.Permissions.Allow, data, nil
 }
 
+// ClaudeUserSettings is the user's Claude Code settings file:
+// $CLAUDE_CONFIG_DIR/settings.json when that is set (Claude Code keeps its
+// whole configuration there then), else ~/.claude/settings.json; "" when
+// neither is an absolute path.
+func ClaudeUserSettings(home string) string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" && home != "" {
+		dir = filepath.Join(home, ".claude")
+	}
+	if !filepath.IsAbs(dir) {
+		slog.Warn("Claude Code user settings not found: neither CLAUDE_CONFIG_DIR nor the home directory is an absolute path", "dir", dir)
+		return ""
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
 // claudeLocalSettings is the project's personal settings file, which
 // Claude Code's "don't ask again" writes.
 const claudeLocalSettings = ".claude/settings.local.json"
@@ -47,15 +63,9 @@ const claudeLocalSettings = ".claude/settings.local.json"
 // loosen. A file that cannot be read is left out with a warning: its
 // human-only calls ask, as without it.
 func (claude) hostAllow(ctx context.Context, pin Pin, home string) []string {
-	dir := os.Getenv("CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		dir = filepath.Join(home, ".claude")
-	}
 	var files []string
-	if filepath.IsAbs(dir) {
-		files = append(files, filepath.Join(dir, "settings.json"))
-	} else {
-		slog.Warn("Claude Code settings ignored: CLAUDE_CONFIG_DIR is not an absolute path", "dir", dir)
+	if f := ClaudeUserSettings(home); f != "" {
+		files = append(files, f)
 	}
 	if !pin.NoProject {
 		if local, ok := untrackedLocal(ctx, pin.Root); ok {
