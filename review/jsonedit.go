@@ -83,18 +83,11 @@ func topMembers(data []byte) (members []member, open int, err error) {
 // appendElement appends quoted to the array that is m's value.
 func appendElement(data []byte, m member, quoted string) ([]byte, error) {
 	arr := data[m.valueStart:m.valueEnd]
-	dec := json.NewDecoder(bytes.NewReader(arr))
-	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+	starts, ends, err := listElements(arr)
+	if errors.Is(err, errNotList) {
 		return nil, fmt.Errorf("%q is not a list in the policy file", m.key)
-	}
-	var starts, ends []int
-	for dec.More() {
-		starts = append(starts, skipWS(arr, int(dec.InputOffset())))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		ends = append(ends, int(dec.InputOffset()))
+	} else if err != nil {
+		return nil, err
 	}
 	if len(starts) == 0 {
 		// [] or [ ]: the one element goes inside
@@ -109,6 +102,26 @@ func appendElement(data []byte, m member, quoted string) ([]byte, error) {
 
 // leadingSpace is the whitespace just before offset i (after the comma or
 // bracket that precedes it).
+var errNotList = errors.New("not a JSON array")
+
+// listElements is where each element of JSON array arr starts (after its
+// leading space) and ends.
+func listElements(arr []byte) (starts, ends []int, err error) {
+	dec := json.NewDecoder(bytes.NewReader(arr))
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return nil, nil, errNotList
+	}
+	for dec.More() {
+		starts = append(starts, skipWS(arr, int(dec.InputOffset())))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, err
+		}
+		ends = append(ends, int(dec.InputOffset()))
+	}
+	return starts, ends, nil
+}
+
 func leadingSpace(data []byte, i int) string {
 	j := i
 	for j > 0 && strings.IndexByte(" \t\r\n", data[j-1]) >= 0 {
@@ -200,18 +213,11 @@ func removeElement(data []byte, path []string, idx int) ([]byte, error) {
 		}
 	}
 	arr := data[start:end]
-	dec := json.NewDecoder(bytes.NewReader(arr))
-	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+	starts, ends, err := listElements(arr)
+	if errors.Is(err, errNotList) {
 		return nil, fmt.Errorf("%q is not a list", strings.Join(path, "."))
-	}
-	var starts, ends []int
-	for dec.More() {
-		starts = append(starts, skipWS(arr, int(dec.InputOffset())))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		ends = append(ends, int(dec.InputOffset()))
+	} else if err != nil {
+		return nil, err
 	}
 	if idx < 0 || idx >= len(starts) {
 		return nil, fmt.Errorf("%s has no element %d", strings.Join(path, "."), idx)
