@@ -111,6 +111,22 @@ func (e *hookEnv) audit() []map[string]any {
 	return recs
 }
 
+// rejectedInDialog plays one turn of a Claude Code session: the prompt,
+// then command as call id, which perm-peer leaves to Claude (no verdict at
+// PreToolUse or PermissionRequest), and the user's rejection of it in
+// Claude's dialog with note.
+func (e *hookEnv) rejectedInDialog(prompt, id, command, note string) {
+	e.t.Helper()
+	e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": prompt}))
+	if r := e.run("claude-code", e.claude("PreToolUse", bashInput(id, command))); r.stdout != "" {
+		e.t.Fatalf("%s: %+v, want no verdict (the host asks)", command, r)
+	}
+	if r := e.run("claude-code", e.claude("PermissionRequest", bashInput("", command))); r.stdout != "" {
+		e.t.Fatalf("PermissionRequest: %+v, want no verdict (Claude shows its dialog)", r)
+	}
+	e.userRejected(id, note)
+}
+
 // userRejected writes this env's transcript as Claude Code 2.1 does when
 // the user rejects tool call id in its dialog and says why.
 func (e *hookEnv) userRejected(id, note string) {
@@ -232,15 +248,7 @@ func TestHookClaudeCodeSession(t *testing.T) {
 // reads it from the transcript and keeps it as a user rule.
 func TestHookClaudeCodeUserRejectionBecomesRule(t *testing.T) {
 	e := newHookEnv(t)
-	e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": "ship it"}))
-	if r := e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_9", "git push origin main"))); r.stdout != "" {
-		t.Fatalf("git push: %+v, want no verdict", r)
-	}
-	// Claude shows its dialog
-	if r := e.run("claude-code", e.claude("PermissionRequest", bashInput("", "git push origin main"))); r.stdout != "" {
-		t.Fatalf("PermissionRequest: %+v, want no verdict", r)
-	}
-	e.userRejected("toolu_9", "never push to main, open a PR")
+	e.rejectedInDialog("ship it", "toolu_9", "git push origin main", "never push to main, open a PR")
 	if d, _ := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_10", "ls")))); d != "allow" {
 		t.Fatalf("ls: %s", d)
 	}
@@ -583,14 +591,7 @@ func TestHookCodexApplyPatch(t *testing.T) {
 // runs.
 func TestHookUserChangesMind(t *testing.T) {
 	e := newHookEnv(t)
-	e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": "deploy"}))
-	if r := e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_1", "make deploy"))); r.stdout != "" {
-		t.Fatalf("make deploy: %+v, want no verdict (the host asks)", r)
-	}
-	if r := e.run("claude-code", e.claude("PermissionRequest", bashInput("", "make deploy"))); r.stdout != "" {
-		t.Fatalf("PermissionRequest: %+v, want no verdict (Claude shows its dialog)", r)
-	}
-	e.userRejected("toolu_1", "not before the review")
+	e.rejectedInDialog("deploy", "toolu_1", "make deploy", "not before the review")
 	d, reason := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_2", "make deploy"))))
 	if d != "deny" || !strings.Contains(reason, "not before the review") {
 		t.Fatalf("repeat: %s %q, want deny with the user's note", d, reason)
