@@ -420,7 +420,7 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		// a flag-policed variant (git -c x rebase) is not what the rule
 		// allowed; the host's own rules (Policy.hostAllow) count here only
 		allow := a.polRules(func(p *Policy) []*rule { return p.allow })
-		for i, r := range append(allow[:len(allow):len(allow)], a.polRules(func(p *Policy) []*rule { return p.hostAllow })...) {
+		for i, r := range append(allow[:len(allow):len(allow)], a.polRules((*Policy).hostRules)...) {
 			if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
 				detail := "allowed by policy"
 				if f.byHostRule = i >= len(allow); f.byHostRule {

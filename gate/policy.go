@@ -32,7 +32,8 @@ type Policy struct {
 	// allow rule naming it would clear (SPEC §10.2: never more prompts
 	// than the host alone), and do nothing else.
 	hostAllow []*rule
-	sensitive []string // lower-case globs, as written
+	hostLater []*hostAllowSource // read on first use (AddHostAllowFunc)
+	sensitive []string           // lower-case globs, as written
 	// IgnoredProject lists project-policy entries dropped because the project
 	// is not trusted (allow rules, judge settings).
 	IgnoredProject []string

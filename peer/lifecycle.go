@@ -52,7 +52,9 @@ func (s *Server) openWorld(project string) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	policy.AddHostAllow(s.cfg.HostAllow)
+	if s.cfg.HostAllow != nil {
+		policy.AddHostAllowFunc(s.cfg.HostAllow)
+	}
 	dbPath := s.cfg.DBPath
 	if dbPath == "" {
 		if dbPath, err = store.DefaultPath(project); err != nil {

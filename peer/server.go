@@ -49,8 +49,9 @@ type Config struct {
 	// HostAllow are the allow rules of the user's own host settings (a
 	// hook host's, e.g. Claude Code's permissions.allow): they clear only a
 	// human-only call a policy allow rule naming it would clear
-	// (gate.Policy.AddHostAllow), since the host allows it without a prompt.
-	HostAllow []string
+	// (gate.Policy.AddHostAllowFunc), since the host allows it without a
+	// prompt. Read only when a call meets such a fact.
+	HostAllow func() []string
 	// Protected are more of perm-peer's own files (a write to them is a
 	// floor), beside the DB, policies and state directory it knows.
 	Protected []string

@@ -127,7 +127,7 @@ func serve(ctx context.Context, h Host, in io.Reader, r *responder, opts Options
 	// only before the host's own rules: a PermissionRequest comes after
 	// they sent the call to a dialog (an ask rule, or no rule matched)
 	if hr, ok := h.(hostRules); ok && ev.Stage == StagePreTool {
-		cfg.HostAllow = hr.hostAllow(ctx, pin, opts.Pins.Home)
+		cfg.HostAllow = func() []string { return hr.hostAllow(ctx, pin, opts.Pins.Home) }
 	}
 	srv := peer.New(cfg)
 	if err := srv.Open(); err != nil {
