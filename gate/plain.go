@@ -15,18 +15,6 @@ import (
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// noOperand commands touch no files: their words are data, not paths.
-var noOperand = map[string]bool{"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true,
-	"test": true, "[": true, "sleep": true, "seq": true, "expr": true, "basename": true, "dirname": true,
-	"realpath": true, "readlink": true, "whoami": true, "id": true, "uname": true, "nproc": true,
-	"uptime": true, "free": true, "which": true, "whereis": true, "type": true, "clear": true,
-	"wait": true, "read": true, "shift": true, "unset": true, "exit": true, "return": true, "date": true,
-	"hostname": true, "ps": true, "tput": true, "getconf": true, "locale": true, "groups": true, "tty": true,
-	"logname": true, "users": true, "yes": true, "pgrep": true, "lsof": true,
-	"jobs": true, "dirs": true, "cal": true, "numfmt": true, "factor": true, "lsb_release": true, "sw_vers": true,
-	"lscpu": true, "lsblk": true, "lsusb": true, "lspci": true, "lsmem": true, "uuidgen": true, "vm_stat": true, "hostinfo": true,
-	"sysctl": true}
-
 // harmlessShopt are shopt options that only change glob matching, history
 // or messages.
 var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob": true, "extglob": true, "failglob": true,
@@ -393,7 +381,7 @@ func (c *plainCall) readers() bool {
 	switch {
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
-	case noOperand[lb]:
+	case cmds.ClassOf(lb) == argv.Data:
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {
 				a.readWord(w, sc, idx, false) // error messages echo the file

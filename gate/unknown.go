@@ -3,6 +3,9 @@ package gate
 import (
 	"slices"
 	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 )
 
 // A program the gate has no model for still shows its arguments (SPEC
@@ -21,7 +24,7 @@ func unmodelled(f *rfact, idx, n int, lb string) bool {
 // when this call gave it nothing to say (docker compose --env-file .env up).
 func knownFamily(lb string) bool {
 	return subcommandTools[lb] || packageManagers[lb] || versionTools[lb] || urlFetchers[lb] || netTools[lb] || downloaders[lb] ||
-		shells[lb] || isInterpreter(lb) || prefixRunners[lb] || otherTools[lb] || noOperand[lb]
+		shells[lb] || isInterpreter(lb) || prefixRunners[lb] || otherTools[lb] || cmds.ClassOf(lb) == argv.Data
 }
 
 // visibleCommands are the programs whose name among an unknown program's

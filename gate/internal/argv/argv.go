@@ -56,6 +56,24 @@ const (
 	Counts // a count, a size or a type, never contents: wc, file, df
 )
 
+// Class is what kind of program a declaration is to the gate's code.
+type Class uint8
+
+const (
+	Other Class = iota
+	// Data: the program touches no files, its words are data and never
+	// paths (echo, date, uname, test)
+	Data
+)
+
+// Unknown is what a flag the declaration lacks makes of a call.
+type Unknown uint8
+
+const (
+	Ask    Unknown = iota // the call is not known-safe (SPEC §5.1)
+	Ignore                // nothing yet: the gate's code reads the words (echo -x prints -x)
+)
+
 // Flag is one flag in all its spellings: synonyms, so a prefix matching
 // two of them (--col for --color and --colour) is no ambiguity.
 type Flag struct {
@@ -94,6 +112,11 @@ type Command struct {
 	Examples []Example
 	// Output is what a reader prints of the files it reads.
 	Output Output
+	// Class is what kind of program it is.
+	Class Class
+	// Unknown is what a flag the declaration lacks does: Ask, or Ignore,
+	// which FirstUnknown does not report (Parse still does).
+	Unknown Unknown
 
 	once  sync.Once
 	flags []Flag // Flags, each Each entry split into its flags
@@ -247,10 +270,11 @@ func (c *Command) ParseAt(n int, at func(i int) (val string, dyn bool)) Invocati
 }
 
 // FirstUnknown is the first flag of the n words at(i) the declaration does
-// not have ("" for none, and for a nil Command: no declaration). With
-// StopAtOperand only the flags before the first operand are read.
+// not have ("" for none, for a nil Command: no declaration, and for one
+// whose Unknown is Ignore). With StopAtOperand only the flags before the
+// first operand are read.
 func (c *Command) FirstUnknown(n int, at func(i int) (val string, dyn bool)) string {
-	if c == nil {
+	if c == nil || c.Unknown == Ignore {
 		return ""
 	}
 	var inv Invocation

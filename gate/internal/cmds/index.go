@@ -36,4 +36,13 @@ func Lookup(name string) *argv.Command { return programIndex()[name] }
 
 // All are the declarations of the programs' flags: the readers, the info
 // printers, the searches and the tools with subcommands.
-func All() []*argv.Command { return slices.Concat(readers, info, searches, tools) }
+func All() []*argv.Command { return slices.Concat(core, readers, info, searches, tools) }
+
+// ClassOf is the class of a program the table declares, argv.Other for
+// one it does not.
+func ClassOf(name string) argv.Class {
+	if c := Lookup(name); c != nil {
+		return c.Class
+	}
+	return argv.Other
+}

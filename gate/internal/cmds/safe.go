@@ -22,71 +22,11 @@ func tool(name string, global []argv.Flag, subs ...*argv.Command) *argv.Command 
 	return &argv.Command{Name: name, Flags: global, Abbrev: true, StopAtOperand: true, Subs: subs}
 }
 
-// info are programs that print facts about the system or their operands'
-// names, never a file's contents.
+// info are programs that print facts about the system or the
+// environment, list an archive, or only tee and format: each decided by
+// the gate's code (the programs whose words are data are in core.go).
 var info = []*argv.Command{
-	gnu("basename", flags("-a --multiple -z --zero", "-s --suffix", "")),
-	gnu("dirname", flags("-z --zero", "", "")),
-	{Name: "cal", Numeric: true, Flags: flags("-1 -3 -h -j -m -s -w -y -Y --monday --sunday --julian --year --twelve --week --vertical", "-A -B -n --months --span --color", "")},
-	gnu("clear", flags("-x", "-T", "")),
-	gnu("date", flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
-		ex("+%s", ""), ex("-u +%Y-%m-%d", ""), ex("-Iseconds", ""), ex("-d yesterday", ""), ex("-s 2020-01-01", "-s")),
-	gnu("factor", flags("-h --exponents", "", "")),
-	gnu("free", flags("-b --bytes -k --kibi -m --mebi -g --gibi --tebi --pebi --kilo --mega --giga --tera --peta -h --human --si -l --lohi -t --total -v --committed -w --wide", "-c --count -s --seconds", "")),
-	gnu("getconf", flags("-a --all", "-v", "")),
-	gnu("groups", flags("", "", "")),
-	gnu("hostname", flags("-v --verbose -a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I --all-ip-addresses -s --short -y --yp --nis -V", "", "")),
-	gnu("id", flags("-a -Z --context -g --group -G --groups -n --name -r --real -u --user -z --zero -p -P", "", "")),
-	gnu("locale", flags("-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose", "", "")),
-	gnu("logname", flags("", "", "")),
-	gnu("lsb_release", flags("-v --version -i --id -d --description -r --release -c --codename -a --all -s --short", "", "")),
-	{Name: "lsof", Flags: flags("-? -a -b -C -h -l -n -N -O -P -R -t -U -v -V -X -w -Q -H", "-c -d -D -F -g -i -k -K -m -o -p -r -s -S -T -u -x -E -e +c +d +D +r", ""),
-		Examples: []argv.Example{ex("-i :8080", ""), ex("-p 12", "")}},
-	gnu("nproc", flags("--all", "--ignore", "")),
-	gnu("numfmt", flags("-z --zero-terminated --grouping --header --debug", "-d --delimiter --field --format --from --from-unit --invalid --padding --round --suffix --to --to-unit", "")),
-	gnu("pgrep", flags("-c --count -f --full -i --ignore-case -l --list-name -a --list-full -n --newest -o --oldest -v --inverse -w --lightweight -x --exact -r --runstates --ns --nslist -A --ignore-ancestors -L --logpidfile", "-d --delimiter -g --pgroup -G --group -P --parent -s --session -t --terminal -u --euid -U --uid -F --pidfile --cgroup --env", ""),
-		ex("-fl node", "")),
-	{Name: "ps", Numeric: true, Flags: flags("-A -a -d -e -f -F -H -j -l -L -m -M -N -T -V -w -x -y -c -h -r -v -E -S -X -Z "+
-		"--cumulative --deselect --forest --headers --no-headers --info -ww",
-		"-C -G -g -o -O -p -q -s -t -u -U -k --cols --columns --format --group --Group --lines --pid --ppid --quick-pid --rows --sid --sort --tty --user --User --width", ""),
-		Examples: []argv.Example{ex("aux", ""), ex("-ef", ""), ex("-p 1 -o pid,cmd", "")}},
 	gnu("printenv", flags("-0 --null", "", "")),
-	gnu("readlink", flags("-e --canonicalize-existing -f --canonicalize -m --canonicalize-missing -n --no-newline -q --quiet -s --silent -v --verbose -z --zero", "", "")),
-	gnu("realpath", flags("-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet -s --strip --no-symlinks -z --zero -q", "--relative-to --relative-base", "")),
-	{Name: "seq", Abbrev: true, Flags: flags("-w --equal-width", "-f --format -s --separator -t", "")},
-	gnu("sleep", flags("", "", "")),
-	gnu("sw_vers", flags("-productName -productVersion -buildVersion -productVersionExtra", "", "")),
-	gnu("tput", flags("-S -V -x", "-T", "")),
-	gnu("tty", flags("-s --silent --quiet", "", "")),
-	gnu("uname", flags("-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine -p --processor -i --hardware-platform -o --operating-system", "", "")),
-	gnu("uptime", flags("-p --pretty -s --since -r --raw", "", "")),
-	gnu("users", flags("", "", "")),
-	gnu("whereis", flags("-b -m -s -u -l -g", "-B -M -S -f", "")),
-	gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")),
-	gnu("whoami", flags("", "", "")),
-	gnu("yes", flags("", "", "")),
-	// --sysroot reads another tree's /proc and /sys: left out (lscpu, lsblk, lsmem)
-	gnu("lscpu", flags("-a --all -b --online -c --offline -B --bytes -J --json -x --hex -y --physical -r --raw --output-all", "", "-e --extended -p --parse -C --caches --hierarchic"),
-		ex("-J", ""), ex("-e=CPU,CORE", ""), ex("--extended", "")),
-	gnu("lsblk", flags("-a --all -b --bytes -d --nodeps -D --discard -f --fs -J --json -l --list -m --perms -n --noheadings -O --output-all "+
-		"-p --paths -P --pairs -r --raw -s --inverse -S --scsi -t --topology -T --tree -z --zoned -A --noempty -E --dedup -M --merge -N --nvme -v --virtio -y --shell",
-		"-e --exclude -I --include -o --output -x --sort -w --width -Q --filter --highlight --ct --ct-filter --properties-by", ""),
-		ex("-f", ""), ex("-o NAME,SIZE -J", "")),
-	{Name: "lsusb", Flags: flags("-v --verbose -t --tree", "-s -d -D", ""), Examples: []argv.Example{ex("-t", ""), ex("-d 1d6b:0002 -v", "")}},
-	// lspci -i, -p and -F read files of the caller's choosing (ID lists,
-	// module maps, a dump) and echo their lines in errors: left out
-	{Name: "lspci", Flags: flags("-m -mm -t -v -vv -vvv -k -x -xxx -xxxx -b -D -P -PP -n -nn -q -qq -Q -M -G -A", "-s -d -O -H", ""),
-		Examples: []argv.Example{ex("-nnk", ""), ex("-vvv -s 00:02.0", ""), ex("-F dump.txt", "-F")}},
-	gnu("lsmem", flags("-a --all -b --bytes -J --json -n --noheadings -P --pairs -r --raw -S --split --summary", "-o --output", "--summary")),
-	// util-linux uuidgen and macOS's (-hdr); only prints new identifiers
-	gnu("uuidgen", flags("-r --random -t --time -s --sha1 -m --md5 -x --hex -hdr -7 --time-v7", "-n --namespace -N --name -C --count", ""),
-		ex("-r", ""), ex("--sha1 -n @dns -N example.com", "")),
-	{Name: "vm_stat", Flags: flags("", "-c", ""), Examples: []argv.Example{ex("-c 3 1", "")}},
-	{Name: "hostinfo", Flags: flags("", "", "")},
-	// sysctl only prints: -w, -p/--load and --system (which write kernel
-	// settings) are left out; NAME=VALUE writes too (the gate's code)
-	gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
-		ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system")),
 	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
 	gnu("tee", flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", "")),
 	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
