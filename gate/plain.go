@@ -27,20 +27,12 @@ var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": tru
 	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
 	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zmore": true}
 
-// blockTools partition, discard or erase block devices.
-var blockTools = map[string]bool{"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true, "parted": true,
-	"blkdiscard": true, "hdparm": true, "badblocks": true, "cryptsetup": true, "pvcreate": true, "vgcreate": true, "mdadm": true, "zpool": true}
-
-// formatters are the mkfs.* twins that create a file system under their own name.
-var formatters = map[string]bool{"mke2fs": true, "mkswap": true, "wipefs": true, "mkntfs": true, "mkdosfs": true, "mkfatfs": true,
-	"mkexfatfs": true, "mkudffs": true, "mkreiserfs": true, "mkjfs": true, "mkhfs": true}
-
-// blockWrites reports block-device tool invocations that change the disk
-// (listing and querying do not).
-func blockWrites(lb string, args []word) bool {
-	has := func(p ...string) bool {
+// blockChanges reports a call of a block tool that changes the disk
+// (listing and querying do not), by the words its entry declares.
+func blockChanges(b *cmds.BlockTool, args []word) bool {
+	has := func(words string) bool {
 		for _, w := range args {
-			for _, x := range p {
+			for _, x := range strings.Fields(words) {
 				if w.val == x || strings.HasPrefix(x, "--") && strings.HasPrefix(w.val, x) {
 					return true
 				}
@@ -48,25 +40,8 @@ func blockWrites(lb string, args []word) bool {
 		}
 		return false
 	}
-	switch lb {
-	case "parted":
-		// parted's -s is --script, not a listing: its commands say what it does
-		return has("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "rescue", "set", "toggle", "name",
-			"type", "disk_set", "disk_toggle", "move", "cp") || !has("-l", "--list", "print", "-v", "--version", "-h", "--help")
-	case "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk":
-		return !has("-l", "--list", "-p", "--print", "print", "-s", "--show-size", "-d", "--dump", "--json", "-J", "-v", "--version", "-V")
-	case "hdparm":
-		return has("--security-erase", "--security-erase-enhanced", "--write-sector", "--trim-sector-ranges", "--dco-restore", "--make-bad-sector", "--fwdownload")
-	case "badblocks":
-		return hasShort(args, "wn")
-	case "cryptsetup":
-		return has("luksFormat", "erase", "luksErase", "reencrypt", "format")
-	case "mdadm":
-		return has("--create", "-C", "--zero-superblock", "--build")
-	case "zpool":
-		return has("create", "labelclear")
-	}
-	return true
+	return has(b.Changes) || b.ChangeLetters != "" && hasShort(args, b.ChangeLetters) || b.Inspects != "" && !has(b.Inspects) ||
+		b.Changes == "" && b.Inspects == "" && b.ChangeLetters == ""
 }
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
@@ -101,7 +76,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		}
 	}
 	s.or(a.subcmdEffects(f, idx, lb, args))
-	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, s: s}
+	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, s: s, class: cmds.ClassOf(lb)}
 	switch { // the first family with an arm for the command decides it
 	case c.shellState(), c.shellVars(), c.shellRuns(), c.readers(), c.searches(), c.files(), c.infra(), c.builds():
 	}
@@ -154,6 +129,8 @@ type plainCall struct {
 	sc   *scope
 	s    summary
 	done bool // s is the call's summary and nothing after the arms applies
+	// class is the program's class in the table (argv.Other when it has none)
+	class argv.Class
 }
 
 // safe makes the command known-safe.
@@ -381,7 +358,7 @@ func (c *plainCall) readers() bool {
 	switch {
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
-	case cmds.ClassOf(lb) == argv.Data:
+	case c.class == argv.Data:
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {
 				a.readWord(w, sc, idx, false) // error messages echo the file
@@ -430,7 +407,7 @@ func (c *plainCall) readers() bool {
 				a.lessOptions(w.val, sc, idx)
 			}
 		}
-	case blockTools[lb] && blockWrites(lb, args):
+	case c.class == argv.Disk && blockChanges(cmds.BlockToolOf(lb), args):
 		for _, w := range args {
 			if r := a.resolveMaybe(w, w.val, sc, true); r.known && (diskDevice(r.abs) || diskDevice(r.real)) {
 				f.floor = reason("floor.disk-write", lb+" rewrites a disk device")
@@ -532,9 +509,9 @@ func (c *plainCall) files() bool {
 				a.readFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "if="), sc, false), idx, false)
 			}
 		}
-	case strings.HasPrefix(lb, "mkfs") || strings.HasPrefix(lb, "newfs") || formatters[lb]:
+	case c.class == argv.Formatter:
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
-	case slices.Contains([]string{"ttyd", "gotty", "ztcp", "zsocket"}, lb): // zsh's ztcp is its /dev/tcp
+	case c.class == argv.ShellServer:
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
 	case lb == "crontab":
 		if hasFlag(args, "-l") && len(args) == 1 {

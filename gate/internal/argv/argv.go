@@ -64,6 +64,9 @@ const (
 	// Data: the program touches no files, its words are data and never
 	// paths (echo, date, uname, test)
 	Data
+	Disk        // partitions, discards or erases block devices (fdisk, parted)
+	Formatter   // creates a file system on a device (mkfs and its twins)
+	ShellServer // serves a shell to the network (ttyd)
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.

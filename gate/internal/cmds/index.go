@@ -32,11 +32,18 @@ var programIndex = index(All(), commandName)
 
 // Lookup returns the declaration of a program's flags (with its
 // subcommands'), nil for a program the table does not have.
-func Lookup(name string) *argv.Command { return programIndex()[name] }
+// A name of a prefix family (mkfs.ext4) finds the family's.
+func Lookup(name string) *argv.Command {
+	if c, ok := programIndex()[name]; ok {
+		return c
+	}
+	return familyOf(name)
+}
 
-// All are the declarations of the programs' flags: the readers, the info
-// printers, the searches and the tools with subcommands.
-func All() []*argv.Command { return slices.Concat(core, readers, info, searches, tools) }
+// All are the declarations of the programs' flags: the core programs, the
+// readers, the info printers, the searches, the tools with subcommands and
+// the disk tools.
+func All() []*argv.Command { return slices.Concat(core, readers, info, searches, tools, disks()) }
 
 // ClassOf is the class of a program the table declares, argv.Other for
 // one it does not.

@@ -1,0 +1,107 @@
+package cmds
+
+import (
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
+
+// The disk tools: block tools that change a disk only with some words
+// (fdisk -l lists, parted mklabel rewrites the partition table), the
+// formatters, whose every call makes a file system, and the programs that
+// serve a shell to the network. Their flags are not declared yet
+// (Unknown: Ignore): the words that decide are.
+
+// BlockTool is a program that partitions, discards or erases block
+// devices: a call changes a disk when one of its words is in Changes (a
+// long flag also by a prefix, --create=x), when a short flag alone or in a
+// cluster is one of ChangeLetters, when Inspects is set and none of its
+// words is there, and always when the tool declares none of the three.
+type BlockTool struct {
+	Cmd           *argv.Command
+	Changes       string
+	Inspects      string
+	ChangeLetters string
+}
+
+// device is a disk tool's declaration with its examples.
+func device(name string, class argv.Class, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Class: class, Unknown: argv.Ignore, Examples: ex}
+}
+
+// fdiskInspects are the fdisk family's listing and printing words.
+const fdiskInspects = "-l --list -p --print print -s --show-size -d --dump --json -J -v --version -V"
+
+// fdiskAs is a member of the fdisk family.
+func fdiskAs(name string, ex ...argv.Example) *BlockTool {
+	return &BlockTool{Cmd: device(name, argv.Disk, ex...), Inspects: fdiskInspects}
+}
+
+var blockTools = []*BlockTool{
+	fdiskAs("fdisk", ex("-l", ""), ex("/dev/sda", "")), fdiskAs("sfdisk", ex("-d /dev/sda", "")), fdiskAs("cfdisk"),
+	fdiskAs("gdisk", ex("-l /dev/sda", "")), fdiskAs("sgdisk", ex("-p /dev/sda", ""), ex("-Z /dev/sda", "")),
+	// parted's -s is --script, not a listing: its commands say what it does
+	{Cmd: device("parted", argv.Disk, ex("-l", ""), ex("-s /dev/sda mklabel gpt", "")),
+		Changes:  "mklabel mktable mkpart mkpartfs rm resizepart resize rescue set toggle name type disk_set disk_toggle move cp",
+		Inspects: "-l --list print -v --version -h --help"},
+	{Cmd: device("hdparm", argv.Disk, ex("-I /dev/sda", ""), ex("--security-erase p /dev/sda", "")),
+		Changes: "--security-erase --security-erase-enhanced --write-sector --trim-sector-ranges --dco-restore --make-bad-sector --fwdownload"},
+	// badblocks -w writes test patterns, -n rewrites what it read
+	{Cmd: device("badblocks", argv.Disk, ex("-sv /dev/sda", ""), ex("-wsv /dev/sda", "")), ChangeLetters: "wn"},
+	{Cmd: device("cryptsetup", argv.Disk, ex("status x", ""), ex("luksFormat /dev/sda", "")), Changes: "luksFormat erase luksErase reencrypt format"},
+	{Cmd: device("mdadm", argv.Disk, ex("--detail /dev/md0", ""), ex("--create /dev/md0", "")), Changes: "--create -C --zero-superblock --build"},
+	{Cmd: device("zpool", argv.Disk, ex("status", ""), ex("create tank /dev/sda", "")), Changes: "create labelclear"},
+	{Cmd: device("blkdiscard", argv.Disk, ex("/dev/sda", ""))},
+	{Cmd: device("pvcreate", argv.Disk, ex("/dev/sda", ""))},
+	{Cmd: device("vgcreate", argv.Disk, ex("vg0 /dev/sda", ""))},
+}
+
+var blockToolIndex = index(blockTools, func(b *BlockTool) string { return b.Cmd.Name })
+
+// BlockToolOf is the block tool declared for name, or nil.
+func BlockToolOf(name string) *BlockTool { return blockToolIndex()[name] }
+
+// formatters create a file system: mkfs and newfs name a family
+// (mkfs.ext4, newfs_msdos); the others are twins under their own names.
+var formatters = []*argv.Command{
+	mkfs, newfs,
+	device("mke2fs", argv.Formatter, ex("/dev/sda1", "")), device("mkswap", argv.Formatter, ex("/dev/sda2", "")),
+	device("wipefs", argv.Formatter, ex("-a /dev/sda", "")), device("mkntfs", argv.Formatter), device("mkdosfs", argv.Formatter),
+	device("mkfatfs", argv.Formatter), device("mkexfatfs", argv.Formatter), device("mkudffs", argv.Formatter),
+	device("mkreiserfs", argv.Formatter), device("mkjfs", argv.Formatter), device("mkhfs", argv.Formatter),
+}
+
+var (
+	mkfs  = device("mkfs", argv.Formatter, ex("-t ext4 /dev/sda1", ""))
+	newfs = device("newfs", argv.Formatter, ex("/dev/da0", ""))
+)
+
+// prefixFamilies are the declarations whose name starts a family of
+// programs (mkfs.ext4, newfs_msdos).
+var prefixFamilies = []*argv.Command{mkfs, newfs}
+
+// shellServers serve a shell to the network; zsh's ztcp is its /dev/tcp.
+var shellServers = []*argv.Command{
+	device("ttyd", argv.ShellServer, ex("-p 7681 bash", "")), device("gotty", argv.ShellServer, ex("-w bash", "")),
+	device("ztcp", argv.ShellServer, ex("example.com 23", "")), device("zsocket", argv.ShellServer),
+}
+
+// disks are the disk tools' declarations.
+func disks() []*argv.Command {
+	out := make([]*argv.Command, 0, len(blockTools)+len(formatters)+len(shellServers))
+	for _, b := range blockTools {
+		out = append(out, b.Cmd)
+	}
+	return append(append(out, formatters...), shellServers...)
+}
+
+// familyOf is the declaration of the prefix family name belongs to, nil
+// when it belongs to none.
+func familyOf(name string) *argv.Command {
+	for _, c := range prefixFamilies {
+		if strings.HasPrefix(name, c.Name) {
+			return c
+		}
+	}
+	return nil
+}
