@@ -45,46 +45,17 @@ func blockChanges(b *cmds.BlockTool, args []word) bool {
 }
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
-	var s summary
-	for _, n := range builtinTargets(lb, args) {
-		a.setsVar(lb, n.val, n.dyn)
-		a.subscript(n.val, sc)
-		v := builtinValue(lb, args)
-		a.setVals(n.val, v)
-		if slices.ContainsFunc(args, func(w word) bool { return w.taint }) {
-			a.setTaint(a.ref(n.val), true) // printf -v k %s "$(cat .env)"
-		}
-		if a.allexport && v != nil {
-			for _, x := range v.vals {
-				a.envCommand(a.ref(n.val), x, sc) // set -a; printf -v GIT_PAGER …
-			}
-		}
-	}
-	// … | while read f: f holds one name the listing printed
-	if lb == "read" && a.stdin != nil && a.stdin.projList && len(args) > 0 && !args[len(args)-1].dyn &&
-		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
-		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList,
-			broadPaths: a.stdin.broadList})
-	}
-	switch lb {
-	case "unset", "test", "[":
-		// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
-		for i, w := range args {
-			if lb == "unset" || i > 0 && args[i-1].val == "-v" {
-				a.subscript(w.val, sc)
-			}
-		}
-	}
-	s.or(a.subcmdEffects(f, idx, lb, args))
-	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, s: s, class: cmds.ClassOf(lb)}
+	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, class: cmds.ClassOf(lb)}
+	c.assigns()
+	c.s.or(a.subcmdEffects(f, idx, lb, args))
 	switch { // the first family with an arm for the command decides it
-	case c.shellState(), c.shellVars(), c.shellRuns(), c.readers(), c.searches(), c.files(), c.infra(), c.builds():
+	case c.builtin(), c.hostState(), c.readers(), c.searches(), c.files(), c.infra(), c.builds():
 	}
 	if c.done {
 		return c.s // jobs -x: the inner command's summary
 	}
 	c.prints()
-	s = c.s
+	s := c.s
 	if reads, writes, ok := socatLocal(lb, args); ok {
 		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
 		for _, w := range reads {
@@ -136,50 +107,13 @@ type plainCall struct {
 // safe makes the command known-safe.
 func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
 
-// shellState reads the builtins and commands that change the shell's state or its
-// persistence: cd, alias, direnv allow, hook installers, ssh-keygen, printenv.
+// hostState reads the commands that change what runs later or the
+// system, or dump the environment: direnv allow, hook installers,
+// ssh-keygen, sysctl NAME=VALUE, printenv.
 // It reports whether one of its arms matched.
-func (c *plainCall) shellState() bool {
+func (c *plainCall) hostState() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	s := &c.s
 	switch {
-	case lb == "cd" || lb == "pushd" || lb == "chdir":
-		ops := operands(args, nil)
-		switch {
-		case len(ops) == 0 && lb == "cd":
-			sc.cwd = a.env.Home
-		case len(ops) == 1 && args[ops[0]].dyn && args[ops[0]].exact && len(args[ops[0]].alts) == 1 &&
-			args[ops[0]].alts[0] != "" && args[ops[0]].alts[0] != "-" && !strings.HasPrefix(args[ops[0]].alts[0], "-"):
-			// f(){ cd "$1"; }; f /: the only value the word can take
-			sc.cwd = a.resolvePath(args[ops[0]].alts[0], sc.cwd, false).abs
-		case len(ops) == 0 || args[ops[0]].dyn || args[ops[0]].val == "-":
-			sc.cwd = ""
-		default:
-			sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
-		}
-		c.safe("changes directory")
-	case lb == "alias":
-		// alias NAME=VALUE: the value runs wherever NAME is called later
-		for _, w := range args {
-			n, v, ok := strings.Cut(w.val, "=")
-			if !ok || w.dyn {
-				if w.dyn {
-					f.human = reason("human.eval-opaque", "an alias only known at run time")
-				}
-				continue
-			}
-			if a.aliases == nil {
-				a.aliases = map[string]string{}
-			}
-			a.aliases[n] = v
-			s.or(a.reparse(v, sc, idx))
-		}
-		f.wrapper = true
-		if f.human == nil {
-			f.safe = reason("gate.wrapper", "defines aliases; their values are analysed")
-		}
-	case lb == "unalias":
-		c.safe("removes aliases")
 	case lb == "direnv" && len(args) > 0 && (args[0].val == "allow" || args[0].val == "permit" || args[0].val == "grant"):
 		f.human = reason("human.persistence-write", "direnv allow lets .envrc run in every new shell")
 	case lb == "pre-commit" && len(args) > 0 && (args[0].val == "install" || args[0].val == "install-hooks") ||
@@ -190,9 +124,6 @@ func (c *plainCall) shellState() bool {
 		for _, w := range optionValues(args, 'f', "") {
 			a.writeWord(w, sc, idx)
 		}
-	case lb == "popd":
-		sc.cwd = ""
-		c.safe("changes directory")
 	case lb == "printenv":
 		// printenv NAME… prints those variables only, like echo "$NAME":
 		// human-only for the whole environment or a name that holds a secret
@@ -201,144 +132,9 @@ func (c *plainCall) shellState() bool {
 			return args[i].dyn || secretVarName(args[i].val) || a.secrets[args[i].val]
 		}) {
 			f.human = reason("human.env-dump", "prints the environment")
-			s.taint = true
+			c.s.taint = true
 		} else {
 			c.safe("printenv prints the named variables")
-		}
-	default:
-		return false
-	}
-	return true
-}
-
-// shellVars reads the builtins that print or fill variables and the command
-// table: set, hash, mapfile -C, history, compgen.
-// It reports whether one of its arms matched.
-func (c *plainCall) shellVars() bool {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	s := &c.s
-	switch {
-	case lb == "set":
-		switch {
-		case len(args) == 0:
-			f.human = reason("human.env-dump", "set without arguments prints every variable")
-			s.taint = true
-		case hasWord(args, "keyword") || hasShort(args, "k"):
-			// set -k: NAME=VALUE anywhere in a command line sets its environment
-			f.ask = reason("ask.flag", "set -k turns arguments into environment variables")
-		default:
-			if i := slices.IndexFunc(args, func(w word) bool { return w.val == "--" }); i >= 0 {
-				// set -- -rf ~: "$@" is those words
-				if a.arrays == nil {
-					a.arrays = map[string][]word{}
-				}
-				a.arrays["@"] = slices.Clone(args[i+1:])
-			}
-			// set -a exports what builtins assign later (printf -v GIT_PAGER)
-			a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
-			c.safe("sets shell options")
-		}
-	case lb == "hash":
-		// hash -p PATH NAME: NAME now runs PATH
-		for i, w := range args {
-			if strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "p") && i+2 < len(args) {
-				if a.aliases == nil {
-					a.aliases = map[string]string{}
-				}
-				a.aliases[args[i+2].val] = shellQuote(args[i+1].val)
-				f.ask = reason("ask.flag", "hash -p makes a name run another program")
-			}
-		}
-		if f.ask == nil {
-			c.safe("lists or clears the command hash table")
-		}
-	case (lb == "mapfile" || lb == "readarray" || lb == "compgen") && len(optionValues(args, 'C', "")) > 0:
-		// mapfile -C CODE, compgen -C CODE: the shell runs CODE
-		f.wrapper = true
-		for _, w := range optionValues(args, 'C', "") {
-			if w.dyn {
-				f.human = reason("human.eval-opaque", lb+" -C of a string only known at run time")
-			}
-			s.or(a.reparse(w.val, sc, idx))
-		}
-	case lb == "history" && len(operands(args, nil)) > 0 && hasShort(args, "rnwa"):
-		// history -r FILE loads FILE (history prints it later), -w/-a FILE writes it
-		for _, i := range operands(args, nil) {
-			if hasShort(args, "wa") {
-				a.writeWord(args[i], sc, idx)
-				continue
-			}
-			mid := len(a.facts)
-			a.readWord(args[i], sc, idx, false)
-			for _, g := range a.facts[mid:] {
-				if g.human != nil && g.human.Code == "human.sensitive-read" {
-					a.setTaint("(history)", true)
-				}
-			}
-		}
-	case lb == "history" && a.taint["(history)"] && !hasShort(args, "c"):
-		f.human = reason("human.sensitive-read", "prints a history that holds a secret file")
-		s.taint = true
-	case lb == "compgen" && hasFlag(args, "-v", "-e"):
-		f.human = reason("human.env-dump", "lists the environment")
-		s.taint = true
-	default:
-		return false
-	}
-	return true
-}
-
-// shellRuns reads the builtins that run what the shell keeps: trap, shopt,
-// ulimit, jobs -x, and sysctl NAME=VALUE.
-// It reports whether one of its arms matched.
-func (c *plainCall) shellRuns() bool {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	s := &c.s
-	switch {
-	case lb == "trap":
-		// trap's first argument is code the shell runs later
-		ops := operands(args, nil)
-		if len(ops) > 0 && !hasFlag(args, "-p", "-l") {
-			w := args[ops[0]]
-			if w.dyn {
-				f.human = reason("human.eval-opaque", "trap of a string only known at run time")
-			} else {
-				f.safe = reason("gate.wrapper", "trap of a literal string; the string is analysed")
-			}
-			f.wrapper = true
-			if slices.ContainsFunc(args[ops[0]+1:], func(w word) bool { return strings.EqualFold(strings.TrimPrefix(w.val, "SIG"), "DEBUG") }) {
-				// runs before every later command, in this shell: its cd moves them
-				s.or(a.reparseIn(w.val, sc, idx))
-			} else {
-				s.or(branch(sc, func(in *scope) summary { return a.reparseIn(w.val, in, idx) }))
-			}
-		} else {
-			c.safe("lists traps")
-		}
-	case lb == "shopt":
-		// glob, history and message options; others (lastpipe, cdable_vars,
-		// extdebug, sourcepath…) change where or what commands run
-		ok := true
-		for _, w := range args {
-			ok = ok && !w.dyn && (strings.HasPrefix(w.val, "-") || harmlessShopt[w.val])
-		}
-		if ok || hasShort(args, "pq") && !hasShort(args, "su") {
-			c.safe("sets glob or history options")
-		}
-	case (lb == "ulimit" || lb == "umask") && len(operands(args, nil)) == 0 && !hasFlag(args, "-"):
-		c.safe(lb + " without a value only prints it")
-	case lb == "jobs" && hasShort(args, "x"):
-		// jobs -x CMD ARGS runs CMD
-		for i, w := range args {
-			if strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "x") {
-				f.wrapper = true
-				f.safe = reason("gate.wrapper", "jobs -x runs the inner command, which is analysed")
-				if i+1 < len(args) {
-					c.s, c.done = a.inner(args[i+1:], sc, idx), true
-					return true
-				}
-				break
-			}
 		}
 	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
 		// sysctl NAME=VALUE writes /proc/sys like -w does
