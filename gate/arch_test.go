@@ -24,10 +24,10 @@ const (
 	maxFuncLines     = 207 // otherTool
 	maxFuncsOver100  = 13
 	maxAnalyzerFuncs = 184
-	maxNameCompares  = 475 // lb == "…", lb != "…" and case "…" of switch lb
+	maxNameCompares  = 424 // lb == "…", lb != "…" and case "…" of switch lb
 	maxNameSets      = 34  // package-level sets keyed by program names
 	maxArgvScanners  = 30  // functions that compare a word with "--" themselves
-	minTableCoverage = 165 // of the programs the gate names, those the table declares
+	minTableCoverage = 192 // of the programs the gate names, those the table declares
 )
 
 // archFigures are the measured figures.

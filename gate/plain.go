@@ -49,7 +49,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	c.assigns()
 	c.s.or(a.subcmdEffects(f, idx, lb, args))
 	switch { // the first family with an arm for the command decides it
-	case c.builtin(), c.hostState(), c.readers(), c.searches(), c.files(), c.infra(), c.builds():
+	case c.builtin(), c.hostState(), c.readers(), c.searches(), c.fileTool(), c.files(), c.infra(), c.builds():
 	}
 	if c.done {
 		return c.s // jobs -x: the inner command's summary
@@ -268,35 +268,44 @@ func (c *plainCall) searches() bool {
 	return true
 }
 
-// files reads the programs that write, delete or move files, and the
-// services, package, formatter and infrastructure tools.
-// It reports whether one of its arms matched.
-func (c *plainCall) files() bool {
+// fileTool reads the file tools (cmds/files.go) by what their entry says
+// they do. It reports whether the program is one, and one it decided: a
+// remote rsync is the network's.
+func (c *plainCall) fileTool() bool {
+	t := cmds.FileToolOf(c.lb)
+	if t == nil {
+		return false
+	}
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	switch {
-	case lb == "tee":
+	switch t.Does {
+	case cmds.Deletes, cmds.DeletesTrees:
+		how := rmPlain
+		if hasShort(args, "f") || hasFlag(args, "--force", "--no-preserve-root") {
+			how = rmForce
+		}
+		if hasShort(args, "rR") || hasFlag(args, "--recursive") || t.Does == cmds.DeletesTrees {
+			how = rmRecursive
+		}
+		for _, i := range operands(args, nil) {
+			a.deleteWord(args[i], sc, idx, how)
+		}
+	case cmds.Syncs:
+		if remoteArgs(args) {
+			return false
+		}
+		a.copyMove(f, idx, lb, t, args, sc)
+	case cmds.Copies, cmds.Moves, cmds.Links:
+		a.copyMove(f, idx, lb, t, args, sc)
+	case cmds.ChangesMeta:
+		a.metaWrite(f, idx, lb, t, args, sc)
+	case cmds.Tees:
 		for _, i := range operands(args, nil) {
 			a.writeWord(args[i], sc, idx)
 		}
 		if len(operands(args, nil)) == 0 {
 			c.safe("tee without files")
 		}
-	case lb == "rm" || lb == "rmdir" || lb == "unlink" || lb == "shred" || lb == "srm" || lb == "trash" || lb == "trash-put" || lb == "rimraf" || lb == "del-cli":
-		how := rmPlain
-		if hasShort(args, "f") || hasFlag(args, "--force", "--no-preserve-root") {
-			how = rmForce
-		}
-		if hasShort(args, "rR") || hasFlag(args, "--recursive") || lb == "rimraf" || lb == "del-cli" {
-			how = rmRecursive
-		}
-		for _, i := range operands(args, nil) {
-			a.deleteWord(args[i], sc, idx, how)
-		}
-	case lb == "mv" || lb == "cp" || lb == "install" || lb == "ln" || lb == "link" || lb == "rsync" && !remoteArgs(args):
-		a.copyMove(f, idx, lb, args, sc)
-	case lb == "touch" || lb == "mkdir" || lb == "truncate" || lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "chattr" || lb == "setfacl":
-		a.metaWrite(f, idx, lb, args, sc)
-	case lb == "dd":
+	case cmds.Blocks:
 		for _, w := range args {
 			if strings.HasPrefix(w.val, "of=") {
 				a.writeFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "of="), sc, true), idx)
@@ -305,6 +314,41 @@ func (c *plainCall) files() bool {
 				a.readFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "if="), sc, false), idx, false)
 			}
 		}
+	case cmds.Patches:
+		a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
+		// patch FILE [PATCH] writes FILE; -o FILE writes FILE, and the
+		// files of the patch are under -d DIR
+		if ops := operands(args, t.ValueFlags()); len(ops) > 0 {
+			a.writeWord(args[ops[0]], sc, idx)
+		}
+		c.writeFlagValues(t)
+	case cmds.Outputs:
+		c.writeFlagValues(t)
+		if t.ReadsOperands {
+			for _, i := range operands(args, t.ValueFlags()) {
+				a.readWord(args[i], sc, idx, false)
+			}
+		}
+	}
+	return true
+}
+
+// writeFlagValues writes the values of a file tool's flags whose value is
+// a file it writes (shuf -o FILE), in every spelling optionValues reads.
+func (c *plainCall) writeFlagValues(t *cmds.FileTool) {
+	for _, wf := range t.Writes() {
+		for _, w := range optionValues(c.args, wf.Letter, wf.Long) {
+			c.a.writeWord(w, c.sc, c.idx)
+		}
+	}
+}
+
+// files reads the programs that write, delete or move files, and the
+// services, package, formatter and infrastructure tools.
+// It reports whether one of its arms matched.
+func (c *plainCall) files() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	switch {
 	case c.class == argv.Formatter:
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
 	case c.class == argv.ShellServer:
@@ -467,29 +511,6 @@ func (c *plainCall) builds() bool {
 				}
 			case "cp":
 				a.copyOut(args[1:], sc, idx)
-			}
-		}
-	case lb == "patch":
-		a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
-		// patch FILE [PATCH] writes FILE; -o FILE writes FILE
-		ops := operands(args, map[string]bool{"-o": true, "--output": true, "-i": true, "--input": true, "-p": true, "-d": true,
-			"--directory": true, "-r": true, "--reject-file": true, "-z": true, "--suffix": true, "-B": true, "-V": true, "-D": true, "-F": true})
-		if len(ops) > 0 {
-			a.writeWord(args[ops[0]], sc, idx)
-		}
-		for _, w := range optionValues(args, 'o', "--output") {
-			a.writeWord(w, sc, idx)
-		}
-		for _, w := range optionValues(args, 'd', "--directory") {
-			a.writeWord(w, sc, idx) // the files of the patch are under DIR
-		}
-	case lb == "shuf" || lb == "iconv":
-		for _, w := range optionValues(args, 'o', "--output") {
-			a.writeWord(w, sc, idx)
-		}
-		if lb == "iconv" {
-			for _, i := range operands(args, map[string]bool{"-f": true, "-t": true, "-o": true, "--output": true}) {
-				a.readWord(args[i], sc, idx, false)
 			}
 		}
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
@@ -1160,25 +1181,20 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 	}
 }
 
-func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope) {
-	syncDelete := false
-	vals := map[string]bool{"-t": true, "--target-directory": true, "-S": true, "--suffix": true}
-	switch lb {
-	case "install":
-		vals["-m"], vals["--mode"], vals["-o"], vals["--owner"], vals["-g"], vals["--group"] = true, true, true, true, true, true
-	case "rsync":
-		vals = map[string]bool{"-e": true, "--rsh": true}
-		// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
-		// empties the destination like rm -rf
-		syncDelete = slices.ContainsFunc(args, func(w word) bool { return w.val == "--del" || strings.HasPrefix(w.val, "--delete") })
-	}
-	ops := operands(args, vals)
+// copyMove reads a file tool that copies, moves or links its sources to
+// a target (t.Does: Copies, Moves, Links, Syncs).
+func (a *analyzer) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
+	syncs := t.Does == cmds.Syncs
+	// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
+	// empties the destination like rm -rf
+	syncDelete := syncs && slices.ContainsFunc(args, func(w word) bool { return w.val == "--del" || strings.HasPrefix(w.val, "--delete") })
+	ops := operands(args, t.ValueFlags())
 	target := -1
 	var targetWord *word // -tDIR, -rtDIR, --target-directory=DIR: not a word of its own
 	for i, w := range args {
 		v := w.val
 		switch {
-		case lb == "rsync" || v == "--":
+		case syncs || v == "--":
 		case (v == "-t" || v == "--target-directory") && i+1 < len(args):
 			target = i + 1
 		case strings.HasPrefix(v, "--target-directory="):
@@ -1197,15 +1213,15 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 		args = append(slices.Clone(args), *targetWord)
 		target = len(args) - 1
 	}
-	if target < 0 && len(ops) > 0 && !(lb == "ln" && len(ops) == 1) {
+	if target < 0 && len(ops) > 0 && !(t.Does == cmds.Links && len(ops) == 1) {
 		target = ops[len(ops)-1]
 		ops = ops[:len(ops)-1]
 	}
 	secret := false
 	for _, i := range ops {
-		switch lb {
-		case "mv", "ln":
-			if lb == "mv" {
+		switch t.Does {
+		case cmds.Moves, cmds.Links:
+			if t.Does == cmds.Moves {
 				a.deleteWord(args[i], sc, idx, rmRecursive)
 			}
 			// moving or linking a secret to another name reads it there
@@ -1217,10 +1233,10 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 			}
 			// a link to a startup file or hook is a second name that later
 			// writes go through (ln -s ~/.bashrc b; echo … >> b)
-			if lb == "ln" && a.protectedWrite(r, false) {
+			if t.Does == cmds.Links && a.protectedWrite(r, false) {
 				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
 					floor: reason("floor.protected", "ln gives perm-peer's own policy, grants or database a name that writes reach")})
-			} else if lb == "ln" && a.persistence(r) != "" {
+			} else if t.Does == cmds.Links && a.persistence(r) != "" {
 				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
 					human: reason("human.persistence-write", "ln gives a file that runs or guards commands a name that writes reach")})
 			}
@@ -1244,7 +1260,7 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 			}
 		}
 		recursive := hasShort(args, "rRa") || hasFlag(args, "--recursive", "--archive")
-		if w := args[target]; recursive && !w.dyn && lb != "ln" {
+		if w := args[target]; recursive && !w.dyn && t.Does != cmds.Links {
 			if r := a.resolvePath(w.val, sc.cwd, true); a.holdsProtected(r) {
 				f.human = reason("human.protected-overwrite", "a recursive copy into a directory holding perm-peer's own files")
 			}
@@ -1252,27 +1268,19 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, args []word, sc *scope
 	}
 }
 
-func (a *analyzer) metaWrite(f *rfact, idx int, lb string, args []word, sc *scope) {
-	vals := map[string]bool{"--reference": true}
-	switch lb {
-	case "touch":
-		vals = map[string]bool{"-r": true, "--reference": true, "-d": true, "--date": true, "-t": true}
-	case "truncate":
-		vals = map[string]bool{"-s": true, "--size": true, "-r": true, "--reference": true}
-	case "mkdir":
-		vals = map[string]bool{"-m": true, "--mode": true}
-	case "chown", "chgrp":
-		vals = map[string]bool{"--reference": true, "--from": true}
-	}
-	ops := operands(args, vals)
+// metaWrite reads a file tool that changes its operands' metadata or
+// creates them (t.Does: ChangesMeta), after its lead operands (the mode or
+// owner); -R on a root is a floor.
+func (a *analyzer) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
+	ops := operands(args, t.ValueFlags())
 	recursive := hasShort(args, "R") || hasFlag(args, "--recursive")
-	if lb == "chmod" || lb == "chown" || lb == "chgrp" || lb == "setfacl" || lb == "chattr" {
+	if t.Lead > 0 {
 		modeIsFlag := false // chmod -w file: the mode looks like a flag
 		for _, w := range args {
 			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode().MatchString(w.val)
 		}
-		if len(ops) > 0 && !modeIsFlag {
-			ops = ops[1:] // the mode or owner
+		if len(ops) >= t.Lead && !modeIsFlag {
+			ops = ops[t.Lead:] // the mode or owner
 		}
 	}
 	for _, i := range ops {

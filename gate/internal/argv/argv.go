@@ -67,6 +67,7 @@ const (
 	Disk        // partitions, discards or erases block devices (fdisk, parted)
 	Formatter   // creates a file system on a device (mkfs and its twins)
 	ShellServer // serves a shell to the network (ttyd)
+	Files       // writes, deletes, moves or changes files (rm, cp, chmod, tee, dd)
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.

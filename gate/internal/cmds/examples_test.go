@@ -47,8 +47,8 @@ func TestReaderIndex(t *testing.T) {
 			t.Errorf("%s: not found", c.Name)
 		}
 	}
-	if Reader("rm") != nil {
-		t.Error("rm is no reader")
+	if Reader("rm") != nil || FileToolOf("rm") == nil || FileToolOf("cat") != nil {
+		t.Error("rm is a file tool, not a reader")
 	}
 }
 
@@ -60,8 +60,8 @@ func TestLookup(t *testing.T) {
 			t.Errorf("%s: not found", c.Name)
 		}
 	}
-	if Lookup("rm") != nil || Lookup("git").Sub("push") != nil {
-		t.Error("rm and git push are not declared")
+	if Lookup("frobnicate") != nil || Lookup("git").Sub("push") != nil {
+		t.Error("frobnicate and git push are not declared")
 	}
 	if Lookup("mkfs.ext4") != mkfs || Lookup("newfs_msdos") != newfs || Lookup("mk") != nil {
 		t.Error("a prefix family's member is found as the family")
@@ -141,5 +141,26 @@ func TestHelpSubcommands(t *testing.T) {
 		if got := HelpSubcommands(c.name, strings.Fields(c.args)); got != c.want {
 			t.Errorf("HelpSubcommands(%s, %s) = %d, want %d", c.name, c.args, got, c.want)
 		}
+	}
+}
+
+// TestFileToolFlags checks what the gate reads of a file tool's flags:
+// the spellings that take a value, and the flags whose value it writes.
+func TestFileToolFlags(t *testing.T) {
+	patch := FileToolOf("patch")
+	for _, n := range []string{"-o", "--output", "-d", "--directory", "-i", "-p", "-F"} {
+		if !patch.ValueFlags()[n] {
+			t.Errorf("patch %s takes a value", n)
+		}
+	}
+	if patch.ValueFlags()["-R"] {
+		t.Error("patch -R takes none")
+	}
+	want := []WriteFlag{{'o', "--output"}, {'d', "--directory"}}
+	if got := patch.Writes(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("patch writes %v, want %v", got, want)
+	}
+	if FileToolOf("install").ValueFlags()["-m"] != true || FileToolOf("cp").ValueFlags()["-m"] {
+		t.Error("install -m takes a value, cp has no -m")
 	}
 }

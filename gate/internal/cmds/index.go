@@ -41,9 +41,11 @@ func Lookup(name string) *argv.Command {
 }
 
 // All are the declarations of the programs' flags: the core programs, the
-// readers, the info printers, the searches, the tools with subcommands and
-// the disk tools.
-func All() []*argv.Command { return slices.Concat(core, readers, info, searches, tools, disks()) }
+// readers, the info printers, the searches, the tools with subcommands,
+// the disk tools and the file tools.
+func All() []*argv.Command {
+	return slices.Concat(core, readers, info, searches, tools, disks(), files())
+}
 
 // ClassOf is the class of a program the table declares, argv.Other for
 // one it does not.

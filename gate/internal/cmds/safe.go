@@ -23,12 +23,12 @@ func tool(name string, global []argv.Flag, subs ...*argv.Command) *argv.Command 
 }
 
 // info are programs that print facts about the system or the
-// environment, list an archive, or only tee and format: each decided by
-// the gate's code (the programs whose words are data are in core.go).
+// environment, list an archive, or only format: each decided by the
+// gate's code (the programs whose words are data are in core.go, tee in
+// files.go).
 var info = []*argv.Command{
 	gnu("printenv", flags("-0 --null", "", "")),
 	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
-	gnu("tee", flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", "")),
 	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
 }
 

@@ -37,3 +37,25 @@ func TestDiskToolsByTable(t *testing.T) {
 		assert.NotEqual(t, protocol.DecisionDeny, Analyze(bash(cmd), e).Decision, cmd)
 	}
 }
+
+// The file tools with a write flag decide by their table entries
+// (cmds/files.go): patch's first operand, -o and -d, shuf's and iconv's
+// -o in every spelling optionValues reads, iconv's operands as reads.
+func TestFileToolsByTable(t *testing.T) {
+	e := env(protocol.Policy{})
+	human := map[string]string{
+		"patch -o ~/.bashrc in.c fix.diff":   "human.persistence-write",
+		"patch -d /home/u -p1 -i x.diff":     "human.outside-write",
+		"patch ~/.zshrc fix.diff":            "human.persistence-write",
+		"shuf -o ~/.bashrc words.txt":        "human.persistence-write",
+		"shuf -no ~/.bashrc 3 words.txt":     "human.persistence-write", // o found in a cluster
+		"iconv --out=/home/u/.profile x.txt": "human.persistence-write",
+		"iconv -f latin1 -t utf-8 .env":      "human.sensitive-read",
+	}
+	for cmd, code := range human {
+		v := Analyze(bash(cmd), e)
+		assert.True(t, v.HumanOnly, cmd)
+		assert.Contains(t, codes(v), code, cmd)
+	}
+	assert.False(t, Analyze(bash("iconv -f .env -t utf-8 x.txt"), e).HumanOnly, "-f's value is an encoding, not a file")
+}

@@ -1,0 +1,163 @@
+package cmds
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
+
+// The file tools write, delete, move or change files. What each does to
+// its operands is its Does; the flags declared are those whose value is no
+// operand (Value) and those whose value is a file it writes (Role Write),
+// read by the gate's own scan of the words, not yet by argv. Their other
+// flags are not declared (Unknown: Ignore): none of them is known-safe with
+// a file operand, so an unknown flag changes no answer.
+
+// Does is what a file tool does to its operands.
+type Does uint8
+
+const (
+	// Deletes its operands; -f/--force makes it forceful, -r/-R/--recursive recursive (rm, shred)
+	Deletes      Does = iota + 1
+	DeletesTrees      // deletes its operands recursively whatever its flags (rimraf, del-cli)
+	Copies            // copies its sources to its last operand or -t DIR (cp, install, link)
+	Moves             // moves them: the sources are deleted (mv)
+	Links             // gives its sources another name; one operand links into the cwd (ln)
+	Syncs             // copies between local paths; --delete* empties the destination (rsync)
+	// ChangesMeta changes its operands' metadata or creates them empty
+	// (touch, mkdir, chmod); Lead operands come first (chmod's mode)
+	ChangesMeta
+	Tees    // writes its operands and stdout (tee)
+	Blocks  // reads if=FILE, writes of=FILE (dd)
+	Patches // writes the files its patch names, its first operand, -o FILE, under -d DIR (patch)
+	Outputs // writes its Write flags' values; with ReadsOperands reads its operands (shuf, iconv)
+)
+
+// FileTool is a program that writes, deletes, moves or changes files.
+type FileTool struct {
+	Cmd  *argv.Command
+	Does Does
+	// Lead is how many operands come before the files (chmod MODE, chown OWNER)
+	Lead int
+	// ReadsOperands: its operands are files it reads (iconv)
+	ReadsOperands bool
+
+	once   sync.Once
+	values map[string]bool
+}
+
+// ValueFlags are the spellings of the flags that take a value, which is
+// no operand.
+func (t *FileTool) ValueFlags() map[string]bool {
+	t.once.Do(func() {
+		t.values = map[string]bool{}
+		for _, f := range t.Cmd.Flags {
+			if f.Arity == argv.Value {
+				for _, n := range strings.Fields(f.Names) {
+					t.values[n] = true
+				}
+			}
+		}
+	})
+	return t.values
+}
+
+// Writes are the flags whose value is a file the tool writes, each as its
+// short letter (0 when it has none) and its long spelling.
+func (t *FileTool) Writes() []WriteFlag {
+	var out []WriteFlag
+	for _, f := range t.Cmd.Flags {
+		if f.Role != argv.Write {
+			continue
+		}
+		var w WriteFlag
+		for _, n := range strings.Fields(f.Names) {
+			if strings.HasPrefix(n, "--") {
+				w.Long = n
+			} else if len(n) == 2 {
+				w.Letter = n[1]
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// WriteFlag is a flag whose value is a file the tool writes: -o --output.
+type WriteFlag struct {
+	Letter byte
+	Long   string
+}
+
+// fileTool is a file tool's entry: its flags with a value, its examples.
+func fileTool(name string, does Does, f []argv.Flag, ex ...argv.Example) *FileTool {
+	return &FileTool{Cmd: &argv.Command{Name: name, Class: argv.Files, Unknown: argv.Ignore, Flags: f, Examples: ex}, Does: does}
+}
+
+// values are flags that take a value, which is no file.
+func values(names string) []argv.Flag { return each(nil, names, argv.Value) }
+
+// copyValues are cp's, mv's and ln's flags with a value.
+const copyValues = "-t --target-directory -S --suffix"
+
+// asks is t whose flags are all declared: one the table lacks asks.
+func asks(t *FileTool) *FileTool { t.Cmd.Unknown = argv.Ask; return t }
+
+// withLead is t with n operands before its files.
+func withLead(t *FileTool, n int) *FileTool { t.Lead = n; return t }
+
+var fileTools = []*FileTool{
+	fileTool("rm", Deletes, nil, ex("-rf build", ""), ex("-f a.o b.o", "")),
+	fileTool("rmdir", Deletes, nil, ex("empty", "")),
+	fileTool("unlink", Deletes, nil, ex("x", "")),
+	fileTool("shred", Deletes, nil, ex("-u secret.txt", "")),
+	fileTool("srm", Deletes, nil, ex("-r dir", "")),
+	fileTool("trash", Deletes, nil, ex("old.txt", "")),
+	fileTool("trash-put", Deletes, nil, ex("old.txt", "")),
+	fileTool("rimraf", DeletesTrees, nil, ex("node_modules", "")),
+	fileTool("del-cli", DeletesTrees, nil, ex("dist", "")),
+
+	fileTool("cp", Copies, values(copyValues), ex("-r src dst", ""), ex("-t dir a b", "")),
+	fileTool("install", Copies, values(copyValues+" -m --mode -o --owner -g --group"), ex("-m 755 bin/x /usr/local/bin", "")),
+	fileTool("link", Copies, values(copyValues), ex("a b", "")),
+	fileTool("mv", Moves, values(copyValues), ex("a b", ""), ex("-t dir a", "")),
+	fileTool("ln", Links, values(copyValues), ex("-s target name", "")),
+	// rsync's remote calls are the network's: this entry is a local copy
+	fileTool("rsync", Syncs, values("-e --rsh"), ex("-a src/ dst/", ""), ex("-a --delete src/ dst/", "")),
+
+	fileTool("touch", ChangesMeta, values("-r --reference -d --date -t"), ex("a b", ""), ex("-d yesterday a", "")),
+	fileTool("mkdir", ChangesMeta, values("-m --mode"), ex("-p a/b", "")),
+	fileTool("truncate", ChangesMeta, values("-s --size -r --reference"), ex("-s 0 log.txt", "")),
+	withLead(fileTool("chmod", ChangesMeta, values("--reference"), ex("+x run.sh", ""), ex("-R 755 dir", "")), 1),
+	withLead(fileTool("chown", ChangesMeta, values("--reference --from"), ex("-R u:g dir", "")), 1),
+	withLead(fileTool("chgrp", ChangesMeta, values("--reference --from"), ex("staff f", "")), 1),
+	withLead(fileTool("chattr", ChangesMeta, values("--reference"), ex("+i f", "")), 1),
+	withLead(fileTool("setfacl", ChangesMeta, values("--reference"), ex("-m u:x:r f", "")), 1),
+
+	// tee without files is known-safe: its flags are all declared, and
+	// one the table lacks asks
+	asks(fileTool("tee", Tees, flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", ""), ex("-z", "-z"))),
+	fileTool("dd", Blocks, nil, ex("if=a.img of=b.img bs=1M", "")),
+	// patch -i PATCH names the patch, -r FILE the rejects' file: neither is
+	// read as a file yet
+	fileTool("patch", Patches, with(values("-i --input -p -r --reject-file -z --suffix -B -V -D -F"), writes("-o --output"), writes("-d --directory")),
+		ex("-p1 -i fix.diff", ""), ex("-o out.c in.c fix.diff", "")),
+	fileTool("shuf", Outputs, []argv.Flag{writes("-o --output")}, ex("-n 1 words.txt", ""), ex("-o out.txt in.txt", "")),
+	{Cmd: &argv.Command{Name: "iconv", Class: argv.Files, Unknown: argv.Ignore, Flags: with(values("-f -t"), writes("-o --output")),
+		Examples: []argv.Example{ex("-f latin1 -t utf-8 in.txt", ""), ex("-t utf-8 -o out.txt in.txt", "")}}, Does: Outputs, ReadsOperands: true},
+}
+
+var fileToolIndex = index(fileTools, func(t *FileTool) string { return t.Cmd.Name })
+
+// FileToolOf is the file tool declared for name, or nil.
+func FileToolOf(name string) *FileTool { return fileToolIndex()[name] }
+
+// files are the file tools' declarations.
+func files() []*argv.Command {
+	out := make([]*argv.Command, 0, len(fileTools))
+	for _, t := range fileTools {
+		out = append(out, t.Cmd)
+	}
+	return out
+}
