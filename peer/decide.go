@@ -13,6 +13,7 @@ import (
 	"github.com/perm-peer/perm-peer/judge"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/redact"
+	"github.com/perm-peer/perm-peer/store"
 )
 
 // Feedback the agent reads on a rejection. Each names the real decider and
@@ -131,10 +132,11 @@ func (s *Server) commit(ctx context.Context, rq *request, d decision) (protocol.
 }
 
 // analyze runs the gate with the session's "always" cache, then, only when
-// they could change the answer, with the project's persistent grants: the
-// fast path does not read them. A session-cache hit is confirmed against the
-// grants, because the cache mirrors them and a grant revoked anywhere
-// (another peer process, the CLI) must stop covering calls here too.
+// they could change the answer, with the persistent grants (the project's
+// and the session's own): the fast path does not read them. A session-cache
+// hit is confirmed against the grants, because the cache mirrors them and a
+// grant revoked anywhere (another peer process, the CLI) must stop covering
+// calls here too.
 func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall) gate.Verdict {
 	sess.mu.Lock()
 	env := gate.Env{Project: w.scope, Cwd: sess.info.Cwd, Home: w.home, Policy: w.policy, Protected: w.protected, Getenv: os.LookupEnv, Dirs: w.dirs}
@@ -150,7 +152,7 @@ func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall) gate.V
 	if v.DecidedBy != protocol.BySession && !open {
 		return v
 	}
-	grants, err := w.db.Grants()
+	grants, err := PersistentGrants(w.db, sess.info.ID)
 	if err != nil {
 		slog.Warn("read grants", "err", err)
 		if v.DecidedBy == protocol.BySession { // cannot confirm the cache: fail closed
@@ -162,11 +164,30 @@ func (s *Server) analyze(w *world, sess *session, call protocol.ToolCall) gate.V
 	if v.DecidedBy == protocol.BySession && !sess.pruneRevoked(grants) {
 		return v
 	}
-	env.Grants = sess.cached()
-	for _, g := range grants {
-		env.Grants = append(env.Grants, gate.Grant{Pattern: g.Pattern, By: protocol.ByGrant, ID: g.ID})
-	}
+	env.Grants = append(sess.cached(), grants...)
 	return gate.Analyze(call, env)
+}
+
+// PersistentGrants are the stored grants that may cover a call of session
+// id: the project's, then the session's own (perm-peer allow --session),
+// which cover as the session's "always" does.
+func PersistentGrants(db *store.DB, id string) ([]gate.Grant, error) {
+	project, err := db.Grants()
+	if err != nil {
+		return nil, err
+	}
+	own, err := db.SessionGrants(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gate.Grant, 0, len(project)+len(own))
+	for _, g := range project {
+		out = append(out, gate.Grant{Pattern: g.Pattern, By: protocol.ByGrant, ID: g.ID})
+	}
+	for _, g := range own {
+		out = append(out, gate.Grant{Pattern: g.Pattern, By: protocol.BySession, ID: g.ID})
+	}
+	return out, nil
 }
 
 // settle is the part of the pipeline that needs neither the judge nor the

@@ -97,7 +97,7 @@ func (ss *session) cached() []gate.Grant {
 
 // pruneRevoked drops cache entries whose pattern is no longer a persistent
 // grant and reports whether it dropped any.
-func (ss *session) pruneRevoked(grants []protocol.Grant) bool {
+func (ss *session) pruneRevoked(grants []gate.Grant) bool {
 	live := make(map[string]bool, len(grants))
 	for _, g := range grants {
 		live[g.Pattern] = true

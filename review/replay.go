@@ -94,7 +94,7 @@ type replayer struct {
 	r      *Reviewer
 	p      Project
 	pol    *gate.Policy
-	grants []protocol.Grant
+	grants []gate.Grant
 	memo   map[string]replayed
 }
 
@@ -116,7 +116,7 @@ func (r *Reviewer) replayProject(p Project, entries []Entry, o ReplayOptions, re
 	if err != nil {
 		return fmt.Errorf("candidate policy: %w", err)
 	}
-	grants, err := r.projectGrants(p)
+	grants, err := r.grants(p, "")
 	if err != nil {
 		return err
 	}

@@ -22,19 +22,24 @@ const (
 	ScopeProject = "project"
 	// ScopeUser: the rule goes into the user policy, for every project.
 	ScopeUser = "user"
+	// ScopeSession: an allow is saved as a grant of the call's session
+	// only, as if the user had answered "always" there without it
+	// reaching the project.
+	ScopeSession = "session"
 )
 
 // RuleChange is a rule made from a recorded decision: what it is, where it
 // goes and, for a policy file, the edit.
 type RuleChange struct {
 	Kind    string `json:"kind"`  // allow or deny
-	Scope   string `json:"scope"` // project or user
+	Scope   string `json:"scope"` // project, user or session
 	Pattern string `json:"pattern"`
 	Covers  string `json:"covers,omitempty"`
-	// File is the policy file edited; "" when an allow is saved as the
-	// project's grant (Grant).
-	File  string `json:"file,omitempty"`
-	Grant bool   `json:"grant,omitempty"`
+	// File is the policy file edited; "" when an allow is saved as a
+	// grant (Grant): the project's, or for Scope session, Session's.
+	File    string `json:"file,omitempty"`
+	Grant   bool   `json:"grant,omitempty"`
+	Session string `json:"session,omitempty"`
 	// Diff shows the file's lines around the edit ("+" added).
 	Diff string `json:"diff,omitempty"`
 	// GrantID and AuditID are set by Apply for a grant.
@@ -62,10 +67,17 @@ func (r *Reviewer) PlanRule(e Entry, kind, scope string) (RuleChange, error) {
 	if kind != "allow" && kind != "deny" {
 		return c, fmt.Errorf("unknown rule kind %q (allow or deny)", kind)
 	}
-	if scope != ScopeProject && scope != ScopeUser {
-		return c, fmt.Errorf("unknown scope %q (project or user)", scope)
+	if scope != ScopeProject && scope != ScopeUser && (scope != ScopeSession || kind != "allow") {
+		return c, fmt.Errorf("unknown scope %q for %s (project or user; session for allow)", scope, kind)
 	}
-	x, err := r.Why(e)
+	if scope == ScopeSession {
+		if c.Session = e.Record.SessionID; c.Session == "" {
+			return c, &Refusal{"the call was recorded without a session: allow it for the project instead"}
+		}
+	}
+	// the session's own grants count only for a rule of that session: one
+	// of them is no reason not to save the rule for the project
+	x, err := r.explain(e.Where, e.Record.ToolCall, e.Cwd, c.Session)
 	if err != nil {
 		return c, err
 	}
@@ -86,7 +98,7 @@ func (r *Reviewer) PlanRule(e Entry, kind, scope string) (RuleChange, error) {
 		}
 	}
 	switch {
-	case kind == "allow" && scope == ScopeProject:
+	case kind == "allow" && scope != ScopeUser:
 		c.Grant = true
 	case scope == ScopeProject:
 		c.File = ProjectPolicyPath(e.Where.Root)
@@ -187,12 +199,12 @@ func (r *Reviewer) takesEffect(c RuleChange) error {
 	if err != nil {
 		return fmt.Errorf("the edited policy would not load: %w", err)
 	}
-	grants, err := r.projectGrants(p)
+	grants, err := r.grants(p, c.Session)
 	if err != nil {
 		return err
 	}
 	if c.Grant {
-		grants = append(grants, protocol.Grant{ID: "new", Pattern: c.Pattern})
+		grants = append(grants, gate.Grant{ID: "new", Pattern: c.Pattern, By: c.grantedBy()})
 	}
 	v := gate.Analyze(c.entry.Record.ToolCall, r.env(p, pol, c.entry.Cwd, grants))
 	want := protocol.DecisionAllow
@@ -205,9 +217,19 @@ func (r *Reviewer) takesEffect(c RuleChange) error {
 	return nil
 }
 
+// grantedBy is what the gate names as the decider of a call c's grant
+// covers.
+func (c RuleChange) grantedBy() protocol.DecidedBy {
+	if c.Session != "" {
+		return protocol.BySession
+	}
+	return protocol.ByGrant
+}
+
 // Apply writes a planned change: the policy file (atomically, only the
-// new element added), or the project's grant with an audit record of the
-// user's "always" (so `perm-peer audit verify` accounts for it).
+// new element added), or the grant (the project's or the session's) with
+// an audit record of the user's "always" (so `perm-peer audit verify`
+// accounts for it).
 func (r *Reviewer) Apply(c RuleChange) (RuleChange, error) {
 	if c.File != "" {
 		return c, writeAtomic(c.File, c.after)
@@ -222,6 +244,9 @@ func (r *Reviewer) Apply(c RuleChange) (RuleChange, error) {
 	}
 	defer db.Close()
 	reason := allowReasonPrefix + e.ID + ": the user saved " + c.Pattern
+	if c.Session != "" {
+		reason += " for this session only"
+	}
 	rec, err := db.AppendAudit(context.Background(), protocol.AuditRecord{
 		SessionID: e.Record.SessionID, ParentSessionID: e.Record.ParentSessionID, Turn: e.Record.Turn,
 		ToolCall: e.Record.ToolCall, Action: e.Record.Action, Resources: e.Record.Resources,
@@ -232,7 +257,12 @@ func (r *Reviewer) Apply(c RuleChange) (RuleChange, error) {
 	if err != nil {
 		return c, err
 	}
-	g, err := db.AddGrant(protocol.Grant{Pattern: c.Pattern, Covers: c.Covers, SessionID: rec.SessionID, AuditID: rec.ID})
+	g := protocol.Grant{Pattern: c.Pattern, Covers: c.Covers, SessionID: rec.SessionID, AuditID: rec.ID}
+	if c.Session != "" {
+		g, err = db.AddSessionGrant(g)
+	} else {
+		g, err = db.AddGrant(g)
+	}
 	if err != nil {
 		return c, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perm-peer/perm-peer/gate"
+	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/store"
 )
@@ -72,7 +73,7 @@ type Change struct {
 
 // Why explains a recorded decision under today's policy and grants.
 func (r *Reviewer) Why(e Entry) (Explanation, error) {
-	x, err := r.Explain(e.Where, e.Record.ToolCall, e.Cwd)
+	x, err := r.explain(e.Where, e.Record.ToolCall, e.Cwd, e.Record.SessionID)
 	if err != nil {
 		return x, err
 	}
@@ -84,11 +85,17 @@ func (r *Reviewer) Why(e Entry) (Explanation, error) {
 // Explain explains one call in project p (its cwd "" for the project
 // root) under today's policy and the project's grants.
 func (r *Reviewer) Explain(p Project, call protocol.ToolCall, cwd string) (Explanation, error) {
+	return r.explain(p, call, cwd, "")
+}
+
+// explain is Explain for a call of session (none: ""), whose own grants
+// count too.
+func (r *Reviewer) explain(p Project, call protocol.ToolCall, cwd, session string) (Explanation, error) {
 	pol, err := r.Policy(p)
 	if err != nil {
 		return Explanation{}, err
 	}
-	grants, err := r.projectGrants(p)
+	grants, err := r.grants(p, session)
 	if err != nil {
 		return Explanation{}, err
 	}
@@ -116,20 +123,18 @@ func (r *Reviewer) Explain(p Project, call protocol.ToolCall, cwd string) (Expla
 }
 
 // env is the gate's environment for a call of project p.
-func (r *Reviewer) env(p Project, pol *gate.Policy, cwd string, grants []protocol.Grant) gate.Env {
+func (r *Reviewer) env(p Project, pol *gate.Policy, cwd string, grants []gate.Grant) gate.Env {
 	if cwd == "" {
 		cwd = p.Root
 	}
-	env := gate.Env{Project: p.Root, Cwd: cwd, Home: r.home, Policy: pol, Getenv: os.LookupEnv,
-		Protected: append(store.Files(p.DBPath), ProjectPolicyPath(p.Root), r.userPolicy)}
-	for _, g := range grants {
-		env.Grants = append(env.Grants, gate.Grant{Pattern: g.Pattern, By: protocol.ByGrant, ID: g.ID})
-	}
-	return env
+	return gate.Env{Project: p.Root, Cwd: cwd, Home: r.home, Policy: pol, Getenv: os.LookupEnv,
+		Protected: append(store.Files(p.DBPath), ProjectPolicyPath(p.Root), r.userPolicy), Grants: grants}
 }
 
-// projectGrants are p's persistent grants (none when it has no DB).
-func (r *Reviewer) projectGrants(p Project) ([]protocol.Grant, error) {
+// grants are the persistent grants that cover a call of session in p
+// (session "": the project's only), as the peer reads them; none when p
+// has no DB.
+func (r *Reviewer) grants(p Project, session string) ([]gate.Grant, error) {
 	if _, err := os.Stat(p.DBPath); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -138,7 +143,7 @@ func (r *Reviewer) projectGrants(p Project) ([]protocol.Grant, error) {
 		return nil, err
 	}
 	defer db.Close()
-	return db.Grants()
+	return peer.PersistentGrants(db, session)
 }
 
 // decider finds what decides v: the first fact with the verdict's decision

@@ -169,14 +169,20 @@ type GrantError struct {
 
 func (e *GrantError) Error() string { return "grant " + e.ID + ": " + e.Reason }
 
-// checkGrants ties every persistent grant to the chain: its auditId must
-// name a record (already verified) in which the user answered "always" to
-// exactly this pattern. A grant written into the file directly has none.
+// checkGrants ties every persistent grant, the project's and the
+// sessions', to the chain: its auditId must name a record (already
+// verified) in which the user answered "always" to exactly this pattern. A
+// grant written into the file directly has none.
 func checkGrants(tx *bolt.Tx) error {
 	grants, err := listGrants(tx.Bucket(bucketGrants))
 	if err != nil {
 		return &GrantError{ID: "?", Reason: err.Error()}
 	}
+	own, err := listSessionGrants(tx.Bucket(bucketSessionGrants), nil)
+	if err != nil {
+		return &GrantError{ID: "?", Reason: err.Error()}
+	}
+	grants = append(grants, own...)
 	audit := tx.Bucket(bucketAudit)
 	for _, g := range grants {
 		seq, err := strconv.ParseUint(g.AuditID, 10, 64)

@@ -9,13 +9,17 @@ import (
 )
 
 const allowUsage = `usage:
-  perm-peer allow AUDIT-ID [--user] [--dry-run] [--json]
-  perm-peer deny  AUDIT-ID [--user] [--dry-run] [--json]
+  perm-peer allow AUDIT-ID [--project|--user] [--session] [--dry-run] [--json]
+  perm-peer deny  AUDIT-ID [--project|--user] [--dry-run] [--json]
 
 Turn a recorded decision into a rule: the narrowest one that covers the
 call (the pattern "always" offers; never a wrapper, interpreter or a call
 only a person may approve).
   allow            saves it for the call's project, as answering "always" does
+                   (--project says so explicitly)
+  allow --session  saves it for the call's session only: the next identical
+                   call in that session is allowed, a call in any other
+                   session is not
   allow --user     writes it into your policy's allow list (every project)
   deny             writes it into the project's .perm-peer/policy.json deny list
   deny --user      writes it into your policy's deny list
@@ -34,6 +38,7 @@ func runRuleFrom(kind string, args []string) int {
 	fs := newFlags(kind)
 	user := fs.Bool("user", false, "your policy (every project) instead of the project")
 	fs.Bool("project", true, "the call's project (the default)")
+	session := fs.Bool("session", false, "the call's session only (allow)")
 	dry := fs.Bool("dry-run", false, "show the change, write nothing")
 	project := fs.String("project-dir", "", "project of a short ID (default: the working directory)")
 	policy := fs.String("policy", "", "user policy file")
@@ -42,13 +47,13 @@ func runRuleFrom(kind string, args []string) int {
 	if !ok {
 		return code
 	}
+	scope, ok := ruleScope(kind, *user, *session)
+	if !ok {
+		return exitUsage
+	}
 	r, e, code := findEntry(kind, pos[0], *project, *policy)
 	if r == nil {
 		return code
-	}
-	scope := review.ScopeProject
-	if *user {
-		scope = review.ScopeUser
 	}
 	c, err := r.PlanRule(e, kind, scope)
 	var refusal *review.Refusal
@@ -76,15 +81,38 @@ func runRuleFrom(kind string, args []string) int {
 	return exitOK
 }
 
+// ruleScope is where the rule of allow or deny goes, from its flags; false
+// (after saying why) for flags that do not go together.
+func ruleScope(kind string, user, session bool) (string, bool) {
+	switch {
+	case session && (user || kind != "allow"):
+		fmt.Fprintf(os.Stderr, "perm-peer %s: --session is for allow, without --user\n%s\n", kind, allowUsage)
+		return "", false
+	case session:
+		return review.ScopeSession, true
+	case user:
+		return review.ScopeUser, true
+	}
+	return review.ScopeProject, true
+}
+
 func printRuleChange(c review.RuleChange, e review.Entry, dry bool) {
 	home, _ := os.UserHomeDir()
 	if c.Grant {
 		verb := map[bool]string{true: "would save", false: "saved"}[dry]
-		fmt.Printf("%s %s for %s (covers %s)", verb, c.Pattern, tildePath(e.Project, home), c.Covers)
+		where := tildePath(e.Project, home)
+		if c.Session != "" {
+			where = "session " + c.Session + " of " + where
+		}
+		fmt.Printf("%s %s for %s (covers %s)", verb, c.Pattern, where, c.Covers)
 		if c.GrantID != "" {
 			fmt.Printf(": grant %s, audit %s", c.GrantID, c.AuditID)
 		}
 		fmt.Println()
+		if c.Session != "" {
+			fmt.Println("the next identical call in this session is allowed; in any other session it is decided as before")
+			return
+		}
 		fmt.Println("the next identical call in this project is allowed; undo with: perm-peer grants revoke " + orText(c.GrantID, "ID") + " --project " + e.Project)
 		return
 	}

@@ -56,7 +56,7 @@ Usage:
   perm-peer log [--project DIR] [--since 2h|today|DATE] [--agent A] [--decision D] [--json]
                                                   recent decisions of every project and agent
   perm-peer why AUDIT-ID                          why a call was decided so, and how to change it
-  perm-peer allow|deny AUDIT-ID [--user]          turn a decision into the narrowest rule
+  perm-peer allow|deny AUDIT-ID [--user|--session] turn a decision into the narrowest rule
   perm-peer replay --policy NEW.json [--since ..] what a candidate policy would change in the log
   perm-peer policy lint|test [FILE]               check a policy file; run its examples
   perm-peer audit [--session S] [--json] | audit verify | audit compact

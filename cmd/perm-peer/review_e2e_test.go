@@ -81,10 +81,15 @@ func (e *reviewEnv) hook(host string, input map[string]any) string {
 }
 
 func (e *reviewEnv) claude(event, cwd, command string) map[string]any {
+	return e.claudeIn("claude-1", event, cwd, command)
+}
+
+// claudeIn is a Claude Code hook event of session.
+func (e *reviewEnv) claudeIn(session, event, cwd, command string) map[string]any {
 	if event == "PreToolUse" { // a call's later events carry its PreToolUse's id
 		e.hookSeq++
 	}
-	in := map[string]any{"session_id": "claude-1", "transcript_path": filepath.Join(e.home, "none.jsonl"), "cwd": cwd,
+	in := map[string]any{"session_id": session, "transcript_path": filepath.Join(e.home, "none.jsonl"), "cwd": cwd,
 		"permission_mode": "default", "hook_event_name": event, "tool_name": "Bash",
 		"tool_input": map[string]any{"command": command}, "tool_use_id": "tu" + string(rune('a'+e.hookSeq))}
 	if event == "PostToolUse" {
@@ -357,6 +362,69 @@ func TestReviewLoop(t *testing.T) {
 	}
 	if out := e.ok(e.home, "allow", id); !strings.Contains(out, "already allowed") {
 		t.Errorf("allow twice:\n%s", out)
+	}
+}
+
+// TestAllowForTheSession: allow --session saves the narrowest rule for the
+// recorded call's session only; the project-wide allow is still there to
+// take, and the refusals are the same.
+func TestAllowForTheSession(t *testing.T) {
+	e := newReviewEnv(t)
+	preTool := func(session, cmd string) string {
+		return hookDecision(t, e.hook("claude-code", e.claudeIn(session, "PreToolUse", e.web, cmd)))
+	}
+	if d := preTool("claude-1", "npm test"); d != "" {
+		t.Fatalf("npm test: %q, want no verdict", d)
+	}
+	e.hook("claude-code", e.claude("PermissionRequest", e.web, "npm test")) // Claude shows its dialog
+	e.hook("claude-code", e.claude("PostToolUse", e.web, "npm test"))       // the user approved it
+	if d := preTool("claude-1", "rm -rf /"); d != "deny" {
+		t.Fatalf("rm -rf /: %q", d)
+	}
+	byAction := map[string]string{}
+	for _, r := range e.logRows(e.home) {
+		byAction[r["action"].(string)] = r["id"].(string)
+	}
+	id := byAction["bash: npm test"]
+	for _, args := range [][]string{{"allow", id, "--session", "--user"}, {"deny", id, "--session"}} {
+		if _, errs, code := e.pp(e.home, args...); code != exitUsage || !strings.Contains(errs, "--session is for allow") {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	if _, errs, code := e.pp(e.home, "allow", byAction["bash: rm -rf /"], "--session"); code != exitFailed || !strings.Contains(errs, "hard floor") {
+		t.Errorf("allow --session of a floor: exit %d %q", code, errs)
+	}
+
+	out := e.ok(e.home, "allow", id, "--session")
+	if !strings.Contains(out, "saved Bash(npm test *) for session claude-1 of ~/code/web") {
+		t.Fatalf("allow --session:\n%s", out)
+	}
+	for _, c := range []struct{ session, cmd, want string }{
+		{"claude-1", "npm test", "allow"},
+		{"claude-1", "npm test -- --watch=false", "allow"}, // the same pattern
+		{"claude-1", "npm publish", ""},
+		{"claude-2", "npm test", ""}, // another session decides as before
+	} {
+		if d := preTool(c.session, c.cmd); d != c.want {
+			t.Errorf("%s in %s after allow --session: %q, want %q", c.cmd, c.session, d, c.want)
+		}
+	}
+	// the session's grant is no project grant, and the chain accounts for it
+	if g := e.ok(e.web, "grants", "list"); strings.Contains(g, "npm test") {
+		t.Errorf("grants list shows the session's grant as the project's:\n%s", g)
+	}
+	if v := e.ok(e.web, "audit", "verify"); !strings.Contains(v, "chain ok") {
+		t.Errorf("verify: %s", v)
+	}
+	if out := e.ok(e.home, "allow", id, "--session"); !strings.Contains(out, "already allowed") {
+		t.Errorf("allow --session twice:\n%s", out)
+	}
+	// the session's grant does not stand in the way of the project's
+	if out := e.ok(e.home, "allow", id, "--project"); !strings.Contains(out, "saved Bash(npm test *) for ~/code/web") {
+		t.Fatalf("allow --project after --session:\n%s", out)
+	}
+	if d := preTool("claude-2", "npm test"); d != "allow" {
+		t.Errorf("npm test in claude-2 after allow --project: %q", d)
 	}
 }
 
