@@ -38,14 +38,16 @@ func TestDiskToolsByTable(t *testing.T) {
 	}
 }
 
-// The file tools with a write flag decide by their table entries
-// (cmds/files.go): patch's first operand, -o and -d, shuf's and iconv's
+// The file tools with a file flag decide by their table entries
+// (cmds/files.go): patch's first operand, -o, -d, -r and -i, shuf's and iconv's
 // -o in every spelling optionValues reads, iconv's operands as reads.
 func TestFileToolsByTable(t *testing.T) {
 	e := env(protocol.Policy{})
 	human := map[string]string{
 		"patch -o ~/.bashrc in.c fix.diff":   "human.persistence-write",
 		"patch -d /home/u -p1 -i x.diff":     "human.outside-write",
+		"patch -r ~/.bashrc -p1 -i x.diff":   "human.persistence-write", // the rejects' file
+		"patch -p1 -i ~/.ssh/id_rsa":         "human.sensitive-read",
 		"patch ~/.zshrc fix.diff":            "human.persistence-write",
 		"shuf -o ~/.bashrc words.txt":        "human.persistence-write",
 		"shuf -no ~/.bashrc 3 words.txt":     "human.persistence-write", // o found in a cluster

@@ -316,14 +316,14 @@ func (c *plainCall) fileTool() bool {
 		}
 	case cmds.Patches:
 		a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
-		// patch FILE [PATCH] writes FILE; -o FILE writes FILE, and the
-		// files of the patch are under -d DIR
+		// patch FILE [PATCH] writes FILE; -o FILE writes FILE, -r FILE
+		// the rejects, and the files of the patch are under -d DIR
 		if ops := operands(args, t.ValueFlags()); len(ops) > 0 {
 			a.writeWord(args[ops[0]], sc, idx)
 		}
-		c.writeFlagValues(t)
+		c.flagFiles(t)
 	case cmds.Outputs:
-		c.writeFlagValues(t)
+		c.flagFiles(t)
 		if t.ReadsOperands {
 			for _, i := range operands(args, t.ValueFlags()) {
 				a.readWord(args[i], sc, idx, false)
@@ -333,12 +333,17 @@ func (c *plainCall) fileTool() bool {
 	return true
 }
 
-// writeFlagValues writes the values of a file tool's flags whose value is
-// a file it writes (shuf -o FILE), in every spelling optionValues reads.
-func (c *plainCall) writeFlagValues(t *cmds.FileTool) {
-	for _, wf := range t.Writes() {
-		for _, w := range optionValues(c.args, wf.Letter, wf.Long) {
-			c.a.writeWord(w, c.sc, c.idx)
+// flagFiles reads and writes the values of a file tool's flags whose
+// value is a file (patch -i PATCH, shuf -o FILE), in every spelling
+// optionValues reads.
+func (c *plainCall) flagFiles(t *cmds.FileTool) {
+	for _, ff := range t.FileFlags() {
+		for _, w := range optionValues(c.args, ff.Letter, ff.Long) {
+			if ff.Role == argv.Read {
+				c.a.readWord(w, c.sc, c.idx, false)
+			} else {
+				c.a.writeWord(w, c.sc, c.idx)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cmds
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,9 +157,9 @@ func TestFileToolFlags(t *testing.T) {
 	if patch.ValueFlags()["-R"] {
 		t.Error("patch -R takes none")
 	}
-	want := []WriteFlag{{'o', "--output"}, {'d', "--directory"}}
-	if got := patch.Writes(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
-		t.Errorf("patch writes %v, want %v", got, want)
+	want := []FileFlag{{'i', "--input", argv.Read}, {'o', "--output", argv.Write}, {'d', "--directory", argv.Write}, {'r', "--reject-file", argv.Write}}
+	if got := patch.FileFlags(); !slices.Equal(got, want) {
+		t.Errorf("patch's file flags %v, want %v", got, want)
 	}
 	if FileToolOf("install").ValueFlags()["-m"] != true || FileToolOf("cp").ValueFlags()["-m"] {
 		t.Error("install -m takes a value, cp has no -m")

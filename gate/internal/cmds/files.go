@@ -9,7 +9,8 @@ import (
 
 // The file tools write, delete, move or change files. What each does to
 // its operands is its Does; the flags declared are those whose value is no
-// operand (Value) and those whose value is a file it writes (Role Write),
+// operand (Value) and those whose value is a file it reads or writes (Role
+// Read, Write),
 // read by the gate's own scan of the words, not yet by argv. Their other
 // flags are not declared (Unknown: Ignore): none of them is known-safe with
 // a file operand, so an unknown flag changes no answer.
@@ -30,8 +31,8 @@ const (
 	ChangesMeta
 	Tees    // writes its operands and stdout (tee)
 	Blocks  // reads if=FILE, writes of=FILE (dd)
-	Patches // writes the files its patch names, its first operand, -o FILE, under -d DIR (patch)
-	Outputs // writes its Write flags' values; with ReadsOperands reads its operands (shuf, iconv)
+	Patches // writes the files its patch names and its first operand (patch)
+	Outputs // with ReadsOperands reads its operands (shuf, iconv)
 )
 
 // FileTool is a program that writes, deletes, moves or changes files.
@@ -63,31 +64,33 @@ func (t *FileTool) ValueFlags() map[string]bool {
 	return t.values
 }
 
-// Writes are the flags whose value is a file the tool writes, each as its
-// short letter (0 when it has none) and its long spelling.
-func (t *FileTool) Writes() []WriteFlag {
-	var out []WriteFlag
+// FileFlags are the flags whose value is a file the tool reads or writes
+// (argv.Read, argv.Write), in their declared order.
+func (t *FileTool) FileFlags() []FileFlag {
+	var out []FileFlag
 	for _, f := range t.Cmd.Flags {
-		if f.Role != argv.Write {
+		if f.Role != argv.Read && f.Role != argv.Write {
 			continue
 		}
-		var w WriteFlag
+		ff := FileFlag{Role: f.Role}
 		for _, n := range strings.Fields(f.Names) {
 			if strings.HasPrefix(n, "--") {
-				w.Long = n
+				ff.Long = n
 			} else if len(n) == 2 {
-				w.Letter = n[1]
+				ff.Letter = n[1]
 			}
 		}
-		out = append(out, w)
+		out = append(out, ff)
 	}
 	return out
 }
 
-// WriteFlag is a flag whose value is a file the tool writes: -o --output.
-type WriteFlag struct {
+// FileFlag is a flag whose value is a file the tool reads or writes: its
+// short letter (0: none), its long spelling and its role.
+type FileFlag struct {
 	Letter byte
 	Long   string
+	Role   argv.Role
 }
 
 // fileTool is a file tool's entry: its flags with a value, its examples.
@@ -139,10 +142,10 @@ var fileTools = []*FileTool{
 	// one the table lacks asks
 	asks(fileTool("tee", Tees, flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", ""), ex("-z", "-z"))),
 	fileTool("dd", Blocks, nil, ex("if=a.img of=b.img bs=1M", "")),
-	// patch -i PATCH names the patch, -r FILE the rejects' file: neither is
-	// read as a file yet
-	fileTool("patch", Patches, with(values("-i --input -p -r --reject-file -z --suffix -B -V -D -F"), writes("-o --output"), writes("-d --directory")),
-		ex("-p1 -i fix.diff", ""), ex("-o out.c in.c fix.diff", "")),
+	// patch -i PATCH reads the patch like < PATCH; -r FILE writes the
+	// hunks that failed, lines a shell would run in ~/.bashrc
+	fileTool("patch", Patches, with(values("-p -z --suffix -B -V -D -F"), reads("-i --input"), writes("-o --output"), writes("-d --directory"),
+		writes("-r --reject-file")), ex("-p1 -i fix.diff", ""), ex("-o out.c in.c fix.diff", ""), ex("-r out.rej f.c fix.diff", "")),
 	fileTool("shuf", Outputs, []argv.Flag{writes("-o --output")}, ex("-n 1 words.txt", ""), ex("-o out.txt in.txt", "")),
 	{Cmd: &argv.Command{Name: "iconv", Class: argv.Files, Unknown: argv.Ignore, Flags: with(values("-f -t"), writes("-o --output")),
 		Examples: []argv.Example{ex("-f latin1 -t utf-8 in.txt", ""), ex("-t utf-8 -o out.txt in.txt", "")}}, Does: Outputs, ReadsOperands: true},
