@@ -22,11 +22,6 @@ var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob
 	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
 	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
 
-// pagers and editors open the files they are given.
-var pagers = map[string]bool{"less": true, "more": true, "most": true, "pg": true, "view": true, "vi": true, "vim": true,
-	"nvim": true, "nano": true, "emacs": true, "pico": true, "micro": true, "ed": true, "ex": true, "code": true, "subl": true,
-	"hx": true, "kak": true, "mcedit": true, "joe": true, "zless": true, "zmore": true}
-
 // blockChanges reports a call of a block tool that changes the disk
 // (listing and querying do not), by the words its entry declares.
 func blockChanges(b *cmds.BlockTool, args []word) bool {
@@ -45,7 +40,7 @@ func blockChanges(b *cmds.BlockTool, args []word) bool {
 }
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
-	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, class: cmds.ClassOf(lb)}
+	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, spec: cmds.Lookup(lb)}
 	c.assigns()
 	c.s.or(a.subcmdEffects(f, idx, lb, args))
 	switch { // the first family with an arm for the command decides it
@@ -100,9 +95,12 @@ type plainCall struct {
 	sc   *scope
 	s    summary
 	done bool // s is the call's summary and nothing after the arms applies
-	// class is the program's class in the table (argv.Other when it has none)
-	class argv.Class
+	// spec is the program's table entry, nil when the table has none
+	spec *argv.Command
 }
+
+// is says the program's table entry is of class cl.
+func (c *plainCall) is(cl argv.Class) bool { return c.spec != nil && c.spec.Class == cl }
 
 // safe makes the command known-safe.
 func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
@@ -154,7 +152,7 @@ func (c *plainCall) readers() bool {
 	switch {
 	case otherTools[lb]:
 		s.or(a.otherTool(f, idx, lb, args, sc))
-	case c.class == argv.Data:
+	case c.is(argv.Data):
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {
 				a.readWord(w, sc, idx, false) // error messages echo the file
@@ -191,7 +189,7 @@ func (c *plainCall) readers() bool {
 		if out := a.reader(f, idx, lb, args, sc); out != nil {
 			s.out = out // cat with no operand passes its stdin on
 		}
-	case pagers[lb]:
+	case c.is(argv.Pager):
 		// pagers and editors show or open their files: reads, never known-safe
 		for _, i := range operands(args, nil) {
 			if !strings.HasPrefix(args[i].val, "+") {
@@ -203,7 +201,7 @@ func (c *plainCall) readers() bool {
 				a.lessOptions(w.val, sc, idx)
 			}
 		}
-	case c.class == argv.Disk && blockChanges(cmds.BlockToolOf(lb), args):
+	case c.is(argv.Disk) && blockChanges(cmds.BlockToolOf(lb), args):
 		for _, w := range args {
 			if r := a.resolveMaybe(w, w.val, sc, true); r.known && (diskDevice(r.abs) || diskDevice(r.real)) {
 				f.floor = reason("floor.disk-write", lb+" rewrites a disk device")
@@ -354,9 +352,9 @@ func (c *plainCall) flagFiles(t *cmds.FileTool) {
 func (c *plainCall) files() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	switch {
-	case c.class == argv.Formatter:
+	case c.is(argv.Formatter):
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
-	case c.class == argv.ShellServer:
+	case c.is(argv.ShellServer):
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
 	case lb == "crontab":
 		if hasFlag(args, "-l") && len(args) == 1 {
@@ -563,7 +561,7 @@ func (c *plainCall) prints() {
 		if r := a.pathWord(args[operands(args, nil)[0]], sc, false); r.known {
 			s.out = &stdinSrc{text: r.abs + "\n", known: true}
 		}
-	case lineFilters[lb] && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
+	case c.spec != nil && c.spec.Filters && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
 		if lb != "grep" && lb != "rg" && len(operands(args, nil)) > 0 && lb != "head" && lb != "tail" {
@@ -664,9 +662,6 @@ func dockerTemplateMayPrintEnv(w word) bool {
 	}
 	return false
 }
-
-// lineFilters print a subset of the lines on their stdin.
-var lineFilters = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "grep": true, "rg": true}
 
 // readsInProject reports that every read fact of command idx is a known
 // path inside the project.

@@ -68,6 +68,7 @@ const (
 	Formatter   // creates a file system on a device (mkfs and its twins)
 	ShellServer // serves a shell to the network (ttyd)
 	Files       // writes, deletes, moves or changes files (rm, cp, chmod, tee, dd)
+	Pager       // shows or opens the files it is given: reads, never known-safe (less, nano)
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.
@@ -118,6 +119,9 @@ type Command struct {
 	Output Output
 	// Class is what kind of program it is.
 	Class Class
+	// Filters: it prints a subset of the lines it reads (head, sort,
+	// grep), so what it keeps of a listing of names is such a listing
+	Filters bool
 	// Unknown is what a flag the declaration lacks does: Ask, or Ignore,
 	// which FirstUnknown does not report (Parse still does).
 	Unknown Unknown

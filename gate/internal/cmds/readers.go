@@ -78,6 +78,10 @@ const xzValues = "-F --format -T --threads -M --memlimit --memlimit-decompress"
 
 const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --ignore-missing --quiet --status --strict -w --warn --base64 --raw --debug"
 
+// filters marks a program that prints a subset of the lines it reads
+// (argv.Command.Filters).
+func filters(c *argv.Command) *argv.Command { c.Filters = true; return c }
+
 // lists marks a reader that prints names and metadata (argv.Names).
 func lists(c *argv.Command) *argv.Command { c.Output = argv.Names; return c }
 
@@ -89,9 +93,9 @@ func counts(c *argv.Command) *argv.Command { c.Output = argv.Counts; return c }
 var readers = []*argv.Command{
 	gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
 		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")),
-	{Name: "head", Abbrev: true, Numeric: true, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
+	{Name: "head", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
 		Examples: []argv.Example{ex("-5 x", ""), ex("-n5 x", ""), ex("-n 5 -q x", ""), ex("--lines=5 x", ""), ex("--li 5 x", ""), ex("-o out x", "-o")}},
-	{Name: "tail", Abbrev: true, Numeric: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
+	{Name: "tail", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
 		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "--follow"),
 		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", ""), ex("-fn 5 x", "")}},
 	counts(gnu("wc", with(flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "", "--total"), readsNames("--files0-from")),
@@ -137,13 +141,13 @@ var readers = []*argv.Command{
 		reads("-X --exclude-from"), reads("--from-file"), reads("--to-file")),
 		ex("-u a b", ""), ex("-ru a b", ""), ex("-U3 a b", ""), ex("--unified=3 a b", ""), ex("--from-file=a b c", "")),
 	gnu("cmp", flags("-b --print-bytes -l --verbose -s --quiet --silent", "-i --ignore-initial -n --bytes", ""), ex("-s a b", "")),
-	gnu("sort", with(flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
+	filters(gnu("sort", with(flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
 		"-M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort -r --reverse -V --version-sort --debug -m --merge "+
 		"-s --stable -u --unique -z --zero-terminated -c -C",
 		"--sort --batch-size -k --key -S --buffer-size -t --field-separator -T --temporary-directory --parallel", "--check"),
 		writes("-o --output"), runs("--compress-program"), readsNames("--files0-from"), reads("--random-source")),
-		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", ""), ex("-k 2 .env", "")),
-	{Name: "uniq", Abbrev: true, Numeric: true, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
+		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", ""), ex("-k 2 .env", ""))),
+	{Name: "uniq", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
 		"-f --skip-fields -s --skip-chars -w --check-chars", "--all-repeated --group"),
 		Examples: []argv.Example{ex("-c x", ""), ex("-Df 1 in.txt", ""), ex("--all-repeated=prepend x", "")}},
 	gnu("cut", flags("-n --complement -s --only-delimited -z --zero-terminated -w", "-b --bytes -c --characters -d --delimiter -f --fields --output-delimiter", ""),

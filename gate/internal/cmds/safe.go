@@ -45,11 +45,11 @@ var grepFlags = flags("-E --extended-regexp -F --fixed-strings -G --basic-regexp
 
 // searches are the read-only search and listing tools.
 var searches = []*argv.Command{
-	{Name: "grep", Abbrev: true, Numeric: true, Flags: grepFlags, Examples: []argv.Example{ex("-rn TODO .", ""), ex("-rnE 'a|b' src", ""), ex("-C3 x f", ""), ex("--zz x f", "--zz")}},
+	{Name: "grep", Abbrev: true, Numeric: true, Filters: true, Flags: grepFlags, Examples: []argv.Example{ex("-rn TODO .", ""), ex("-rnE 'a|b' src", ""), ex("-C3 x f", ""), ex("--zz x f", "--zz")}},
 	{Name: "egrep", Abbrev: true, Numeric: true, Flags: grepFlags},
 	{Name: "fgrep", Abbrev: true, Numeric: true, Flags: grepFlags},
 	{Name: "zgrep", Abbrev: true, Numeric: true, Flags: grepFlags},
-	{Name: "rg", Numeric: true, Flags: flags("-a --text -b --byte-offset -c --count --count-matches --column --no-column -F --fixed-strings --no-fixed-strings "+
+	{Name: "rg", Numeric: true, Filters: true, Flags: flags("-a --text -b --byte-offset -c --count --count-matches --column --no-column -F --fixed-strings --no-fixed-strings "+
 		"--files -l --files-with-matches --files-without-match -L --follow --no-follow -H --with-filename -I --no-filename --heading --no-heading "+
 		"--hidden --no-hidden -i --ignore-case -S --smart-case -s --case-sensitive -v --invert-match -n --line-number -N --no-line-number "+
 		"-o --only-matching -p --pretty -q --quiet -u --unrestricted -w --word-regexp -x --line-regexp -U --multiline --multiline-dotall "+
