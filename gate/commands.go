@@ -105,7 +105,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	}
 	lb := strings.ToLower(base)
 	cased := lb != base
-	if r, ok := renamed[lb]; ok {
+	if r, ok := cmds.Renamed(lb); ok {
 		lb = r
 	} else if n, ok := gnuNamesake(lb); ok {
 		lb, f.namesake = n, n
@@ -380,13 +380,6 @@ var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": 
 // patchPrograms are Codex's apply_patch program, whose argument or stdin
 // is a patch.
 var patchPrograms = map[string]bool{"apply_patch": true, "applypatch": true}
-
-// netcats are the netcat family, read by the table's Netcat declaration.
-var netcats = map[string]bool{"nc": true, "ncat": true, "netcat": true}
-
-// renamed are Debian's alternatives names for a program the gate knows:
-// nc.traditional is nc.
-var renamed = map[string]string{"nc.traditional": "nc", "nc.openbsd": "nc", "netcat.traditional": "nc", "netcat.openbsd": "nc"}
 
 // gnuPrograms are the GNU programs Homebrew installs on macOS with a g
 // prefix beside the BSD ones (coreutils, findutils, gnu-sed, gnu-tar, grep,

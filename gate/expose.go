@@ -79,10 +79,10 @@ func exposes(name string, args []string) string {
 	if sshClients[name] && sshRemoteForward(args) {
 		return name + " -R lets the remote host reach ports of this machine"
 	}
-	if r, ok := renamed[name]; ok {
+	if r, ok := cmds.Renamed(name); ok {
 		name = r
 	}
-	if netcats[name] && netcatListens(args) {
+	if cmds.NetcatOf(name) != nil && netcatListens(args) {
 		return name + " -l listens on every network interface"
 	}
 	if name == "socat" {

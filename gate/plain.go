@@ -2551,7 +2551,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			}
 		}
 	}
-	if netcats[lb] && netcatRuns(args) {
+	if cmds.NetcatOf(lb) != nil && netcatRuns(args) {
 		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 	}
 	sensitiveBefore := len(a.facts)

@@ -165,3 +165,17 @@ func TestFileToolFlags(t *testing.T) {
 		t.Error("install -m takes a value, cp has no -m")
 	}
 }
+
+// TestNetcatNames checks the netcat family's names and Debian's renamed
+// binaries.
+func TestNetcatNames(t *testing.T) {
+	if NetcatOf("ncat") != Netcat || NetcatOf("netcat") != Netcat || NetcatOf("socat") != nil {
+		t.Error("ncat and netcat are netcats, socat is not")
+	}
+	if p, ok := Renamed("netcat.openbsd"); p != "nc" || !ok {
+		t.Errorf("netcat.openbsd is %q, %v; want nc", p, ok)
+	}
+	if _, ok := Renamed("nc"); ok {
+		t.Error("nc is its own name")
+	}
+}

@@ -1,6 +1,10 @@
 package cmds
 
-import "github.com/perm-peer/perm-peer/gate/internal/argv"
+import (
+	"slices"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
 
 // Netcat is the union of nc's flags (traditional, OpenBSD, nmap's ncat),
 // read to find the flag that wires a program to the socket (-e, -c,
@@ -17,3 +21,26 @@ var Netcat = &argv.Command{Name: "nc", Abbrev: true,
 		"--append-output --delay --zero --unixsock --vsock --nsock-engine --quiet",
 		"", ""), runs("-e"), runs("-c"), runs("--exec"), runs("--sh-exec"), runs("--lua-exec")),
 	Examples: []argv.Example{ex("-nvlpe /bin/sh 4444", ""), ex("-e/bin/sh h 1", ""), ex("--sh-e sh h 1", "")}}
+
+// netcatNames are the netcat family's names, each read by Netcat.
+var netcatNames = []string{"nc", "ncat", "netcat"}
+
+// NetcatOf is the netcat family's declaration for name, nil when name is
+// no netcat.
+func NetcatOf(name string) *argv.Command {
+	if slices.Contains(netcatNames, name) {
+		return Netcat
+	}
+	return nil
+}
+
+// renamedPrograms are Debian's alternatives names for a program the table
+// knows: nc.traditional is nc.
+var renamedPrograms = map[string]string{"nc.traditional": "nc", "nc.openbsd": "nc", "netcat.traditional": "nc", "netcat.openbsd": "nc"}
+
+// Renamed is the program a Debian alternatives name stands for, and
+// whether name is one.
+func Renamed(name string) (string, bool) {
+	p, ok := renamedPrograms[name]
+	return p, ok
+}
