@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/perm-peer/perm-peer/gate"
 	"github.com/perm-peer/perm-peer/redact"
@@ -236,16 +237,22 @@ func WithCommitClaim(ctx context.Context, claim func()) context.Context {
 	return context.WithValue(ctx, commitClaimKey{}, claim)
 }
 
+// ReasonHostOutcome is the code of the reason a host outcome's record
+// carries after the gate's: what the host adapter knows of the outcome.
+const ReasonHostOutcome = "host.outcome"
+
 // RecordHostOutcome audits what became of a call a host adapter left to
 // its host when no person answered it: the host's own rules or mode ran it
 // (once) or refused it (reject). The record names the host as the
-// decider, never the user.
+// decider, never the user, and keeps reason (code ReasonHostOutcome).
 func (s *Server) RecordHostOutcome(ctx context.Context, sessionID string, turn int, call protocol.ToolCall, kind protocol.ReplyKind, reason string) (protocol.PermissionReply, error) {
 	ctx, rq, err := s.hostRequest(ctx, sessionID, turn, call)
 	if err != nil {
 		return protocol.PermissionReply{}, err
 	}
-	return s.commit(ctx, rq, rq.finish(kind, protocol.ByHost, protocol.SourceHost, reason, ""))
+	d := rq.finish(kind, protocol.ByHost, protocol.SourceHost, reason, "")
+	d.rec.Reasons = append(slices.Clip(d.rec.Reasons), protocol.Reason{Code: ReasonHostOutcome, Detail: reason})
+	return s.commit(ctx, rq, d)
 }
 
 // RejectedBefore is the note of the user's rejection, earlier in session

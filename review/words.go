@@ -1,14 +1,20 @@
 package review
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/peer"
+	"github.com/perm-peer/perm-peer/peer/hook"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
 // Outcome is what happened to a call, in plain words: "allowed",
 // "allowed always" (and saved as a grant) or "denied".
 func Outcome(r protocol.AuditRecord) string {
+	if r.Source == protocol.SourceHost && slices.Contains(r.Reasons, protocol.Reason{Code: peer.ReasonHostOutcome, Detail: hook.UnknownOutcome}) {
+		return "outcome unknown"
+	}
 	switch r.Decision {
 	case protocol.ReplyOnce:
 		return "allowed"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -114,14 +115,19 @@ func TestHookAsksPolicy(t *testing.T) {
 }
 
 // TestHookStaleAskBounded (N8): a call left to the host whose outcome
-// never appears is forgotten once the next turn begins, and a transcript
-// that is a FIFO never holds a later call.
+// never appears is settled once the next turn begins, recorded as the
+// host's with its outcome unknown (never the user's, even when Claude
+// showed its dialog), and a transcript that is a FIFO never holds a later
+// call.
 func TestHookStaleAskBounded(t *testing.T) {
 	e := newHookEnv(t)
 	e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": "one"}))
-	if r := e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_1", "git push origin main"))); r.stdout != "" {
-		t.Fatalf("git push: %+v", r)
+	for _, c := range []struct{ id, cmd string }{{"toolu_1", "git push origin main"}, {"toolu_1b", "npm publish"}} {
+		if r := e.run("claude-code", e.claude("PreToolUse", bashInput(c.id, c.cmd))); r.stdout != "" {
+			t.Fatalf("%s: %+v", c.cmd, r)
+		}
 	}
+	e.run("claude-code", e.claude("PermissionRequest", bashInput("", "npm publish"))) // Claude shows its dialog
 	if err := syscall.Mkfifo(e.trans, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +142,37 @@ func TestHookStaleAskBounded(t *testing.T) {
 	writeTranscript(t, e.trans, map[string]any{"type": "user", "message": map[string]any{"content": []any{}}})
 	e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": "two"}))
 	e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_3", "ls")))
-	// the result shows up late: the ask was forgotten, nothing is recorded
+	// the result shows up late: the ask was settled already, nothing more is recorded
 	writeTranscript(t, e.trans, denialLine("toolu_1", "The user doesn't want to proceed with this tool use.", "no"))
 	e.run("claude-code", e.claude("PreToolUse", bashInput("toolu_4", "ls")))
+	stale := map[string]int{}
 	for _, rec := range e.audit() {
-		if strings.Contains(fmt.Sprint(rec["toolCall"]), "git push") {
-			t.Fatalf("a forgotten ask was settled: %v", rec)
+		call := fmt.Sprint(rec["toolCall"])
+		if !strings.Contains(call, "git push") && !strings.Contains(call, "npm publish") {
+			continue
 		}
+		stale[call]++
+		if rec["decision"] != "once" || rec["decidedBy"] != "host" || rec["source"] != "host" ||
+			!strings.Contains(fmt.Sprint(rec["reasons"]), "code:host.outcome detail:deferred to the host, which never reported its outcome") {
+			t.Errorf("a call whose outcome never showed recorded as %v, want once by the host, outcome unknown", rec)
+		}
+	}
+	if len(stale) != 2 {
+		t.Fatalf("records of the two calls whose outcome never showed: %v, want one each", stale)
+	}
+	for call, n := range stale {
+		if n != 1 {
+			t.Errorf("%s recorded %d times", call, n)
+		}
+	}
+	cmd := exec.Command(binPath, "log", "--project", e.project, "--decision", "allowed")
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+e.st, "HOME="+filepath.Dir(e.project), "TZ=UTC")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("log: %v", err)
+	}
+	if n := strings.Count(string(out), "outcome unknown"); n != 2 {
+		t.Errorf("log shows %d calls with their outcome unknown, want 2:\n%s", n, out)
 	}
 }
 

@@ -278,9 +278,9 @@ func (c *call) takeAsk(call protocol.ToolCall) (store.PendingAsk, bool, error) {
 
 // settleAsks resolves the session's earlier pending asks that the
 // transcript has answered since: run (the user approved), rejected by the
-// user (with their words: a user rule), or refused by the host itself
-// (nothing to audit). Failures are logged: the current call does not
-// depend on them.
+// user (with their words: a user rule), or refused by the host itself; and
+// those it never will answer, left to the host with their outcome unknown.
+// Failures are logged: the current call does not depend on them.
 func (c *call) settleAsks(ctx context.Context) {
 	pending := c.pending
 	if len(pending) == 0 {
@@ -299,29 +299,48 @@ func (c *call) settleAsks(ctx context.Context) {
 		res, found := results[a.ID]
 		if !found && a.Turn < c.turn.Turn {
 			// a later turn began, so the host wrote this call's result
-			// long ago, or never will: stop looking (N8)
-			slog.Info("a call left to the host has no outcome in the transcript; forgotten", "tool_use_id", a.ID)
-			_, _, _ = c.db.TakePendingAsk(c.ev.SessionID, a.ID)
+			// long ago, or never will: stop looking (N8), and say so
+			c.settle(ctx, a, toolResult{kind: resultUnknown})
 			continue
 		}
 		if !found || a.ID == c.ev.Call.ToolCallID {
 			c.pending = append(c.pending, a)
 			continue
 		}
-		taken, ok, err := c.db.TakePendingAsk(c.ev.SessionID, a.ID)
-		if err != nil || !ok {
-			continue
-		}
-		if err := c.recordOutcome(ctx, taken, res); err != nil {
-			slog.Warn("record a call's outcome", "tool_use_id", a.ID, "err", err)
-		}
+		c.settle(ctx, a, res)
 	}
 }
+
+// settle takes pending ask a and audits res as its outcome, unless another
+// process took it first (and audits it). Failures are logged.
+func (c *call) settle(ctx context.Context, a store.PendingAsk, res toolResult) {
+	taken, ok, err := c.db.TakePendingAsk(c.ev.SessionID, a.ID)
+	if err != nil {
+		slog.Warn("take a pending ask", "tool_use_id", a.ID, "err", err)
+	}
+	if !ok {
+		return
+	}
+	if err := c.recordOutcome(ctx, taken, res); err != nil {
+		slog.Warn("record a call's outcome", "tool_use_id", a.ID, "err", err)
+	}
+}
+
+// UnknownOutcome is the recorded reason of a call left to the host whose
+// outcome the host never reported. It is recorded as run by the host
+// ("once", decided by the host, never by the user): perm-peer did not
+// refuse it, and an auditor must count it among the calls that may have
+// run.
+const UnknownOutcome = "deferred to the host, which never reported its outcome: it may have run"
 
 // recordOutcome audits what became of a call left to the host: the
 // user's answer when a person was shown it (a rejection's note becomes
 // their rule), else the host's own.
 func (c *call) recordOutcome(ctx context.Context, a store.PendingAsk, res toolResult) error {
+	if res.kind == resultUnknown {
+		_, err := c.srv.RecordHostOutcome(ctx, c.ev.SessionID, a.Turn, a.Call, protocol.ReplyOnce, UnknownOutcome)
+		return err
+	}
 	if a.Prompted && !c.ev.NoHuman {
 		user := protocol.PermissionReply{Reply: protocol.ReplyOnce}
 		switch res.kind {

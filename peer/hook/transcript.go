@@ -20,6 +20,9 @@ const (
 	resultRan          resultKind = iota + 1 // the tool ran
 	resultUserRejected                       // the user rejected it in the dialog
 	resultRefused                            // refused otherwise (a rule, -p mode, an interruption)
+	// resultUnknown: the transcript never told (a later turn began
+	// without the call's result)
+	resultUnknown
 )
 
 type toolResult struct {
