@@ -271,6 +271,13 @@ func (c *plainCall) shopt() {
 	}
 }
 
+// harmlessShopt are shopt options that only change glob matching, history
+// or messages.
+var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob": true, "extglob": true, "failglob": true,
+	"nocaseglob": true, "nocasematch": true, "globasciiranges": true, "expand_aliases": true, "histappend": true,
+	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
+	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
+
 // ulimit and umask without a value only print it. It reports whether the
 // call has no value.
 func (c *plainCall) limits() bool {

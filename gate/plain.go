@@ -15,13 +15,6 @@ import (
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// harmlessShopt are shopt options that only change glob matching, history
-// or messages.
-var harmlessShopt = map[string]bool{"nullglob": true, "globstar": true, "dotglob": true, "extglob": true, "failglob": true,
-	"nocaseglob": true, "nocasematch": true, "globasciiranges": true, "expand_aliases": true, "histappend": true,
-	"cmdhist": true, "lithist": true, "checkwinsize": true, "inherit_errexit": true, "direxpand": true, "dirspell": true,
-	"cdspell": true, "progcomp": true, "hostcomplete": true, "interactive_comments": true, "shift_verbose": true}
-
 // blockChanges reports a call of a block tool that changes the disk
 // (listing and querying do not), by the words its entry declares.
 func blockChanges(b *cmds.BlockTool, args []word) bool {
