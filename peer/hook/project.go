@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Pin is the project a hook session decides for. It is fixed at the
@@ -104,6 +106,18 @@ type Pins struct {
 // maxPinFile bounds a pin file read (a path is at most a few KiB).
 const maxPinFile = 64 << 10
 
+// The index is bounded by age, not count: a pin unused for PinMaxAge is
+// removed when a new session is pinned, so the index holds the sessions of
+// the last PinMaxAge (a count would drop a live session whenever many
+// short ones, such as scripted runs, came after it). A session that comes
+// back after that long is pinned afresh from its next event's cwd. A pin
+// in use has its modification time refreshed at most every pinTouchEvery:
+// one syscall a day per live session, not one per hook call.
+const (
+	PinMaxAge     = 30 * 24 * time.Hour
+	pinTouchEvery = 24 * time.Hour
+)
+
 // Pin returns the session's pin, creating it from cwd when this is the
 // session's first event. Two first events racing agree on one pin: the
 // file is linked into place whole, and the loser reads the winner's. An
@@ -117,7 +131,10 @@ func (p Pins) Pin(host, session, cwd string) (Pin, error) {
 		return Pin{}, errors.New("no home directory: cannot tell whether the cwd may be a project")
 	}
 	path := p.path(host, session)
-	pin, err := readPin(path, host, session)
+	pin, used, err := readPin(path, host, session)
+	if err == nil {
+		touch(path, used)
+	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return pin, err
 	}
@@ -127,39 +144,89 @@ func (p Pins) Pin(host, session, cwd string) (Pin, error) {
 	}
 	pin.Host, pin.Session = host, session
 	if err := writeNew(path, pin); errors.Is(err, fs.ErrExist) {
-		return readPin(path, host, session)
+		pin, _, err = readPin(path, host, session)
+		return pin, err
 	} else if err != nil {
 		return Pin{}, fmt.Errorf("pin the session's project: %w", err)
 	}
+	p.prune(time.Now())
 	return pin, nil
 }
+
+// touch marks the pin at path, last marked at used, as in use now.
+func touch(path string, used time.Time) {
+	now := time.Now()
+	if now.Sub(used) < pinTouchEvery {
+		return
+	}
+	if err := os.Chtimes(path, now, now); err != nil {
+		slog.Warn("mark the session's pin as in use", "path", path, "err", err)
+	}
+}
+
+// prune removes the pins unused for PinMaxAge, and writers' temporary
+// files as old. Anything else in the directory is left alone.
+func (p Pins) prune(now time.Time) {
+	entries, err := os.ReadDir(p.Dir)
+	if err != nil {
+		slog.Warn("list the session index", "dir", p.Dir, "err", err)
+		return
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !(isPinName(e.Name()) || strings.HasPrefix(e.Name(), pinTempPrefix)) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < PinMaxAge {
+			continue
+		}
+		if err := os.Remove(filepath.Join(p.Dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("remove an unused session pin", "file", e.Name(), "err", err)
+		}
+	}
+}
+
+// isPinName reports whether name is a pin's file name (see Pins.path).
+func isPinName(name string) bool {
+	hexPart, ok := strings.CutSuffix(name, ".json")
+	if !ok || len(hexPart) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil
+}
+
+// pinTempPrefix starts the name of a pin being written (writeNew).
+const pinTempPrefix = ".pin-"
 
 func (p Pins) path(host, session string) string {
 	sum := sha256.Sum256([]byte(host + "\x00" + session))
 	return filepath.Join(p.Dir, hex.EncodeToString(sum[:16])+".json")
 }
 
-func readPin(path, host, session string) (Pin, error) {
+// readPin reads the pin at path and when it was last marked in use.
+func readPin(path, host, session string) (Pin, time.Time, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Pin{}, err
+		return Pin{}, time.Time{}, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return Pin{}, fmt.Errorf("session index %s is not a regular file", path)
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return Pin{}, time.Time{}, fmt.Errorf("session index %s is not a regular file", path)
 	}
 	raw, err := io.ReadAll(io.LimitReader(f, maxPinFile+1))
 	if err != nil {
-		return Pin{}, fmt.Errorf("read session index %s: %w", path, err)
+		return Pin{}, time.Time{}, fmt.Errorf("read session index %s: %w", path, err)
 	}
 	var pin Pin
 	if len(raw) > maxPinFile || json.Unmarshal(raw, &pin) != nil || !filepath.IsAbs(pin.Root) {
-		return Pin{}, fmt.Errorf("session index %s is corrupt", path)
+		return Pin{}, time.Time{}, fmt.Errorf("session index %s is corrupt", path)
 	}
 	if pin.Host != host || pin.Session != session {
-		return Pin{}, fmt.Errorf("session index %s belongs to another session", path)
+		return Pin{}, time.Time{}, fmt.Errorf("session index %s belongs to another session", path)
 	}
-	return pin, nil
+	return pin, st.ModTime(), nil
 }
 
 // writeNew creates path holding pin, failing with fs.ErrExist when it is
@@ -173,7 +240,7 @@ func writeNew(path string, pin Pin) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".pin-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), pinTempPrefix+"*")
 	if err != nil {
 		return err
 	}
