@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,10 +58,11 @@ func unknownFlagReason(v Verdict) bool {
 }
 
 // Every example of the table runs through Analyze: one with an unknown
-// flag is not allowed, one without never asks for an unknown flag.
+// flag is not allowed, one without never asks for an unknown flag, and
+// one that states the answer (Want) gets it.
 func TestTableExamplesDecide(t *testing.T) {
 	e := env(protocol.Policy{})
-	n := 0
+	n, wants := 0, 0
 	var walk func(prefix string, cs []*argv.Command)
 	walk = func(prefix string, cs []*argv.Command) {
 		for _, c := range cs {
@@ -74,12 +76,17 @@ func TestTableExamplesDecide(t *testing.T) {
 				if ex.Unknown == "" {
 					assert.False(t, unknownFlagReason(v), name+" "+ex.Args)
 				}
+				if ex.Want != "" {
+					wants++
+					assert.Equal(t, ex.Want, answerOf(v, ex.Want), name+" "+ex.Args)
+				}
 			}
 			walk(name, c.Subs)
 		}
 	}
 	walk("", cmds.All())
 	assert.Greater(t, n, 100)
+	assert.Greater(t, wants, 40)
 }
 
 // The spellings of three classes decide like their plain form (T4): ip's
@@ -113,4 +120,18 @@ func TestShortSpellingArity(t *testing.T) {
 	for _, cmd := range []string{"sort -cX README.md", "tail -f/etc/passwd", "uniq -Df 1 README.md out.txt"} {
 		assert.NotEqual(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
 	}
+}
+
+// answerOf is v as an example's Want reads it: the decision ("human" for
+// an ask only a person may approve), and the reason code want names when
+// v carries it.
+func answerOf(v Verdict, want string) string {
+	got := string(v.Decision)
+	if v.HumanOnly && v.Decision == protocol.DecisionAsk {
+		got = "human"
+	}
+	if _, code, ok := strings.Cut(want, " "); ok && slices.Contains(codes(v), code) {
+		got += " " + code
+	}
+	return got
 }

@@ -138,6 +138,11 @@ type Command struct {
 type Example struct {
 	Args    string
 	Unknown string
+	// Want is the gate's answer for the call (package gate's
+	// TestTableExamplesDecide): "allow", "ask", "human" (an ask only a
+	// person may approve) or "deny", and a reason code the answer
+	// carries ("deny floor.mkfs"); "" when the example only checks flags.
+	Want string
 }
 
 // Invocation is a parsed argument list.

@@ -10,7 +10,9 @@ import (
 // (fdisk -l lists, parted mklabel rewrites the partition table), the
 // formatters, whose every call makes a file system, and the programs that
 // serve a shell to the network. Their flags are not declared yet
-// (Unknown: Ignore): the words that decide are.
+// (Unknown: Ignore): the words that decide are. A device handed to a
+// block tool that only inspects it is still human-only (human.system-path:
+// the unknown-program reading of its words).
 
 // BlockTool is a program that partitions, discards or erases block
 // devices: a call changes a disk when one of its words is in Changes (a
@@ -38,20 +40,20 @@ func fdiskAs(name string, ex ...argv.Example) *BlockTool {
 }
 
 var blockTools = []*BlockTool{
-	fdiskAs("fdisk", ex("-l", ""), ex("/dev/sda", "")), fdiskAs("sfdisk", ex("-d /dev/sda", "")), fdiskAs("cfdisk"),
-	fdiskAs("gdisk", ex("-l /dev/sda", "")), fdiskAs("sgdisk", ex("-p /dev/sda", ""), ex("-Z /dev/sda", "")),
+	fdiskAs("fdisk", want("-l", "ask"), want("/dev/sda", "deny floor.disk-write")), fdiskAs("sfdisk", ex("-d /dev/sda", "")), fdiskAs("cfdisk"),
+	fdiskAs("gdisk", ex("-l /dev/sda", "")), fdiskAs("sgdisk", want("-p /dev/sda", "human human.system-path"), want("-Z /dev/sda", "deny floor.disk-write")),
 	// parted's -s is --script, not a listing: its commands say what it does
-	{Cmd: device("parted", argv.Disk, ex("-l", ""), ex("-s /dev/sda mklabel gpt", "")),
+	{Cmd: device("parted", argv.Disk, want("-l", "ask"), want("-s /dev/sda mklabel gpt", "deny floor.disk-write")),
 		Changes:  "mklabel mktable mkpart mkpartfs rm resizepart resize rescue set toggle name type disk_set disk_toggle move cp",
 		Inspects: "-l --list print -v --version -h --help"},
-	{Cmd: device("hdparm", argv.Disk, ex("-I /dev/sda", ""), ex("--security-erase p /dev/sda", "")),
+	{Cmd: device("hdparm", argv.Disk, want("-I /dev/sda", "human human.system-path"), want("--security-erase p /dev/sda", "deny floor.disk-write")),
 		Changes: "--security-erase --security-erase-enhanced --write-sector --trim-sector-ranges --dco-restore --make-bad-sector --fwdownload"},
 	// badblocks -w writes test patterns, -n rewrites what it read
-	{Cmd: device("badblocks", argv.Disk, ex("-sv /dev/sda", ""), ex("-wsv /dev/sda", "")), ChangeLetters: "wn"},
-	{Cmd: device("cryptsetup", argv.Disk, ex("status x", ""), ex("luksFormat /dev/sda", "")), Changes: "luksFormat erase luksErase reencrypt format"},
-	{Cmd: device("mdadm", argv.Disk, ex("--detail /dev/md0", ""), ex("--create /dev/md0", "")), Changes: "--create -C --zero-superblock --build"},
-	{Cmd: device("zpool", argv.Disk, ex("status", ""), ex("create tank /dev/sda", "")), Changes: "create labelclear"},
-	{Cmd: device("blkdiscard", argv.Disk, ex("/dev/sda", ""))},
+	{Cmd: device("badblocks", argv.Disk, want("-sv /dev/sda", "human human.system-path"), want("-wsv /dev/sda", "deny floor.disk-write")), ChangeLetters: "wn"},
+	{Cmd: device("cryptsetup", argv.Disk, want("status x", "ask"), want("luksFormat /dev/sda", "deny floor.disk-write")), Changes: "luksFormat erase luksErase reencrypt format"},
+	{Cmd: device("mdadm", argv.Disk, want("--detail /dev/md0", "human human.system-path"), want("--create /dev/md0", "deny floor.disk-write")), Changes: "--create -C --zero-superblock --build"},
+	{Cmd: device("zpool", argv.Disk, want("status", "ask"), want("create tank /dev/sda", "deny floor.disk-write")), Changes: "create labelclear"},
+	{Cmd: device("blkdiscard", argv.Disk, want("/dev/sda", "deny floor.disk-write"))},
 	{Cmd: device("pvcreate", argv.Disk, ex("/dev/sda", ""))},
 	{Cmd: device("vgcreate", argv.Disk, ex("vg0 /dev/sda", ""))},
 }
@@ -66,14 +68,14 @@ func BlockToolOf(name string) *BlockTool { return blockToolIndex()[name] }
 var formatters = []*argv.Command{
 	mkfs, newfs,
 	device("mke2fs", argv.Formatter, ex("/dev/sda1", "")), device("mkswap", argv.Formatter, ex("/dev/sda2", "")),
-	device("wipefs", argv.Formatter, ex("-a /dev/sda", "")), device("mkntfs", argv.Formatter), device("mkdosfs", argv.Formatter),
+	device("wipefs", argv.Formatter, want("-a /dev/sda", "deny floor.mkfs")), device("mkntfs", argv.Formatter), device("mkdosfs", argv.Formatter),
 	device("mkfatfs", argv.Formatter), device("mkexfatfs", argv.Formatter), device("mkudffs", argv.Formatter),
 	device("mkreiserfs", argv.Formatter), device("mkjfs", argv.Formatter), device("mkhfs", argv.Formatter),
 }
 
 var (
-	mkfs  = device("mkfs", argv.Formatter, ex("-t ext4 /dev/sda1", ""))
-	newfs = device("newfs", argv.Formatter, ex("/dev/da0", ""))
+	mkfs  = device("mkfs", argv.Formatter, want("-t ext4 /dev/sda1", "deny floor.mkfs"))
+	newfs = device("newfs", argv.Formatter, want("/dev/da0", "deny floor.mkfs"))
 )
 
 // prefixFamilies are the declarations whose name starts a family of
@@ -82,7 +84,7 @@ var prefixFamilies = []*argv.Command{mkfs, newfs}
 
 // shellServers serve a shell to the network; zsh's ztcp is its /dev/tcp.
 var shellServers = []*argv.Command{
-	device("ttyd", argv.ShellServer, ex("-p 7681 bash", "")), device("gotty", argv.ShellServer, ex("-w bash", "")),
+	device("ttyd", argv.ShellServer, want("-p 7681 bash", "deny floor.reverse-shell")), device("gotty", argv.ShellServer, want("-w bash", "deny floor.reverse-shell")),
 	device("ztcp", argv.ShellServer, ex("example.com 23", "")), device("zsocket", argv.ShellServer),
 }
 

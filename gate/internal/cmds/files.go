@@ -111,28 +111,28 @@ func asks(t *FileTool) *FileTool { t.Cmd.Unknown = argv.Ask; return t }
 func withLead(t *FileTool, n int) *FileTool { t.Lead = n; return t }
 
 var fileTools = []*FileTool{
-	fileTool("rm", Deletes, nil, ex("-rf build", ""), ex("-f a.o b.o", "")),
+	fileTool("rm", Deletes, nil, want("-rf build", "ask"), want("-rf ~", "deny floor.rm-root"), want("-r /home/u/old", "human human.outside-write")),
 	fileTool("rmdir", Deletes, nil, ex("empty", "")),
 	fileTool("unlink", Deletes, nil, ex("x", "")),
 	fileTool("shred", Deletes, nil, ex("-u secret.txt", "")),
 	fileTool("srm", Deletes, nil, ex("-r dir", "")),
 	fileTool("trash", Deletes, nil, ex("old.txt", "")),
 	fileTool("trash-put", Deletes, nil, ex("old.txt", "")),
-	fileTool("rimraf", DeletesTrees, nil, ex("node_modules", "")),
+	fileTool("rimraf", DeletesTrees, nil, want("node_modules", "ask"), want("/", "deny floor.rm-root")),
 	fileTool("del-cli", DeletesTrees, nil, ex("dist", "")),
 
-	fileTool("cp", Copies, values(copyValues), ex("-r src dst", ""), ex("-t dir a b", "")),
+	fileTool("cp", Copies, values(copyValues), want("-r src dst", "ask"), want("-t /home/u/bin a b", "human human.outside-write")),
 	fileTool("install", Copies, values(copyValues+" -m --mode -o --owner -g --group"), ex("-m 755 bin/x /usr/local/bin", "")),
 	fileTool("link", Copies, values(copyValues), ex("a b", "")),
-	fileTool("mv", Moves, values(copyValues), ex("a b", ""), ex("-t dir a", "")),
-	fileTool("ln", Links, values(copyValues), ex("-s target name", "")),
+	fileTool("mv", Moves, values(copyValues), want("a b", "ask"), want("-t dir /home/u/notes", "human human.outside-write")),
+	fileTool("ln", Links, values(copyValues), want("-s target name", "ask"), want("-s x /home/u/.bashrc", "human human.persistence-write")),
 	// rsync's remote calls are the network's: this entry is a local copy
-	fileTool("rsync", Syncs, values("-e --rsh"), ex("-a src/ dst/", ""), ex("-a --delete src/ dst/", "")),
+	fileTool("rsync", Syncs, values("-e --rsh"), want("-a src/ dst/", "ask"), want("-a --delete empty/ /home/u/", "deny floor.rm-root")),
 
 	fileTool("touch", ChangesMeta, values("-r --reference -d --date -t"), ex("a b", ""), ex("-d yesterday a", "")),
 	fileTool("mkdir", ChangesMeta, values("-m --mode"), ex("-p a/b", "")),
 	fileTool("truncate", ChangesMeta, values("-s --size -r --reference"), ex("-s 0 log.txt", "")),
-	withLead(fileTool("chmod", ChangesMeta, values("--reference"), ex("+x run.sh", ""), ex("-R 755 dir", "")), 1),
+	withLead(fileTool("chmod", ChangesMeta, values("--reference"), want("+x run.sh", "ask"), want("-R 777 /", "deny floor.chmod-root")), 1),
 	withLead(fileTool("chown", ChangesMeta, values("--reference --from"), ex("-R u:g dir", "")), 1),
 	withLead(fileTool("chgrp", ChangesMeta, values("--reference --from"), ex("staff f", "")), 1),
 	withLead(fileTool("chattr", ChangesMeta, values("--reference"), ex("+i f", "")), 1),
@@ -140,13 +140,13 @@ var fileTools = []*FileTool{
 
 	// tee without files is known-safe: its flags are all declared, and
 	// one the table lacks asks
-	asks(fileTool("tee", Tees, flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), ex("-a out.txt", ""), ex("out.txt", ""), ex("-z", "-z"))),
-	fileTool("dd", Blocks, nil, ex("if=a.img of=b.img bs=1M", "")),
+	asks(fileTool("tee", Tees, flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), want("-a out.txt", "ask"), want("-a /home/u/.bashrc", "human human.persistence-write"), ex("-z", "-z"))),
+	fileTool("dd", Blocks, nil, want("if=a.img of=b.img bs=1M", "ask"), want("if=/home/u/.ssh/id_rsa", "human human.sensitive-read")),
 	// patch -i PATCH reads the patch like < PATCH; -r FILE writes the
 	// hunks that failed, lines a shell would run in ~/.bashrc
 	fileTool("patch", Patches, with(values("-p -z --suffix -B -V -D -F"), reads("-i --input"), writes("-o --output"), writes("-d --directory"),
-		writes("-r --reject-file")), ex("-p1 -i fix.diff", ""), ex("-o out.c in.c fix.diff", ""), ex("-r out.rej f.c fix.diff", "")),
-	fileTool("shuf", Outputs, []argv.Flag{writes("-o --output")}, ex("-n 1 words.txt", ""), ex("-o out.txt in.txt", "")),
+		writes("-r --reject-file")), want("-p1 -i fix.diff", "ask"), ex("-o out.c in.c fix.diff", ""), want("-r /home/u/.bashrc f.c fix.diff", "human human.persistence-write")),
+	fileTool("shuf", Outputs, []argv.Flag{writes("-o --output")}, want("-n 1 words.txt", "ask"), want("-o /home/u/.profile in.txt", "human human.persistence-write")),
 	{Cmd: &argv.Command{Name: "iconv", Class: argv.Files, Unknown: argv.Ignore, Flags: with(values("-f -t"), writes("-o --output")),
 		Examples: []argv.Example{ex("-f latin1 -t utf-8 in.txt", ""), ex("-t utf-8 -o out.txt in.txt", "")}}, Does: Outputs, ReadsOperands: true},
 }

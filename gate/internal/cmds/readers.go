@@ -65,6 +65,10 @@ func notSafe(names string, a argv.Arity) argv.Flag {
 // ex is an example: args and the first unknown flag in them ("": none).
 func ex(args, unknown string) argv.Example { return argv.Example{Args: args, Unknown: unknown} }
 
+// want is an example with no unknown flag and the gate's answer for it
+// (argv.Example.Want).
+func want(args, answer string) argv.Example { return argv.Example{Args: args, Want: answer} }
+
 // gnu is a GNU-style program: long options by unique prefix.
 func gnu(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
 	return &argv.Command{Name: name, Flags: f, Abbrev: true, Examples: ex}
