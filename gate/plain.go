@@ -296,13 +296,17 @@ func (c *plainCall) fileTool() bool {
 		if len(operands(args, nil)) == 0 {
 			c.safe("tee without files")
 		}
-	case cmds.Blocks:
+	case cmds.Keyed:
 		for _, w := range args {
-			if strings.HasPrefix(w.val, "of=") {
-				a.writeFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "of="), sc, true), idx)
-			}
-			if strings.HasPrefix(w.val, "if=") {
-				a.readFact(a.resolveMaybe(w, strings.TrimPrefix(w.val, "if="), sc, false), idx, false)
+			for _, k := range t.Keys {
+				file, ok := strings.CutPrefix(w.val, k.Prefix)
+				switch {
+				case !ok:
+				case k.Role == argv.Write:
+					a.writeFact(a.resolveMaybe(w, file, sc, true), idx)
+				default:
+					a.readFact(a.resolveMaybe(w, file, sc, false), idx, false)
+				}
 			}
 		}
 	case cmds.Patches:

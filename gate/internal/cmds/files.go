@@ -30,7 +30,7 @@ const (
 	// (touch, mkdir, chmod); Lead operands come first (chmod's mode)
 	ChangesMeta
 	Tees    // writes its operands and stdout (tee)
-	Blocks  // reads if=FILE, writes of=FILE (dd)
+	Keyed   // its operands are KEY=VALUE, and Keys say which are files it reads or writes (dd)
 	Patches // writes the files its patch names and its first operand (patch)
 	Outputs // with ReadsOperands reads its operands (shuf, iconv)
 )
@@ -43,6 +43,9 @@ type FileTool struct {
 	Lead int
 	// ReadsOperands: its operands are files it reads (iconv)
 	ReadsOperands bool
+	// Keys are the KEY= prefixes of a Keyed tool's operands whose value
+	// is a file, with what the tool does with it (dd of=FILE: Write)
+	Keys []Key
 
 	once   sync.Once
 	values map[string]bool
@@ -83,6 +86,12 @@ func (t *FileTool) FileFlags() []FileFlag {
 		out = append(out, ff)
 	}
 	return out
+}
+
+// Key is a KEY= prefix of an operand whose value is a file (dd if=).
+type Key struct {
+	Prefix string
+	Role   argv.Role
 }
 
 // FileFlag is a flag whose value is a file the tool reads or writes: its
@@ -141,7 +150,11 @@ var fileTools = []*FileTool{
 	// tee without files is known-safe: its flags are all declared, and
 	// one the table lacks asks
 	asks(fileTool("tee", Tees, flags("-a --append -i --ignore-interrupts -p", "", "--output-error"), want("-a out.txt", "ask"), want("-a /home/u/.bashrc", "human human.persistence-write"), ex("-z", "-z"))),
-	fileTool("dd", Blocks, nil, want("if=a.img of=b.img bs=1M", "ask"), want("if=/home/u/.ssh/id_rsa", "human human.sensitive-read")),
+	// dd's other keys (bs=, count=, conv=, status=) hold no file
+	{Cmd: &argv.Command{Name: "dd", Class: argv.Files, Unknown: argv.Ignore,
+		Examples: []argv.Example{want("if=a.img of=b.img bs=1M", "ask"), want("if=/home/u/.ssh/id_rsa", "human human.sensitive-read"),
+			want("if=/dev/zero of=/dev/sda", "deny floor.disk-write")}},
+		Does: Keyed, Keys: []Key{{"of=", argv.Write}, {"if=", argv.Read}}},
 	// patch -i PATCH reads the patch like < PATCH; -r FILE writes the
 	// hunks that failed, lines a shell would run in ~/.bashrc
 	fileTool("patch", Patches, with(values("-p -z --suffix -B -V -D -F"), reads("-i --input"), writes("-o --output"), writes("-d --directory"),
