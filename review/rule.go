@@ -81,21 +81,8 @@ func (r *Reviewer) PlanRule(e Entry, kind, scope string) (RuleChange, error) {
 	if err != nil {
 		return c, err
 	}
-	if kind == "allow" {
-		if err := allowable(x); err != nil {
-			return c, err
-		}
-		c.Pattern, c.Covers = x.Always, x.AlwaysCovers
-	} else {
-		if x.Now == protocol.DecisionDeny {
-			return c, fmt.Errorf("%w denied: %s", ErrAlready, x.Decider.Words)
-		}
-		if c.Pattern = x.Always; c.Pattern == "" {
-			c.Pattern = exactPattern(x)
-		}
-		if c.Pattern == "" {
-			return c, &Refusal{"no single rule covers this call (a compound or dynamic command): write a deny rule for its parts into your policy (docs/POLICY.md)"}
-		}
+	if err := c.patternFor(x); err != nil {
+		return c, err
 	}
 	switch {
 	case kind == "allow" && scope != ScopeUser:
@@ -114,6 +101,31 @@ func (r *Reviewer) PlanRule(e Entry, kind, scope string) (RuleChange, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// patternFor sets c's pattern, and what it covers, for the call x
+// explains, or says why there is none.
+func (c *RuleChange) patternFor(x Explanation) error {
+	if c.Kind == "allow" {
+		if err := allowable(x); err != nil {
+			return err
+		}
+		c.Pattern, c.Covers = x.Always, x.AlwaysCovers
+		if c.Session != "" { // the gate words what "always" covers for the project
+			c.Covers = strings.Replace(c.Covers, "(this project)", "(this session)", 1)
+		}
+		return nil
+	}
+	if x.Now == protocol.DecisionDeny {
+		return fmt.Errorf("%w denied: %s", ErrAlready, x.Decider.Words)
+	}
+	if c.Pattern = x.Always; c.Pattern == "" {
+		c.Pattern = exactPattern(x)
+	}
+	if c.Pattern == "" {
+		return &Refusal{"no single rule covers this call (a compound or dynamic command): write a deny rule for its parts into your policy (docs/POLICY.md)"}
+	}
+	return nil
 }
 
 // allowable refuses an allow that could never apply.

@@ -75,24 +75,35 @@ func (db *DB) Grants() ([]protocol.Grant, error) {
 	return out, nil
 }
 
-// RevokeGrant deletes a grant; ErrNotFound if there is none with that id.
+// RevokeGrant deletes a grant, the project's or a session's
+// (IsSessionGrantID); ErrNotFound if there is none with that id.
 func (db *DB) RevokeGrant(id string) error {
 	if db.isClosed() {
 		return fmt.Errorf("revoke grant %q in %s: %w", id, db.path, ErrClosed)
+	}
+	if IsSessionGrantID(id) {
+		return db.revokeGrantIn(id, revokeSessionGrant)
 	}
 	seq, err := strconv.ParseUint(id, 10, 64)
 	if err != nil || seq == 0 {
 		return ErrNotFound
 	}
-	err = db.update(func(tx *bolt.Tx) error {
-		if err := checkSchema(tx); err != nil {
-			return err
-		}
+	return db.revokeGrantIn(id, func(tx *bolt.Tx, _ string) error {
 		b := tx.Bucket(bucketGrants)
 		if b.Get(seqKey(seq)) == nil {
 			return ErrNotFound
 		}
 		return b.Delete(seqKey(seq))
+	})
+}
+
+// revokeGrantIn runs del for grant id in a write transaction.
+func (db *DB) revokeGrantIn(id string, del func(*bolt.Tx, string) error) error {
+	err := db.update(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		return del(tx, id)
 	})
 	if errors.Is(err, ErrNotFound) {
 		return ErrNotFound

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -44,7 +45,7 @@ func (db *DB) AddSessionGrant(g protocol.Grant) (protocol.Grant, error) {
 		if err != nil {
 			return fmt.Errorf("next session grant sequence: %w", err)
 		}
-		g.ID = "s" + strconv.FormatUint(seq, 10)
+		g.ID = sessionGrantIDPrefix + strconv.FormatUint(seq, 10)
 		g.Created = time.Now().UTC().Format(time.RFC3339Nano)
 		return putJSON(b, k, g)
 	})
@@ -78,6 +79,52 @@ func (db *DB) SessionGrants(session string) ([]protocol.Grant, error) {
 		return nil, fmt.Errorf("list session grants of %q: %w", session, err)
 	}
 	return out, nil
+}
+
+// AllSessionGrants lists the grants of every session of the project, by
+// session then pattern.
+func (db *DB) AllSessionGrants() ([]protocol.Grant, error) {
+	if db.isClosed() {
+		return nil, fmt.Errorf("list session grants of %s: %w", db.path, ErrClosed)
+	}
+	var out []protocol.Grant
+	err := db.view(func(tx *bolt.Tx) error {
+		if err := checkSchema(tx); err != nil {
+			return err
+		}
+		var err error
+		out, err = listSessionGrants(tx.Bucket(bucketSessionGrants), nil)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list session grants: %w", err)
+	}
+	return out, nil
+}
+
+// IsSessionGrantID reports whether id names a session's grant (AddSessionGrant).
+func IsSessionGrantID(id string) bool { return strings.HasPrefix(id, sessionGrantIDPrefix) }
+
+const sessionGrantIDPrefix = "s"
+
+// revokeSessionGrant deletes the session grant id in tx; ErrNotFound if
+// there is none.
+func revokeSessionGrant(tx *bolt.Tx, id string) error {
+	b := tx.Bucket(bucketSessionGrants)
+	if b == nil {
+		return ErrNotFound
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var g protocol.Grant
+		if err := json.Unmarshal(v, &g); err != nil {
+			return fmt.Errorf("%w: session grant %q: %v", ErrCorrupt, k, err)
+		}
+		if g.ID == id {
+			return c.Delete()
+		}
+	}
+	return ErrNotFound
 }
 
 // listSessionGrants decodes the grants whose keys start with prefix (all

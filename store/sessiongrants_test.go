@@ -37,6 +37,17 @@ func TestSessionGrants(t *testing.T) {
 	_, err = db.VerifyAudit()
 	require.NoError(t, err)
 
+	// revoked by its ID, and only it
+	require.ErrorIs(t, db.RevokeGrant("s9"), ErrNotFound)
+	require.NoError(t, db.RevokeGrant(g.ID))
+	own, err = db.SessionGrants("s")
+	require.NoError(t, err)
+	require.Empty(t, own)
+	all, err := db.AllSessionGrants()
+	require.NoError(t, err)
+	require.Len(t, all, 1)
+	require.Equal(t, "Bash(npm test *)", all[0].Pattern)
+
 	// a session grant no "always" of its session accounts for breaks verify
 	_, err = db.AddSessionGrant(protocol.Grant{Pattern: "Bash(curl *)", SessionID: "t", AuditID: grantRecord(t, db, "s", "Bash(curl *)")})
 	require.NoError(t, err)

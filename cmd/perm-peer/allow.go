@@ -109,11 +109,11 @@ func printRuleChange(c review.RuleChange, e review.Entry, dry bool) {
 			fmt.Printf(": grant %s, audit %s", c.GrantID, c.AuditID)
 		}
 		fmt.Println()
+		scope := "in this project is allowed"
 		if c.Session != "" {
-			fmt.Println("the next identical call in this session is allowed; in any other session it is decided as before")
-			return
+			scope = "in this session is allowed (in any other, decided as before)"
 		}
-		fmt.Println("the next identical call in this project is allowed; undo with: perm-peer grants revoke " + orText(c.GrantID, "ID") + " --project " + e.Project)
+		fmt.Println("the next identical call " + scope + "; undo with: perm-peer grants revoke " + orText(c.GrantID, "ID") + " --project " + e.Project)
 		return
 	}
 	verb := map[bool]string{true: "would add", false: "added"}[dry]

@@ -16,6 +16,9 @@ const grantsUsage = `usage:
   perm-peer grants [list] [--db PATH] [--project DIR] [--json]   list the project's persistent grants
   perm-peer grants revoke ID [--db PATH] [--project DIR]         delete one grant
 
+Grants saved for one session only (perm-peer allow ID --session) are
+listed after the project's, with IDs sN.
+
 list also shows the "always" answers a host saved in its own settings
 (Claude Code's "don't ask again", IDs claude-code:N); revoke removes one
 from its settings file, touching nothing else.`
@@ -63,7 +66,7 @@ func runGrants(args []string) int {
 }
 
 func listGrants(db *store.DB, asJSON bool) int {
-	grants, err := db.Grants()
+	grants, err := allGrants(db)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer grants list: %v\n", err)
 		return exitFailed
@@ -81,10 +84,23 @@ func listGrants(db *store.DB, asJSON bool) int {
 	return exitOK
 }
 
+// allGrants are the project's grants, then its sessions' own.
+func allGrants(db *store.DB) ([]protocol.Grant, error) {
+	grants, err := db.Grants()
+	if err != nil {
+		return nil, err
+	}
+	own, err := db.AllSessionGrants()
+	return append(grants, own...), err
+}
+
 // grantLine renders one grant for people: ID  PATTERN  covers  provenance.
 func grantLine(g protocol.Grant) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-4s %-32s", g.ID, g.Pattern)
+	if store.IsSessionGrantID(g.ID) {
+		fmt.Fprintf(&b, "  only in session %s", g.SessionID)
+	}
 	if g.Covers != "" {
 		fmt.Fprintf(&b, "  covers %q", g.Covers)
 	}
@@ -99,7 +115,7 @@ func grantLine(g protocol.Grant) string {
 }
 
 func revokeGrant(db *store.DB, id string) int {
-	grants, err := db.Grants()
+	grants, err := allGrants(db)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: %v\n", err)
 		return exitFailed

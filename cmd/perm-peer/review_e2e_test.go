@@ -409,15 +409,25 @@ func TestAllowForTheSession(t *testing.T) {
 			t.Errorf("%s in %s after allow --session: %q, want %q", c.cmd, c.session, d, c.want)
 		}
 	}
-	// the session's grant is no project grant, and the chain accounts for it
-	if g := e.ok(e.web, "grants", "list"); strings.Contains(g, "npm test") {
-		t.Errorf("grants list shows the session's grant as the project's:\n%s", g)
+	// the session's grant is listed as the session's, and the chain accounts for it
+	if g := e.ok(e.web, "grants", "list"); !strings.Contains(g, "s1   Bash(npm test *)                  only in session claude-1  covers \"bash: npm test *  (this session)\"") {
+		t.Errorf("grants list:\n%s", g)
 	}
 	if v := e.ok(e.web, "audit", "verify"); !strings.Contains(v, "chain ok") {
 		t.Errorf("verify: %s", v)
 	}
 	if out := e.ok(e.home, "allow", id, "--session"); !strings.Contains(out, "already allowed") {
 		t.Errorf("allow --session twice:\n%s", out)
+	}
+	// revoked, the session's next call is decided as before; saved again, allowed again
+	if out := e.ok(e.web, "grants", "revoke", "s1"); !strings.Contains(out, "revoked grant s1 Bash(npm test *)") {
+		t.Errorf("grants revoke s1: %s", out)
+	}
+	if d := preTool("claude-1", "npm test"); d != "" {
+		t.Errorf("npm test in claude-1 after the revoke: %q, want no verdict", d)
+	}
+	if out := e.ok(e.home, "allow", id, "--session"); !strings.Contains(out, "grants revoke s2") {
+		t.Errorf("allow --session again:\n%s", out)
 	}
 	// the session's grant does not stand in the way of the project's
 	if out := e.ok(e.home, "allow", id, "--project"); !strings.Contains(out, "saved Bash(npm test *) for ~/code/web") {
