@@ -98,6 +98,15 @@ func (c *plainCall) is(cl argv.Class) bool { return c.spec != nil && c.spec.Clas
 // safe makes the command known-safe.
 func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
 
+// installs says an installer's call installs (cmds/installers.go).
+func (c *plainCall) installs() bool {
+	first := ""
+	if len(c.args) > 0 {
+		first = c.args[0].val
+	}
+	return cmds.InstallerOf(c.lb).Installs(first, len(c.args))
+}
+
 // hostState reads the commands that change what runs later or the
 // system, or dump the environment: direnv allow, hook installers,
 // ssh-keygen, sysctl NAME=VALUE, printenv.
@@ -105,11 +114,8 @@ func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
 func (c *plainCall) hostState() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	switch {
-	case lb == "direnv" && len(args) > 0 && (args[0].val == "allow" || args[0].val == "permit" || args[0].val == "grant"):
-		f.human = reason("human.persistence-write", "direnv allow lets .envrc run in every new shell")
-	case lb == "pre-commit" && len(args) > 0 && (args[0].val == "install" || args[0].val == "install-hooks") ||
-		lb == "husky" || lb == "lefthook" && len(args) > 0 && args[0].val == "install":
-		f.human = reason("human.persistence-write", lb+" installs git hooks")
+	case c.is(argv.Installer) && c.installs():
+		f.human = reason("human.persistence-write", cmds.InstallerOf(lb).Why)
 	case lb == "ssh-keygen":
 		// -f FILE in every spelling: -f F, -fF, -qf F
 		for _, w := range optionValues(args, 'f', "") {

@@ -69,6 +69,7 @@ const (
 	ShellServer // serves a shell to the network (ttyd)
 	Files       // writes, deletes, moves or changes files (rm, cp, chmod, tee, dd)
 	Pager       // shows or opens the files it is given: reads, never known-safe (less, nano)
+	Installer   // installs what later shells or commits run (direnv allow, pre-commit install)
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.

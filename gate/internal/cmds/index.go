@@ -42,9 +42,9 @@ func Lookup(name string) *argv.Command {
 
 // All are the declarations of the programs' flags: the core programs, the
 // readers, the info printers, the searches, the tools with subcommands,
-// the disk tools, the file tools, the pagers and editors.
+// the disk tools, the file tools, the pagers and editors, the installers.
 func All() []*argv.Command {
-	return slices.Concat(core, readers, info, searches, tools, disks(), files(), pagers)
+	return slices.Concat(core, readers, info, searches, tools, disks(), files(), pagers, installerCmds())
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for
