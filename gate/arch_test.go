@@ -24,10 +24,10 @@ const (
 	maxFuncLines     = 207 // otherTool
 	maxFuncsOver100  = 13
 	maxAnalyzerFuncs = 184
-	maxNameCompares  = 420 // lb == "…", lb != "…" and case "…" of switch lb
+	maxNameCompares  = 419 // lb == "…", lb != "…" and case "…" of switch lb
 	maxNameSets      = 30  // package-level sets keyed by program names
 	maxArgvScanners  = 30  // functions that compare a word with "--" themselves
-	minTableCoverage = 211 // of the programs the gate names, those the table declares
+	minTableCoverage = 212 // of the programs the gate names, those the table declares
 )
 
 // archFigures are the measured figures.

@@ -109,18 +109,13 @@ func (c *plainCall) installs() bool {
 
 // hostState reads the commands that change what runs later or the
 // system, or dump the environment: direnv allow, hook installers,
-// ssh-keygen, sysctl NAME=VALUE, printenv.
+// sysctl NAME=VALUE, printenv.
 // It reports whether one of its arms matched.
 func (c *plainCall) hostState() bool {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	a, f, lb, args := c.a, c.f, c.lb, c.args
 	switch {
 	case c.is(argv.Installer) && c.installs():
 		f.human = reason("human.persistence-write", cmds.InstallerOf(lb).Why)
-	case lb == "ssh-keygen":
-		// -f FILE in every spelling: -f F, -fF, -qf F
-		for _, w := range optionValues(args, 'f', "") {
-			a.writeWord(w, sc, idx)
-		}
 	case lb == "printenv":
 		// printenv NAME… prints those variables only, like echo "$NAME":
 		// human-only for the whole environment or a name that holds a secret

@@ -159,6 +159,10 @@ var fileTools = []*FileTool{
 	// hunks that failed, lines a shell would run in ~/.bashrc
 	fileTool("patch", Patches, with(values("-p -z --suffix -B -V -D -F"), reads("-i --input"), writes("-o --output"), writes("-d --directory"),
 		writes("-r --reject-file")), want("-p1 -i fix.diff", "ask"), ex("-o out.c in.c fix.diff", ""), want("-r /home/u/.bashrc f.c fix.diff", "human human.persistence-write")),
+	// ssh-keygen -f FILE writes the key it makes, or the known_hosts it
+	// edits (-R), to FILE; its other flags are not declared yet
+	fileTool("ssh-keygen", Outputs, []argv.Flag{writes("-f")}, want("-t ed25519 -f key", "ask"),
+		want("-qf /home/u/.ssh/authorized_keys", "human human.persistence-write")),
 	fileTool("shuf", Outputs, []argv.Flag{writes("-o --output")}, want("-n 1 words.txt", "ask"), want("-o /home/u/.profile in.txt", "human human.persistence-write")),
 	{Cmd: &argv.Command{Name: "iconv", Class: argv.Files, Unknown: argv.Ignore, Flags: with(values("-f -t"), writes("-o --output")),
 		Examples: []argv.Example{ex("-f latin1 -t utf-8 in.txt", ""), ex("-t utf-8 -o out.txt in.txt", "")}}, Does: Outputs, ReadsOperands: true},
