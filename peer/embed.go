@@ -161,7 +161,9 @@ func (s *Server) RecordUserReply(ctx context.Context, sessionID string, turn int
 
 // hostRequest is a request for a call a host adapter reports on (its
 // outcome, its user's answer, a repeat of a rejection), in turn of
-// session sessionID, with the gate's verdict on it.
+// session sessionID, with the gate's verdict on it. A report that comes
+// in a later turn (the host wrote the outcome late) is recorded in the
+// call's own turn (turn 0: the current one).
 func (s *Server) hostRequest(ctx context.Context, sessionID string, turn int, call protocol.ToolCall) (context.Context, *request, error) {
 	w, sess, err := s.live(sessionID)
 	if err != nil {
@@ -169,6 +171,9 @@ func (s *Server) hostRequest(ctx context.Context, sessionID string, turn int, ca
 	}
 	ctx = s.event(ctx)
 	rq := &request{snapshot: sess.begin(turn), arrival: s.arrival(ctx), w: w, sess: sess, call: call}
+	if turn > 0 {
+		rq.turn = turn
+	}
 	rq.verdict = s.analyze(w, sess, call)
 	return ctx, rq, nil
 }

@@ -152,6 +152,9 @@ func TestHookStaleAskBounded(t *testing.T) {
 			continue
 		}
 		stale[call]++
+		if rec["turn"] != 1.0 {
+			t.Errorf("%s recorded in turn %v, want 1, the turn it was made in", call, rec["turn"])
+		}
 		if rec["decision"] != "once" || rec["decidedBy"] != "host" || rec["source"] != "host" ||
 			!strings.Contains(fmt.Sprint(rec["reasons"]), "code:host.outcome detail:deferred to the host, which never reported its outcome") {
 			t.Errorf("a call whose outcome never showed recorded as %v, want once by the host, outcome unknown", rec)
