@@ -145,7 +145,7 @@ func (c *plainCall) readers() bool {
 	s := &c.s
 	switch {
 	case otherTools[lb]:
-		s.or(a.otherTool(f, idx, lb, args, sc))
+		s.or(c.otherTool())
 	case c.is(argv.Data):
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {
@@ -4261,7 +4261,11 @@ func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 	}
 }
 
-func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+// otherTool reads the tools with a language or a target of their own:
+// editors driven by commands, debuggers, database shells, split,
+// compilers, kill, power switches and the secret stores.
+func (c *plainCall) otherTool() summary {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	var s summary
 	secret := func(what string) {
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " " + what}, parent: idx,
@@ -4275,155 +4279,21 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			a.writeWord(args[i], sc, idx)
 		}
 	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
-		// -c CMD, +CMD, --cmd CMD and an ed script on stdin are ex commands
-		for i, w := range args {
-			switch {
-			case (w.val == "-c" || w.val == "--cmd") && i+1 < len(args):
-				a.exCommand(f, idx, args[i+1].val, sc)
-			case strings.HasPrefix(w.val, "+") && len(w.val) > 1:
-				a.exCommand(f, idx, w.val[1:], sc)
-			case (w.val == "-S" || w.val == "-u") && i+1 < len(args):
-				a.readWord(args[i+1], sc, idx, false) // a script it sources
-			}
-		}
-		// an editor driven by commands, not by a person: ed and ex read
-		// them from stdin, vim from -c, +CMD, -s or -e
-		scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
-			slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
-		if a.stdin != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
-			in := a.stdinCode()
-			for _, line := range strings.Split(in.text, "\n") {
-				a.exCommand(f, idx, line, sc)
-			}
-		}
-		for _, i := range operands(args, exValueFlags) {
-			if strings.HasPrefix(args[i].val, "+") {
-				continue
-			}
-			a.readWord(args[i], sc, idx, false)
-			if scripted && lb != "view" {
-				a.writeWord(args[i], sc, idx) // commands given up front may write what it opens
-			}
-		}
+		c.exEditor()
 	case lb == "emacs":
-		for i, w := range args {
-			v := w.val
-			if (v == "--eval" || v == "-eval" || v == "--execute" || v == "-l" || v == "--load") && i+1 < len(args) {
-				if v == "-l" || v == "--load" {
-					a.readWord(args[i+1], sc, idx, false)
-					continue
-				}
-				a.elisp(f, idx, args[i+1].val, sc)
-			} else if x, ok := strings.CutPrefix(v, "--eval="); ok {
-				a.elisp(f, idx, x, sc)
-			}
-		}
-		for _, i := range ops {
-			a.readWord(args[i], sc, idx, false)
-		}
+		c.emacs(ops)
 	case lb == "gdb":
-		for i, w := range args {
-			v := strings.TrimLeft(w.val, "-")
-			switch {
-			case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
-				a.gdbCommand(f, args[i+1].val, sc, idx)
-			case strings.HasPrefix(v, "eval-command="):
-				a.gdbCommand(f, strings.TrimPrefix(v, "eval-command="), sc, idx)
-			case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
-				if in := a.scriptFrom(args[i+1]); in != nil {
-					for _, line := range strings.Split(in.text, "\n") {
-						a.gdbCommand(f, line, sc, idx) // gdb -x /dev/stdin
-					}
-				} else {
-					a.readWord(args[i+1], sc, idx, false)
-				}
-			}
-		}
+		c.gdb()
 	case lb == "lldb":
-		f.ask = reason("ask.interpreter", "lldb runs commands and programs")
-		shell, python, files, target := lldbArgs(args)
-		for _, c := range shell {
-			a.reparse(c, sc, idx)
-		}
-		for _, c := range python {
-			a.inlineCode(f, idx, "python", c, sc)
-		}
-		for _, w := range files {
-			a.readWord(w, sc, idx, false)
-		}
-		if target != nil {
-			s.or(a.inner(target, sc, idx))
-		}
+		s.or(c.lldb())
 	case lb == "man":
-		if manLookup(args) {
-			f.safe = reason("gate.safe", "man only shows or searches manual pages")
-		}
-		for _, w := range optionValues(args, 'P', "--pager") {
-			f.ask = reason("ask.flag", "man -P runs a pager command")
-			a.reparse(w.val, sc, idx)
-		}
-		for _, w := range optionValues(args, 'H', "--html") {
-			a.reparse(w.val, sc, idx)
-		}
+		c.man()
 	case lb == "sqlite3":
-		// sqlite3 DB SQL…: dot-commands run programs and open files;
-		// -cmd COMMAND runs one before the SQL, -init FILE reads more
-		vals := map[string]bool{}
-		for _, o := range []string{"cmd", "init", "lookaside", "maxsize", "mmap", "newline", "nonce", "nullvalue",
-			"pagecache", "separator", "vfs"} {
-			vals["-"+o], vals["--"+o] = true, true
-		}
-		ops = operands(args, vals)
-		for i, w := range args[:max(len(args)-1, 0)] {
-			switch strings.TrimLeft(w.val, "-") {
-			case "cmd":
-				a.sqliteCommands(args[i+1].val, sc, idx)
-			case "init":
-				if in := a.scriptFrom(args[i+1]); in != nil {
-					a.sqliteCommands(in.text, sc, idx)
-				} else {
-					a.readWord(args[i+1], sc, idx, false)
-				}
-			}
-		}
-		for n, i := range ops {
-			if n == 0 {
-				a.readWord(args[i], sc, idx, false)
-				continue
-			}
-			a.sqliteCommands(args[i].val, sc, idx)
-		}
-		if in := a.stdinCode(); in != nil {
-			a.sqliteCommands(in.text, sc, idx)
-		}
+		c.sqlite3()
 	case lb == "psql" || lb == "mysql" || lb == "mariadb":
 		a.dbClient(lb, args, sc, idx)
 	case lb == "split":
-		// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
-		// gets each piece on its stdin
-		sops := operands(args, splitValueFlags)
-		secretIn := false
-		if len(sops) > 0 {
-			mid := len(a.facts)
-			a.readWord(args[sops[0]], sc, idx, false)
-			for _, g := range a.facts[mid:] {
-				secretIn = secretIn || g.human != nil && g.human.Code == "human.sensitive-read"
-			}
-		}
-		filter := false
-		for _, w := range optionValues(args, 0, "--filter") {
-			filter = true
-			if r := a.reparse(w.val, sc, idx); r.net && secretIn {
-				f.floor = reason("floor.exfil", "split feeds a sensitive file to a network command")
-			}
-		}
-		if !filter {
-			prefix := word{val: "x"}
-			if len(sops) > 1 {
-				prefix = args[sops[1]]
-			}
-			a.writeWord(prefix, sc, idx)
-		}
+		c.split()
 	case lb == "cmake" && len(args) > 1 && args[0].val == "-E":
 		a.cmakeE(f, idx, args[1:], sc)
 	case compilers[lb]:
@@ -4434,18 +4304,7 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 			a.readWord(args[i], sc, idx, false)
 		}
 	case lb == "kill":
-		// kill -9 -1 signals every process the user may signal
-		i := 0
-		if len(args) > 0 && (args[0].val == "-s" || args[0].val == "-n" || args[0].val == "--signal") {
-			i = 2
-		} else if len(args) > 0 && strings.HasPrefix(args[0].val, "-") && args[0].val != "--" {
-			i = 1
-		}
-		for _, w := range args[min(i, len(args)):] {
-			if w.val == "-1" {
-				f.human = reason("human.teardown", "kill -1 signals every process of the user")
-			}
-		}
+		c.kill()
 	case lb == "httpd":
 		f.human = reason("human.file-server", "httpd serves a directory, secrets such as .env included, to the network")
 	case lb == "shutdown" || lb == "reboot" || lb == "poweroff" || lb == "halt":
@@ -4467,6 +4326,202 @@ func (a *analyzer) otherTool(f *rfact, idx int, lb string, args []word, sc *scop
 		}
 	}
 	return s
+}
+
+// exEditor reads ed, ex and vi.
+func (c *plainCall) exEditor() {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	// -c CMD, +CMD, --cmd CMD and an ed script on stdin are ex commands
+	for i, w := range args {
+		switch {
+		case (w.val == "-c" || w.val == "--cmd") && i+1 < len(args):
+			a.exCommand(f, idx, args[i+1].val, sc)
+		case strings.HasPrefix(w.val, "+") && len(w.val) > 1:
+			a.exCommand(f, idx, w.val[1:], sc)
+		case (w.val == "-S" || w.val == "-u") && i+1 < len(args):
+			a.readWord(args[i+1], sc, idx, false) // a script it sources
+		}
+	}
+	// an editor driven by commands, not by a person: ed and ex read
+	// them from stdin, vim from -c, +CMD, -s or -e
+	scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
+		slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
+	if a.stdin != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
+		in := a.stdinCode()
+		for _, line := range strings.Split(in.text, "\n") {
+			a.exCommand(f, idx, line, sc)
+		}
+	}
+	for _, i := range operands(args, exValueFlags) {
+		if strings.HasPrefix(args[i].val, "+") {
+			continue
+		}
+		a.readWord(args[i], sc, idx, false)
+		if scripted && lb != "view" {
+			a.writeWord(args[i], sc, idx) // commands given up front may write what it opens
+		}
+	}
+}
+
+// emacs reads --eval code and -l files; its operands (ops) are files it
+// opens.
+func (c *plainCall) emacs(ops []int) {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	for i, w := range args {
+		v := w.val
+		if (v == "--eval" || v == "-eval" || v == "--execute" || v == "-l" || v == "--load") && i+1 < len(args) {
+			if v == "-l" || v == "--load" {
+				a.readWord(args[i+1], sc, idx, false)
+				continue
+			}
+			a.elisp(f, idx, args[i+1].val, sc)
+		} else if x, ok := strings.CutPrefix(v, "--eval="); ok {
+			a.elisp(f, idx, x, sc)
+		}
+	}
+	for _, i := range ops {
+		a.readWord(args[i], sc, idx, false)
+	}
+}
+
+// gdb reads the commands gdb is given: -ex, -eval-command and -x files.
+func (c *plainCall) gdb() {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	for i, w := range args {
+		v := strings.TrimLeft(w.val, "-")
+		switch {
+		case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
+			a.gdbCommand(f, args[i+1].val, sc, idx)
+		case strings.HasPrefix(v, "eval-command="):
+			a.gdbCommand(f, strings.TrimPrefix(v, "eval-command="), sc, idx)
+		case (v == "x" || v == "ix" || v == "command") && i+1 < len(args):
+			if in := a.scriptFrom(args[i+1]); in != nil {
+				for _, line := range strings.Split(in.text, "\n") {
+					a.gdbCommand(f, line, sc, idx) // gdb -x /dev/stdin
+				}
+			} else {
+				a.readWord(args[i+1], sc, idx, false)
+			}
+		}
+	}
+}
+
+// lldb runs commands and programs: the program it debugs is analysed, and
+// its summary returned.
+func (c *plainCall) lldb() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	f.ask = reason("ask.interpreter", "lldb runs commands and programs")
+	shell, python, files, target := lldbArgs(args)
+	for _, cmd := range shell {
+		a.reparse(cmd, sc, idx)
+	}
+	for _, code := range python {
+		a.inlineCode(f, idx, "python", code, sc)
+	}
+	for _, w := range files {
+		a.readWord(w, sc, idx, false)
+	}
+	if target != nil {
+		return a.inner(target, sc, idx)
+	}
+	return summary{}
+}
+
+// man only shows manual pages, unless -P or -H names a program.
+func (c *plainCall) man() {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	if manLookup(args) {
+		f.safe = reason("gate.safe", "man only shows or searches manual pages")
+	}
+	for _, w := range optionValues(args, 'P', "--pager") {
+		f.ask = reason("ask.flag", "man -P runs a pager command")
+		a.reparse(w.val, sc, idx)
+	}
+	for _, w := range optionValues(args, 'H', "--html") {
+		a.reparse(w.val, sc, idx)
+	}
+}
+
+// sqlite3 reads the database's SQL and dot-commands.
+func (c *plainCall) sqlite3() {
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
+	// sqlite3 DB SQL…: dot-commands run programs and open files;
+	// -cmd COMMAND runs one before the SQL, -init FILE reads more
+	vals := map[string]bool{}
+	for _, o := range []string{"cmd", "init", "lookaside", "maxsize", "mmap", "newline", "nonce", "nullvalue",
+		"pagecache", "separator", "vfs"} {
+		vals["-"+o], vals["--"+o] = true, true
+	}
+	ops := operands(args, vals)
+	for i, w := range args[:max(len(args)-1, 0)] {
+		switch strings.TrimLeft(w.val, "-") {
+		case "cmd":
+			a.sqliteCommands(args[i+1].val, sc, idx)
+		case "init":
+			if in := a.scriptFrom(args[i+1]); in != nil {
+				a.sqliteCommands(in.text, sc, idx)
+			} else {
+				a.readWord(args[i+1], sc, idx, false)
+			}
+		}
+	}
+	for n, i := range ops {
+		if n == 0 {
+			a.readWord(args[i], sc, idx, false)
+			continue
+		}
+		a.sqliteCommands(args[i].val, sc, idx)
+	}
+	if in := a.stdinCode(); in != nil {
+		a.sqliteCommands(in.text, sc, idx)
+	}
+}
+
+// split reads its input and writes its pieces, or feeds them to --filter.
+func (c *plainCall) split() {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	// split [FILE [PREFIX]]: FILE read, PREFIXaa… written; --filter=CMD
+	// gets each piece on its stdin
+	sops := operands(args, splitValueFlags)
+	secretIn := false
+	if len(sops) > 0 {
+		mid := len(a.facts)
+		a.readWord(args[sops[0]], sc, idx, false)
+		for _, g := range a.facts[mid:] {
+			secretIn = secretIn || g.human != nil && g.human.Code == "human.sensitive-read"
+		}
+	}
+	filter := false
+	for _, w := range optionValues(args, 0, "--filter") {
+		filter = true
+		if r := a.reparse(w.val, sc, idx); r.net && secretIn {
+			f.floor = reason("floor.exfil", "split feeds a sensitive file to a network command")
+		}
+	}
+	if !filter {
+		prefix := word{val: "x"}
+		if len(sops) > 1 {
+			prefix = args[sops[1]]
+		}
+		a.writeWord(prefix, sc, idx)
+	}
+}
+
+// kill -9 -1 signals every process the user may signal.
+func (c *plainCall) kill() {
+	f, args := c.f, c.args
+	// kill -9 -1 signals every process the user may signal
+	i := 0
+	if len(args) > 0 && (args[0].val == "-s" || args[0].val == "-n" || args[0].val == "--signal") {
+		i = 2
+	} else if len(args) > 0 && strings.HasPrefix(args[0].val, "-") && args[0].val != "--" {
+		i = 1
+	}
+	for _, w := range args[min(i, len(args)):] {
+		if w.val == "-1" {
+			f.human = reason("human.teardown", "kill -1 signals every process of the user")
+		}
+	}
 }
 
 // elisp analyses an emacs --eval expression: the strings of a
