@@ -431,177 +431,22 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		a.otherPaths(other, sc.cwd)
 	}
+	t := toolFacts{a: a, class: class, name: name, call: call, in: in, rawStr: rawStr, sc: sc}
 	switch class {
 	case tShell:
-		cmds, ok := commandsOf(in, rawStr)
-		if !ok {
-			a.opaque("ask.bad-input", "no command the gate can read in the call", false)
-			return name
-		}
-		// an env map in the input (Codex-style exec) sets the command's
-		// environment, like NAME=VALUE prefixes
-		for _, k := range []string{"env", "environment", "envVars", "env_vars"} {
-			if m, ok := in[k].(map[string]any); ok {
-				names := make([]string, 0, len(m))
-				for n := range m {
-					names = append(names, n)
-				}
-				sort.Strings(names) // facts in a stable order
-				for _, n := range names {
-					val, isStr := m[n].(string)
-					if riskyEnv(n, val, isStr) {
-						a.add(&rfact{kind: protocol.FactEnv, detail: n + "=" + clip(val, 80), parent: -1,
-							ask: reason("ask.env-prefix", n+" changes what the command runs")})
-						a.envCommand(n, val, sc)
-					}
-				}
-			} else if in[k] != nil {
-				a.opaque("ask.bad-input", "an environment the gate cannot read", false)
-			}
-		}
-		stdin := firstString(in, "input", "stdin")
-		for _, c := range cmds {
-			if stdin == "" {
-				a.shell(c, sc.copy())
-				continue
-			}
-			// {"command":"sh","input":"rm -rf ~"}: the text is the command's
-			// stdin, which a shell or interpreter runs: fed as a here-doc to
-			// the last command, and read as a script of its own when a
-			// compound command could hand it to an earlier one, or when a
-			// terminal tool may type it into the shell after the command
-			a.noAlways = true
-			a.shell(c+" <<'"+hereDelim(stdin)+"'\n"+stdin+"\n"+hereDelim(stdin), sc.copy())
-			if terminalTool(call.Tool) || strings.ContainsAny(c, ";&|\n(){}`$") {
-				a.shell(stdin, sc.copy())
-			}
-		}
-		return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
+		return t.shell()
 	case tRead, tSearch, tList:
-		ps := a.paths(call, in, sc.cwd, srcKeys)
-		if class == tRead && manyFiles(in) {
-			// read_many_files: each include glob is a read of its own, like paths
-			for _, g := range stringsOf(in["include"]) {
-				ps = append(ps, a.resolvePath(g, sc.cwd, false))
-			}
-		}
-		if len(ps) == 0 && (class != tRead || manyFiles(in)) {
-			ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
-		}
-		if len(ps) == 0 {
-			// the host reads some file the gate did not find: it may be a secret
-			a.opaque("human.bad-input", "a read without a path the gate can read", true)
-			return name
-		}
-		for _, p := range ps {
-			toolRead(a, p, class, manyFiles(in))
-		}
-		if class == tSearch || manyFiles(in) {
-			// what the directories hold on disk decides (searchscope.go)
-			toolScopeFacts(a, class == tRead, in, ps)
-		}
-		// a glob pattern can leave the search path: /home/u/.ssh/*, ../../**
-		base := a.env.Cwd
-		if len(ps) > 0 && ps[0].known {
-			base = ps[0].abs
-		}
-		for _, k := range []string{"pattern", "glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern"} {
-			for _, g := range stringsOf(in[k]) {
-				if d := globDir(g); d != "" && (class == tList || k != "pattern") {
-					a.readFact(a.resolvePath(d, base, false), -1, class == tList)
-				}
-			}
-		}
-		if class == tSearch || manyFiles(in) {
-			// a search or read restricted to secrets reads them: grep with
-			// glob ".env", read_many_files {"include": ["**/.env"]} (an
-			// exclude is ignored: it cannot make a read safer than the gate sees)
-			for _, k := range []string{"glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern", "type"} {
-				for _, g := range stringsOf(in[k]) {
-					if !aimsAtSecret(strings.ToLower(filepath.Base(g))) {
-						continue // src/**, *.json: the walk of the directory decides
-					}
-					a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: -1, human: reason("human.sensitive-read", "searches inside sensitive files")})
-				}
-			}
-		}
-		return name + ": " + displayPaths(ps)
+		return t.read()
 	case tWrite, tEditor:
-		if class == tEditor {
-			if c, _ := in["command"].(string); c == "view" {
-				return a.classFacts(tRead, name, call, in, rawStr)
-			}
-		}
-		ps := a.paths(call, in, sc.cwd, srcKeys)
-		if len(ps) == 0 {
-			// the host writes some file the gate did not find: it may be a secret
-			a.opaque("human.bad-input", "a write without a path the gate can read", true)
-			return name
-		}
-		for _, p := range ps {
-			i := a.writeFact(p, -1)
-			news, olds := contentTexts(in), oldTexts(in)
-			if i >= 0 && isPackageJSON(p) && (touchesScripts(news) && !(len(olds) == 0 && dataOnlyRewrite(p.real, news)) || editsScripts(p.real, olds, news)) {
-				a.scriptsWrite(i)
-			}
-		}
-		return name + ": " + displayPaths(ps)
+		return t.write()
 	case tPatch:
-		ps := a.patchPaths(patchText(in, rawStr), sc, -1)
-		if len(ps) == 0 {
-			a.opaque("ask.bad-input", "a patch whose files the gate cannot find", false)
-			return name
-		}
-		return name + ": " + displayPaths(ps)
+		return t.patch()
 	case tDelete:
-		ps := a.paths(call, in, sc.cwd, srcKeys)
-		if len(ps) == 0 {
-			// the host deletes some file the gate did not find: it may be a secret
-			a.opaque("human.bad-input", "a delete without a path the gate can read", true)
-			return name
-		}
-		for _, p := range ps {
-			a.deleteWord(word{val: p.raw}, sc, -1, rmRecursive)
-		}
-		return name + ": " + displayPaths(ps)
+		return t.delete()
 	case tMove:
-		src := a.paths(call, in, sc.cwd, srcKeys)
-		dst := a.paths(protocol.ToolCall{}, in, sc.cwd, dstKeys)
-		for _, p := range src {
-			a.deleteWord(word{val: p.raw}, sc, -1, rmRecursive)
-		}
-		for _, p := range dst {
-			a.writeFact(p, -1)
-		}
-		if len(src)+len(dst) == 0 {
-			a.opaque("ask.bad-input", "a move without paths", false)
-		}
-		return name + ": " + displayPaths(append(src, dst...))
+		return t.move()
 	case tFetch:
-		var urls []string
-		// Gemini's web_fetch takes a prompt: every http(s) URL in it is fetched
-		for _, u := range promptURLs().FindAllString(firstString(in, "prompt"), 64) {
-			u = strings.TrimRight(u, ".,;:!?)]}'\"")
-			urls = append(urls, u)
-			a.fetchFact(u, sc)
-		}
-		for _, k := range []string{"url", "uri", "href", "urls"} {
-			vals := []any{in[k]}
-			if list, ok := in[k].([]any); ok {
-				vals = list // fetch_webpage {"urls":[…]}: every one is fetched
-			}
-			for _, v := range vals {
-				if u, ok := v.(string); ok && u != "" {
-					urls = append(urls, u)
-					a.fetchFact(u, sc)
-				}
-			}
-		}
-		if len(urls) == 0 {
-			a.opaque("ask.bad-input", "a fetch without a URL", false)
-			return name
-		}
-		return name + ": " + clip(strings.Join(urls, ", "), 300)
+		return t.fetch()
 	case tWebSearch:
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "web search sends only a query")})
 		return name + ": " + clip(firstString(in, "query", "q"), 200)
@@ -611,6 +456,217 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 	}
 	a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1})
 	return name
+}
+
+// toolFacts is one tool call classFacts reads, past its working
+// directory: each class's facts come from one method, which returns the
+// action's text.
+type toolFacts struct {
+	a      *analyzer
+	class  toolClass
+	name   string
+	call   protocol.ToolCall
+	in     map[string]any
+	rawStr string
+	sc     *scope
+}
+
+// shell reads a shell call's commands, its env map and its stdin.
+func (t *toolFacts) shell() string {
+	a, name, call, in, rawStr, sc := t.a, t.name, t.call, t.in, t.rawStr, t.sc
+	cmds, ok := commandsOf(in, rawStr)
+	if !ok {
+		a.opaque("ask.bad-input", "no command the gate can read in the call", false)
+		return name
+	}
+	// an env map in the input (Codex-style exec) sets the command's
+	// environment, like NAME=VALUE prefixes
+	for _, k := range []string{"env", "environment", "envVars", "env_vars"} {
+		if m, ok := in[k].(map[string]any); ok {
+			names := make([]string, 0, len(m))
+			for n := range m {
+				names = append(names, n)
+			}
+			sort.Strings(names) // facts in a stable order
+			for _, n := range names {
+				val, isStr := m[n].(string)
+				if riskyEnv(n, val, isStr) {
+					a.add(&rfact{kind: protocol.FactEnv, detail: n + "=" + clip(val, 80), parent: -1,
+						ask: reason("ask.env-prefix", n+" changes what the command runs")})
+					a.envCommand(n, val, sc)
+				}
+			}
+		} else if in[k] != nil {
+			a.opaque("ask.bad-input", "an environment the gate cannot read", false)
+		}
+	}
+	stdin := firstString(in, "input", "stdin")
+	for _, c := range cmds {
+		if stdin == "" {
+			a.shell(c, sc.copy())
+			continue
+		}
+		// {"command":"sh","input":"rm -rf ~"}: the text is the command's
+		// stdin, which a shell or interpreter runs: fed as a here-doc to
+		// the last command, and read as a script of its own when a
+		// compound command could hand it to an earlier one, or when a
+		// terminal tool may type it into the shell after the command
+		a.noAlways = true
+		a.shell(c+" <<'"+hereDelim(stdin)+"'\n"+stdin+"\n"+hereDelim(stdin), sc.copy())
+		if terminalTool(call.Tool) || strings.ContainsAny(c, ";&|\n(){}`$") {
+			a.shell(stdin, sc.copy())
+		}
+	}
+	return "bash: " + clip(strings.TrimSpace(strings.Join(cmds, " ; ")), 300)
+}
+
+// read reads a read, search or listing of files.
+func (t *toolFacts) read() string {
+	a, class, name, call, in, sc := t.a, t.class, t.name, t.call, t.in, t.sc
+	ps := a.paths(call, in, sc.cwd, srcKeys)
+	if class == tRead && manyFiles(in) {
+		// read_many_files: each include glob is a read of its own, like paths
+		for _, g := range stringsOf(in["include"]) {
+			ps = append(ps, a.resolvePath(g, sc.cwd, false))
+		}
+	}
+	if len(ps) == 0 && (class != tRead || manyFiles(in)) {
+		ps = []pathRef{a.resolvePath(".", sc.cwd, false)}
+	}
+	if len(ps) == 0 {
+		// the host reads some file the gate did not find: it may be a secret
+		a.opaque("human.bad-input", "a read without a path the gate can read", true)
+		return name
+	}
+	for _, p := range ps {
+		toolRead(a, p, class, manyFiles(in))
+	}
+	if class == tSearch || manyFiles(in) {
+		// what the directories hold on disk decides (searchscope.go)
+		toolScopeFacts(a, class == tRead, in, ps)
+	}
+	// a glob pattern can leave the search path: /home/u/.ssh/*, ../../**
+	base := a.env.Cwd
+	if len(ps) > 0 && ps[0].known {
+		base = ps[0].abs
+	}
+	for _, k := range []string{"pattern", "glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern"} {
+		for _, g := range stringsOf(in[k]) {
+			if d := globDir(g); d != "" && (class == tList || k != "pattern") {
+				a.readFact(a.resolvePath(d, base, false), -1, class == tList)
+			}
+		}
+	}
+	if class == tSearch || manyFiles(in) {
+		// a search or read restricted to secrets reads them: grep with
+		// glob ".env", read_many_files {"include": ["**/.env"]} (an
+		// exclude is ignored: it cannot make a read safer than the gate sees)
+		for _, k := range []string{"glob", "include", "includes", "include_pattern", "file_pattern", "filePattern", "includePattern", "type"} {
+			for _, g := range stringsOf(in[k]) {
+				if !aimsAtSecret(strings.ToLower(filepath.Base(g))) {
+					continue // src/**, *.json: the walk of the directory decides
+				}
+				a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: g}, parent: -1, human: reason("human.sensitive-read", "searches inside sensitive files")})
+			}
+		}
+	}
+	return name + ": " + displayPaths(ps)
+}
+
+// write reads a file write or an editor's call.
+func (t *toolFacts) write() string {
+	a, class, name, call, in, rawStr, sc := t.a, t.class, t.name, t.call, t.in, t.rawStr, t.sc
+	if class == tEditor {
+		if c, _ := in["command"].(string); c == "view" {
+			return a.classFacts(tRead, name, call, in, rawStr)
+		}
+	}
+	ps := a.paths(call, in, sc.cwd, srcKeys)
+	if len(ps) == 0 {
+		// the host writes some file the gate did not find: it may be a secret
+		a.opaque("human.bad-input", "a write without a path the gate can read", true)
+		return name
+	}
+	for _, p := range ps {
+		i := a.writeFact(p, -1)
+		news, olds := contentTexts(in), oldTexts(in)
+		if i >= 0 && isPackageJSON(p) && (touchesScripts(news) && !(len(olds) == 0 && dataOnlyRewrite(p.real, news)) || editsScripts(p.real, olds, news)) {
+			a.scriptsWrite(i)
+		}
+	}
+	return name + ": " + displayPaths(ps)
+}
+
+// patch reads a patch's files.
+func (t *toolFacts) patch() string {
+	a, name, in, rawStr, sc := t.a, t.name, t.in, t.rawStr, t.sc
+	ps := a.patchPaths(patchText(in, rawStr), sc, -1)
+	if len(ps) == 0 {
+		a.opaque("ask.bad-input", "a patch whose files the gate cannot find", false)
+		return name
+	}
+	return name + ": " + displayPaths(ps)
+}
+
+// delete reads a file delete.
+func (t *toolFacts) delete() string {
+	a, name, call, in, sc := t.a, t.name, t.call, t.in, t.sc
+	ps := a.paths(call, in, sc.cwd, srcKeys)
+	if len(ps) == 0 {
+		// the host deletes some file the gate did not find: it may be a secret
+		a.opaque("human.bad-input", "a delete without a path the gate can read", true)
+		return name
+	}
+	for _, p := range ps {
+		a.deleteWord(word{val: p.raw}, sc, -1, rmRecursive)
+	}
+	return name + ": " + displayPaths(ps)
+}
+
+// move reads a move: its sources are deleted, its targets written.
+func (t *toolFacts) move() string {
+	a, name, call, in, sc := t.a, t.name, t.call, t.in, t.sc
+	src := a.paths(call, in, sc.cwd, srcKeys)
+	dst := a.paths(protocol.ToolCall{}, in, sc.cwd, dstKeys)
+	for _, p := range src {
+		a.deleteWord(word{val: p.raw}, sc, -1, rmRecursive)
+	}
+	for _, p := range dst {
+		a.writeFact(p, -1)
+	}
+	if len(src)+len(dst) == 0 {
+		a.opaque("ask.bad-input", "a move without paths", false)
+	}
+	return name + ": " + displayPaths(append(src, dst...))
+}
+
+// fetch reads a web fetch's URLs.
+func (t *toolFacts) fetch() string {
+	a, name, in, sc := t.a, t.name, t.in, t.sc
+	var urls []string
+	// Gemini's web_fetch takes a prompt: every http(s) URL in it is fetched
+	for _, u := range promptURLs().FindAllString(firstString(in, "prompt"), 64) {
+		u = strings.TrimRight(u, ".,;:!?)]}'\"")
+		urls = append(urls, u)
+		a.fetchFact(u, sc)
+	}
+	for _, k := range []string{"url", "uri", "href", "urls"} {
+		vals := []any{in[k]}
+		if list, ok := in[k].([]any); ok {
+			vals = list // fetch_webpage {"urls":[…]}: every one is fetched
+		}
+		for _, v := range vals {
+			if u, ok := v.(string); ok && u != "" {
+				urls = append(urls, u)
+				a.fetchFact(u, sc)
+			}
+		}
+	}
+	if len(urls) == 0 {
+		a.opaque("ask.bad-input", "a fetch without a URL", false)
+		return name
+	}
+	return name + ": " + clip(strings.Join(urls, ", "), 300)
 }
 
 func (a *analyzer) fetchFact(raw string, sc *scope) {
