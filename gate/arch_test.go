@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 )
 
@@ -28,6 +29,9 @@ const (
 	maxNameSets      = 30  // package-level sets keyed by program names
 	maxArgvScanners  = 30  // functions that compare a word with "--" themselves
 	minTableCoverage = 212 // of the programs the gate names, those the table declares
+	// table entries whose flags are only partly declared (Unknown:
+	// Ignore): an unknown flag does not ask yet (T1 lowers this to 0)
+	maxUnknownIgnored = 96
 )
 
 // archFigures are the measured figures.
@@ -47,8 +51,9 @@ func TestArchitectureCeilings(t *testing.T) {
 	covered := tableCoverage(names)
 	t.Logf("biggest function %s: %d lines; %d over 100 lines %v; %d analyzer methods; %d command-name comparisons",
 		fig.biggestName, fig.biggest, len(fig.over100), fig.over100, fig.methods, fig.nameCompares)
-	t.Logf("%d program-name sets %v; %d argv scanners %v; %d of %d programs in the table",
-		len(fig.nameSets), fig.nameSets, len(fig.scanners), fig.scanners, covered, len(names))
+	ignored := unknownIgnored()
+	t.Logf("%d program-name sets %v; %d argv scanners %v; %d of %d programs in the table, %d of whose entries ignore unknown flags",
+		len(fig.nameSets), fig.nameSets, len(fig.scanners), fig.scanners, covered, len(names), ignored)
 	check := func(what string, got, ceiling int) {
 		t.Helper()
 		switch {
@@ -64,6 +69,7 @@ func TestArchitectureCeilings(t *testing.T) {
 	check("command-name comparisons", fig.nameCompares, maxNameCompares)
 	check("program-name sets", len(fig.nameSets), maxNameSets)
 	check("argv scanners", len(fig.scanners), maxArgvScanners)
+	check("table entries that ignore unknown flags", ignored, maxUnknownIgnored)
 	if covered < minTableCoverage {
 		t.Errorf("programs in the table: %d, under the floor %d", covered, minTableCoverage)
 	} else if covered > minTableCoverage {
@@ -79,6 +85,17 @@ func programNames(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return strings.Fields(string(data))
+}
+
+// unknownIgnored counts the table's entries with Unknown: Ignore.
+func unknownIgnored() int {
+	n := 0
+	for _, c := range cmds.All() {
+		if c.Unknown == argv.Ignore {
+			n++
+		}
+	}
+	return n
 }
 
 // tableCoverage counts the names the command table declares.
