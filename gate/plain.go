@@ -137,8 +137,9 @@ func (c *plainCall) hostState() bool {
 	return true
 }
 
-// readers reads the programs that read or print: info printers, the table's
-// readers, pagers, block tools.
+// readers reads the programs that read or print: the tools with a
+// language of their own (otherTool), the programs whose words are data,
+// the table's readers, pagers, block tools.
 // It reports whether one of its arms matched.
 func (c *plainCall) readers() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
@@ -344,8 +345,9 @@ func (c *plainCall) flagFiles(t *cmds.FileTool) {
 	}
 }
 
-// files reads the programs that write, delete or move files, and the
-// services, package, formatter and infrastructure tools.
+// files reads the formats, floors and services left to code: formatters
+// and shell servers by class, crontab, systemctl, the package tools' and
+// the formatters' arms, zipinfo, ss.
 // It reports whether one of its arms matched.
 func (c *plainCall) files() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
@@ -472,7 +474,7 @@ func (c *plainCall) infra() bool {
 	return true
 }
 
-// builds reads go, make, the container tools, patch, shuf and the archivers.
+// builds reads go, make, the container tools and the archivers.
 // It reports whether one of its arms matched.
 func (c *plainCall) builds() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
