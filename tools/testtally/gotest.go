@@ -112,10 +112,12 @@ func readGoTest(r io.Reader, out io.Writer) count {
 				for t := range p.unfinished { // what was running when it died
 					p.failedTests[t] = true
 				}
+				c.failures = append(c.failures, failedNames(e.Package, p)...)
 			}
 			reportPackage(out, e, p)
 		case e.Action == "build-fail":
 			c.failed++
+			c.failures = append(c.failures, short(e.Package)+" (build failed)")
 			fmt.Fprintf(out, "  FAIL  %s (build failed)\n", short(e.Package))
 		}
 		mu.Unlock()
@@ -145,6 +147,17 @@ func reportPackage(out io.Writer, e testEvent, p *pkgState) {
 			fmt.Fprint(out, "        "+l)
 		}
 	}
+}
+
+// failedNames names a failed package's failed tests ("gate TestX"), the
+// package alone when it failed outside any test.
+func failedNames(pkg string, p *pkgState) []string {
+	var names []string
+	for t := range p.failedTests {
+		names = append(names, strings.TrimSpace(short(pkg)+" "+t))
+	}
+	sort.Strings(names)
+	return names
 }
 
 // short drops the module path from a package name.

@@ -62,8 +62,12 @@ func parseArgs(args []string) (mode, stage, name string, argv []string, ok bool)
 	return mode, stage, name, argv, true
 }
 
-// count is one stage's result.
-type count struct{ passed, failed int }
+// count is one stage's result. failures names what failed, so that the
+// run's last lines (often all a CI page keeps) say which test it was.
+type count struct {
+	passed, failed int
+	failures       []string
+}
 
 // run runs the command, counting its results by mode.
 func run(mode, stage, name string, argv []string, out io.Writer) (count, error) {
@@ -102,9 +106,11 @@ func run(mode, stage, name string, argv []string, out io.Writer) (count, error) 
 		_, _ = out.Write(quiet.Bytes())
 		fmt.Fprintf(out, "  FAIL  %s (%v)\n", name, werr)
 		c.failed++
+		c.failures = append(c.failures, name)
 	case werr != nil && c.failed == 0:
 		fmt.Fprintf(out, "  FAIL  %s: %s %v with no failed test counted\n", stage, argv[0], werr)
 		c.failed++
+		c.failures = append(c.failures, fmt.Sprintf("%s exited: %v", argv[0], werr))
 	}
 	return c, nil
 }
@@ -115,6 +121,11 @@ func record(file, stage string, c count) error {
 		return err
 	}
 	_, err = fmt.Fprintf(f, "%s\t%d\t%d\n", stage, c.passed, c.failed)
+	for _, name := range c.failures {
+		if err == nil {
+			_, err = fmt.Fprintf(f, "%s\tFAIL\t%s\n", stage, oneLine(name))
+		}
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -122,8 +133,9 @@ func record(file, stage string, c count) error {
 }
 
 // total prints each stage's count (stages in the order they ran, a stage
-// recorded more than once summed) and the one closing line. An expected
-// stage that recorded nothing (it could not start) is one failure.
+// recorded more than once summed), the name of every failed test, and the
+// one closing line. An expected stage that recorded nothing (it could not
+// start) is one failure.
 func total(file string, expected []string, out io.Writer) int {
 	var order []string
 	per := map[string]*count{}
@@ -132,8 +144,14 @@ func total(file string, expected []string, out io.Writer) int {
 		f, _ = os.Open(os.DevNull)
 	}
 	defer f.Close()
+	var failures []string
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
+		if stage, name, ok := strings.Cut(sc.Text(), "\tFAIL\t"); ok {
+			failures = append(failures, stage+": "+name)
+			continue
+		}
 		var stage string
 		var c count
 		if n, _ := fmt.Sscanf(sc.Text(), "%s\t%d\t%d", &stage, &c.passed, &c.failed); n != 3 {
@@ -164,9 +182,21 @@ func total(file string, expected []string, out io.Writer) int {
 	if len(order) == 0 {
 		all.failed = 1
 	}
+	for _, f := range failures {
+		fmt.Fprintf(out, "  failed: %s\n", f)
+	}
 	fmt.Fprintf(out, "%d passed, %d failed\n", all.passed, all.failed)
 	if all.failed > 0 {
 		return 1
 	}
 	return 0
+}
+
+// oneLine keeps a failure's name to one line of a readable length.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
 }

@@ -67,26 +67,26 @@ func TestTAPAndSummary(t *testing.T) {
 // stage into the one closing line, exit 1 on any failure.
 func TestRunAndTotal(t *testing.T) {
 	var out bytes.Buffer
-	if c, err := run("exit", "fuzz", "gate:FuzzX", []string{"true"}, &out); err != nil || c != (count{1, 0}) {
+	if c, err := run("exit", "fuzz", "gate:FuzzX", []string{"true"}, &out); err != nil || c.passed != 1 || c.failed != 0 {
 		t.Fatalf("exit 0: %+v %v", c, err)
 	}
-	if c, _ := run("exit", "fuzz", "gate:FuzzY", []string{"false"}, &out); c != (count{0, 1}) {
+	if c, _ := run("exit", "fuzz", "gate:FuzzY", []string{"false"}, &out); c.passed != 0 || c.failed != 1 || len(c.failures) != 1 || c.failures[0] != "gate:FuzzY" {
 		t.Fatalf("exit 1: %+v", c)
 	}
-	if c, _ := run("summary", "corpus", "", []string{"sh", "-c", "echo '5 passed, 0 failed'; exit 3"}, &out); c != (count{5, 1}) {
+	if c, _ := run("summary", "corpus", "", []string{"sh", "-c", "echo '5 passed, 0 failed'; exit 3"}, &out); c.passed != 5 || c.failed != 1 {
 		t.Fatalf("a summary of no failure but exit 3: %+v", c)
 	}
 	file := filepath.Join(t.TempDir(), "tally")
 	for _, r := range []struct {
 		stage string
 		c     count
-	}{{"go", count{10, 0}}, {"fuzz", count{1, 0}}, {"fuzz", count{0, 1}}, {"corpus", count{5, 0}}} {
+	}{{"go", count{passed: 10}}, {"fuzz", count{passed: 1}}, {"fuzz", count{failed: 1, failures: []string{"gate FuzzY\nexit status 1"}}}, {"corpus", count{passed: 5}}} {
 		if err := record(file, r.stage, r.c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out.Reset()
-	if code := total(file, []string{"go", "corpus"}, &out); code != 1 || !strings.HasSuffix(out.String(), "\n16 passed, 1 failed\n") ||
+	if code := total(file, []string{"go", "corpus"}, &out); code != 1 || !strings.HasSuffix(out.String(), "\n  failed: fuzz: gate FuzzY exit status 1\n16 passed, 1 failed\n") ||
 		!strings.Contains(out.String(), "fuzz         1 passed, 1 failed") {
 		t.Fatalf("total: %d\n%s", code, out.String())
 	}
@@ -95,10 +95,54 @@ func TestRunAndTotal(t *testing.T) {
 		t.Fatalf("no stage: %d %s", code, out.String())
 	}
 	ok := filepath.Join(t.TempDir(), "ok")
-	_ = record(ok, "go", count{3, 0})
+	_ = record(ok, "go", count{passed: 3})
 	out.Reset()
 	if code := total(ok, []string{"go"}, &out); code != 0 || !strings.HasSuffix(out.String(), "\n3 passed, 0 failed\n") {
 		t.Fatalf("all passed: %d %s", code, out.String())
 	}
 	_ = os.Remove(ok)
+}
+
+// TestFailureNames: a failed node test is named with its error's first
+// line (inline or block scalar), a subtest's line is not a second name,
+// and a failed Go package names its failed tests.
+func TestFailureNames(t *testing.T) {
+	tap := strings.Join([]string{
+		"# Subtest: session",
+		"    not ok 1 - inner step",
+		"not ok 1 - interactive Claude Code (default): adds no dialog",
+		"  ---",
+		"  duration_ms: 12",
+		"  failureType: 'testCodeFailure'",
+		"  error: |-",
+		"    sessions did not finish: without at step 31, with at step 25",
+		"  code: 'ERR_ASSERTION'",
+		"  ...",
+		"ok 2 - fine",
+		"not ok 3 - Codex: blocks",
+		"  ---",
+		"  error: 'Expected values to be strictly equal'",
+		"  ...",
+		"# pass 1", "# fail 2",
+	}, "\n")
+	var out bytes.Buffer
+	c := readTAP(strings.NewReader(tap), &out)
+	want := []string{
+		"interactive Claude Code (default): adds no dialog: sessions did not finish: without at step 31, with at step 25",
+		"Codex: blocks: Expected values to be strictly equal",
+	}
+	if c.failed != 2 || strings.Join(c.failures, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %d failed, names %q", c.failed, c.failures)
+	}
+	gotest := strings.Join([]string{
+		`{"Action":"run","Package":"m/perm-peer/peer","Test":"TestB"}`,
+		`{"Action":"fail","Package":"m/perm-peer/peer","Test":"TestB"}`,
+		`{"Action":"run","Package":"m/perm-peer/peer","Test":"TestHung"}`,
+		`{"Action":"fail","Package":"m/perm-peer/peer","Elapsed":1}`,
+		`{"Action":"build-fail","Package":"m/perm-peer/judge"}`,
+	}, "\n")
+	g := readGoTest(strings.NewReader(gotest), &out)
+	if strings.Join(g.failures, "|") != "peer TestB|peer TestHung|judge (build failed)" {
+		t.Fatalf("go test names %q", g.failures)
+	}
 }

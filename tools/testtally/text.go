@@ -6,23 +6,49 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 var (
 	tapCount  = regexp.MustCompile(`^# (pass|fail|cancelled) (\d+)$`)
+	tapNotOK  = regexp.MustCompile(`^not ok \d+ - (.*)$`)
+	tapError  = regexp.MustCompile(`^\s+error: (.*)$`)
 	summaryRe = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
 )
 
 // readTAP counts node's TAP summary (# pass, # fail, # cancelled, which
-// is a failure). The runner's spec report goes to the terminal on stderr;
+// is a failure) and names each failed top-level test with the first line
+// of its error. The runner's spec report goes to the terminal on stderr;
 // the TAP stream is only counted. A stream with no summary is a failure.
 func readTAP(r io.Reader, out io.Writer) count {
 	var c count
 	seen := false
+	failing := -1      // index in c.failures of the test whose YAML block is being read
+	blockNext := false // the error is a block scalar: its text is on the next line
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
-		m := tapCount.FindStringSubmatch(sc.Text())
+		line := sc.Text()
+		if m := tapNotOK.FindStringSubmatch(line); m != nil {
+			c.failures = append(c.failures, m[1])
+			failing, blockNext = len(c.failures)-1, false
+			continue
+		}
+		if failing >= 0 && blockNext {
+			c.failures[failing] += ": " + strings.TrimSpace(line)
+			failing, blockNext = -1, false
+			continue
+		}
+		if m := tapError.FindStringSubmatch(line); m != nil && failing >= 0 {
+			if v := strings.TrimSpace(m[1]); strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") {
+				blockNext = true
+			} else {
+				c.failures[failing] += ": " + strings.Trim(v, "'\"")
+				failing = -1
+			}
+			continue
+		}
+		m := tapCount.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
