@@ -11,10 +11,12 @@ import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import xterm from "@xterm/headless";
 import { startAnthropic } from "./scripted-anthropic.mjs";
 import { bin, hookWorld } from "./hooked.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const { Terminal } = xterm;
 const claudeBin = path.join(here, "node_modules/@anthropic-ai/claude-code-linux-x64/claude");
 const apiKey = "sk-ant-scripted-0123456789abcdef";
 
@@ -82,6 +84,29 @@ function world(guarded) {
 
 const strip = (s) => s.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "").replace(/\x1b\][^\x07]*\x07/g, "").replace(/\x1b[()][0-9A-Za-z]/g, "");
 
+/**
+ * screenReader keeps what the terminal shows: Claude draws by moving the
+ * cursor and rewriting only the cells that change, so its byte stream
+ * read as text loses letters ("Do you want to reate", "pemission dnied")
+ * and can lose a whole question that sits where the last one was. A real
+ * terminal emulator (xterm.js, headless) holds the cells; the driver reads
+ * the screen, as a person does.
+ */
+function screenReader() {
+  const term = new Terminal({ cols: 160, rows: 50, scrollback: 20000, allowProposedApi: true });
+  const lines = (from, to) => {
+    const b = term.buffer.active;
+    const out = [];
+    for (let i = from; i < to; i++) out.push(b.getLine(i)?.translateToString(true) ?? "");
+    return out.join("\n");
+  };
+  return {
+    write: (data) => new Promise((resolve) => term.write(data, resolve)),
+    view: () => lines(term.buffer.active.viewportY, term.buffer.active.viewportY + term.rows),
+    all: () => lines(0, term.buffer.active.length),
+  };
+}
+
 /** drive runs one interactive session and counts the dialogs per step. */
 async function drive(guarded, mode) {
   const w = world(guarded);
@@ -96,60 +121,56 @@ async function drive(guarded, mode) {
   delete env.CLAUDECODE;
   const cmd = `stty cols 160 rows 50; exec '${claudeBin}' --permission-mode ${mode} 'do the planned work, one step at a time'`;
   const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: w.project, env, stdio: ["pipe", "pipe", "pipe"] });
-  let screen = "";
+  const screen = screenReader();
   let log = "";
   let done = false;
   const finished = new Promise((resolve) => child.on("close", resolve));
-  // The driver answers by events, not by timing. A dialog counts once its
-  // frame is drawn (question … cancel/amend footer; Claude redraws by moving
-  // the cursor over letters already on screen, so a stripped frame can read
-  // "Do you want to reate"). Yes is Enter; no is Esc, and "go on" is typed
-  // only once Claude shows it was interrupted: typed earlier it would land in
-  // the dialog. A key sent while the dialog is still drawing can be lost
-  // under load, so an answer is sent again (at most twice) when its effect
-  // has not shown after 2.5 s: for Enter, no output at all; for Esc, no
-  // "Interrupted" (a second Esc after a seen one would open Claude's rewind
-  // menu).
-  let pending = null; // { benign, sent, tries, seen }
-  const answer = (benign, tries) => {
-    const a = { benign, sent: Date.now(), tries, seen: false };
-    pending = a;
-    child.stdin.write(benign ? "\r" : "\x1b");
+  // The driver answers by what the screen shows, not by timing. A dialog
+  // is its frame on screen: the question, then the "Esc to cancel" footer.
+  // Yes is Enter; no is Esc, and "go on" is typed only once the dialog has
+  // left the screen: typed earlier it would land in the dialog. A key sent
+  // while the dialog is still drawing can be lost under load, so an answer
+  // is sent again (at most twice) while its dialog is still on screen.
+  const dialogOn = (view) => /Do you want to/.test(view) && /Esc to cancel/.test(view);
+  let shown = null; // the step whose dialog is on screen
+  let pending = null; // { benign }: the answer in flight
+  const answer = (a, tries) => {
+    child.stdin.write(a.benign ? "\r" : "\x1b");
     setTimeout(() => {
-      if (done || pending !== a || a.seen || a.tries <= 1) return;
-      answer(benign, a.tries - 1);
-    }, 2500);
+      if (done || pending !== a || tries <= 1 || !dialogOn(screen.view())) return;
+      answer(a, tries - 1);
+    }, a.benign ? 2500 : 4000);
   };
+  let chain = Promise.resolve();
   child.stdout.on("data", (c) => {
-    const text = strip(c.toString());
-    screen += text;
-    log += text;
-    if (screen.length > 200000) screen = screen.slice(-100000);
-    const flat = screen.replace(/\s+/g, "");
-    if (pending && pending.benign) pending.seen = true;
-    if (pending && !pending.benign && /Interrupted|WhatshouldClaudedoinstead/.test(flat)) {
-      pending.seen = true;
-      pending = null;
-      screen = "";
-      child.stdin.write("go on\r");
-    } else if ((!pending || pending.benign) && /Doyouwantto[\s\S]*(cancel|amend)/.test(flat)) {
-      const step = steps[current];
-      const benign = step?.kind === "b";
-      if (current >= 0 && current < steps.length) dialogs[current]++;
-      screen = "";
-      pending = { benign, seen: false }; // the dialog is answered once, after it settles
-      setTimeout(() => answer(benign, 3), 300);
-    }
-    if (!done && current >= steps.length && screen.includes("ALL-STEPS-DONE")) {
-      done = true;
-      setTimeout(() => child.kill("SIGTERM"), 3000);
-    }
+    log += strip(c.toString());
+    chain = chain.then(() => screen.write(c)).then(() => {
+      const view = screen.view();
+      if (pending && !dialogOn(view)) {
+        if (!pending.benign) child.stdin.write("go on\r");
+        pending = null;
+      }
+      if (!dialogOn(view)) shown = null;
+      else if (shown !== current && !(pending && !pending.benign)) {
+        shown = current;
+        const benign = steps[current]?.kind === "b";
+        if (current >= 0 && current < steps.length) dialogs[current]++;
+        const a = { benign };
+        pending = a;
+        setTimeout(() => answer(a, 3), 300); // once the dialog has settled
+      }
+      if (!done && current >= steps.length && /ALL-STEPS-DONE/.test(view)) {
+        done = true;
+        setTimeout(() => child.kill("SIGTERM"), 3000);
+      }
+    });
   });
   const limit = setTimeout(() => child.kill("SIGKILL"), Number(process.env.PP_TTY_LIMIT_MS ?? 240000));
   await finished;
   clearTimeout(limit);
+  await chain;
   await model.close();
-  if (process.env.PP_TTY_LOG) fs.writeFileSync(`${process.env.PP_TTY_LOG}-${guarded}-${mode}.txt`, log);
+  if (process.env.PP_TTY_LOG) fs.writeFileSync(`${process.env.PP_TTY_LOG}-${guarded}-${mode}.txt`, `${log}\n\n== screen\n${screen.all()}`);
   return { w, steps, dialogs, done, current, results: model.toolResults() };
 }
 
