@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -30,6 +31,9 @@ type HookTurn struct {
 	Turn   int    `json:"turn"`
 	Prompt string `json:"prompt,omitempty"`
 	Cwd    string `json:"cwd,omitempty"`
+	// At is when the turn or cwd was last written (RFC 3339; "" from an
+	// older perm-peer, which StaleHookSessions never counts as stale).
+	At string `json:"at,omitempty"`
 }
 
 // PendingAsk is a call a hook left to the host's own prompt: when the host
@@ -102,7 +106,7 @@ func (db *DB) NextHookTurn(session, prompt, cwd string) (HookTurn, error) {
 				return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
 			}
 		}
-		t = HookTurn{Turn: t.Turn + 1, Prompt: prompt, Cwd: cwd}
+		t = HookTurn{Turn: t.Turn + 1, Prompt: prompt, Cwd: cwd, At: now()}
 		return putJSON(b, k, t)
 	})
 	if err != nil {
@@ -121,7 +125,7 @@ func (db *DB) SetHookCwd(session, cwd string) error {
 				return fmt.Errorf("%w: hook turn of %q: %v", ErrCorrupt, session, err)
 			}
 		}
-		t.Cwd = cwd
+		t.Cwd, t.At = cwd, now()
 		return putJSON(b, k, t)
 	})
 	if err != nil {
@@ -136,7 +140,7 @@ func (db *DB) PutPendingAsk(session string, a PendingAsk) error {
 		return fmt.Errorf("put pending ask of %q: empty tool-use id", session)
 	}
 	if a.Asked == "" {
-		a.Asked = time.Now().UTC().Format(time.RFC3339Nano)
+		a.Asked = now()
 	}
 	err := db.hookUpdate(func(b *bolt.Bucket) error { return putJSON(b, hookAskKey(session, a.ID), a) })
 	if err != nil {
@@ -228,6 +232,74 @@ func (db *DB) hookUpdate(fn func(*bolt.Bucket) error) error {
 		return fn(b)
 	})
 }
+
+// StaleHookSession is the hook state of a session no hook wrote since a
+// cutoff: its turn and the calls still left to the host.
+type StaleHookSession struct {
+	ID   string
+	Turn HookTurn
+	Asks []PendingAsk
+}
+
+// StaleHookSessions lists up to limit sessions whose turn was last
+// written before cutoff and that have no pending ask left after it.
+func (db *DB) StaleHookSessions(cutoff time.Time, limit int) ([]StaleHookSession, error) {
+	var out []StaleHookSession
+	err := db.hookView(func(b *bolt.Bucket) error {
+		c := b.Cursor()
+		prefix := []byte(hookTurnPrefix)
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, v = c.Next() {
+			s := StaleHookSession{ID: string(k[len(prefix):])}
+			if err := json.Unmarshal(v, &s.Turn); err != nil {
+				return fmt.Errorf("%w: hook turn %q: %v", ErrCorrupt, k, err)
+			}
+			if !before(s.Turn.At, cutoff) {
+				continue
+			}
+			var err error
+			if s.Asks, err = listPendingAsks(b, s.ID); err != nil {
+				return err
+			}
+			if !slices.ContainsFunc(s.Asks, func(a PendingAsk) bool { return !before(a.Asked, cutoff) }) {
+				out = append(out, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list stale hook sessions: %w", err)
+	}
+	return out, nil
+}
+
+// DropHookSession deletes session's turn and pending asks.
+func (db *DB) DropHookSession(session string) error {
+	err := db.hookUpdate(func(b *bolt.Bucket) error {
+		asks, err := listPendingAsks(b, session)
+		if err != nil {
+			return err
+		}
+		for _, a := range asks {
+			if err := b.Delete(hookAskKey(session, a.ID)); err != nil {
+				return err
+			}
+		}
+		return b.Delete(hookTurnKey(session))
+	})
+	if err != nil {
+		return fmt.Errorf("drop hook state of %q: %w", session, err)
+	}
+	return nil
+}
+
+// before reports whether the RFC 3339 time at is before cutoff; an
+// unreadable or missing time never is.
+func before(at string, cutoff time.Time) bool {
+	t, err := time.Parse(time.RFC3339Nano, at)
+	return err == nil && t.Before(cutoff)
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
 func putJSON(b *bolt.Bucket, k []byte, v any) error {
 	raw, err := json.Marshal(v)

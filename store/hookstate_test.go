@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -102,4 +106,52 @@ func TestPendingAskIsTakenOnce(t *testing.T) {
 	if list, _ := db.PendingAsks("s1"); len(list) != 0 {
 		t.Fatalf("after the take: %+v", list)
 	}
+}
+
+// TestStaleHookSessions: a session whose turn was written before the
+// cutoff, with no ask left after it, is stale (its asks listed with it);
+// one with a recent turn or ask, or a turn without a time (an older
+// perm-peer), is not; limit bounds the list; dropping removes the
+// session's turn and asks only.
+func TestStaleHookSessions(t *testing.T) {
+	db := openTemp(t)
+	cutoff := time.Now().Add(-time.Hour)
+	old := cutoff.Add(-time.Minute).UTC().Format(time.RFC3339Nano)
+	call := protocol.ToolCall{ToolCallID: "t", Tool: "Bash", RawInput: json.RawMessage(`{"command":"make"}`)}
+	for _, s := range []string{"gone", "gone2", "recent-ask", "recent", "timeless"} {
+		_, err := db.NextHookTurn(s, "p", "/w")
+		require.NoError(t, err)
+	}
+	require.NoError(t, db.PutPendingAsk("gone", PendingAsk{ID: "a1", Call: call, Asked: old}))
+	require.NoError(t, db.PutPendingAsk("recent-ask", PendingAsk{ID: "a2", Call: call}))
+	require.NoError(t, db.PutPendingAsk("recent", PendingAsk{ID: "a3", Call: call}))
+	rawUpdate(t, db.path, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketHooks)
+		for s, at := range map[string]string{"gone": old, "gone2": old, "recent-ask": old, "timeless": ""} {
+			if err := putJSON(b, hookTurnKey(s), HookTurn{Turn: 1, Cwd: "/w", At: at}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+
+	stale, err := db.StaleHookSessions(cutoff, 10)
+	require.NoError(t, err)
+	require.Len(t, stale, 2)
+	require.Equal(t, "gone", stale[0].ID)
+	require.Equal(t, []string{"a1"}, []string{stale[0].Asks[0].ID})
+	require.Equal(t, "gone2", stale[1].ID)
+	require.Empty(t, stale[1].Asks)
+	one, err := db.StaleHookSessions(cutoff, 1)
+	require.NoError(t, err)
+	require.Len(t, one, 1)
+
+	require.NoError(t, db.DropHookSession("gone"))
+	turn, asks, err := db.HookState("gone")
+	require.NoError(t, err)
+	require.Equal(t, HookTurn{}, turn)
+	require.Empty(t, asks)
+	_, asks, err = db.HookState("recent")
+	require.NoError(t, err)
+	require.Len(t, asks, 1, "another session's state stays")
 }

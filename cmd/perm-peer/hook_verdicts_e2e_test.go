@@ -11,6 +11,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/perm-peer/perm-peer/store"
 )
 
 // writeTranscript writes Claude Code transcript lines.
@@ -224,5 +228,89 @@ func TestHookPlanModeNoAllow(t *testing.T) {
 		if got != c.want {
 			t.Errorf("plan mode %s: %q, want %q", c.cmd, got, c.want)
 		}
+	}
+}
+
+// TestHookStaleSessionEnded: a session no hook wrote for 30 days is over.
+// When a new session starts, the call the old one left to the host is
+// audited (the host's, outcome unknown) and the old session's state is
+// dropped; a recent session's pending call stays pending.
+func TestHookStaleSessionEnded(t *testing.T) {
+	e := newHookEnv(t)
+	for _, s := range []string{"old", "recent"} {
+		e.session = s
+		e.run("claude-code", e.claude("UserPromptSubmit", map[string]any{"prompt": "go"}))
+		if r := e.run("claude-code", e.claude("PreToolUse", bashInput("push-"+s, "git push origin "+s))); r.stdout != "" {
+			t.Fatalf("git push in %s: %+v, want no verdict", s, r)
+		}
+	}
+	dbs, _ := filepath.Glob(filepath.Join(e.st, "perm-peer", "*.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("dbs %v, want one", dbs)
+	}
+	ageHookSession(t, dbs[0], "old", 31*24*time.Hour)
+
+	e.session = "new"
+	if d, _ := preDecision(t, e.run("claude-code", e.claude("PreToolUse", bashInput("ls-1", "ls")))); d != "allow" {
+		t.Fatalf("ls in a new session: %s", d)
+	}
+	var pushes []map[string]any
+	for _, rec := range e.audit() {
+		if strings.Contains(fmt.Sprint(rec["toolCall"]), "git push") {
+			pushes = append(pushes, rec)
+		}
+	}
+	if len(pushes) != 1 || pushes[0]["sessionId"] != "old" || pushes[0]["decidedBy"] != "host" || pushes[0]["turn"] != 1.0 ||
+		!strings.Contains(fmt.Sprint(pushes[0]["reasons"]), "never reported its outcome") {
+		t.Fatalf("records of the pushes: %v, want the old session's alone, the host's with its outcome unknown", pushes)
+	}
+	d, err := store.Open(dbs[0], store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for s, want := range map[string]int{"old": 0, "recent": 1} {
+		turn, asks, err := d.HookState(s)
+		if err != nil || len(asks) != want || (want == 0) != (turn == store.HookTurn{}) {
+			t.Errorf("hook state of %s: %+v %d asks %v, want %d asks", s, turn, len(asks), err, want)
+		}
+	}
+}
+
+// ageHookSession makes session's hook state look last written age ago,
+// as the passage of time would (the key layout of store/hookstate.go).
+func ageHookSession(t *testing.T, db, session string, age time.Duration) {
+	t.Helper()
+	at := time.Now().Add(-age).UTC().Format(time.RFC3339Nano)
+	b, err := bolt.Open(db, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	err = b.Update(func(tx *bolt.Tx) error {
+		hooks := tx.Bucket([]byte("hooks"))
+		aged := map[string][]byte{} // a bucket must not change while ForEach walks it
+		err := hooks.ForEach(func(k, v []byte) error {
+			field := map[bool]string{true: "at", false: "asked"}[strings.HasPrefix(string(k), "turn\x00")]
+			if string(k) != "turn\x00"+session && !strings.HasPrefix(string(k), "ask\x00"+session+"\x00") {
+				return nil
+			}
+			var m map[string]any
+			if err := json.Unmarshal(v, &m); err != nil {
+				return err
+			}
+			m[field] = at
+			aged[string(k)], _ = json.Marshal(m)
+			return nil
+		})
+		for k, v := range aged {
+			if err == nil {
+				err = hooks.Put([]byte(k), v)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/perm-peer/perm-peer/peer"
 	"github.com/perm-peer/perm-peer/protocol"
@@ -61,8 +62,12 @@ func leaveToHost(context.Context, protocol.AskParams) (protocol.PermissionReply,
 // decide restores the session's turn, settles what earlier calls left
 // open, and decides the event.
 func (c *call) decide(ctx context.Context) (Outcome, error) {
-	if err := c.restoreTurn(); err != nil {
+	fresh, err := c.restoreTurn()
+	if err != nil {
 		return Outcome{}, err
+	}
+	if fresh {
+		c.endStaleSessions(ctx)
 	}
 	if c.ev.Transcript != "" {
 		c.settleAsks(ctx)
@@ -83,34 +88,87 @@ func (c *call) decide(ctx context.Context) (Outcome, error) {
 // restoreTurn carries the session's turn across processes: a prompt starts
 // the next one; every other call resumes the current one, so that its
 // audit record carries the prompt's turn and the judge gets the prompt as
-// the task. A new cwd is the session's cwd from now on.
-func (c *call) restoreTurn() error {
+// the task. A new cwd is the session's cwd from now on. fresh: the
+// session had no state yet (its first event).
+func (c *call) restoreTurn() (fresh bool, err error) {
 	id := c.ev.SessionID
 	prev, pending, err := c.db.HookState(id)
 	if err != nil {
-		return err
+		return false, err
 	}
+	fresh = prev == (store.HookTurn{}) && len(pending) == 0
 	c.pending = pending
 	c.turn = prev
 	if c.ev.Stage == StagePrompt {
 		if c.turn, err = c.db.NextHookTurn(id, c.ev.Prompt, c.ev.Cwd); err != nil {
-			return err
+			return fresh, err
 		}
 	}
 	if prev.Cwd != c.ev.Cwd {
 		if err := c.srv.OpenSession(protocol.SessionOpenParams{SessionID: id, Cwd: c.ev.Cwd}); err != nil {
-			return err
+			return fresh, err
 		}
 		if c.ev.Stage != StagePrompt {
 			if err := c.db.SetHookCwd(id, c.ev.Cwd); err != nil {
-				return err
+				return fresh, err
 			}
 		}
 	}
 	if c.turn.Turn > 0 {
-		return c.srv.BeginTurn(id, c.turn.Turn, c.turn.Prompt)
+		return fresh, c.srv.BeginTurn(id, c.turn.Turn, c.turn.Prompt)
 	}
-	return nil
+	return fresh, nil
+}
+
+// maxStalePerCall bounds the work one hook call does for stale sessions
+// (sessions listed, asks audited), so that it stays well inside the
+// watchdog's bound; the rest waits for the next new session.
+const maxStalePerCall = 8
+
+// endStaleSessions ends, as a new session starts, sessions no hook wrote
+// for PinMaxAge (their pins are removed as old): the calls they left to
+// the host are audited with their outcome unknown, and their state is
+// dropped, so the hook state of a project holds the recent sessions only.
+// Failures are logged: the current call does not depend on them.
+func (c *call) endStaleSessions(ctx context.Context) {
+	stale, err := c.db.StaleHookSessions(time.Now().Add(-PinMaxAge), maxStalePerCall)
+	if err != nil {
+		slog.Warn("list stale hook sessions", "err", err)
+		return
+	}
+	// the records say what became of the calls, whatever the watchdog
+	// does to this one
+	ctx = context.WithoutCancel(ctx)
+	budget := maxStalePerCall
+	for _, s := range stale {
+		if !c.endStaleSession(ctx, s, &budget) {
+			return
+		}
+	}
+}
+
+// endStaleSession audits stale session s's asks, as many as *budget
+// allows, and drops its state once none is left; false when the budget ran
+// out first.
+func (c *call) endStaleSession(ctx context.Context, s store.StaleHookSession, budget *int) bool {
+	for _, a := range s.Asks {
+		if *budget == 0 {
+			return false
+		}
+		*budget--
+		if taken, ok, err := c.db.TakePendingAsk(s.ID, a.ID); err != nil {
+			slog.Warn("take a pending ask", "session", s.ID, "tool_use_id", a.ID, "err", err)
+			return false
+		} else if ok {
+			if err := c.recordUnknown(ctx, s.ID, taken); err != nil {
+				slog.Warn("record a call's outcome", "session", s.ID, "tool_use_id", a.ID, "err", err)
+			}
+		}
+	}
+	if err := c.db.DropHookSession(s.ID); err != nil {
+		slog.Warn("drop a stale hook session", "session", s.ID, "err", err)
+	}
+	return true
 }
 
 // preTool decides a call before it runs (SPEC §10.2, additive): a floor,
@@ -338,8 +396,7 @@ const UnknownOutcome = "deferred to the host, which never reported its outcome: 
 // their rule), else the host's own.
 func (c *call) recordOutcome(ctx context.Context, a store.PendingAsk, res toolResult) error {
 	if res.kind == resultUnknown {
-		_, err := c.srv.RecordHostOutcome(ctx, c.ev.SessionID, a.Turn, a.Call, protocol.ReplyOnce, UnknownOutcome)
-		return err
+		return c.recordUnknown(ctx, c.ev.SessionID, a)
 	}
 	if a.Prompted && !c.ev.NoHuman {
 		user := protocol.PermissionReply{Reply: protocol.ReplyOnce}
@@ -359,6 +416,13 @@ func (c *call) recordOutcome(ctx context.Context, a store.PendingAsk, res toolRe
 		kind, why = protocol.ReplyReject, "deferred to the host: it refused the call, asking no one"
 	}
 	_, err := c.srv.RecordHostOutcome(ctx, c.ev.SessionID, a.Turn, a.Call, kind, why)
+	return err
+}
+
+// recordUnknown audits pending ask a of session as left to the host with
+// its outcome unknown (UnknownOutcome).
+func (c *call) recordUnknown(ctx context.Context, session string, a store.PendingAsk) error {
+	_, err := c.srv.RecordHostOutcome(ctx, session, a.Turn, a.Call, protocol.ReplyOnce, UnknownOutcome)
 	return err
 }
 
