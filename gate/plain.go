@@ -43,7 +43,16 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 		return c.s // jobs -x: the inner command's summary
 	}
 	c.prints()
-	s := c.s
+	c.sends()
+	c.exfil()
+	return c.s
+}
+
+// sends reads what the command sends or copies: socat between local files
+// is a copy; a network tool's words are read by network(); any other
+// command's flag values are read for secrets.
+func (c *plainCall) sends() {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	if reads, writes, ok := socatLocal(lb, args); ok {
 		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
 		for _, w := range reads {
@@ -53,12 +62,19 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			a.writeWord(w, sc, idx)
 		}
 	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
-		s.or(a.network(f, idx, lb, args, sc))
+		c.s.or(a.network(f, idx, lb, args, sc))
 	} else if !parsedOptions[lb] {
 		a.flagValueSecrets(lb, args, sc, idx, nil)
 	}
+}
+
+// exfil is the floor for a secret the command sends: a tainted word or a
+// secret's variable on the network, or a token in a URL a fetcher gets
+// from another service's host.
+func (c *plainCall) exfil() {
+	a, f, idx, lb, args := c.a, c.f, c.idx, c.lb, c.args
 	for _, w := range args {
-		if w.taint && s.net || w.secretName != "" && s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
+		if w.taint && c.s.net || w.secretName != "" && c.s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
 			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
 		}
 		// git clone, pip install -i, npm i URL fetch the URL they are given:
@@ -73,7 +89,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 			}
 		}
 	}
-	return s
 }
 
 // plainCall is one command plain() decides: its fact, words and scope,
