@@ -112,8 +112,13 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	}
 	a.depth++
 	s = a.dispatch(f, idx, lb, words, sc)
-	if !a.guessing && unmodelled(f, idx, len(a.facts), lb) && a.funcs[base] == nil && a.aliases[base] == "" {
-		a.flagValueSecrets(lb, words[1:], sc, idx, f)
+	if !a.guessing && a.funcs[base] == nil && a.aliases[base] == "" {
+		switch {
+		case unmodelled(f, idx, len(a.facts), lb):
+			a.flagValueSecrets(lb, words[1:], sc, idx, f)
+		case flagOutsideModel(f):
+			a.handedPaths(words[1:], sc, idx)
+		}
 	}
 	if f.pathExec {
 		s.or(a.runsWritten(name, sc, idx)) // echo 'cmd' > x.sh; ./x.sh

@@ -385,7 +385,7 @@ func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
 	if c := firstString(in, cwdKeys[:4]...); c != "" {
 		cwd = a.resolvePath(c, a.env.Cwd, false).abs
 	}
-	a.otherPaths(in, cwd)
+	a.otherPaths(in, cwd, 0)
 	if call.Kind == "" || kindClass[call.Kind] == tUnknown {
 		for _, p := range a.paths(call, in, cwd, srcKeys) {
 			if a.sensitive(p) {
@@ -429,7 +429,7 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 			// "~/.ssh/id_rsa" in src), not a file it opens
 			other = withoutKeys(in, "pattern", "regex", "query")
 		}
-		a.otherPaths(other, sc.cwd)
+		a.otherPaths(other, sc.cwd, 0)
 	}
 	t := toolFacts{a: a, class: class, name: name, call: call, in: in, rawStr: rawStr, sc: sc}
 	switch class {
@@ -1024,16 +1024,12 @@ func withoutKeys(in map[string]any, keys ...string) map[string]any {
 
 // otherPaths reads string values under keys the gate does not know that
 // look like paths (/…, ~/…, file:…, ../…): the host may open any of them,
-// so a secret among them is a sensitive read whatever the tool is.
-func (a *analyzer) otherPaths(in map[string]any, cwd string) {
-	a.otherPathsIn(in, cwd, 0)
-}
-
-// otherPathsIn reads in and, below it, nested objects and arrays
-// ({"urls":[…]}, {"edits":[{"file_path":…}]}, {"args":{"path":…}}): a
-// value the host opens is one whatever its depth. Known path keys are
-// skipped only at the top, where paths reads them.
-func (a *analyzer) otherPathsIn(in map[string]any, cwd string, depth int) {
+// so a secret among them is a sensitive read whatever the tool is. It
+// reads in and, below it, nested objects and arrays ({"urls":[…]},
+// {"edits":[{"file_path":…}]}, {"args":{"path":…}}) from depth on: a value
+// the host opens is one whatever its depth. Known path keys are skipped
+// only at the top, where paths reads them.
+func (a *analyzer) otherPaths(in map[string]any, cwd string, depth int) {
 	if depth > maxInputDepth { // commandInInput makes what lies below human-only
 		return
 	}
@@ -1049,14 +1045,14 @@ func (a *analyzer) otherPathsIn(in map[string]any, cwd string, depth int) {
 		case string:
 			strs = []string{x}
 		case map[string]any:
-			a.otherPathsIn(x, cwd, depth+1)
+			a.otherPaths(x, cwd, depth+1)
 		case []any:
 			for _, e := range x {
 				switch y := e.(type) {
 				case string:
 					strs = append(strs, y)
 				case map[string]any:
-					a.otherPathsIn(y, cwd, depth+1)
+					a.otherPaths(y, cwd, depth+1)
 				}
 			}
 		}

@@ -3843,26 +3843,7 @@ func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int, 
 		return
 	}
 	if unknown != nil {
-		for _, w := range args {
-			v := w.val
-			if w.dyn || v == "" || strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
-				continue
-			}
-			if strings.HasPrefix(v, "-") {
-				_, v, _ = strings.Cut(v, "=") // --config=/etc/x
-			}
-			if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) {
-				continue
-			}
-			switch r := a.resolvePath(v, sc.cwd, false); {
-			case a.sensitive(r):
-				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-					human: reason("human.sensitive-read", "a sensitive file is handed to a program the gate does not know")})
-			case r.known && systemPath(r.abs):
-				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
-					human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
-			}
-		}
+		a.handedPaths(args, sc, idx)
 		tried := 0
 		for i, w := range args {
 			if w.dyn || !visibleCommands[strings.ToLower(w.val)] || tried == 3 {

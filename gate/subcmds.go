@@ -120,7 +120,7 @@ var configWriters = subcmdTable(map[string][]string{
 	"code":    {"--install-extension|--add-mcp"},
 	"codium":  {"--install-extension|--add-mcp"},
 	"cursor":  {"--install-extension|--add-mcp"},
-	"sysctl":  {"-w|--write|-p|--load|--system"},
+	"sysctl":  {"-w|--write|-p|--load|--system|-f"}, // -f: BSD and macOS load a file, like -p
 	// plugins run with the tool; package sources and contexts change where
 	// later installs and commands go (like npm set, git remote add)
 	"helm":   {"plugin install", "repo add"},

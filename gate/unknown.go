@@ -6,6 +6,7 @@ import (
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
+	"github.com/perm-peer/perm-peer/protocol"
 )
 
 // A program the gate has no model for still shows its arguments (SPEC
@@ -18,6 +19,49 @@ import (
 // flagValueSecrets then reads all of its words.
 func unmodelled(f *rfact, idx, n int, lb string) bool {
 	return n == idx+1 && f.safe == nil && f.floor == nil && !f.wrapper && !knownFamily(lb)
+}
+
+// flagOutsideModel reports a call the code found known-safe with a flag the
+// table does not declare (lspci -F FILE): what that flag does with its value
+// is as unknown as an unknown program's arguments, so they are read the same
+// way. allowlist later turns the call itself into an ask.
+func flagOutsideModel(f *rfact) bool {
+	return f.safe != nil && f.safe.Code == "gate.safe" && len(f.argv) > 0 && unknownFlag(f.argv) != ""
+}
+
+// handedPaths reads the words of a call whose arguments the gate does not
+// model: a sensitive or system path among them (a word, or a --flag=VALUE's
+// value) is a human-only read, since the program may read it.
+func (a *analyzer) handedPaths(args []word, sc *scope, idx int) {
+	for _, w := range args {
+		v := w.val
+		if w.dyn || v == "" || strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
+			continue
+		}
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=") // --config=/etc/x
+		}
+		if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) {
+			continue
+		}
+		switch r := a.resolvePath(v, sc.cwd, false); {
+		case readBy(a.facts, idx, r):
+		case a.sensitive(r):
+			a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+				human: reason("human.sensitive-read", "a sensitive file is handed to a program the gate does not know")})
+		case r.known && systemPath(r.abs):
+			a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+				human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
+		}
+	}
+}
+
+// readBy reports that the exec fact idx already reads p (date -f FILE:
+// its model saw the read before the flag was found outside it).
+func readBy(facts []*rfact, idx int, p pathRef) bool {
+	return p.known && slices.ContainsFunc(facts[idx+1:], func(g *rfact) bool {
+		return g.kind == protocol.FactRead && g.parent == idx && g.path.abs == p.abs
+	})
 }
 
 // knownFamily reports a program one of the gate's families models even
