@@ -431,22 +431,22 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 		}
 		a.otherPaths(other, sc.cwd, 0)
 	}
-	t := toolFacts{a: a, class: class, name: name, call: call, in: in, rawStr: rawStr, sc: sc}
+	t := toolFacts{a: a, class: class, name: name, call: call, in: in, rawStr: rawStr}
 	switch class {
 	case tShell:
-		return t.shell()
+		return t.shell(sc)
 	case tRead, tSearch, tList:
-		return t.read()
+		return t.read(sc)
 	case tWrite, tEditor:
-		return t.write()
+		return t.write(sc)
 	case tPatch:
-		return t.patch()
+		return t.patch(sc)
 	case tDelete:
-		return t.delete()
+		return t.delete(sc)
 	case tMove:
-		return t.move()
+		return t.move(sc)
 	case tFetch:
-		return t.fetch()
+		return t.fetch(sc)
 	case tWebSearch:
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "web search sends only a query")})
 		return name + ": " + clip(firstString(in, "query", "q"), 200)
@@ -458,9 +458,9 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 	return name
 }
 
-// toolFacts is one tool call classFacts reads, past its working
-// directory: each class's facts come from one method, which returns the
-// action's text.
+// toolFacts is one tool call classFacts reads: each class's facts come
+// from one method, given the call's working directory (a parameter, so
+// that it stays on the stack), which returns the action's text.
 type toolFacts struct {
 	a      *analyzer
 	class  toolClass
@@ -468,12 +468,11 @@ type toolFacts struct {
 	call   protocol.ToolCall
 	in     map[string]any
 	rawStr string
-	sc     *scope
 }
 
 // shell reads a shell call's commands, its env map and its stdin.
-func (t *toolFacts) shell() string {
-	a, name, call, in, rawStr, sc := t.a, t.name, t.call, t.in, t.rawStr, t.sc
+func (t *toolFacts) shell(sc *scope) string {
+	a, name, call, in, rawStr := t.a, t.name, t.call, t.in, t.rawStr
 	cmds, ok := commandsOf(in, rawStr)
 	if !ok {
 		a.opaque("ask.bad-input", "no command the gate can read in the call", false)
@@ -521,8 +520,8 @@ func (t *toolFacts) shell() string {
 }
 
 // read reads a read, search or listing of files.
-func (t *toolFacts) read() string {
-	a, class, name, call, in, sc := t.a, t.class, t.name, t.call, t.in, t.sc
+func (t *toolFacts) read(sc *scope) string {
+	a, class, name, call, in := t.a, t.class, t.name, t.call, t.in
 	ps := a.paths(call, in, sc.cwd, srcKeys)
 	if class == tRead && manyFiles(in) {
 		// read_many_files: each include glob is a read of its own, like paths
@@ -574,8 +573,8 @@ func (t *toolFacts) read() string {
 }
 
 // write reads a file write or an editor's call.
-func (t *toolFacts) write() string {
-	a, class, name, call, in, rawStr, sc := t.a, t.class, t.name, t.call, t.in, t.rawStr, t.sc
+func (t *toolFacts) write(sc *scope) string {
+	a, class, name, call, in, rawStr := t.a, t.class, t.name, t.call, t.in, t.rawStr
 	if class == tEditor {
 		if c, _ := in["command"].(string); c == "view" {
 			return a.classFacts(tRead, name, call, in, rawStr)
@@ -598,8 +597,8 @@ func (t *toolFacts) write() string {
 }
 
 // patch reads a patch's files.
-func (t *toolFacts) patch() string {
-	a, name, in, rawStr, sc := t.a, t.name, t.in, t.rawStr, t.sc
+func (t *toolFacts) patch(sc *scope) string {
+	a, name, in, rawStr := t.a, t.name, t.in, t.rawStr
 	ps := a.patchPaths(patchText(in, rawStr), sc, -1)
 	if len(ps) == 0 {
 		a.opaque("ask.bad-input", "a patch whose files the gate cannot find", false)
@@ -609,8 +608,8 @@ func (t *toolFacts) patch() string {
 }
 
 // delete reads a file delete.
-func (t *toolFacts) delete() string {
-	a, name, call, in, sc := t.a, t.name, t.call, t.in, t.sc
+func (t *toolFacts) delete(sc *scope) string {
+	a, name, call, in := t.a, t.name, t.call, t.in
 	ps := a.paths(call, in, sc.cwd, srcKeys)
 	if len(ps) == 0 {
 		// the host deletes some file the gate did not find: it may be a secret
@@ -624,8 +623,8 @@ func (t *toolFacts) delete() string {
 }
 
 // move reads a move: its sources are deleted, its targets written.
-func (t *toolFacts) move() string {
-	a, name, call, in, sc := t.a, t.name, t.call, t.in, t.sc
+func (t *toolFacts) move(sc *scope) string {
+	a, name, call, in := t.a, t.name, t.call, t.in
 	src := a.paths(call, in, sc.cwd, srcKeys)
 	dst := a.paths(protocol.ToolCall{}, in, sc.cwd, dstKeys)
 	for _, p := range src {
@@ -641,8 +640,8 @@ func (t *toolFacts) move() string {
 }
 
 // fetch reads a web fetch's URLs.
-func (t *toolFacts) fetch() string {
-	a, name, in, sc := t.a, t.name, t.in, t.sc
+func (t *toolFacts) fetch(sc *scope) string {
+	a, name, in := t.a, t.name, t.in
 	var urls []string
 	// Gemini's web_fetch takes a prompt: every http(s) URL in it is fetched
 	for _, u := range promptURLs().FindAllString(firstString(in, "prompt"), 64) {
