@@ -353,7 +353,7 @@ var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "ht
 var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
 	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
 	"ftp": true, "dig": true, "nslookup": true, "host": true, "ping": true, "openssl": true, "gh": true, "aws": true, "gsutil": true,
-	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "drill": true, "whois": true, "traceroute": true,
+	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "lftp": true, "drill": true, "whois": true, "traceroute": true,
 	// more resolvers and probes: the name or address they are given leaves the machine
 	"kdig": true, "delv": true, "dog": true, "doggo": true, "ping6": true, "traceroute6": true, "tracepath": true,
 	"mtr": true, "fping": true, "hping3": true, "nping": true}

@@ -2574,8 +2574,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
 	}
 	c := netCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc}
-	if lb == "sftp" {
-		c.sftp()
+	if ftpClients[lb] {
+		c.ftpBatch()
 	}
 	// programs whose file operands and --*file* values are sent
 	c.fileOps = lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
@@ -2836,29 +2836,45 @@ func (c *netCall) fileOperand(i int) {
 	}
 }
 
-// sftp reads sftp's batch: -b FILE runs the batch in FILE, or on stdin for
-// -: its puts upload. Without -b, sftp reads its commands from stdin too
-// (sftp h <<< "put .env"); gets write local files.
-func (c *netCall) sftp() {
+// ftpClients speak a file-transfer command language (put, get, mirror -R),
+// read from stdin when no batch is given on the command line.
+var ftpClients = setOf("sftp ftp lftp tftp smbclient")
+
+// ftpBatch reads the batches a file-transfer client runs: sftp -b FILE (or
+// - for stdin), lftp -e/-c COMMANDS, and stdin when the command line gives
+// no batch (sftp h <<< "put .env", ftp -n h < cmds). Its puts upload
+// (reads, so a secret among them is sent), its gets write local files.
+func (c *netCall) ftpBatch() {
 	a, idx, args, sc := c.a, c.idx, c.args, c.sc
-	// sftp -b FILE runs the batch in FILE, or on stdin for -: its puts
-	// upload. Without -b, sftp reads its commands from stdin too
-	// (sftp h <<< "put .env"); gets write local files.
-	batch := optionValues(args, 'b', "")
-	fromStdin := len(batch) == 0
-	for _, w := range batch {
-		if w.val != "-" {
+	var scripts []string
+	fromStdin := true
+	switch c.lb {
+	case "sftp":
+		for _, w := range optionValues(args, 'b', "") {
+			if w.val != "-" {
+				a.readWord(w, sc, idx, false)
+				fromStdin = false
+			}
+		}
+	case "lftp":
+		for _, w := range append(optionValues(args, 'e', ""), optionValues(args, 'c', "")...) {
+			scripts = append(scripts, w.val)
+			fromStdin = fromStdin && !hasFlag(args, "-c")
+		}
+		for _, w := range optionValues(args, 'f', "") {
 			a.readWord(w, sc, idx, false)
-		} else {
-			fromStdin = true
+			fromStdin = false
 		}
 	}
 	if in := a.stdin; fromStdin && in != nil {
 		a.stdin = nil
-		for _, name := range putOperands(in.text) {
+		scripts = append(scripts, in.text)
+	}
+	for _, script := range scripts {
+		for _, name := range putOperands(script) {
 			a.readWord(word{val: name}, sc, idx, false)
 		}
-		for _, name := range getTargets(in.text) {
+		for _, name := range getTargets(script) {
 			a.writeWord(word{val: name}, sc, idx)
 		}
 	}
@@ -2992,16 +3008,46 @@ func curlConfigArgs(text string) []word {
 	return out
 }
 
-// putOperands lists the files a batch of put/mput commands (sftp,
-// smbclient -c) uploads.
+// putOperands lists the local files a batch of file-transfer commands
+// (sftp, ftp, lftp, smbclient -c) uploads: put and its kin, and the local
+// tree of a reverse mirror (lftp mirror -R DIR).
 func putOperands(script string) []string {
 	var out []string
-	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
-		if f := strings.Fields(c); len(f) > 1 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
-			out = append(out, f[1:]...)
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '&' || r == '|' }) {
+		f := strings.Fields(c)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "put", "mput", "reput", "send", "append", "mirror":
+			out = append(out, localOperands(f)...)
 		}
 	}
 	return out
+}
+
+// localOperands are the local files of one upload command: put's operands
+// (lftp's -o REMOTE excepted), or a reverse mirror's source directory.
+func localOperands(f []string) []string {
+	var ops []string
+	reverse := false
+	for i := 1; i < len(f); i++ {
+		switch v := f[i]; {
+		case v == "-R" || v == "--reverse":
+			reverse = true
+		case v == "-o" || v == "-O" || v == "--target-directory":
+			i++ // the remote name or directory
+		case !strings.HasPrefix(v, "-"):
+			ops = append(ops, v)
+		}
+	}
+	if f[0] != "mirror" {
+		return ops
+	}
+	if !reverse || len(ops) == 0 {
+		return nil // a mirror downloads unless reversed
+	}
+	return ops[:1]
 }
 
 // getTargets lists the local files a batch of get commands (sftp) writes:
