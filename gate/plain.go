@@ -2574,8 +2574,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
 	}
 	c := netCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc}
-	if ftpClients[lb] {
-		c.ftpBatch()
+	if opts, ok := cmds.TransferOf(lb); ok {
+		c.ftpBatch(opts)
 	}
 	// programs whose file operands and --*file* values are sent
 	c.fileOps = lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
@@ -2836,34 +2836,28 @@ func (c *netCall) fileOperand(i int) {
 	}
 }
 
-// ftpClients speak a file-transfer command language (put, get, mirror -R),
-// read from stdin when no batch is given on the command line.
-var ftpClients = setOf("sftp ftp lftp tftp smbclient")
-
-// ftpBatch reads the batches a file-transfer client runs: sftp -b FILE (or
-// - for stdin), lftp -e/-c COMMANDS, and stdin when the command line gives
-// no batch (sftp h <<< "put .env", ftp -n h < cmds). Its puts upload
-// (reads, so a secret among them is sent), its gets write local files.
-func (c *netCall) ftpBatch() {
+// ftpBatch reads the batches a file-transfer client runs (cmds.Transfer):
+// its puts upload (reads, so a secret among them is sent), its gets write
+// local files.
+func (c *netCall) ftpBatch(opts cmds.Transfer) {
 	a, idx, args, sc := c.a, c.idx, c.args, c.sc
 	var scripts []string
 	fromStdin := true
-	switch c.lb {
-	case "sftp":
-		for _, w := range optionValues(args, 'b', "") {
+	if opts.Files != 0 {
+		for _, w := range optionValues(args, opts.Files, "") {
 			if w.val != "-" {
 				a.readWord(w, sc, idx, false)
 				fromStdin = false
 			}
 		}
-	case "lftp":
-		for _, w := range append(optionValues(args, 'e', ""), optionValues(args, 'c', "")...) {
-			scripts = append(scripts, w.val)
-			fromStdin = fromStdin && !hasFlag(args, "-c")
+	}
+	for _, o := range []byte{opts.Scripts, opts.Exits} {
+		if o == 0 {
+			continue
 		}
-		for _, w := range optionValues(args, 'f', "") {
-			a.readWord(w, sc, idx, false)
-			fromStdin = false
+		for _, w := range optionValues(args, o, "") {
+			scripts = append(scripts, w.val)
+			fromStdin = fromStdin && o != opts.Exits
 		}
 	}
 	if in := a.stdin; fromStdin && in != nil {
