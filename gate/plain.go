@@ -61,11 +61,18 @@ func (c *plainCall) sends() {
 		for _, w := range writes {
 			a.writeWord(w, sc, idx)
 		}
-	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !(lb == "rsync" && !remoteArgs(args)) { // a local rsync is a copy
+	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !c.localSync() {
 		c.s.or(a.network(f, idx, lb, args, sc))
 	} else if !parsedOptions[lb] {
 		a.flagValueSecrets(lb, args, sc, idx, nil)
 	}
+}
+
+// localSync says the command is a sync between local paths (rsync
+// without a remote operand: a copy, cmds/files.go), not the network's.
+func (c *plainCall) localSync() bool {
+	t := cmds.FileToolOf(c.lb)
+	return t != nil && t.Does == cmds.Syncs && !remoteArgs(c.args)
 }
 
 // exfil is the floor for a secret the command sends: a tainted word or a
