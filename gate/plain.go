@@ -3473,6 +3473,28 @@ func (a *analyzer) gitConfigFile(w word, sc *scope, idx int) {
 	}
 }
 
+// gitCommandOptions are git's long options whose value is a command git
+// runs: rebase --exec, difftool --extcmd, the pack programs of clone,
+// fetch, push and ls-remote, and filter-branch's filters (eval'd by sh).
+var gitCommandOptions = []string{"--exec", "--extcmd", "--upload-pack", "--receive-pack", "--setup", "--env-filter", "--tree-filter",
+	"--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}
+
+// longValue is the value of args[j] when it is one of names, or a prefix
+// of one, spelled --name=VALUE or --name VALUE.
+func longValue(args []word, j int, names []string) (string, bool) {
+	n, val, attached := strings.Cut(args[j].val, "=")
+	if !slices.ContainsFunc(names, func(name string) bool { return strings.HasPrefix(name, n) }) {
+		return "", false
+	}
+	if attached {
+		return val, true
+	}
+	if j+1 < len(args) {
+		return args[j+1].val, true
+	}
+	return "", false
+}
+
 // gitRunsCommand analyses the commands git subcommands run: submodule
 // foreach CMD, rebase -x CMD, bisect run CMD..., difftool -x CMD, the
 // --upload-pack/--receive-pack programs and ext:: remotes.
@@ -3493,13 +3515,12 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case sub == "bisect" && v == "run" && j+1 < len(rest):
 			a.inner(rest[j+1:], sc, idx)
 			return
-		case (sub == "rebase" || sub == "difftool") && (v == "--exec" || v == "--extcmd") && j+1 < len(rest):
-			a.reparse(rest[j+1].val, sc, idx)
-		case strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--extcmd=") || strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack="):
-			_, cmd, _ := strings.Cut(v, "=")
-			a.reparse(cmd, sc, idx)
-		case (v == "--upload-pack" || v == "--receive-pack") && j+1 < len(rest):
-			a.reparse(rest[j+1].val, sc, idx)
+		case strings.HasPrefix(v, "--") && len(v) > 3:
+			// git takes a unique prefix of a long option (--exe= is --exec=):
+			// every option a prefix may stand for is read, which only adds facts
+			if cmd, ok := longValue(rest, j, gitCommandOptions); ok {
+				a.reparse(cmd, sc, idx)
+			}
 		case strings.HasPrefix(v, "ext::"):
 			// split as git does, and as a shell would: either reading only adds facts
 			a.reparse(extCommand(strings.TrimPrefix(v, "ext::")), sc, idx)
