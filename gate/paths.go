@@ -423,15 +423,19 @@ var sensitiveExact = map[string]bool{
 	"oauth_creds.json": true, "application_default_credentials.json": true,
 	// ansible vault password files
 	".vault_pass": true, ".vault_pass.txt": true, ".vault-pass": true, ".vault_password": true, "vault_pass.txt": true,
+	// OAuth tokens saved by Google's client libraries, registry and
+	// composer auth, GnuPG's old secret keyring, cluster credentials,
+	// wallets
+	"token.json": true, "auth.json": true, "secring.gpg": true, "kubeconfig": true, "wallet.dat": true,
 }
 
 var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true,
 	".env-example": true, ".env_example": true, ".env-sample": true, ".env_sample": true}
 
 var sensitiveSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".keychain", ".keychain-db", ".kdbx", ".ovpn",
-	".p8", ".ppk"}
+	".p8", ".ppk", ".keytab", ".tfvars", ".kubeconfig"}
 
-var sensitivePrefixes = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"}
+var sensitivePrefixes = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "client_secret"}
 
 // sensitiveHome are paths under the home directory (lower case, relative).
 var sensitiveHome = []string{
@@ -455,6 +459,10 @@ var sensitiveHome = []string{
 	".sentryclirc", ".config/configstore/firebase-tools.json", ".cache/huggingface/token", ".huggingface/token",
 	".kaggle/kaggle.json", ".config/sops/age", "library/application support/sops/age", ".subversion/auth", ".vnc/passwd",
 	".local/share/atuin/key", ".rediscli_history",
+	// more tools' credentials: dbt profiles, Kaggle, Solana and Ethereum
+	// keys, wallets, and editors' MCP configurations (servers' API keys)
+	".dbt/profiles.yml", ".config/kaggle/kaggle.json", ".config/solana/id.json", ".ethereum/keystore", ".bitcoin", ".electrum",
+	".cursor/mcp.json", ".codeium/windsurf/mcp_config.json", ".config/netlify/config.json",
 }
 
 // homeSecretSuffixes are the sensitiveHome paths of more than one component,
@@ -836,9 +844,10 @@ func persistenceOf(p string) string {
 		case strings.Contains(lp, "/.git/hooks/") || strings.HasSuffix(lp, "/.git/hooks") || strings.Contains(lp, "/.husky/") ||
 			strings.Contains(lp, "/.githooks/") || // the usual core.hooksPath
 			strings.Contains(lp, "/.git/modules/") && (strings.Contains(lp, "/hooks/") || strings.HasSuffix(lp, "/hooks")) ||
-			base == "lefthook.yml" || base == ".lefthook.yml" || base == "lefthook.yaml":
+			strings.HasPrefix(base, "lefthook") && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")) ||
+			strings.HasPrefix(base, ".lefthook") && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
 			return "git hook"
-		case strings.HasSuffix(lp, "/.git/config") || strings.HasSuffix(lp, "/.git/config.worktree") || base == ".gitconfig" ||
+		case strings.HasSuffix(lp, "/.git/config") || base == "config.worktree" && strings.Contains(lp, "/.git/") || base == ".gitconfig" ||
 			strings.HasSuffix(lp, "/.config/git/config") || strings.Contains(lp, "/.git/modules/") && strings.HasSuffix(lp, "/config"):
 			return "git config"
 		case base == ".git":
@@ -848,9 +857,10 @@ func persistenceOf(p string) string {
 		case strings.Contains(lp, "/.github/workflows/") || strings.Contains(lp, "/.github/actions/") || strings.Contains(lp, "/.circleci/") ||
 			strings.Contains(lp, "/.buildkite/") || base == ".gitlab-ci.yml" || base == "jenkinsfile" || base == ".travis.yml" ||
 			base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".pre-commit-config.yaml" || strings.Contains(lp, "/.devcontainer/") ||
-			strings.Contains(lp, "/.gitea/workflows/") || strings.Contains(lp, "/.forgejo/workflows/") || base == ".devcontainer.json" || base == ".gitpod.yml":
+			strings.Contains(lp, "/.gitea/workflows/") || strings.Contains(lp, "/.forgejo/workflows/") || base == ".devcontainer.json" || base == ".gitpod.yml" ||
+			ciFile(lp, base):
 			return "CI configuration"
-		case strings.Contains(lp, "/.vscode/") || strings.Contains(lp, "/.zed/") || strings.Contains(lp, "/.idea/") && (base == "workspace.xml" || strings.Contains(lp, "/runconfigurations/")):
+		case strings.Contains(lp, "/.vscode/") || strings.Contains(lp, "/.zed/") || strings.HasSuffix(base, ".code-workspace") || strings.Contains(lp, "/.idea/") && (base == "workspace.xml" || strings.Contains(lp, "/runconfigurations/")):
 			return "editor task configuration"
 		case strings.HasSuffix(lp, "/.cargo/config.toml") || strings.HasSuffix(lp, "/.cargo/config") || base == ".pnpmfile.cjs" ||
 			base == "mise.toml" || base == ".mise.toml" || base == ".bazelrc" || base == "user.bazelrc":
@@ -892,16 +902,29 @@ func persistenceOf(p string) string {
 func agentFile(lp, base string) bool {
 	switch base {
 	case "agent.md", ".rules", ".goosehints", "opencode.jsonc", "mcp.json", ".windsurfrules", "copilot-instructions.md", "warp.md",
-		"qwen.md", "crush.md", "crush.local.md", "crush.json", ".crush.json", ".augment-guidelines":
+		"qwen.md", "crush.md", "crush.local.md", "crush.json", ".crush.json", ".augment-guidelines",
+		"agents.override.md", ".kilocodemodes", ".replit":
 		return true
 	}
 	for _, d := range []string{"/.agents/", "/.github/skills/", "/.github/agents/", "/.github/prompts/", "/.github/chatmodes/",
-		"/.opencode/", "/.goose/", "/.amazonq/", "/.junie/", "/.augment/", "/.qwen/", "/.crush/", "/.trae/", "/.kilocode/"} {
+		"/.opencode/", "/.goose/", "/.amazonq/", "/.junie/", "/.augment/", "/.qwen/", "/.crush/", "/.trae/", "/.kilocode/",
+		"/.openhands/", "/.idx/"} {
 		if strings.Contains(lp, d) {
 			return true
 		}
 	}
 	return false
+}
+
+// ciFile reports the pipeline files of more CI services: what they hold
+// runs with the project's secrets on the next push.
+func ciFile(lp, base string) bool {
+	switch base {
+	case ".drone.yml", ".woodpecker.yml", ".woodpecker.yaml", "appveyor.yml", ".appveyor.yml", "cloudbuild.yaml", "cloudbuild.yml",
+		"buildspec.yml", "buildspec.yaml", "codemagic.yaml", ".cirrus.yml", "wercker.yml", "bitrise.yml":
+		return true
+	}
+	return strings.Contains(lp, "/.woodpecker/") || strings.Contains(lp, "/.semaphore/") || strings.Contains(lp, "/.tekton/")
 }
 
 // persistDirs are directories whose files are persistence: moving, deleting
@@ -910,7 +933,8 @@ var persistDirs = map[string]bool{".github": true, ".gitea": true, ".forgejo": t
 	".husky": true, ".githooks": true, ".vscode": true, ".zed": true, ".devcontainer": true, ".claude": true, ".codex": true,
 	".cursor": true, ".gemini": true, ".continue": true, ".windsurf": true, ".roo": true, ".kiro": true, ".agents": true,
 	".opencode": true, ".clinerules": true, ".ssh": true, ".config": true, ".trae": true, ".kilocode": true, ".qwen": true,
-	".crush": true, ".junie": true, ".augment": true, ".amazonq": true, ".goose": true}
+	".crush": true, ".junie": true, ".augment": true, ".amazonq": true, ".goose": true, ".openhands": true, ".idx": true,
+	".woodpecker": true, ".semaphore": true, ".tekton": true}
 
 // persistCandidates are persistence files a glob written to is checked
 // against.

@@ -138,17 +138,19 @@ func (c *plainCall) hostState() bool {
 	switch {
 	case c.is(argv.Installer) && c.installs():
 		f.human = reason("human.persistence-write", cmds.InstallerOf(lb).Why)
-	case lb == "printenv":
-		// printenv NAME… prints those variables only, like echo "$NAME":
-		// human-only for the whole environment or a name that holds a secret
+	case c.is(argv.Environ):
+		// printenv NAME… and envsubst '$NAME…' print those variables only,
+		// like echo "$NAME": human-only for the whole environment or a name
+		// that holds a secret
 		ops := operands(args, nil)
-		if len(ops) == 0 || slices.ContainsFunc(ops, func(i int) bool {
-			return args[i].dyn || secretVarName(args[i].val) || a.secrets[args[i].val]
-		}) {
+		switch {
+		case hasFlag(args, "-v", "--variables") && unknownFlag(f.argv) == "": // envsubst's, not an error of printenv's
+			c.safe(lb + " -v lists the names a format holds")
+		case len(ops) == 0 || slices.ContainsFunc(ops, func(i int) bool { return args[i].dyn || namesSecretVar(args[i].val, a.secrets) }):
 			f.human = reason("human.env-dump", "prints the environment")
 			c.s.taint = true
-		} else {
-			c.safe("printenv prints the named variables")
+		default:
+			c.safe(lb + " prints the named variables")
 		}
 	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
 		// sysctl NAME=VALUE writes /proc/sys like -w does
@@ -158,6 +160,22 @@ func (c *plainCall) hostState() bool {
 	}
 	return true
 }
+
+// namesSecretVar reports an operand of printenv (NAME) or envsubst (a
+// format, '$A ${B}') that names a variable holding a secret.
+func namesSecretVar(op string, secrets map[string]bool) bool {
+	if secretVarName(op) || secrets[op] {
+		return true
+	}
+	for _, m := range shellVarRef().FindAllStringSubmatch(op, -1) {
+		if n := m[1] + m[2]; secretVarName(n) || secrets[n] {
+			return true
+		}
+	}
+	return false
+}
+
+var shellVarRef = lazyRE(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
 
 // readers reads the programs that read or print: the tools with a
 // language of their own (otherTool), the programs whose words are data,

@@ -31,7 +31,8 @@ func flagOutsideModel(f *rfact) bool {
 
 // handedPaths reads the words of a call whose arguments the gate does not
 // model: a sensitive or system path among them (a word, or a --flag=VALUE's
-// value) is a human-only read, since the program may read it.
+// value) is a human-only read, since the program may read it, and a
+// persistence file a human-only write, since it may write it.
 func (a *analyzer) handedPaths(args []word, sc *scope, idx int) {
 	for _, w := range args {
 		v := w.val
@@ -41,8 +42,8 @@ func (a *analyzer) handedPaths(args []word, sc *scope, idx int) {
 		if strings.HasPrefix(v, "-") {
 			_, v, _ = strings.Cut(v, "=") // --config=/etc/x
 		}
-		if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) {
-			continue
+		if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) && persistenceOf("/"+v) == "" {
+			continue // a word, not a path (CLAUDE.md is one, a bare name)
 		}
 		switch r := a.resolvePath(v, sc.cwd, false); {
 		case readBy(a.facts, idx, r):
@@ -52,6 +53,10 @@ func (a *analyzer) handedPaths(args []word, sc *scope, idx int) {
 		case r.known && systemPath(r.abs):
 			a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 				human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
+		case r.known && a.persistence(r) != "":
+			// it may write what it is handed (ditto x .git/hooks/pre-commit)
+			a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+				human: reason("human.persistence-write", "a "+a.persistence(r)+" is handed to a program the gate does not know")})
 		}
 	}
 }

@@ -70,6 +70,10 @@ const (
 	Files       // writes, deletes, moves or changes files (rm, cp, chmod, tee, dd)
 	Pager       // shows or opens the files it is given: reads, never known-safe (less, nano)
 	Installer   // installs what later shells or commits run (direnv allow, pre-commit install)
+	// Environ prints the values of the environment variables its operands
+	// name, each a name or a format's $NAME (all of them with none):
+	// printenv, envsubst
+	Environ
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.

@@ -27,7 +27,11 @@ func tool(name string, global []argv.Flag, subs ...*argv.Command) *argv.Command 
 // gate's code (the programs whose words are data are in core.go, tee in
 // files.go).
 var info = []*argv.Command{
-	gnu("printenv", flags("-0 --null", "", "")),
+	{Name: "printenv", Class: argv.Environ, Abbrev: true, Flags: flags("-0 --null", "", ""), Examples: []argv.Example{ex("HOME", "")}},
+	// envsubst copies stdin with $NAME replaced by its value; -v only
+	// lists the names a format holds
+	{Name: "envsubst", Class: argv.Environ, Abbrev: true, Flags: flags("-v --variables -h --help -V --version", "", ""),
+		Examples: []argv.Example{ex("'$PORT'", ""), ex("-v '$A'", ""), ex("-x", "-x")}},
 	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
 	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
 }
