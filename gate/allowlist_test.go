@@ -89,6 +89,22 @@ func TestTableExamplesDecide(t *testing.T) {
 	assert.Greater(t, wants, 40)
 }
 
+// Every wrapper's examples run through Analyze and get the answer they
+// state: the command inside is reached through the wrapper.
+func TestWrapperExamplesDecide(t *testing.T) {
+	e := env(protocol.Policy{})
+	n := 0
+	for _, w := range cmds.Wrappers() {
+		assert.NotEmpty(t, w.Examples, w.Name)
+		for _, ex := range w.Examples {
+			n++
+			call := strings.TrimSpace(w.Name + " " + ex.Args)
+			assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
+		}
+	}
+	assert.Greater(t, n, 90)
+}
+
 // The spellings of three classes decide like their plain form (T4): ip's
 // global options before netns exec, ssh-keygen's -f in a cluster, and
 // telnet's -e (escape character) and -c (no .telnetrc), which run nothing.

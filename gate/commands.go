@@ -454,20 +454,32 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		}
 		return s
 	}
+	if w := cmds.WrapperOf(lb); w != nil && w.Runs(firstVal(args), len(args)) {
+		switch w.Wrap {
+		case cmds.Privileged:
+			f.wrapper = true
+			// SPEC §5.4: privilege escalation is human-only whatever the inner command
+			f.human, f.ruleClears = reason("human.privileged", lb+" runs the command with other privileges"), true
+			i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
+			if i < len(args) {
+				i = min(i+w.Lead, len(args))
+			}
+			if i < len(args) {
+				return a.inner(args[i:], sc, idx)
+			}
+			s.shellSink = true
+			return s
+		case cmds.Transparent:
+			return a.transparent(f, idx, lb, args, sc)
+		case cmds.Prefix:
+			return a.prefixRunner(f, idx, w, args, sc)
+		case cmds.Package:
+			return a.runner(f, idx, args, sc, w.Skip)
+		default:
+			return a.stringRunner(f, idx, lb, args, sc)
+		}
+	}
 	switch {
-	case lb == "sudo" || lb == "doas" || lb == "run0" || lb == "pkexec" || lb == "chroot":
-		f.wrapper = true
-		// SPEC §5.4: privilege escalation is human-only whatever the inner command
-		f.human, f.ruleClears = reason("human.privileged", lb+" runs the command with other privileges"), true
-		i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
-		if lb == "chroot" && i < len(args) {
-			i++
-		}
-		if i < len(args) {
-			return a.inner(args[i:], sc, idx)
-		}
-		s.shellSink = true
-		return s
 	case lb == "su":
 		f.wrapper = true
 		f.human, f.ruleClears = reason("human.privileged", "su runs the command as another user"), true
@@ -491,10 +503,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return s
 	case lb == "env":
 		return a.envCmd(f, idx, args, sc)
-	case lb == "command" || lb == "builtin" || lb == "exec" || lb == "nohup" || lb == "nice" || lb == "ionice" ||
-		lb == "timeout" || lb == "time" || lb == "stdbuf" || lb == "setsid" || lb == "chrt" || lb == "taskset" ||
-		lb == "busybox" || lb == "toybox" || lb == "flock" || lb == "watch" || lb == "xargs" ||
-		lb == "noglob" || lb == "nocorrect" || lb == "repeat" || lb == "emulate" || cmds.RunnerOf(lb) != nil:
+	case cmds.RunnerOf(lb) != nil:
 		return a.transparent(f, idx, lb, args, sc)
 	case shells[lb]:
 		return a.shellCmd(f, idx, args, sc)
@@ -554,16 +563,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return s
 	case isInterpreter(lb):
 		return a.interpreter(f, idx, lb, args, sc)
-	case lb == "npx" || lb == "bunx" || lb == "pnpx" || lb == "uvx" || lb == "pipx" && len(args) > 0 && args[0].val == "run":
-		return a.runner(f, idx, args, sc, 0)
-	case (lb == "npm" || lb == "pnpm" || lb == "yarn" || lb == "bun") && len(args) > 0 && (args[0].val == "exec" || args[0].val == "x" || args[0].val == "dlx"):
-		return a.runner(f, idx, args, sc, 1)
 	case (lb == "docker" || lb == "podman" || lb == "nerdctl") && len(args) > 0:
 		return a.container(f, idx, args, sc)
-	case (lb == "devbox" && len(args) > 0 && args[0].val == "run") || (lb == "mise" && len(args) > 0 && (args[0].val == "exec" || args[0].val == "x")):
-		return a.runner(f, idx, args, sc, 1)
-	case lb == "direnv" && len(args) > 1 && args[0].val == "exec":
-		return a.runner(f, idx, args, sc, 2)
 	case lb == "ip" && matchPath(args, []string{"netns", "exec"}, false) && len(args) > 3:
 		// ip [-4 -n NS …] netns exec NAME CMD; ip -all netns exec CMD
 		rest, _ := pathRest(args, []string{"netns", "exec"}, false)
@@ -578,14 +579,6 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
 		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
 		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
-	case prefixRunners[lb] || (lb == "poetry" || lb == "uv" || lb == "pipenv" || lb == "pdm" || lb == "hatch" || lb == "rye") && len(args) > 0 && args[0].val == "run" ||
-		lb == "bundle" && len(args) > 0 && args[0].val == "exec" || lb == "aws-vault" && len(args) > 0 && args[0].val == "exec" ||
-		lb == "op" && len(args) > 0 && args[0].val == "run" || len(args) > 0 && subRunners[lb] != "" && subRunners[lb] == args[0].val:
-		// subRunners[lb] is "" for every other command: cat "" .env, rm "" -rf ~ are not runners
-		return a.prefixRunner(f, idx, lb, args, sc)
-	case lb == "script" || lb == "nix-shell" || lb == "runuser" || lb == "tmux" || lb == "parallel" || lb == "at" || lb == "batch" ||
-		lb == "sg" || lb == "vagrant" && len(args) > 0 && args[0].val == "ssh":
-		return a.stringRunner(f, idx, lb, args, sc)
 	case lb == "git":
 		s = a.git(f, idx, args, sc)
 		s.or(a.subcmdEffects(f, idx, lb, args))
@@ -1474,30 +1467,6 @@ func (c interpCall) extracts(rest []word) bool {
 	return (c.module == "zipfile" || c.module == "tarfile") && (hasFlag(rest, "-e", "--extract")) || c.module == "venv" || c.module == "virtualenv"
 }
 
-// prefixRunners run the command that follows their own flags (strace -f
-// CMD, fakeroot CMD, ssh-agent CMD, dotenv -- CMD).
-var prefixRunners = map[string]bool{"strace": true, "ltrace": true, "valgrind": true, "unbuffer": true, "faketime": true,
-	"proxychains": true, "proxychains4": true, "torsocks": true, "torify": true, "firejail": true, "bwrap": true, "unshare": true,
-	"nsenter": true, "systemd-run": true, "setpriv": true, "caffeinate": true, "chronic": true, "ssh-agent": true, "xvfb-run": true,
-	"dbus-launch": true, "dbus-run-session": true, "fakeroot": true, "eatmydata": true, "nocache": true, "numactl": true, "prlimit": true,
-	"catchsegv": true, "screen": true, "chpst": true, "flatpak-spawn": true, "capsh": true, "entr": true, "dotenv": true, "with-contenv": true, "cgexec": true, "unbuffered": true, "sandbox-exec": true}
-
-// subRunners run the command after their subcommand (asdf exec CMD, conda
-// run -n ENV CMD, launchctl asuser UID CMD).
-var subRunners = map[string]string{"asdf": "exec", "conda": "run", "mamba": "run", "micromamba": "run", "pixi": "run",
-	"guix": "shell", "pipx": "run", "launchctl": "asuser"}
-
-// runnerValues are the short options of a prefix runner that take a value
-// (sandbox-exec -f FILE -n NAME -p PROFILE -D K=V CMD).
-var runnerValues = map[string]string{"sandbox-exec": "fnpD"}
-
-// runnerLogs are the options naming the file a prefix runner writes its
-// log or trace to (strace -o FILE, valgrind --log-file=FILE).
-var runnerLogs = map[string]struct {
-	letter byte
-	long   string
-}{"strace": {'o', "--output"}}
-
 // scriptArgs reads script's command line: the files it writes (the
 // typescript, its first operand, unless -p plays one back, and util-linux's
 // log files) and BSD's command after the typescript (script -q /dev/null
@@ -1522,40 +1491,30 @@ func scriptArgs(args []word) (writes, cmd []word) {
 // prefixRunner analyses every command the runner could start: its flags'
 // values are unknown, so each later word that is not a flag is tried as the
 // start of the inner command (the runner itself always asks).
-func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+func (a *analyzer) prefixRunner(f *rfact, idx int, w *cmds.Wrapper, args []word, sc *scope) summary {
 	a.noAlways = true
 	f.wrapper = true
-	f.open = reason("ask.runner", lb+" runs another program")
-	s := a.subcmdEffects(f, idx, lb, args)
-	start := 0
-	if subRunners[lb] != "" {
-		start = 1
-	} else if v, ok := runnerValues[lb]; ok {
-		start = skipOpts(args, v, nil)
+	f.open = reason("ask.runner", w.Name+" runs another program")
+	s := a.subcmdEffects(f, idx, w.Name, args)
+	start := w.Skip
+	if w.Values != "" {
+		start = skipOpts(args, w.Values, nil)
 	}
-	switch lb {
-	case "poetry", "uv", "pipenv", "pdm", "hatch", "rye", "bundle", "op":
-		start = 1
-	case "aws-vault":
-		start = 2
-	case "systemd-run":
+	if len(w.Schedules) > 0 && hasLongAbbrev(args, w.Schedules...) {
 		// a timer or path trigger runs the command again later: persistence
-		if hasLongAbbrev(args, "--on-calendar", "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
-			"--on-unit-inactive", "--on-clock-change", "--on-timezone-change", "--timer-property", "--path-property", "--socket-property") {
-			f.human = reason("human.persistence-write", "systemd-run schedules a command")
-		}
+		f.human = reason("human.persistence-write", w.Name+" schedules a command")
 	}
-	if l, ok := runnerLogs[lb]; ok {
-		args := args[:start+skipOpts(args[start:], "oeEpPsuUaSAbI", map[string]bool{"--output": true})]
-		for _, w := range optionValues(args, l.letter, l.long) {
-			a.writeWord(w, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
+	if l := w.Log; l != nil {
+		args := args[:start+skipOpts(args[start:], l.Values, map[string]bool{l.Long: true})]
+		for _, v := range optionValues(args, l.Letter, l.Long) {
+			a.writeWord(v, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
 		}
 	}
 	tried := 0
 	for i := start; i < len(args) && tried < 3; i++ {
 		v := args[i].val
 		if v == "--" {
-			if lb == "capsh" {
+			if w.DashShell {
 				// capsh … -- ARGS: ARGS go to /bin/bash (capsh -- -c CMD)
 				return a.inner(append([]word{{val: "bash"}}, args[i+1:]...), sc, idx)
 			}
@@ -1572,6 +1531,21 @@ func (a *analyzer) prefixRunner(f *rfact, idx int, lb string, args []word, sc *s
 		a.guessing = guessing
 	}
 	return s
+}
+
+// firstVal is the first argument's value, "" without one.
+func firstVal(args []word) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0].val
+}
+
+// isPrefixRunner reports a program that runs the command after its own
+// flags on every call (strace, fakeroot), not only after a subcommand.
+func isPrefixRunner(lb string) bool {
+	w := cmds.WrapperOf(lb)
+	return w != nil && w.Wrap == cmds.Prefix && len(w.Subs) == 0
 }
 
 // stringRunner handles tools that run a shell string or their stdin:
