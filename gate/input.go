@@ -448,8 +448,14 @@ func (a *analyzer) classFacts(class toolClass, name string, call protocol.ToolCa
 	case tFetch:
 		return t.fetch(sc)
 	case tWebSearch:
-		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "web search sends only a query")})
-		return name + ": " + clip(firstString(in, "query", "q"), 200)
+		q := firstString(in, "query", "q")
+		f := &rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "web search sends only a query")}
+		if redact.String(q) != q {
+			// the query goes to the search provider, like a token in a URL
+			f.safe, f.human = nil, reason("human.secret-url", "the search query carries what looks like a credential")
+		}
+		a.add(f)
+		return name + ": " + clip(q, 200)
 	case tNoop:
 		a.add(&rfact{kind: protocol.FactTool, tool: name, parent: -1, safe: reason("gate.safe", "no side effects")})
 		return name

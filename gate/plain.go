@@ -671,10 +671,58 @@ func printedText(lb string, args []word) *stdinSrc {
 		b.WriteString(w.val)
 	}
 	t := b.String()
-	if lb == "printf" && (len(args) != 1 || strings.ContainsAny(t, "%\\")) {
-		known = false
+	if lb == "printf" && known && len(args) > 0 && !strings.HasPrefix(args[0].val, "-") { // -v VAR prints nothing
+		vals := make([]string, len(args)-1)
+		for i, w := range args[1:] {
+			vals[i] = w.val
+		}
+		t, known = printfText(args[0].val, vals)
+		return &stdinSrc{text: t, known: known}
 	}
-	return &stdinSrc{text: t + "\n", known: known}
+	return &stdinSrc{text: t + "\n", known: known && lb != "printf"}
+}
+
+// printfText is what printf FORMAT ARGS… prints when FORMAT has no
+// conversion but %s and %% and no escape but \n \t \0 \\: the format is
+// reused while arguments remain, as printf does. \0 is read as a newline:
+// it separates names (printf '%s\0' .env | xargs -0 cat) as a newline does.
+func printfText(format string, args []string) (string, bool) {
+	var b strings.Builder
+	for i := 0; ; {
+		consumed := false
+		for j := 0; j < len(format); j++ {
+			c := format[j]
+			if (c != '%' && c != '\\') || j+1 == len(format) {
+				if c == '%' || c == '\\' {
+					return "", false
+				}
+				b.WriteByte(c)
+				continue
+			}
+			j++
+			switch esc := string(format[j-1 : j+1]); esc {
+			case "%s":
+				if i < len(args) {
+					b.WriteString(args[i])
+					i++
+				}
+				consumed = true
+			case "%%":
+				b.WriteByte('%')
+			case "\\n", "\\0":
+				b.WriteByte('\n')
+			case "\\t":
+				b.WriteByte('\t')
+			case "\\\\":
+				b.WriteByte('\\')
+			default:
+				return "", false
+			}
+		}
+		if !consumed || i >= len(args) {
+			return b.String(), true
+		}
+	}
 }
 
 // versionTools are toolchains whose --version only prints it.
