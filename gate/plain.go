@@ -654,32 +654,26 @@ func (a *analyzer) hostsOf(idx int) []string {
 
 // printedText is what echo or printf prints, when the gate can tell.
 func printedText(lb string, args []word) *stdinSrc {
-	var b strings.Builder
-	known := true
+	vals := make([]string, len(args))
+	dyn := false
 	for i, w := range args {
-		if i == 0 && lb == "echo" && strings.HasPrefix(w.val, "-") {
-			known = false // -e, -n: escapes the gate does not decode
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
+		vals[i] = w.val
 		if w.dyn {
-			known = false
-			b.WriteString("$_")
-			continue
+			vals[i], dyn = "$_", true
 		}
-		b.WriteString(w.val)
 	}
-	t := b.String()
-	if lb == "printf" && known && len(args) > 0 && !strings.HasPrefix(args[0].val, "-") { // -v VAR prints nothing
-		vals := make([]string, len(args)-1)
-		for i, w := range args[1:] {
-			vals[i] = w.val
+	if dyn {
+		return &stdinSrc{text: strings.Join(vals, " ") + "\n"}
+	}
+	if lb == "printf" {
+		if len(vals) == 0 || strings.HasPrefix(vals[0], "-") { // -v VAR prints nothing
+			return &stdinSrc{text: "$_"}
 		}
-		t, known = printfText(args[0].val, vals)
+		t, known := printfText(vals[0], vals[1:])
 		return &stdinSrc{text: t, known: known}
 	}
-	return &stdinSrc{text: t + "\n", known: known && lb != "printf"}
+	// echo's -e and -n: escapes the gate does not decode
+	return &stdinSrc{text: strings.Join(vals, " ") + "\n", known: len(vals) == 0 || !strings.HasPrefix(vals[0], "-")}
 }
 
 // printfText is what printf FORMAT ARGS… prints when FORMAT has no
