@@ -37,7 +37,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	c.assigns()
 	c.s.or(a.subcmdEffects(f, idx, lb, args))
 	switch { // the first family with an arm for the command decides it
-	case c.builtin(), c.hostState(), c.readers(), c.searches(), c.fileTool(), c.files(), c.infra(), c.builds():
+	case c.builtin(), c.hostState(), c.readers(), c.queries(), c.searches(), c.fileTool(), c.files(), c.infra(), c.builds():
 	}
 	if c.done {
 		return c.s // jobs -x: the inner command's summary

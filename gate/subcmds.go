@@ -130,6 +130,8 @@ var configWriters = subcmdTable(map[string][]string{
 	"poetry": {"self add", "self install"},
 	"conda":  {"config --add|--set|--append|--prepend"},
 	"docker": {"context create", "context use", "plugin install"},
+	// a launchd job started at every login
+	"brew": {"services start", "services restart", "services run"},
 })
 
 // pathInstallers install programs into a directory on the PATH outside
@@ -188,6 +190,9 @@ var systemChangers = subcmdTable(map[string][]string{
 	"kextload":     {""},
 	"kmutil":       {"load", "unload", "create", "install"},
 	"profiles":     {"install", "remove", "-I", "-R"},
+	// without its quarantine attribute a downloaded program runs unchecked
+	// by Gatekeeper; -c clears every attribute, the quarantine with them
+	"xattr": {"-c", "com.apple.quarantine -d|-w"},
 })
 
 // unguarded run another agent with its permission checks, sandbox or hooks

@@ -25,7 +25,7 @@ func index[T any](table []T, name func(T) string) func() map[string]T {
 func commandName(c *argv.Command) string { return c.Name }
 
 // readerIndex is the readers by name.
-var readerIndex = index(readers, commandName)
+var readerIndex = index(slices.Concat(readers, macReaders), commandName)
 
 // programIndex is every program whose flags the table declares, by name.
 var programIndex = index(All(), commandName)
@@ -42,9 +42,10 @@ func Lookup(name string) *argv.Command {
 
 // All are the declarations of the programs' flags: the core programs, the
 // readers, the info printers, the searches, the tools with subcommands,
-// the disk tools, the file tools, the pagers and editors, the installers.
+// the disk tools, the file tools, the pagers and editors, the installers,
+// the macOS readers and queries.
 func All() []*argv.Command {
-	return slices.Concat(core, readers, info, searches, tools, disks(), files(), pagers, installerCmds())
+	return slices.Concat(core, readers, info, searches, tools, disks(), files(), pagers, installerCmds(), macReaders, queryCmds())
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for

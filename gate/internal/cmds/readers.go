@@ -184,11 +184,6 @@ var readers = []*argv.Command{
 	// zstd's -o FILE writes, -D FILE reads a dictionary: both left out
 	gnu("zstdcat", flags("-q --quiet -v --verbose -f --force -c --stdout -d --decompress -k --keep --long --no-progress --progress -V", "-T --threads -M --memory", ""),
 		ex("x.zst", ""), ex("-o out x.zst", "-o")),
-	// macOS plutil: -p prints, -lint checks; -convert, -insert, -replace,
-	// -remove, -extract and -o rewrite a file, left out
-	{Name: "plutil", OneDash: true, Flags: flags("-p -lint -s -help", "", ""),
-		Examples: []argv.Example{ex("-p Info.plist", ""), ex("-lint a.plist b.plist", ""), ex("-convert xml1 x.plist", "-convert"),
-			ex("-replace K -string v x.plist", "-replace")}},
 	gnu("tac", flags("-b --before -r --regex", "-s --separator", "")),
 	{Name: "rev", Flags: flags("-h -V", "", "")},
 	{Name: "fold", Abbrev: true, Numeric: true, Flags: flags("-b --bytes -s --spaces", "-w --width", ""), Examples: []argv.Example{ex("-w 80 x", "")}},
