@@ -141,15 +141,15 @@ func wrapperTable() []*Wrapper {
 			subRunner("guix", Prefix, 1, []string{"shell"}, want("shell -- rm -rf ~", floorInside)),
 			subRunner("launchctl", Prefix, 1, []string{"asuser"}, want("asuser 501 rm -rf ~", floorInside)),
 			// npx PKG, npm exec PKG, direnv exec DIR CMD: the runner asks
+			// (bun x PKG is read as bun the interpreter's call)
 			subRunner("npx", Package, 0, nil, want("rm -rf ~", floorInside)),
 			subRunner("bunx", Package, 0, nil, want("rm -rf ~", floorInside)),
 			subRunner("pnpx", Package, 0, nil, want("rm -rf ~", floorInside)),
 			subRunner("uvx", Package, 0, nil, want("rm -rf ~", floorInside)),
 			subRunner("pipx", Package, 0, run, want("run cowsay", "human human.remote-code")),
-			subRunner("npm", Package, 1, []string{"exec", "x"}, want("exec rm -rf ~", floorInside)),
+			subRunner("npm", Package, 1, []string{"exec", "x", "dlx"}, want("exec rm -rf ~", floorInside), want("dlx rm -rf ~", floorInside)),
 			subRunner("pnpm", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside)),
 			subRunner("yarn", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside)),
-			subRunner("bun", Package, 1, []string{"exec", "x", "dlx"}, want("x rm -rf ~", floorInside)),
 			subRunner("devbox", Package, 1, run, want("run rm -rf ~", floorInside)),
 			subRunner("mise", Package, 1, []string{"exec", "x"}, want("x rm -rf ~", floorInside)),
 			subRunner("direnv", Package, 2, exec, want("exec . rm -rf ~", floorInside)),
