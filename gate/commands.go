@@ -470,7 +470,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 			s.shellSink = true
 			return s
 		case cmds.Transparent:
-			return a.transparent(f, idx, lb, args, sc)
+			c := wrapCall{a: a, f: f, idx: idx, w: w, args: args, sc: sc}
+			return c.transparent()
 		case cmds.Prefix:
 			return a.prefixRunner(f, idx, w, args, sc)
 		case cmds.Package:
@@ -503,8 +504,6 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return s
 	case lb == "env":
 		return a.envCmd(f, idx, args, sc)
-	case cmds.RunnerOf(lb) != nil:
-		return a.transparent(f, idx, lb, args, sc)
 	case shells[lb]:
 		return a.shellCmd(f, idx, args, sc)
 	case lb == "eval":
@@ -789,152 +788,6 @@ func (a *analyzer) envCmd(f *rfact, idx int, args []word, sc *scope) summary {
 
 var envLong = []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
 	"block-signal", "default-signal", "ignore-signal", "list-signal-handling", "argv0"}
-
-// transparent wrappers change how a command runs, not what it can do.
-func (a *analyzer) transparent(f *rfact, idx int, lb string, args []word, sc *scope) summary {
-	f.wrapper = true
-	f.safe = reason("gate.wrapper", lb+" runs the inner command, which is analysed")
-	var i int
-	if r := cmds.RunnerOf(lb); r != nil {
-		// arch -arm64 PROG, setarch ARCH -R PROG: the table says where the
-		// program starts; without one, arch prints the machine and
-		// setarch starts a shell
-		prog, unknown := r.Program(len(args), wordAt(args))
-		for j := range args[:prog] {
-			if n, val, ok := strings.Cut(args[j].val, "="); j > 0 && slices.Contains(r.Env, args[j-1].val) && (!ok || args[j].dyn || riskyEnv(n, val, true)) {
-				a.add(&rfact{kind: protocol.FactEnv, detail: clip(args[j].val, 80), parent: -1, ask: reason("ask.env-prefix", lb+" sets "+n+", which changes what the command runs")})
-				a.envCommand(n, val, sc)
-			}
-		}
-		switch {
-		case prog >= len(args) && !r.Shell && unknown == "":
-			f.wrapper = false
-			f.safe = reason("gate.safe", lb+" prints the machine's architecture")
-			return summary{}
-		case prog >= len(args):
-			f.safe, f.wrapper = nil, false
-			f.ask = reason("ask.unknown-command", lb+" without a program the gate can find")
-			return summary{}
-		case unknown != "":
-			f.safe = nil
-			f.ask = reason("ask.flag", lb+" "+unknown+" is a flag the gate does not know")
-		}
-		i = prog
-	}
-	switch lb {
-	case "command":
-		if hasFlag(args[:skipOpts(args, "", nil)], "-v", "-V") {
-			f.wrapper = false
-			f.safe = reason("gate.safe", "command -v only looks a name up")
-			return summary{}
-		}
-		i = skipOpts(args, "", nil)
-	case "builtin", "nohup", "setsid", "busybox", "toybox", "noglob", "nocorrect":
-		// noglob, nocorrect: zsh precommand modifiers
-		i = skipOpts(args, "", nil)
-	case "repeat":
-		i = 1 // zsh: repeat N CMD
-	case "emulate":
-		// zsh: emulate sh -c CODE evaluates CODE
-		for j, w := range args {
-			if w.val == "-c" && j+1 < len(args) {
-				return a.shellString(f, args[j+1], sc, idx)
-			}
-		}
-		f.wrapper = false
-		f.safe = reason("gate.safe", "emulate sets shell options")
-		return summary{}
-	case "exec":
-		i = skipOpts(args, "a", nil)
-	case "nice":
-		i = skipOpts(args, "n", map[string]bool{"--adjustment": true})
-	case "ionice":
-		i = skipOpts(args, "cn", map[string]bool{"--class": true, "--classdata": true})
-		if hasFlag(args[:i], "-p", "--pid", "-P", "--pgid", "-u", "--uid") {
-			return noInner(f, "ionice")
-		}
-	case "timeout":
-		i = skipOpts(args, "sk", map[string]bool{"--signal": true, "--kill-after": true})
-		i++ // the duration
-	case "time":
-		for j, w := range args[:skipOpts(args, "fo", map[string]bool{"--format": true, "--output": true})] {
-			if (w.val == "-o" || w.val == "--output") && j+1 < len(args) {
-				a.writeFact(a.pathWord(args[j+1], sc, true), idx)
-			}
-		}
-		i = skipOpts(args, "fo", map[string]bool{"--format": true, "--output": true})
-	case "stdbuf":
-		i = skipOpts(args, "ioe", map[string]bool{"--input": true, "--output": true, "--error": true})
-	case "chrt":
-		i = skipOpts(args, "TPD", nil)
-		if hasFlag(args[:i], "-p", "--pid") {
-			return noInner(f, "chrt")
-		}
-		i++ // the priority
-	case "taskset":
-		i = skipOpts(args, "", nil)
-		if hasShort(args[:i], "p") || hasFlag(args[:i], "--pid") {
-			return noInner(f, "taskset")
-		}
-		i++ // the mask
-	case "flock":
-		// getopt permutes: flock -c CMD FILE is flock FILE -c CMD
-		for j, w := range args {
-			if w.val == "--" {
-				break
-			}
-			if (w.val == "-c" || w.val == "--command") && j+1 < len(args) {
-				for _, x := range append(slices.Clone(args[:j]), args[j+2:]...) {
-					if !strings.HasPrefix(x.val, "-") {
-						a.writeFact(a.pathWord(x, sc, true), idx)
-						break
-					}
-				}
-				return a.shellString(f, args[j+1], sc, idx)
-			}
-		}
-		i = skipOpts(args, "Ew", map[string]bool{"--timeout": true, "--conflict-exit-code": true})
-		if i < len(args) {
-			a.writeFact(a.pathWord(args[i], sc, true), idx)
-			i++
-		}
-		for j := i; j < len(args); j++ {
-			if args[j].val == "-c" || args[j].val == "--command" {
-				if j+1 < len(args) {
-					return a.shellString(f, args[j+1], sc, idx)
-				}
-				return summary{}
-			}
-		}
-	case "watch":
-		i = skipOpts(args, "nq", map[string]bool{"--interval": true, "--equexit": true})
-		if i < len(args) && !hasFlag(args[:i], "-x", "--exec") {
-			parts := make([]string, 0, len(args)-i)
-			for _, w := range args[i:] {
-				if w.dyn {
-					f.safe = nil
-					f.human = reason("human.eval-opaque", "watch of a string only known at run time")
-				}
-				parts = append(parts, w.val)
-			}
-			return a.reparse(strings.Join(parts, " "), sc, idx)
-		}
-	case "xargs":
-		return a.xargs(f, idx, args, sc)
-	}
-	if i >= len(args) {
-		if lb == "exec" || lb == "command" || lb == "builtin" || lb == "time" {
-			return summary{}
-		}
-		f.safe = nil
-		f.ask = reason("ask.wrapper", lb+" without a command the gate can find")
-		return summary{}
-	}
-	// command, builtin and exec skip shell functions: in cd() { builtin cd
-	// "$@"; } the inner cd is the builtin, not a recursive call
-	a.noFunc = lb == "command" || lb == "builtin" || lb == "exec"
-	return a.inner(args[i:], sc, idx)
-}
 
 // noInner: the wrapper changes a running process instead of running a
 // command; not known-safe.

@@ -2,6 +2,7 @@ package cmds
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 )
@@ -52,6 +53,32 @@ type Wrapper struct {
 	// DashShell: the words after -- are arguments of /bin/bash, not a
 	// command (capsh -- -c CMD)
 	DashShell bool
+	// Long are the long options that take the next word as their value
+	// (timeout --signal KILL CMD)
+	Long map[string]bool
+	// Operands: it takes no options, only Lead operands (zsh repeat N CMD)
+	Operands bool
+	// Process are the flags with which it changes a running process
+	// instead of running a command (ionice -p PID); ProcessLetters the
+	// short ones also found in a cluster (taskset -ap)
+	Process        []string
+	ProcessLetters string
+	// LooksUp are the flags with which it only looks a name up (command -v)
+	LooksUp []string
+	// Output are the flags whose value is a file it writes (time -o FILE)
+	Output []string
+	// Bare: without a command it runs nothing and says nothing (exec,
+	// time): no question
+	Bare bool
+	// SkipsFuncs: the command it runs is never a shell function (in cd()
+	// { builtin cd "$@"; } the inner cd is the builtin)
+	SkipsFuncs bool
+	// Runner is the table's reading of a runner whose program is an
+	// operand (arch -arm64 PROG), nil for the others
+	Runner *Runner
+	// Hook names the gate's reader of a wrapper whose command is not the
+	// words after its options (flock FILE -c CMD, watch's joined words)
+	Hook string
 	// Examples state the gate's answer (argv.Example.Want) for a call.
 	Examples []argv.Example
 }
@@ -95,19 +122,65 @@ func subRunner(name string, kind Wrap, skip int, subs []string, ex ...argv.Examp
 	return &Wrapper{Name: name, Wrap: kind, Subs: subs, Skip: skip, Examples: ex}
 }
 
+// longs are long options that take a value, as a set.
+func longs(names string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(names) {
+		m[n] = true
+	}
+	return m
+}
+
+// transparents are the wrappers that change how a command runs, not what
+// it can do.
+func transparents() []*Wrapper {
+	inside := []argv.Example{want("rm -rf ~", floorInside)}
+	lead := []argv.Example{want("3 rm -rf ~", floorInside)}
+	out := []*Wrapper{
+		{Name: "command", LooksUp: []string{"-v", "-V"}, Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("rm -rf ~", floorInside), want("-v rm", "allow")}},
+		{Name: "builtin", Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("cd /", "allow")}},
+		{Name: "exec", Values: "a", Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("-a x rm -rf ~", floorInside)}},
+		{Name: "time", Values: "fo", Long: longs("--format --output"), Output: []string{"-o", "--output"}, Bare: true,
+			Examples: []argv.Example{want("rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write")}},
+		{Name: "nice", Values: "n", Long: longs("--adjustment"), Examples: []argv.Example{want("-n 5 rm -rf ~", floorInside)}},
+		{Name: "ionice", Values: "cn", Long: longs("--class --classdata"), Process: []string{"-p", "--pid", "-P", "--pgid", "-u", "--uid"},
+			Examples: []argv.Example{want("-c 3 rm -rf ~", floorInside), want("-p 1", "ask ask.unknown-command")}},
+		{Name: "timeout", Values: "sk", Long: longs("--signal --kill-after"), Lead: 1, Examples: []argv.Example{want("-s KILL 5 rm -rf ~", floorInside)}},
+		{Name: "stdbuf", Values: "ioe", Long: longs("--input --output --error"), Examples: []argv.Example{want("-o L rm -rf ~", floorInside)}},
+		{Name: "chrt", Values: "TPD", Lead: 1, Process: []string{"-p", "--pid"}, Examples: []argv.Example{want("10 rm -rf ~", floorInside), want("-p 10 1", "ask ask.unknown-command")}},
+		{Name: "taskset", Lead: 1, Process: []string{"--pid"}, ProcessLetters: "p", Examples: []argv.Example{want("3 rm -rf ~", floorInside), want("-ap 3 1", "ask ask.unknown-command")}},
+		{Name: "repeat", Operands: true, Lead: 1, Examples: lead}, // zsh: repeat N CMD
+		// zsh: emulate sh -c CODE evaluates CODE; without -c it sets options
+		{Name: "emulate", Hook: "emulate", Examples: []argv.Example{want("sh -c 'rm -rf ~'", floorInside), want("zsh", "allow")}},
+		// flock FILE CMD, flock FILE -c CMD (getopt permutes)
+		{Name: "flock", Values: "Ew", Long: longs("--timeout --conflict-exit-code"), Lead: 1, Hook: "flock", Examples: []argv.Example{want("/tmp/lock rm -rf ~", floorInside)}},
+		// watch joins its words into a shell string unless -x
+		{Name: "watch", Values: "nq", Long: longs("--interval --equexit"), Hook: "watch", Examples: []argv.Example{want("'rm -rf ~'", floorInside)}},
+		{Name: "xargs", Hook: "xargs", Examples: inside},
+	}
+	// nohup CMD; noglob, nocorrect: zsh precommand modifiers
+	for _, n := range []string{"nohup", "setsid", "busybox", "toybox", "noglob", "nocorrect"} {
+		out = append(out, &Wrapper{Name: n, Examples: inside})
+	}
+	for _, r := range runners {
+		// arch -arm64 PROG: the runner's table entry finds PROG
+		out = append(out, &Wrapper{Name: r.Cmd.Name, Runner: r, Examples: []argv.Example{want(strings.Repeat("x86_64 ", r.Lead)+"rm -rf ~", floorInside)}})
+	}
+	for _, w := range out {
+		w.Wrap = Transparent
+	}
+	return out
+}
+
 func wrapperTable() []*Wrapper {
 	run, exec := []string{"run"}, []string{"exec"}
 	return slices.Concat(
 		// sudo [-u USER …] CMD: privileges, whatever CMD is
 		wrapOf(Privileged, []string{"sudo", "doas", "run0", "pkexec"}, "-u root rm -rf ~"),
 		[]*Wrapper{{Name: "chroot", Wrap: Privileged, Lead: 1, Examples: []argv.Example{want("/srv/root rm -rf ~", floorInside)}}},
-		// nohup CMD: the per-program options are read in the gate's
-		// transparent(); the inner command is analysed
-		wrapOf(Transparent, []string{"command", "builtin", "exec", "nohup", "nice", "ionice", "time", "stdbuf", "setsid",
-			"busybox", "toybox", "watch", "xargs", "noglob", "nocorrect"}, "rm -rf ~"),
-		wrapOf(Transparent, []string{"timeout", "chrt", "taskset", "repeat"}, "3 rm -rf ~"),
-		wrapOf(Transparent, []string{"emulate"}, "sh -c 'rm -rf ~'"),
-		wrapOf(Transparent, []string{"flock"}, "/tmp/lock rm -rf ~"), // flock FILE CMD
+		// nohup CMD, nice -n 5 CMD, timeout 5 CMD: options, operands of
+		// their own, then the command
+		transparents(),
 		// strace -f CMD: each word after the runner's flags is tried as
 		// the command's start
 		wrapOf(Prefix, []string{"ltrace", "valgrind", "unbuffer", "faketime", "proxychains", "proxychains4", "torsocks",
