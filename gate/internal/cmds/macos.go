@@ -1,6 +1,7 @@
 package cmds
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
@@ -117,23 +118,20 @@ var queryIndex = index(queries, func(q *Query) string { return q.Cmd.Name })
 // QueryOf is the query declared for name, or nil.
 func QueryOf(name string) *Query { return queryIndex()[name] }
 
-// queryCmds are the queries' declarations.
+// queryCmds are the queries' and the rewriters' declarations.
 func queryCmds() []*argv.Command {
-	out := make([]*argv.Command, 0, len(queries))
+	out := make([]*argv.Command, 0, len(queries)+len(rewriters))
 	for _, q := range queries {
 		out = append(out, q.Cmd)
+	}
+	for _, r := range rewriters {
+		out = append(out, r.Cmd)
 	}
 	return out
 }
 
-// macReaders read the files they are given and print their metadata or,
-// plutil -p, their contents.
+// macReaders read the files they are given and print their metadata.
 var macReaders = []*argv.Command{
-	// plutil: -p prints, -lint checks; -convert, -insert, -replace,
-	// -remove, -extract and -o rewrite a file, left out
-	{Name: "plutil", OneDash: true, Flags: flags("-p -lint -s -help", "", ""),
-		Examples: []argv.Example{ex("-p Info.plist", ""), ex("-lint a.plist b.plist", ""), ex("-convert xml1 x.plist", "-convert"),
-			ex("-replace K -string v x.plist", "-replace")}},
 	// xattr with no flag or -l lists a file's attributes, -p prints one
 	// (its first operand is the attribute's name); -d, -c and -w change them
 	{Name: "xattr", Output: argv.Counts, Flags: flags("-l -p -r -s -v -x -h", "", ""),
@@ -163,3 +161,98 @@ func gnuCounts(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
 	c.Output = argv.Counts
 	return c
 }
+
+// Rewriter is a program that rewrites the files it is given in its
+// editing modes (plutil -replace K -string v F writes F): with a flag of
+// Edits, or a command of Script's that is not one of Looks (PlistBuddy
+// -c 'Set :K v'), or with Script and none given (its commands then come
+// from stdin), it writes its operands; Output names the file written
+// instead (plutil -o F), nothing when its value is one of Stdout. A flag
+// of Edits whose last value is in Prints only prints (plutil -extract K
+// raw prints the value; -extract K json rewrites F with it).
+type Rewriter struct {
+	Cmd    *argv.Command
+	Edits  string
+	Prints map[string]string
+	Output string
+	Stdout string
+	Script string
+	Looks  string
+}
+
+// Writes says which files the n words at(i), parsed as inv, write: the
+// operands (edits), and the word Output's value is (out, -1 for none or
+// stdout).
+func (r *Rewriter) Writes(inv argv.Invocation, n int, at func(i int) (val string, dyn bool)) (edits bool, out int) {
+	out, scripts := -1, 0
+	for _, u := range inv.Uses {
+		switch {
+		case u.Name == r.Output && u.ValAt >= 0:
+			if v, dyn := at(u.ValAt); dyn || !slices.Contains(strings.Fields(r.Stdout), v) {
+				out = u.ValAt
+			}
+		case u.Name == r.Script:
+			scripts++
+			edits = edits || u.ValAt < 0 || r.scriptEdits(at(u.ValAt))
+		case slices.Contains(strings.Fields(r.Edits), u.Name):
+			edits = edits || !r.prints(u, n, at)
+		}
+	}
+	if r.Script != "" && scripts == 0 {
+		edits = true
+	}
+	return edits && out < 0 && !r.hasOutput(inv), out
+}
+
+// hasOutput says inv names an output, stdout or a file.
+func (r *Rewriter) hasOutput(inv argv.Invocation) bool { return r.Output != "" && inv.Has(r.Output) }
+
+// scriptEdits says a command of the program's language may write.
+func (r *Rewriter) scriptEdits(cmd string, dyn bool) bool {
+	f := strings.Fields(cmd)
+	return dyn || len(f) == 0 || !slices.Contains(strings.Fields(r.Looks), strings.ToLower(f[0]))
+}
+
+// prints says edit flag u's last value makes it only print.
+func (r *Rewriter) prints(u argv.Use, n int, at func(i int) (string, bool)) bool {
+	last := u.ValAt
+	if u.Flag.Arity == argv.Two && u.ValAt >= 0 && u.ValAt+1 < n {
+		last = u.ValAt + 1
+	}
+	if last < 0 {
+		return false
+	}
+	v, dyn := at(last)
+	return !dyn && slices.Contains(strings.Fields(r.Prints[u.Name]), v)
+}
+
+// plutilTypes are the types of the values plutil -insert and -replace set.
+const plutilTypes = "-bool -integer -float -string -date -data -xml -json"
+
+var rewriters = []*Rewriter{
+	// plutil: -p prints, -lint (the default) checks, -type and -extract K
+	// raw print a value; -convert, -insert, -replace, -remove, -create and
+	// -extract in another format rewrite the file, or write -o's file;
+	// -e EXT writes a file beside it
+	{Cmd: &argv.Command{Name: "plutil", OneDash: true, Flags: append(flags("-p -lint -s -r -n -help -append -array -dictionary -header",
+		"-convert -insert -replace -remove -create -type -expect -o -e "+plutilTypes, ""), argv.Flag{Names: "-extract", Arity: argv.Two}),
+		Examples: []argv.Example{want("-p Info.plist", "allow"), want("-lint a.plist b.plist", "allow"),
+			want("-extract CFBundleVersion raw Info.plist", "allow"), want("-extract CFBundleVersion json Info.plist", "ask"),
+			want("-convert xml1 -o - Info.plist", "allow"), want("-convert xml1 x.plist", "ask"),
+			want("-replace K -string v /home/u/Library/LaunchAgents/x.plist", "human human.persistence-write")}},
+		Edits: "-convert -insert -replace -remove -create -extract -e", Prints: map[string]string{"-extract": "raw"},
+		Output: "-o", Stdout: "- /dev/stdout"},
+	// PlistBuddy -c CMD runs CMD on the file and saves it when CMD changed
+	// it: Print, Help and Exit only read. Spelled PlistBuddy, as it is
+	// installed, its name has capitals, which the gate never finds
+	// known-safe (a case-insensitive disk runs RM as rm): Print asks there
+	{Cmd: &argv.Command{Name: "plistbuddy", Flags: flags("-x -h", "-c", ""),
+		Examples: []argv.Example{want("-c 'Print :CFBundleVersion' Info.plist", "allow"), want("-x -c Print Info.plist", "allow"),
+			want("-c 'Set :RunAtLoad true' /home/u/Library/LaunchAgents/x.plist", "human human.persistence-write"), want("Info.plist", "ask")}},
+		Script: "-c", Looks: "print help exit"},
+}
+
+var rewriterIndex = index(rewriters, func(r *Rewriter) string { return r.Cmd.Name })
+
+// RewriterOf is the rewriter declared for name, or nil.
+func RewriterOf(name string) *Rewriter { return rewriterIndex()[name] }
