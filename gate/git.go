@@ -219,6 +219,9 @@ func (c *gitCall) sendsSecrets() {
 				g.floor = reason("floor.exfil", "a secret is sent to the network by git")
 			}
 		}
+		if slices.ContainsFunc(args, literalCredential) {
+			g.human = reason("human.secret-url", "git sends what looks like a credential")
+		}
 	}
 }
 
@@ -241,6 +244,11 @@ func (c *gitCall) writesElsewhere() {
 		for _, w := range optionValues(rest, 0, "--directory") {
 			a.writeWord(w, gsc, gidx) // with --unsafe-paths it may leave the project
 		}
+		files := make([]word, 0, len(c.ops))
+		for _, o := range c.ops {
+			files = append(files, rest[o])
+		}
+		a.patchInput(files, gsc, gidx)
 	case "hash-object":
 		for _, o := range ops {
 			a.readWord(rest[o], gsc, gidx, false) // -w stores the file in the repository
@@ -494,11 +502,12 @@ func (c *gitCall) checkout() {
 	if discard {
 		c.human("human.history-rewrite", "git "+sub+" discards local changes")
 	}
-	// a pathspec of perm-peer's own files overwrites them from the index
-	// or a commit (checkout HEAD~ .perm-peer, restore --source=X …)
+	// a pathspec of perm-peer's own files or of a persistence file
+	// overwrites it from the index or a commit (checkout HEAD~ .perm-peer,
+	// checkout evil -- CLAUDE.md, restore --source=X .github/workflows/ci.yml)
 	if !(sub == "restore" && staged && !worktree) {
 		for _, o := range operands(rest, map[string]bool{"-s": true, "--source": true, "-b": true, "-B": true, "-c": true, "-C": true, "--orphan": true}) {
-			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, true); a.protectedWrite(r, false) {
+			if r := a.resolveMaybe(rest[o], rest[o].val, gsc, true); a.protectedWrite(r, false) || a.persistence(r) != "" {
 				a.writeFact(r, gidx)
 			}
 		}

@@ -596,7 +596,7 @@ func (t *toolFacts) write(sc *scope) string {
 		i := a.writeFact(p, -1)
 		news, olds := contentTexts(in), oldTexts(in)
 		if i >= 0 && isPackageJSON(p) && (touchesScripts(news) && !(len(olds) == 0 && dataOnlyRewrite(p.real, news)) || editsScripts(p.real, olds, news)) {
-			a.scriptsWrite(i)
+			scriptsWrite(a.facts[i])
 		}
 	}
 	return name + ": " + displayPaths(ps)
@@ -1115,7 +1115,7 @@ func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
 	endPkg := func() {
 		if len(pkg) > 0 && (touchesScripts(news) || editsScripts(pkgPath, olds, news)) {
 			for _, i := range pkg {
-				a.scriptsWrite(i)
+				scriptsWrite(a.facts[i])
 			}
 		}
 		pkg, pkgPath, news, olds = nil, "", nil, nil
@@ -1179,16 +1179,42 @@ func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
 	return out
 }
 
+// patchInput reads the patches a git apply or patch call applies, where
+// the gate can see them: files written earlier in this command (cat >
+// h.patch <<EOF … git apply h.patch) or its stdin, a here-document or
+// printf's output (with no patch file, or "-"). The files they name are
+// its writes. It reports whether it saw every patch the call applies.
+func (a *analyzer) patchInput(files []word, sc *scope, idx int) (all bool) {
+	stdin, all := len(files) == 0, true
+	for _, w := range files {
+		if w.val == "-" {
+			stdin = true
+		} else if text, ok := a.written[a.resolvePath(w.val, sc.cwd, false).abs]; ok && !w.dyn {
+			a.patchPaths(text, sc, idx)
+		} else {
+			all = false
+		}
+	}
+	if in := a.stdin; stdin && in != nil {
+		a.stdin = nil
+		a.patchPaths(in.text, sc, idx)
+		all = all && in.known
+	} else if stdin {
+		all = false
+	}
+	return all
+}
+
 // isPackageJSON reports a package.json: its scripts run on npm test,
 // npm install and more.
 func isPackageJSON(r pathRef) bool {
 	return strings.EqualFold(filepath.Base(r.abs), "package.json") || !r.known && strings.EqualFold(filepath.Base(r.raw), "package.json")
 }
 
-// scriptsWrite makes write fact i a persistence write of package.json
+// scriptsWrite makes write fact f a persistence write of package.json
 // scripts (unless something stronger already holds).
-func (a *analyzer) scriptsWrite(i int) {
-	if f := a.facts[i]; f.floor == nil && f.human == nil {
+func scriptsWrite(f *rfact) {
+	if f.floor == nil && f.human == nil {
 		f.human = reason("human.persistence-write", "changes package.json scripts")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/redact"
 )
 
 // blockChanges reports a call of a block tool that changes the disk
@@ -352,13 +353,20 @@ func (c *plainCall) fileTool() bool {
 			}
 		}
 	case cmds.Patches:
-		a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
 		// patch FILE [PATCH] writes FILE; -o FILE writes FILE, -r FILE
 		// the rejects, and the files of the patch are under -d DIR
-		if ops := operands(args, t.ValueFlags()); len(ops) > 0 {
+		ops := operands(args, t.ValueFlags())
+		if len(ops) > 0 {
 			a.writeWord(args[ops[0]], sc, idx)
 		}
 		c.flagFiles(t)
+		patches := optionValues(args, 'i', "--input")
+		if len(ops) > 1 {
+			patches = append(patches, args[ops[1]])
+		}
+		if !a.patchInput(patches, sc, idx) {
+			a.writeFact(pathRef{raw: "(files named in the patch)"}, idx)
+		}
 	case cmds.Outputs:
 		c.flagFiles(t)
 		if t.ReadsOperands {
@@ -641,6 +649,12 @@ func urlHost(v string) string {
 	return ""
 }
 
+// literalCredential reports a word written with a credential in it (a
+// token, a key, a URL's password): what redact would hide in the audit.
+func literalCredential(w word) bool {
+	return !w.dyn && redact.String(w.val) != w.val
+}
+
 // hostsOf lists the hosts command idx connects to.
 func (a *analyzer) hostsOf(idx int) []string {
 	var hosts []string
@@ -666,9 +680,13 @@ func printedText(lb string, args []word) *stdinSrc {
 		return &stdinSrc{text: strings.Join(vals, " ") + "\n"}
 	}
 	if lb == "printf" {
-		if len(vals) == 0 || strings.HasPrefix(vals[0], "-") { // -v VAR prints nothing
+		// the table finds the format: after --, never after -v VAR, whose
+		// output goes to VAR
+		inv := cmds.Lookup(lb).Parse(vals, nil)
+		if len(inv.Uses)+len(inv.Unknown) > 0 || len(inv.Operands) == 0 {
 			return &stdinSrc{text: "$_"}
 		}
+		vals = vals[inv.Operands[0]:]
 		t, known := printfText(vals[0], vals[1:])
 		return &stdinSrc{text: t, known: known}
 	}
@@ -1110,7 +1128,7 @@ func (a *analyzer) writeWord(w word, sc *scope, parent int) {
 		// the gate cannot tell what the shell writes into package.json:
 		// sed -i may rewrite a script as surely as npm pkg set
 		if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
-			a.scriptsWrite(i)
+			scriptsWrite(a.facts[i])
 		}
 	}
 }
@@ -2636,6 +2654,10 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	if cmds.NetcatOf(lb) != nil && netcatRuns(args) {
 		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 	}
+	if slices.ContainsFunc(args, literalCredential) {
+		// curl "https://x/?t=ghp_…", nslookup TOKEN.x: like WebFetch of that URL
+		f.human = reason("human.secret-url", lb+" sends what looks like a credential")
+	}
 	sensitiveBefore := len(a.facts)
 	if d, ok := copyTarget(args, sshVals[lb]); ok && !sshClients[lb] { // ssh -R 2222:h:22 host copies nothing
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
@@ -3533,11 +3555,17 @@ func (a *analyzer) gitConfigFile(w word, sc *scope, idx int) {
 	}
 }
 
-// gitCommandOptions are git's long options whose value is a command git
-// runs: rebase --exec, difftool --extcmd, the pack programs of clone,
-// fetch, push and ls-remote, and filter-branch's filters (eval'd by sh).
-var gitCommandOptions = []string{"--exec", "--extcmd", "--upload-pack", "--receive-pack", "--setup", "--env-filter", "--tree-filter",
-	"--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}
+// gitCommandOptions are, per subcommand, git's long options whose value is
+// a command git runs: rebase --exec, difftool --extcmd, the pack programs
+// (--exec is their old name), filter-branch's filters (eval'd by sh).
+var gitCommandOptions = map[string][]string{
+	"rebase": {"--exec"}, "difftool": {"--extcmd"},
+	"clone": {"--upload-pack", "--exec"}, "fetch": {"--upload-pack", "--exec"}, "pull": {"--upload-pack", "--exec"},
+	"ls-remote": {"--upload-pack", "--exec"}, "archive": {"--exec"}, "push": {"--receive-pack", "--exec"},
+	"send-pack": {"--receive-pack", "--exec"},
+	"filter-branch": {"--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
+		"--commit-filter", "--tag-name-filter"},
+}
 
 // longValue is the value of args[j] when it is one of names, or a prefix
 // of one, spelled --name=VALUE or --name VALUE.
@@ -3578,7 +3606,7 @@ func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
 		case strings.HasPrefix(v, "--") && len(v) > 3:
 			// git takes a unique prefix of a long option (--exe= is --exec=):
 			// every option a prefix may stand for is read, which only adds facts
-			if cmd, ok := longValue(rest, j, gitCommandOptions); ok {
+			if cmd, ok := longValue(rest, j, gitCommandOptions[sub]); ok {
 				a.reparse(cmd, sc, idx)
 			}
 		case strings.HasPrefix(v, "ext::"):
