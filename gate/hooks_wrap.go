@@ -23,6 +23,11 @@ type wrapCall struct {
 // table says which words are theirs (options, operands of their own), the
 // rest is the command, which is analysed.
 func (c *wrapCall) transparent() summary {
+	if c.w.Hook == "env" {
+		// env decides itself what it is: a wrapper, or a printer of the
+		// environment (env, env -S with no string)
+		return c.env()
+	}
 	a, f, idx, w, args, sc := c.a, c.f, c.idx, c.w, c.args, c.sc
 	lb := w.Name
 	f.wrapper = true
@@ -62,7 +67,7 @@ func (c *wrapCall) transparent() summary {
 			return a.reparse(strings.Join(parts, " "), sc, idx)
 		}
 	case w.Hook == "xargs":
-		return a.xargs(f, idx, args, sc)
+		return c.xargs()
 	}
 	if hasFlag(args[:i], w.LooksUp...) {
 		f.wrapper = false
@@ -150,4 +155,506 @@ func (c *wrapCall) flock(i int) (s summary, done bool) {
 		}
 	}
 	return summary{}, false
+}
+
+// xargs runs its command with arguments read from stdin: unknown words.
+func (c *wrapCall) xargs() summary {
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
+	repl := ""
+	argTaint := false
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		switch {
+		case v == "-I" || v == "--replace":
+			if i+1 < len(args) {
+				repl = args[i+1].val
+			}
+			i++
+		case strings.HasPrefix(v, "-I"):
+			repl = v[2:]
+		case strings.HasPrefix(v, "--replace="):
+			repl = strings.TrimPrefix(v, "--replace=")
+		case v == "-i":
+			repl = "{}"
+		case xargsArgFile(v):
+			// -a FILE, -aFILE, -ra FILE, -0aFILE, --arg-file[=]FILE and its
+			// abbreviations (--arg=FILE)
+			var file word
+			val := ""
+			if strings.HasPrefix(v, "--") {
+				_, val, _ = strings.Cut(v, "=")
+			} else {
+				val = v[strings.IndexByte(v, 'a')+1:]
+			}
+			if val != "" {
+				file = word{val: val, dyn: args[i].dyn}
+			} else {
+				if i+1 < len(args) {
+					file = args[i+1]
+				}
+				i++
+			}
+			if file.val != "" {
+				j := a.readFact(a.pathWord(file, sc, false), idx, false)
+				// the arguments are the file's contents
+				argTaint = argTaint || a.facts[j].human != nil && a.facts[j].human.Code == "human.sensitive-read"
+			}
+		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
+			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines" || v == "--eof":
+			i++
+		}
+	}
+	inner := append([]word{}, args[min(i, len(args)):]...)
+	if len(inner) == 0 {
+		inner = []word{{val: "echo"}}
+	}
+	if in := a.stdin; in != nil && in.known {
+		// echo / | xargs rm -rf: the arguments are known
+		a.stdin = nil
+		items := strings.Fields(in.text)
+		if len(items) <= maxAlts {
+			if repl == "" {
+				for _, it := range items {
+					inner = append(inner, word{val: it, glob: hasGlob(it)})
+				}
+				return a.inner(inner, sc, idx)
+			}
+			var s summary
+			for _, line := range strings.Split(strings.TrimSpace(in.text), "\n") {
+				one := append([]word{}, inner...)
+				for j := range one {
+					if !one[j].dyn {
+						one[j] = word{val: strings.ReplaceAll(one[j].val, repl, line)}
+					}
+				}
+				s.or(a.inner(one, sc, idx))
+			}
+			return s
+		}
+	}
+	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList, taint: argTaint,
+		secretPaths: a.stdin != nil && a.stdin.secretList, cleanPaths: a.stdin != nil && a.stdin.cleanList,
+		broadPaths: a.stdin != nil && a.stdin.broadList}
+	if repl != "" {
+		for j := range inner {
+			if strings.Contains(inner[j].val, repl) {
+				inner[j].dyn = true
+				inner[j].taint = inner[j].taint || argTaint
+			}
+		}
+	} else {
+		inner = append(inner, stdinWord)
+	}
+	return a.inner(inner, sc, idx)
+}
+
+// prefixRunner analyses every command the runner could start: its flags'
+// values are unknown, so each later word that is not a flag is tried as the
+// start of the inner command (the runner itself always asks).
+func (c *wrapCall) prefix() summary {
+	a, f, idx, w, args, sc := c.a, c.f, c.idx, c.w, c.args, c.sc
+	a.noAlways = true
+	f.wrapper = true
+	f.open = reason("ask.runner", w.Name+" runs another program")
+	s := a.subcmdEffects(f, idx, w.Name, args)
+	start := w.Skip
+	if w.Values != "" {
+		start = skipOpts(args, w.Values, nil)
+	}
+	if len(w.Schedules) > 0 && hasLongAbbrev(args, w.Schedules...) {
+		// a timer or path trigger runs the command again later: persistence
+		f.human = reason("human.persistence-write", w.Name+" schedules a command")
+	}
+	if l := w.Log; l != nil {
+		args := args[:start+skipOpts(args[start:], l.Values, map[string]bool{l.Long: true})]
+		for _, v := range optionValues(args, l.Letter, l.Long) {
+			a.writeWord(v, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
+		}
+	}
+	tried := 0
+	for i := start; i < len(args) && tried < 3; i++ {
+		v := args[i].val
+		if v == "--" {
+			if w.DashShell {
+				// capsh … -- ARGS: ARGS go to /bin/bash (capsh -- -c CMD)
+				return a.inner(append([]word{{val: "bash"}}, args[i+1:]...), sc, idx)
+			}
+			s.or(a.inner(args[i+1:], sc, idx))
+			return s
+		}
+		if strings.HasPrefix(v, "-") || args[i].dyn || isAssignWord(v) {
+			continue
+		}
+		tried++
+		guessing := a.guessing
+		a.guessing = true
+		s.or(a.inner(args[i:], sc, idx))
+		a.guessing = guessing
+	}
+	return s
+}
+
+// env runs its command in a changed environment or directory; env -S
+// splits a string into the command (a shell-like string).
+func (c *wrapCall) env() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	f.wrapper = true
+	ignore := false
+	cwd := sc.cwd
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if len(v) > 2 && v[0] == '-' && strings.IndexByte("i0v", v[1]) >= 0 {
+			// -iS 'cmd', -vu X: a cluster of short options, one at a time
+			args = slices.Concat(args[:i], []word{{val: v[:2]}, {val: "-" + v[2:], dyn: args[i].dyn}}, args[i+1:])
+			v = v[:2]
+		}
+		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") && len(v) > 2 {
+			// GNU getopt takes an unambiguous prefix: --split='cmd'
+			if full := longOpt(n, envLong); full != "" && full != n {
+				v = "--" + full
+				if eq {
+					v += "=" + val
+				}
+			}
+		}
+		switch {
+		case v == "--":
+			if i+1 < len(args) {
+				f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
+				return a.inner(args[i+1:], &scope{cwd: cwd}, idx)
+			}
+		case v == "-i" || v == "--ignore-environment" || v == "-" || v == "-0" || v == "--null" || v == "-v" || v == "--debug":
+			ignore = ignore || v == "-i" || v == "-" || v == "--ignore-environment"
+		case v == "-u" || v == "--unset":
+			i++
+		case strings.HasPrefix(v, "--unset=") || (strings.HasPrefix(v, "-u") && len(v) > 2):
+		case v == "-C" || v == "--chdir":
+			if i+1 < len(args) {
+				cwd = a.pathWord(args[i+1], sc, false).abs
+			}
+			i++
+			a.outsideCwd(f, "env -C", cwd)
+		case strings.HasPrefix(v, "--chdir=") || strings.HasPrefix(v, "-C") && !strings.HasPrefix(v, "--"):
+			d := strings.TrimPrefix(strings.TrimPrefix(v, "--chdir="), "-C")
+			cwd = a.pathWord(word{val: d, dyn: args[i].dyn}, sc, false).abs
+			a.outsideCwd(f, "env -C", cwd)
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || (strings.HasPrefix(v, "-S") && len(v) > 2):
+			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
+			if v == "-S" || v == "--split-string" {
+				if i+1 >= len(args) {
+					return summary{}
+				}
+				i++
+				if args[i].dyn {
+					f.human = reason("human.eval-opaque", "env -S of a string only known at run time")
+					return summary{}
+				}
+				str = args[i].val
+			}
+			rest := str
+			for _, w := range args[i+1:] {
+				rest += " " + w.val
+			}
+			f.safe = reason("gate.wrapper", "env -S; the string is analysed")
+			return a.reparse(rest, &scope{cwd: cwd}, idx)
+		case strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !args[i].dyn:
+			n := v[:strings.IndexByte(v, '=')]
+			if riskyEnv(n, v[len(n)+1:], true) {
+				a.add(&rfact{kind: protocol.FactEnv, detail: clip(v, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
+				a.envCommand(n, v[len(n)+1:], sc)
+			}
+		default:
+			f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
+			return a.inner(args[i:], &scope{cwd: cwd}, idx)
+		}
+	}
+	if !ignore {
+		f.human = reason("human.env-dump", "env without a command prints the environment")
+		return summary{taint: true}
+	}
+	f.safe = reason("gate.safe", "env -i with no command")
+	return summary{}
+}
+
+// stringRunner handles tools that run a shell string or their stdin:
+// script -c, nix-shell --run, runuser -c, tmux new 'CMD', parallel CMD :::
+// ARGS, at/batch (which also schedule it: persistence).
+func (c *wrapCall) stringRunner() summary {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.w.Name, c.args, c.sc
+	a.noAlways = true
+	f.wrapper = true
+	f.open = reason("ask.runner", lb+" runs another program")
+	switch lb {
+	case "at", "batch":
+		f.human = reason("human.persistence-write", lb+" schedules commands")
+		if in := a.stdin; in != nil {
+			a.stdin = nil
+			return a.reparse(in.text, sc, idx)
+		}
+		return summary{}
+	case "parallel":
+		return c.parallel()
+	case "tmux":
+		return c.tmux()
+	}
+	var cmd []word // BSD script FILE CMD ARGS
+	if lb == "script" {
+		var writes []word
+		writes, cmd = scriptArgs(args)
+		for _, w := range writes {
+			a.writeWord(w, sc, idx)
+		}
+	}
+	for i, w := range args {
+		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx)
+		}
+		// script -qc CMD, -qec CMD: c ends a cluster of short options
+		if v := w.val; len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx)
+		}
+		if strings.HasPrefix(w.val, "--command=") || strings.HasPrefix(w.val, "--run=") {
+			_, v, _ := strings.Cut(w.val, "=")
+			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
+		}
+	}
+	if lb == "script" {
+		// BSD script FILE CMD ARGS runs CMD; without one, script runs an
+		// interactive shell on its stdin
+		if cmd != nil {
+			return a.inner(cmd, sc, idx)
+		}
+		return a.shellCmd(f, idx, nil, sc)
+	}
+	if ops := operands(args, nil); lb == "sg" && len(ops) > 1 {
+		return a.shellString(f, args[ops[1]], sc, idx) // sg GROUP CMD: CMD is a shell string
+	}
+	if lb == "runuser" {
+		// runuser -u USER [--] CMD ARGS: the command runs as given
+		if i := skipOpts(args, "ugGw", map[string]bool{"--user": true, "--group": true, "--supp-group": true, "--whitelist-environment": true}); i < len(args) {
+			return a.inner(args[i:], sc, idx)
+		}
+	}
+	return summary{}
+}
+
+// tmuxShellCmd are the tmux commands that take a shell command, with their
+// value-taking option letters: the first operand is a shell string, several
+// operands (tmux ≥ 3.0) an argv it execs.
+var tmuxShellCmd = map[string]string{"new": "cefFnstxy", "new-session": "cefFnstxy", "neww": "ceFnt", "new-window": "ceFnt",
+	"splitw": "ceFlt", "split-window": "ceFlt", "respawn-pane": "cet", "respawnp": "cet", "respawn-window": "cet",
+	"respawnw": "cet", "run": "dt", "run-shell": "dt", "pipe-pane": "t", "pipep": "t", "if-shell": "t", "if": "t",
+	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy"}
+
+// tmuxKeys are send-keys key names that submit the typed line.
+var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
+
+// tmux: tmux -c CMD, the shell commands of new-session/run-shell/…, and
+// send-keys, whose keys a pane's shell reads as a command line. Commands
+// are separated by ';' words.
+func (c *wrapCall) tmux() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	var s summary
+	i := skipOpts(args, "cLSfT", nil)
+	for j := 0; j+1 < i; j++ { // tmux -c CMD runs CMD with the shell
+		if v := args[j].val; v == "-c" || len(v) > 2 && v[0] == '-' && strings.IndexByte(v, 'c') == len(v)-1 {
+			s.or(a.shellString(f, args[j+1], sc, idx))
+		}
+	}
+	for seg := args[i:]; len(seg) > 0; {
+		end := slices.IndexFunc(seg, func(w word) bool { return w.val == ";" })
+		if end < 0 {
+			end = len(seg)
+		}
+		cmd, rest := seg[0].val, seg[1:end]
+		if end < len(seg) {
+			seg = seg[end+1:]
+		} else {
+			seg = nil
+		}
+		if cmd == "send" || cmd == "send-keys" {
+			k := skipOpts(rest, "tNc", nil)
+			var typed strings.Builder
+			dyn := false
+			literal := hasShort(rest[:k], "l")
+			for _, w := range rest[k:] {
+				dyn = dyn || w.dyn
+				v := w.val
+				switch {
+				case literal:
+					typed.WriteString(v)
+				case tmuxKeys[v] != "":
+					typed.WriteString(tmuxKeys[v])
+				case len(v) < 3 || v[1] != '-' || strings.IndexByte("CMS", v[0]) < 0: // C-c, M-x type no text
+					typed.WriteString(v)
+				}
+			}
+			s.or(a.shellString(f, word{val: typed.String(), dyn: dyn}, sc, idx))
+			continue
+		}
+		vals, ok := tmuxShellCmd[cmd]
+		if !ok {
+			continue
+		}
+		k := skipOpts(rest, vals, nil)
+		switch n := len(rest) - k; {
+		case n == 1 || n > 1 && (cmd == "if-shell" || cmd == "if" || strings.HasPrefix(cmd, "run")):
+			s.or(a.shellString(f, rest[k], sc, idx))
+		case n > 1:
+			s.or(a.inner(rest[k:], sc, idx))
+		}
+	}
+	return s
+}
+
+// parallelLong are GNU parallel's long options that take the next word.
+var parallelLong = map[string]bool{"--jobs": true, "--max-procs": true, "--sshlogin": true, "--sshloginfile": true,
+	"--arg-file": true, "--delay": true, "--halt": true, "--joblog": true, "--results": true, "--res": true,
+	"--tmpdir": true, "--timeout": true, "--retries": true, "--max-args": true, "--max-chars": true, "--max-lines": true,
+	"--colsep": true, "--delimiter": true, "--workdir": true, "--wd": true, "--basefile": true, "--env": true,
+	"--tagstring": true, "--tag-string": true, "--memfree": true, "--load": true, "--nice": true, "--block": true,
+	"--block-size": true, "--transferfile": true, "--return": true, "--termseq": true, "--limit": true, "--ssh": true,
+	"--rpl": true, "--eof": true, "--profile": true, "--recstart": true, "--recend": true, "--header": true,
+	"--shard": true, "--bin": true, "--group-by": true, "--compress-program": true, "--decompress-program": true}
+
+// parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).
+var parallelRepl = lazyRE(`\{[0-9]*[./#%]*/?\.?\}`)
+
+// parallel: GNU parallel joins its command words (unquoted, so 'rm -rf {}'
+// is a shell string), puts each quoted argument in place of {} or at the
+// end, and runs the line with the shell. Arguments from ::::, -a FILE or
+// stdin are only known at run time.
+func (c *wrapCall) parallel() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	cmd, vals, fromFile := args, []word(nil), false
+	isSep := func(v string) bool { return strings.HasPrefix(v, ":::") && strings.Trim(v, ":+") == "" }
+	if at := slices.IndexFunc(args, func(w word) bool { return isSep(w.val) }); at >= 0 {
+		cmd = args[:at]
+		files := false
+		for _, v := range args[at:] {
+			switch {
+			case isSep(v.val): // ::: ARGS, :::: FILES (and the linked :::+ forms)
+				files = strings.HasPrefix(v.val, "::::")
+			case files:
+				fromFile = true
+			default:
+				vals = append(vals, v)
+			}
+		}
+	}
+	i := skipOpts(cmd, "jPSIEanNsLCd", parallelLong)
+	for _, w := range cmd[:i] {
+		if w.val == "-a" || w.val == "--arg-file" || strings.HasPrefix(w.val, "--arg-file=") {
+			fromFile = true
+		}
+	}
+	var s summary
+	if i >= len(cmd) {
+		// no command: each argument (or line of stdin) is a command line
+		for n, v := range vals {
+			if n >= 8 {
+				break
+			}
+			s.or(a.shellString(f, v, sc, idx))
+		}
+		if fromFile {
+			f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+			return s
+		}
+		if in := a.stdin; len(vals) == 0 && in != nil {
+			a.stdin = nil
+			if !in.known {
+				f.human = reason("human.eval-opaque", "parallel runs command lines only known at run time")
+				return s
+			}
+			s.or(a.reparse(in.text, sc, idx))
+		}
+		return s
+	}
+	if len(vals) > 8 {
+		vals = vals[:8]
+	}
+	if fromFile || len(vals) == 0 {
+		vals = append(vals, word{val: "$_", dyn: true})
+	}
+	tmpl := make([]string, 0, len(cmd)-i)
+	for _, w := range cmd[i:] {
+		if w.dyn {
+			tmpl = nil // a command word only known at run time: analyse argv as given
+			break
+		}
+		tmpl = append(tmpl, w.val)
+	}
+	for _, v := range vals {
+		if tmpl == nil {
+			s.or(a.inner(append(append([]word{}, cmd[i:]...), v), sc, idx))
+			continue
+		}
+		q := `"$_"`
+		if !v.dyn {
+			q = shellQuote(v.val)
+			if r := v.val[min(1, len(v.val)):]; strings.HasPrefix(v.val, "~") && shellQuote(r) == r {
+				q = v.val // ::: ~ was expanded by the shell already
+			}
+		}
+		line := strings.Join(tmpl, " ")
+		if parallelRepl().MatchString(line) {
+			line = parallelRepl().ReplaceAllLiteralString(line, q)
+		} else {
+			line += " " + q
+		}
+		s.or(a.reparse(line, sc, idx))
+	}
+	return s
+}
+
+// privileged wrappers run the command after their options (chroot's after
+// its new root) as another user: SPEC §5.4 makes that human-only whatever
+// the inner command; su runs a shell string (su -c CMD). Without a command
+// they start a shell, which reads what is piped in.
+func (c *wrapCall) privileged() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	f.wrapper = true
+	if c.w.Hook == "su" {
+		f.human, f.ruleClears = reason("human.privileged", "su runs the command as another user"), true
+		return c.su()
+	}
+	f.human, f.ruleClears = reason("human.privileged", c.w.Name+" runs the command with other privileges"), true
+	i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
+	if i < len(args) {
+		i = min(i+c.w.Lead, len(args))
+	}
+	if i < len(args) {
+		return a.inner(args[i:], sc, idx)
+	}
+	return summary{shellSink: true}
+}
+
+// su -c CMD, --command=CMD, -cCMD, -lcCMD: CMD is a shell string.
+func (c *wrapCall) su() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if (v == "-c" || v == "--command" || v == "--session-command") && i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx)
+		}
+		if cmd, ok := strings.CutPrefix(v, "--command="); ok {
+			return a.shellString(f, word{val: cmd, dyn: args[i].dyn}, sc, idx)
+		}
+		if len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'c') > 0 && v[len(v)-1] != 'c' {
+			return a.shellString(f, word{val: v[strings.IndexByte(v, 'c')+1:], dyn: args[i].dyn}, sc, idx)
+		}
+		if len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx)
+		}
+	}
+	return summary{shellSink: true}
 }

@@ -157,6 +157,10 @@ func transparents() []*Wrapper {
 		// watch joins its words into a shell string unless -x
 		{Name: "watch", Values: "nq", Long: longs("--interval --equexit"), Hook: "watch", Examples: []argv.Example{want("'rm -rf ~'", floorInside)}},
 		{Name: "xargs", Hook: "xargs", Examples: inside},
+		// env [-i] [NAME=VALUE…] [-C DIR] CMD, env -S 'CMD ARGS'; without a
+		// command it prints the environment
+		{Name: "env", Hook: "env", Examples: []argv.Example{want("A=1 rm -rf ~", floorInside), want("-S 'rm -rf ~'", floorInside),
+			want("", "human human.env-dump"), want("-i", "allow")}},
 	}
 	// nohup CMD; noglob, nocorrect: zsh precommand modifiers
 	for _, n := range []string{"nohup", "setsid", "busybox", "toybox", "noglob", "nocorrect"} {
@@ -177,7 +181,11 @@ func wrapperTable() []*Wrapper {
 	return slices.Concat(
 		// sudo [-u USER …] CMD: privileges, whatever CMD is
 		wrapOf(Privileged, []string{"sudo", "doas", "run0", "pkexec"}, "-u root rm -rf ~"),
-		[]*Wrapper{{Name: "chroot", Wrap: Privileged, Lead: 1, Examples: []argv.Example{want("/srv/root rm -rf ~", floorInside)}}},
+		[]*Wrapper{
+			{Name: "chroot", Wrap: Privileged, Lead: 1, Examples: []argv.Example{want("/srv/root rm -rf ~", floorInside)}},
+			// su [-l] [USER] -c CMD: CMD is a shell string
+			{Name: "su", Wrap: Privileged, Hook: "su", Examples: []argv.Example{want("-c 'rm -rf ~'", floorInside), want("-lc 'ls'", "human human.privileged")}},
+		},
 		// nohup CMD, nice -n 5 CMD, timeout 5 CMD: options, operands of
 		// their own, then the command
 		transparents(),
