@@ -143,7 +143,7 @@ var pathInstallers = subcmdTable(map[string][]string{
 	"pipx":  {"install", "inject"},
 	"uv":    {"tool install"},
 	"gem":   {"install"},
-	"brew":  {"install", "reinstall", "tap", "bundle"},
+	"brew":  {"install", "reinstall", "upgrade", "tap", "bundle !dump|check|list"},
 })
 
 // uploaders send the files they name (operands, --*file* values) to a

@@ -107,6 +107,26 @@ var queries = []*Query{
 		want("--pkgs", "allow"), want("--pkg-info com.apple.pkg.CLTools_Executables", "allow"), ex("--forget x", "--forget")), "", false),
 	query(&argv.Command{Name: "system_profiler", OneDash: true, Flags: flags("-listDataTypes -json -xml -nospinner", "-detailLevel -timeout", ""),
 		Examples: []argv.Example{want("SPHardwareDataType", "allow"), want("-json SPSoftwareDataType", "allow")}}, "", true),
+	// diskutil erase*, partition*, mount*, eject change disks (systemChangers)
+	query(tool("diskutil", flags("", "", ""),
+		sub("list", flags("-plist", "", ""), want("", "allow"), want("-plist external", "allow")),
+		sub("info", flags("-plist -all", "", ""), want("disk0s1", "allow")),
+		tool("apfs", flags("", "", ""), sub("list", flags("-plist", "", ""), want("", "allow")))), "", true),
+	// ioreg only prints the I/O Registry
+	query(&argv.Command{Name: "ioreg", Flags: flags("-a -b -f -i -l -r -t -x", "-c -d -k -n -p -w", ""),
+		Examples: []argv.Example{want("-l -w0", "allow"), want("-rd1 -c IOPlatformExpertDevice", "allow")}}, "", false),
+	// pmset -g prints the power settings; its other forms change them
+	query(&argv.Command{Name: "pmset", Flags: flags("-g", "", ""),
+		Examples: []argv.Example{want("-g", "allow"), want("-g batt", "allow"), ex("-a sleep 0", "-a")}}, "-g", true),
+	// softwareupdate -i installs, -d and --fetch-full-installer download,
+	// --schedule changes the schedule
+	query(gnu("softwareupdate", flags("-l --list --history --list-full-installers --all --no-scan --verbose", "--product-types", ""),
+		want("-l", "allow"), want("--history", "allow"), ex("-i -a", "-i")), "-l --list --history --list-full-installers", false),
+	// scutil with no option reads commands from stdin (which may set);
+	// --set changes the host's names (systemChangers)
+	query(&argv.Command{Name: "scutil", Flags: flags("--dns --proxy --nwi", "--get", ""),
+		Examples: []argv.Example{want("--dns", "allow"), want("--get ComputerName", "allow"), ex("-r example.com", "-r")}},
+		"--dns --proxy --nwi --get", false),
 	// brew's --prefix, --cellar, --repository and --cache are commands
 	// that print about the formula they are given
 	query(tool("brew", flags("-v --verbose -d --debug -q --quiet --env", "--prefix --cellar --repository --cache --caskroom", ""), brewNames...),
@@ -149,6 +169,10 @@ var macReaders = []*argv.Command{
 	// it is on; --add, --remove, --enable and --master-disable change it
 	gnuCounts("spctl", flags("-a --assess -v --verbose --status --raw --ignore-cache --no-cache", "-t --type --context", ""),
 		want("--assess -vv build/App.app", "allow"), want("--status", "allow"), ex("--add x", "--add")),
+	// otool prints a Mach-O file's headers and load commands (-L: the
+	// libraries it links); -t, -s and -d dump its sections, left out
+	{Name: "otool", Output: argv.Counts, Flags: flags("-L -D -h -l -f -a -v -V -X -o -I -r -c", "-arch", ""),
+		Examples: []argv.Example{want("-L build/app", "allow"), want("-arch arm64 -hv build/app", "allow"), ex("-tV build/app", "-t")}},
 	// lipo -create, -thin, -extract, -remove, -replace and -output write
 	{Name: "lipo", OneDash: true, Output: argv.Counts, Flags: flags("-info -detailed_info -archs -verify_arch", "", ""),
 		Examples: []argv.Example{want("-info build/app", "allow"), ex("-create a b -output c", "-create")}},
