@@ -388,12 +388,12 @@ func (c *wrapCall) env() summary {
 // script -c, nix-shell --run, runuser -c, tmux new 'CMD', parallel CMD :::
 // ARGS, at/batch (which also schedule it: persistence).
 func (c *wrapCall) stringRunner() summary {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.w.Name, c.args, c.sc
+	a, f, idx, w, lb, args, sc := c.a, c.f, c.idx, c.w, c.w.Name, c.args, c.sc
 	a.noAlways = true
 	f.wrapper = true
 	f.open = reason("ask.runner", lb+" runs another program")
-	switch lb {
-	case "at", "batch":
+	switch w.Hook {
+	case "at":
 		f.human = reason("human.persistence-write", lb+" schedules commands")
 		if in := a.stdin; in != nil {
 			a.stdin = nil
@@ -406,27 +406,27 @@ func (c *wrapCall) stringRunner() summary {
 		return c.tmux()
 	}
 	var cmd []word // BSD script FILE CMD ARGS
-	if lb == "script" {
+	if w.Hook == "script" {
 		var writes []word
 		writes, cmd = scriptArgs(args)
-		for _, w := range writes {
-			a.writeWord(w, sc, idx)
+		for _, v := range writes {
+			a.writeWord(v, sc, idx)
 		}
 	}
-	for i, w := range args {
-		if (w.val == "-c" || w.val == "--command" || w.val == "--run" || w.val == "--command=") && i+1 < len(args) {
+	for i, arg := range args {
+		if (arg.val == "-c" || arg.val == "--command" || arg.val == "--run" || arg.val == "--command=") && i+1 < len(args) {
 			return a.shellString(f, args[i+1], sc, idx)
 		}
 		// script -qc CMD, -qec CMD: c ends a cluster of short options
-		if v := w.val; len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
+		if v := arg.val; len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c' && i+1 < len(args) {
 			return a.shellString(f, args[i+1], sc, idx)
 		}
-		if strings.HasPrefix(w.val, "--command=") || strings.HasPrefix(w.val, "--run=") {
-			_, v, _ := strings.Cut(w.val, "=")
-			return a.shellString(f, word{val: v, dyn: w.dyn}, sc, idx)
+		if strings.HasPrefix(arg.val, "--command=") || strings.HasPrefix(arg.val, "--run=") {
+			_, v, _ := strings.Cut(arg.val, "=")
+			return a.shellString(f, word{val: v, dyn: arg.dyn}, sc, idx)
 		}
 	}
-	if lb == "script" {
+	if w.Hook == "script" {
 		// BSD script FILE CMD ARGS runs CMD; without one, script runs an
 		// interactive shell on its stdin
 		if cmd != nil {
@@ -434,12 +434,13 @@ func (c *wrapCall) stringRunner() summary {
 		}
 		return a.shellCmd(f, idx, nil, sc)
 	}
-	if ops := operands(args, nil); lb == "sg" && len(ops) > 1 {
+	if ops := operands(args, nil); w.Hook == "sg" && len(ops) > 1 {
 		return a.shellString(f, args[ops[1]], sc, idx) // sg GROUP CMD: CMD is a shell string
 	}
-	if lb == "runuser" {
-		// runuser -u USER [--] CMD ARGS: the command runs as given
-		if i := skipOpts(args, "ugGw", map[string]bool{"--user": true, "--group": true, "--supp-group": true, "--whitelist-environment": true}); i < len(args) {
+	if w.Values != "" {
+		// runuser -u USER [--] CMD ARGS: the command after the options
+		// the table declares runs as given
+		if i := skipOpts(args, w.Values, w.Long); i < len(args) {
 			return a.inner(args[i:], sc, idx)
 		}
 	}

@@ -235,14 +235,16 @@ func wrapperTable() []*Wrapper {
 			subRunner("mise", Package, 1, []string{"exec", "x"}, want("x rm -rf ~", floorInside)),
 			subRunner("direnv", Package, 2, exec, want("exec . rm -rf ~", floorInside)),
 			// script -c CMD, tmux new 'CMD', at (stdin): a shell string
-			subRunner("script", String, 0, nil, want("-qc 'rm -rf ~' /dev/null", floorInside)),
+			{Name: "script", Wrap: String, Hook: "script", Examples: []argv.Example{want("-qc 'rm -rf ~' /dev/null", floorInside), want("-q /dev/null rm -rf ~", floorInside)}},
 			subRunner("nix-shell", String, 0, nil, want("--run 'rm -rf ~'", floorInside)),
-			subRunner("runuser", String, 0, nil, want("-u nobody -- rm -rf ~", floorInside)),
-			subRunner("tmux", String, 0, nil, want("new 'rm -rf ~'", floorInside)),
-			subRunner("parallel", String, 0, nil, want("rm -rf ::: ~", floorInside)),
-			subRunner("at", String, 0, nil, want("now", "human human.persistence-write")),
-			subRunner("batch", String, 0, nil, want("", "human human.persistence-write")),
-			subRunner("sg", String, 0, nil, want("wheel 'rm -rf ~'", floorInside)),
+			{Name: "runuser", Wrap: String, Values: "ugGw", Long: longs("--user --group --supp-group --whitelist-environment"),
+				Examples: []argv.Example{want("-u nobody -- rm -rf ~", floorInside), want("-u nobody -c 'rm -rf ~'", floorInside)}},
+			{Name: "tmux", Wrap: String, Hook: "tmux", Examples: []argv.Example{want("new 'rm -rf ~'", floorInside), want("send-keys 'rm -rf ~' Enter", floorInside)}},
+			{Name: "parallel", Wrap: String, Hook: "parallel", Examples: []argv.Example{want("rm -rf ::: ~", floorInside)}},
+			// at and batch run their stdin later: persistence
+			{Name: "at", Wrap: String, Hook: "at", Examples: []argv.Example{want("now", "human human.persistence-write")}},
+			{Name: "batch", Wrap: String, Hook: "at", Examples: []argv.Example{want("", "human human.persistence-write")}},
+			{Name: "sg", Wrap: String, Hook: "sg", Examples: []argv.Example{want("wheel 'rm -rf ~'", floorInside)}},
 			subRunner("vagrant", String, 0, []string{"ssh"}, want("ssh -c 'rm -rf ~'", floorInside)),
 		},
 	)
