@@ -25,17 +25,17 @@ var (
 	// inlineShellOut runs a string (or a list) as a command.
 	inlineShellOut = lazyRE(`os\.system|os\.popen|os\.exec|os\.spawn|subprocess|commands\.getoutput|pty\.spawn|` +
 		`child_process|execSync|execFileSync|spawnSync|\bexecFile\(|\bexec\(|\bspawn\(|\bsystem\s*[\(\s'"]|\bpopen|shell_exec|passthru|` +
-		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|\$\.spawn|do shell script|` +
+		`proc_open|\bqx|%x|Open3|IO\.popen|Kernel\.exec|Deno\.Command|Deno\.run|Bun\.spawn|Bun\.\$|\$\.spawn|\$\x60|do shell script|` +
 		`\bjobstart\(|\btermopen\(|\bjob_start\(|\bterm_start\(|vim\.system\(`)
 	// tclExec is Tcl's exec (and expect's spawn): the words after it are an
 	// argv, often unquoted (exec rm -rf /x), up to the end of the command.
 	tclExec = lazyRE(`(?:^|[\[;\n{])\s*(?:exec|spawn)\s+([^\]\n;}]+)`)
 	// inlineRecursiveDelete deletes a whole tree.
-	inlineRecursiveDelete = lazyRE(`rmtree|rmSync|rmdirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
+	inlineRecursiveDelete = lazyRE(`rmtree|rmSync|rmdirSync|removeSync|emptyDirSync|\bfs\.rm\(|promises\.rm\(|\brm_rf|\brm_r\b|remove_tree|` +
 		`RemoveAll|Remove-Item|removedirs|Deno\.remove|recursive:\s*true`)
 	// inlineDeleteArg is a literal handed straight to a recursive delete:
 	// rmtree('/x'), rmSync("dist"), rm_rf(File.expand_path("~")).
-	inlineDeleteArg = lazyRE(`(?:rmtree|rmSync|rmdirSync|\bfs\.rm|promises\.rm|rm_rf|rm_r|remove_tree|RemoveAll|removedirs|Deno\.remove)\(\s*(?:(?:os\.path\.)?expanduser\(|File\.expand_path\(|Path\()?\s*['"]([^'"]*)['"]`)
+	inlineDeleteArg = lazyRE(`(?:rmtree|rmSync|rmdirSync|removeSync|emptyDirSync|\bfs\.rm|promises\.rm|rm_rf|rm_r|remove_tree|RemoveAll|removedirs|Deno\.remove)\(\s*(?:(?:os\.path\.)?expanduser\(|File\.expand_path\(|Path\()?\s*['"]([^'"]*)['"]`)
 	// inlineHome names the home directory without a literal path.
 	inlineHome = lazyRE(`expanduser|homedir\(|Path\.home\(|['"]HOME['"]|\bENV\{HOME\}|env\.HOME|Dir\.home|\$HOME|getenv\(\s*['"]HOME`)
 	// inlineHomeString is a string that starts with the home directory
@@ -63,12 +63,18 @@ var (
 	inlineEval = lazyRE(`\beval\s*\(|\bexec\s*\(|\bFunction\s*\(|\bload(string)?\s*\(|instance_eval|\brequire\s*\(\s*['"]https?:`)
 	// inlineList is a list of string literals: ["rm", "-rf", "/x"].
 	// Lua writes it in braces: vim.system({"rm", "-rf", "/x"}).
+	// inlineArgv is a call's leading string arguments, a list's included:
+	// ("rm", "-rf", "x") or ("rm", ["-rf", "x"]).
+	inlineArgv = lazyRE(`\(\s*(?:'[^'\\]*'|"[^"\\]*")(?:\s*,\s*\[?\s*(?:'[^'\\]*'|"[^"\\]*"))+`)
 	inlineList = lazyRE(`[\[{]\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*[\]}]`)
 )
 
 // inlineCode looks at the code an interpreter runs (lb is its name).
 func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb" || lb == "julia"
+	home := inlineHome().MatchString(code)
+	// what the code runs or deletes is read with its places written out
+	placed := placesAsLiterals(code, sc.cwd)
 	// `…` is a literal too: JavaScript's template strings do not run
 	lits := codeLiterals(code, true)
 	shellOut := inlineShellOut().MatchString(code) || backticks && strings.Contains(code, "`")
@@ -79,15 +85,17 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	}
 	if shellOut {
 		// a command built by concatenation: os.system("r" + "m -rf ~")
-		for _, l := range joinedLiterals(code, backticks) {
+		for _, l := range joinedLiterals(placed, backticks) {
 			a.reparse(l, sc, idx)
 		}
-		for _, l := range lits {
+		for _, l := range codeLiterals(placed, true) {
 			if strings.TrimSpace(l) != "" {
 				a.reparse(l, sc, idx)
 			}
 		}
-		for _, list := range inlineList().FindAllString(code, 8) {
+		// spawnSync("rm", ["-rf", "/x"]), system("rm", "-rf", "~"): the
+		// program and its arguments, one argv
+		for _, list := range append(inlineList().FindAllString(placed, 8), inlineArgv().FindAllString(placed, 8)...) {
 			var argv []string
 			for _, l := range codeLiterals(list, false) {
 				argv = append(argv, shellQuote(l))
@@ -98,7 +106,6 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	secret := false
 	writes := inlineWrite().MatchString(code)
 	a.inlineOwnFiles(f, idx, code, writes, backticks, sc)
-	home := inlineHome().MatchString(code)
 	var paths []string
 	for _, l := range lits {
 		l = interpolatedHome(l)
@@ -123,10 +130,10 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 	if inlineRecursiveDelete().MatchString(code) {
 		targets := 0
 		direct := map[string]bool{}
-		for _, m := range inlineDeleteArg().FindAllStringSubmatch(code, 8) {
+		for _, m := range inlineDeleteArg().FindAllStringSubmatch(placed, 8) {
 			direct[m[1]] = true
 		}
-		for _, l := range append(paths, lits...) {
+		for _, l := range append(paths, codeLiterals(placed, true)...) {
 			// rmtree('build'): any one-word literal may be the tree
 			if l != "" && !strings.ContainsAny(l, " \t\n") && len(l) < 4096 {
 				targets++
@@ -176,6 +183,27 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 			floor: reason("floor.exfil", lb+" code reads a secret and reaches the network")})
 	}
 }
+
+// placesAsLiterals writes the expressions that stand for the working
+// directory or the home directory (process.cwd(), os.getcwd(), Dir.pwd,
+// os.homedir(), Path.home(), process.env.HOME, ENV["HOME"] …) as the
+// string literals they evaluate to, so that what the code does with them
+// is read like a path it spells: rmSync(process.cwd(), …) deletes the
+// working directory, execSync("rm -rf " + process.env.HOME) is rm -rf ~.
+func placesAsLiterals(code, cwd string) string {
+	if cwd != "" && !strings.ContainsAny(cwd, `"\`) {
+		code = inlineCwdExpr().ReplaceAllLiteralString(code, `"`+cwd+`"`)
+	}
+	return inlineHomeExpr().ReplaceAllLiteralString(code, `"~"`)
+}
+
+var (
+	inlineCwdExpr  = lazyRE(`process\.cwd\(\)|\bos\.getcwd\(\)|\bgetcwd\(\)|(?:pathlib\.)?Path\.cwd\(\)|\bDir\.(?:pwd|getwd)\b|Deno\.cwd\(\)`)
+	inlineHomeExpr = lazyRE(`(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|` +
+		`File\.expand_path\(\s*['"]~['"]\s*\)|\bDir\.home\b|process\.env\.HOME\b|process\.env\[\s*['"]HOME['"]\s*\]|` +
+		`os\.environ\[\s*['"]HOME['"]\s*\]|os\.(?:environ\.get|getenv)\(\s*['"]HOME['"]\s*\)|\bENV\[\s*['"]HOME['"]\s*\]|\$ENV\{\s*['"]?HOME['"]?\s*\}|` +
+		`\bgetenv\(\s*['"]HOME['"]\s*\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)`)
+)
 
 // inlineOwnFiles makes code that names perm-peer's own files human-only,
 // and a write the gate sees there a floor: in its string literals as
