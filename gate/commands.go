@@ -465,6 +465,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 			return c.prefix()
 		case cmds.Package:
 			return a.runner(f, idx, args, sc, w.Skip)
+		case cmds.Eval:
+			return c.eval()
 		default:
 			return c.stringRunner()
 		}
@@ -472,60 +474,6 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	switch {
 	case shells[lb]:
 		return a.shellCmd(f, idx, args, sc)
-	case lb == "eval":
-		f.wrapper = true
-		a.noAlways = true
-		parts := make([]string, len(args))
-		f.safe = reason("gate.wrapper", "eval of a literal string; the string is analysed")
-		for i, w := range args {
-			a.secretEnv = a.secretEnv || w.taint // eval "$(cat .env)" sets its variables
-			if w.dyn {
-				f.safe = nil
-				f.human = reason("human.eval-opaque", "eval of a string only known at run time")
-				if w.sub.downloader {
-					f.human = reason("human.download-exec", "evaluates the output of a download")
-				}
-			}
-			parts[i] = w.val
-		}
-		// the known part is analysed even when some of it is dynamic, so a
-		// floor next to an expansion is still seen
-		if len(args) == 1 && args[0].dyn {
-			for _, alt := range args[0].alts {
-				a.reparse(alt, sc, idx) // x='rm -rf ~'; eval "$x"
-			}
-		}
-		return a.reparseIn(strings.Join(parts, " "), sc, idx)
-	case lb == "source" || lb == ".":
-		a.noAlways = true
-		f.ask = reason("ask.source", "runs the code of a file in this shell")
-		for _, w := range args {
-			if w.sub.downloader {
-				f.human = reason("human.download-exec", "sources the output of a download")
-			}
-		}
-		var in *stdinSrc
-		if len(args) > 0 {
-			// source <(echo 'cmd'), … | . /dev/stdin: analysed like eval
-			in = a.scriptFrom(args[0])
-		}
-		if in != nil {
-			if !in.known {
-				f.human = reason("human.eval-opaque", "sources commands only known at run time")
-				if args[0].sub.downloader || in.download {
-					f.human = reason("human.download-exec", "sources the output of a download")
-				}
-			}
-			return a.reparseIn(in.text, sc, idx)
-		}
-		if len(args) > 0 {
-			// source .env: its variables, unknown to the gate, may hold secrets
-			g := a.facts[a.readFact(a.pathWord(args[0], sc, false), idx, false)]
-			a.secretEnv = a.secretEnv || g.human != nil && g.human.Code == "human.sensitive-read"
-			a.runsFetched(f, args[0], sc)
-			return a.runsWritten(args[0], sc, idx)
-		}
-		return s
 	case isInterpreter(lb):
 		return a.interpreter(f, idx, lb, args, sc)
 	case (lb == "docker" || lb == "podman" || lb == "nerdctl") && len(args) > 0:

@@ -659,3 +659,70 @@ func (c *wrapCall) su() summary {
 	}
 	return summary{shellSink: true}
 }
+
+// eval runs its words, joined, as shell code in this shell; source and .
+// run a file's (analysed when the call shows it: source <(echo CMD)).
+func (c *wrapCall) eval() summary {
+	if c.w.Hook == "source" {
+		return c.source()
+	}
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	f.wrapper = true
+	a.noAlways = true
+	parts := make([]string, len(args))
+	f.safe = reason("gate.wrapper", "eval of a literal string; the string is analysed")
+	for i, w := range args {
+		a.secretEnv = a.secretEnv || w.taint // eval "$(cat .env)" sets its variables
+		if w.dyn {
+			f.safe = nil
+			f.human = reason("human.eval-opaque", "eval of a string only known at run time")
+			if w.sub.downloader {
+				f.human = reason("human.download-exec", "evaluates the output of a download")
+			}
+		}
+		parts[i] = w.val
+	}
+	// the known part is analysed even when some of it is dynamic, so a
+	// floor next to an expansion is still seen
+	if len(args) == 1 && args[0].dyn {
+		for _, alt := range args[0].alts {
+			a.reparse(alt, sc, idx) // x='rm -rf ~'; eval "$x"
+		}
+	}
+	return a.reparseIn(strings.Join(parts, " "), sc, idx)
+}
+
+// source FILE asks (it runs a file's code in this shell) and reads FILE:
+// a secret there becomes the shell's variables.
+func (c *wrapCall) source() summary {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	a.noAlways = true
+	f.ask = reason("ask.source", "runs the code of a file in this shell")
+	for _, w := range args {
+		if w.sub.downloader {
+			f.human = reason("human.download-exec", "sources the output of a download")
+		}
+	}
+	var in *stdinSrc
+	if len(args) > 0 {
+		// source <(echo 'cmd'), … | . /dev/stdin: analysed like eval
+		in = a.scriptFrom(args[0])
+	}
+	if in != nil {
+		if !in.known {
+			f.human = reason("human.eval-opaque", "sources commands only known at run time")
+			if args[0].sub.downloader || in.download {
+				f.human = reason("human.download-exec", "sources the output of a download")
+			}
+		}
+		return a.reparseIn(in.text, sc, idx)
+	}
+	if len(args) > 0 {
+		// source .env: its variables, unknown to the gate, may hold secrets
+		g := a.facts[a.readFact(a.pathWord(args[0], sc, false), idx, false)]
+		a.secretEnv = a.secretEnv || g.human != nil && g.human.Code == "human.sensitive-read"
+		a.runsFetched(f, args[0], sc)
+		return a.runsWritten(args[0], sc, idx)
+	}
+	return summary{}
+}

@@ -23,6 +23,9 @@ const (
 	// Package: a package's program (or any other) after the runner's
 	// options: the runner asks, the program is analysed
 	Package
+	// Eval: its words are shell code this shell runs (eval 'CMD'), or
+	// name a file of it (source FILE)
+	Eval
 	// String: a shell string, or the runner's stdin, is the command
 	// (script -c CMD, tmux new 'CMD', at)
 	String
@@ -234,6 +237,10 @@ func wrapperTable() []*Wrapper {
 			subRunner("devbox", Package, 1, run, want("run rm -rf ~", floorInside)),
 			subRunner("mise", Package, 1, []string{"exec", "x"}, want("x rm -rf ~", floorInside)),
 			subRunner("direnv", Package, 2, exec, want("exec . rm -rf ~", floorInside)),
+			// eval 'CMD', source FILE, . FILE: code run in this shell
+			{Name: "eval", Wrap: Eval, Examples: []argv.Example{want("'rm -rf ~'", floorInside), want("\"$X\"", "human human.eval-opaque")}},
+			{Name: "source", Wrap: Eval, Hook: "source", Examples: []argv.Example{want("./x.sh", "ask ask.source"), want("<(echo 'rm -rf ~')", floorInside)}},
+			{Name: ".", Wrap: Eval, Hook: "source", Examples: []argv.Example{want("./x.sh", "ask ask.source")}},
 			// script -c CMD, tmux new 'CMD', at (stdin): a shell string
 			{Name: "script", Wrap: String, Hook: "script", Examples: []argv.Example{want("-qc 'rm -rf ~' /dev/null", floorInside), want("-q /dev/null rm -rf ~", floorInside)}},
 			subRunner("nix-shell", String, 0, nil, want("--run 'rm -rf ~'", floorInside)),
