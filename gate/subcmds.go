@@ -298,7 +298,8 @@ func pathRest(args []word, path []string, afterOpt bool) ([]word, bool) {
 			afterOpt = !strings.Contains(v, "=")
 			continue
 		}
-		if subcmdWord(v, path[0]) {
+		// Q=com.apple.quarantine; xattr -d $Q: the values the call gave it
+		if subcmdWord(v, path[0]) || w.dyn && slices.ContainsFunc(w.alts, func(a string) bool { return subcmdWord(a, path[0]) }) {
 			if rest, ok := pathRest(args[i+1:], path[1:], false); ok {
 				return rest, true
 			}
