@@ -63,8 +63,9 @@ var brewNames = []*argv.Command{
 		"--installed-as-dependency --poured-from-bottle --built-from-source -1 -l -r -t -q --quiet -v --verbose -d --debug", "", ""),
 		want("--versions", "allow"), ex("--formula -1", "")),
 	sub("ls", flags("--formula --formulae --cask --casks --full-name --versions -1 -l -r -t -q --quiet -v --verbose", "", "")),
-	sub("info", flags("--json --installed --eval-all --variations --formula --formulae --cask --casks -v --verbose -d --debug -q --quiet --github",
-		"--analytics --days --category", "--json"), want("wget", "allow"), ex("--json=v2 --installed", "")),
+	// info --github opens the formula's page in the browser: left out
+	sub("info", flags("--json --installed --eval-all --variations --formula --formulae --cask --casks -v --verbose -d --debug -q --quiet",
+		"--analytics --days --category", "--json"), want("wget", "allow"), ex("--json=v2 --installed", ""), ex("--github wget", "--github")),
 	sub("deps", flags("--tree --installed --direct -1 --topological --union --include-build --include-optional --include-test "+
 		"--skip-recommended --include-requirements --annotate --full-name --formula --formulae --cask --casks -v -q -d", "--os --arch", "")),
 	sub("uses", flags("--installed --recursive --include-build --include-optional --include-test --skip-recommended --eval-all "+
