@@ -464,7 +464,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		case cmds.Prefix:
 			return c.prefix()
 		case cmds.Package:
-			return a.runner(f, idx, args, sc, w.Skip)
+			if s, ok := c.runs(); ok {
+				return s
+			}
 		case cmds.Eval:
 			return c.eval()
 		default:
@@ -478,20 +480,6 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.interpreter(f, idx, lb, args, sc)
 	case (lb == "docker" || lb == "podman" || lb == "nerdctl") && len(args) > 0:
 		return a.container(f, idx, args, sc)
-	case lb == "ip" && matchPath(args, []string{"netns", "exec"}, false) && len(args) > 3:
-		// ip [-4 -n NS …] netns exec NAME CMD; ip -all netns exec CMD
-		rest, _ := pathRest(args, []string{"netns", "exec"}, false)
-		return a.runner(f, idx, rest, sc, ipNetnsName(args))
-	case lb == "nix" && len(args) > 0 && (args[0].val == "develop" || args[0].val == "shell"):
-		// nix develop|shell … -c|--command CMD ARGS
-		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {
-			f.open = reason("ask.runner", "runs another program")
-			return a.inner(args[i+1:], sc, idx)
-		}
-	case (lb == "kubectl" || lb == "oc") && (matchPath(args, []string{"exec"}, false) || matchPath(args, []string{"debug"}, false)) &&
-		slices.ContainsFunc(args, func(w word) bool { return w.val == "--" }):
-		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
-		return a.runner(f, idx, args, sc, slices.IndexFunc(args, func(w word) bool { return w.val == "--" })+1)
 	case lb == "git":
 		s = a.git(f, idx, args, sc)
 		s.or(a.subcmdEffects(f, idx, lb, args))

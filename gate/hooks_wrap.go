@@ -726,3 +726,36 @@ func (c *wrapCall) source() summary {
 	}
 	return summary{}
 }
+
+// runs analyses the program a package runner runs: the words after its
+// subcommand and options (npx PKG, npm exec PKG), or where its hook finds
+// them (ip netns exec NS CMD, nix develop -c CMD, kubectl exec POD -- CMD).
+// ok is false for a call that runs nothing (nix develop without -c, ip
+// addr): the program itself is decided as any other.
+func (c *wrapCall) runs() (s summary, ok bool) {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	switch c.w.Hook {
+	case "netns":
+		// ip [-4 -n NS …] netns exec NAME CMD; ip -all netns exec CMD
+		rest, ok := pathRest(args, []string{"netns", "exec"}, false)
+		if !ok || len(args) <= 3 {
+			return s, false
+		}
+		return a.runner(f, idx, rest, sc, ipNetnsName(args)), true
+	case "nix":
+		// nix develop|shell … -c|--command CMD ARGS
+		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {
+			f.open = reason("ask.runner", "runs another program")
+			return a.inner(args[i+1:], sc, idx), true
+		}
+		return s, false
+	case "kubectl":
+		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
+		dashes := slices.IndexFunc(args, func(w word) bool { return w.val == "--" })
+		if dashes < 0 || !matchPath(args, []string{"exec"}, false) && !matchPath(args, []string{"debug"}, false) {
+			return s, false
+		}
+		return a.runner(f, idx, args, sc, dashes+1), true
+	}
+	return a.runner(f, idx, args, sc, c.w.Skip), true
+}

@@ -241,6 +241,12 @@ func wrapperTable() []*Wrapper {
 			{Name: "eval", Wrap: Eval, Examples: []argv.Example{want("'rm -rf ~'", floorInside), want("\"$X\"", "human human.eval-opaque")}},
 			{Name: "source", Wrap: Eval, Hook: "source", Examples: []argv.Example{want("./x.sh", "ask ask.source"), want("<(echo 'rm -rf ~')", floorInside)}},
 			{Name: ".", Wrap: Eval, Hook: "source", Examples: []argv.Example{want("./x.sh", "ask ask.source")}},
+			// ip netns exec NS CMD, nix develop -c CMD, kubectl exec POD --
+			// CMD: their hooks find the command
+			{Name: "ip", Wrap: Package, Hook: "netns", Examples: []argv.Example{want("-4 netns exec x rm -rf ~", floorInside), want("addr add 10.0.0.1/24 dev eth0", "ask")}},
+			{Name: "nix", Wrap: Package, Subs: []string{"develop", "shell"}, Hook: "nix", Examples: []argv.Example{want("develop -c rm -rf ~", floorInside)}},
+			{Name: "kubectl", Wrap: Package, Hook: "kubectl", Examples: []argv.Example{want("exec p -- rm -rf ~", floorInside)}},
+			{Name: "oc", Wrap: Package, Hook: "kubectl", Examples: []argv.Example{want("debug node/x -- rm -rf ~", floorInside)}},
 			// script -c CMD, tmux new 'CMD', at (stdin): a shell string
 			{Name: "script", Wrap: String, Hook: "script", Examples: []argv.Example{want("-qc 'rm -rf ~' /dev/null", floorInside), want("-q /dev/null rm -rf ~", floorInside)}},
 			subRunner("nix-shell", String, 0, nil, want("--run 'rm -rf ~'", floorInside)),
