@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,20 +155,19 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			name = p.Param.Value
 		}
 		simple := !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Names == 0 && p.Exp == nil
-		switch {
-		case simple && name == "HOME" && a.env.Home != "":
-			lit(a.env.Home)
+		switch v := placeVar(name, a.env.Home, sc.cwd); {
+		case v == "":
+		case simple:
+			lit(v)
 			return
-		case name == "HOME" && a.env.Home != "" && !p.Excl && !p.Length && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp != nil:
-			// ${HOME:?}, ${HOME:-/tmp}, ${HOME%/}: HOME is set, so these are
-			// its value (rm -rf "${HOME:?}" deletes the home)
-			if v, ok := setParamOp(a.env.Home, p.Exp); ok {
+		case !p.Excl && !p.Length && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp != nil:
+			// ${HOME:?}, ${HOME:-/tmp}, ${HOME%/*}, ${PWD%/*}: HOME and PWD
+			// are set, so these are their value, or a part cut from it (rm
+			// -rf "${HOME:?}" deletes the home, "${HOME%/*}" every home)
+			if v, ok := setParamOp(v, p.Exp); ok {
 				lit(v)
 				return
 			}
-		case simple && name == "PWD" && sc.cwd != "":
-			lit(sc.cwd)
-			return
 		}
 		if varTainted(a.taint, a.vals, a.secretEnv, name) {
 			out.taint = true // also source .env; curl "…?k=$API_KEY"
@@ -223,9 +223,12 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			out.secretName = name
 		}
 		out.dyn = true
-		if simple {
+		switch places := indirectPlaces(p, a.vals[name], a.env.Home, sc.cwd); {
+		case simple:
 			out.mulAlt(a.vals[name])
-		} else {
+		case places != nil:
+			out.mulAlt(places) // n=HOME; "${!n}" is "$HOME"
+		default:
 			out.alts, out.exact = nil, false
 		}
 		b.WriteString("$" + name)
@@ -300,6 +303,35 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 	}
 }
 
+// placeVar is the value of HOME or PWD, the variables the gate knows
+// (the home directory, the working directory), "" for any other.
+func placeVar(name, home, cwd string) string {
+	switch name {
+	case "HOME":
+		return home
+	case "PWD":
+		return cwd
+	}
+	return ""
+}
+
+// indirectPlaces are the values of ${!n} when every value the call gave n
+// names HOME or PWD; nil otherwise.
+func indirectPlaces(p *syntax.ParamExp, names *varVals, home, cwd string) *varVals {
+	if !indirect(p) || p.Length || p.Exp != nil || names == nil {
+		return nil
+	}
+	out := &varVals{exact: names.exact}
+	for _, n := range names.vals {
+		v := placeVar(n, home, cwd)
+		if v == "" {
+			return nil
+		}
+		out.vals = append(out.vals, v)
+	}
+	return out
+}
+
 // setParamOp is ${NAME<op>WORD} of a variable set to a non-empty val, when
 // WORD is literal: the defaults and checks leave val, a literal suffix or
 // prefix removal cuts it.
@@ -316,12 +348,78 @@ func setParamOp(val string, e *syntax.Expansion) (string, bool) {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
 		syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
 		return val, true
-	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-		return strings.TrimSuffix(val, w), !hasGlob(w)
-	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
-		return strings.TrimPrefix(val, w), !hasGlob(w)
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix, syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		return removePattern(val, w, e.Op)
 	}
 	return "", false
+}
+
+// removePattern is ${VAL%W}, ${VAL%%W}, ${VAL#W} or ${VAL##W}: the
+// shortest or longest suffix or prefix of val that the pattern w matches
+// cut off (a * there matches a /: ${HOME%/*} is the home's parent). A
+// pattern it cannot read (extglob, a class) gives no value.
+func removePattern(val, w string, op syntax.ParExpOperator) (string, bool) {
+	re, ok := patternRegexp(w)
+	if !ok {
+		return "", false
+	}
+	suffix := op == syntax.RemSmallSuffix || op == syntax.RemLargeSuffix
+	small := op == syntax.RemSmallSuffix || op == syntax.RemSmallPrefix
+	for k := 0; k <= len(val); k++ {
+		n := k // the length cut, shortest first
+		if !small {
+			n = len(val) - k
+		}
+		if suffix && re.MatchString(val[len(val)-n:]) {
+			return val[:len(val)-n], true
+		}
+		if !suffix && re.MatchString(val[:n]) {
+			return val[n:], true
+		}
+	}
+	return val, true
+}
+
+// patternRegexp is a parameter expansion's pattern as an anchored regular
+// expression: * and ? match any character, a slash too; [...] is a set.
+func patternRegexp(w string) (*regexp.Regexp, bool) {
+	var b strings.Builder
+	b.WriteString("^(?s:")
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			end := strings.IndexByte(w[i+1:], ']')
+			set := ""
+			if end >= 0 {
+				set = w[i+1 : i+1+end]
+			}
+			if end <= 0 || strings.ContainsAny(set, "[\\") {
+				return nil, false
+			}
+			if set[0] == '!' {
+				set = "^" + set[1:]
+			}
+			b.WriteString("[" + set + "]")
+			i += end + 1
+		case '\\':
+			if i+1 == len(w) {
+				return nil, false
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(w[i : i+1]))
+		case '(', '|':
+			return nil, false // extglob
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString(")$")
+	re, err := regexp.Compile(b.String())
+	return re, err == nil
 }
 
 // zshGlobCode returns the code in zsh glob qualifiers that run it: e:CODE:
