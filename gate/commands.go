@@ -456,21 +456,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	}
 	if w := cmds.WrapperOf(lb); w != nil && w.Runs(firstVal(args), len(args)) {
 		c := wrapCall{a: a, f: f, idx: idx, w: w, args: args, sc: sc}
-		switch w.Wrap {
-		case cmds.Privileged:
-			return c.privileged()
-		case cmds.Transparent:
-			return c.transparent()
-		case cmds.Prefix:
-			return c.prefix()
-		case cmds.Package:
-			if s, ok := c.runs(); ok {
-				return s
-			}
-		case cmds.Eval:
-			return c.eval()
-		default:
-			return c.stringRunner()
+		if s, ok := c.run(); ok {
+			return s
 		}
 	}
 	switch {
@@ -478,8 +465,6 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.shellCmd(f, idx, args, sc)
 	case isInterpreter(lb):
 		return a.interpreter(f, idx, lb, args, sc)
-	case (lb == "docker" || lb == "podman" || lb == "nerdctl") && len(args) > 0:
-		return a.container(f, idx, args, sc)
 	case lb == "git":
 		s = a.git(f, idx, args, sc)
 		s.or(a.subcmdEffects(f, idx, lb, args))

@@ -617,6 +617,25 @@ func (c *wrapCall) parallel() summary {
 	return s
 }
 
+// run analyses the call by its row's kind; ok is false for a call that
+// runs no command (ip addr), which is decided as any program's.
+func (c *wrapCall) run() (s summary, ok bool) {
+	switch c.w.Wrap {
+	case cmds.Privileged:
+		return c.privileged(), true
+	case cmds.Transparent:
+		return c.transparent(), true
+	case cmds.Prefix:
+		return c.prefix(), true
+	case cmds.Package:
+		return c.runs()
+	case cmds.Eval:
+		return c.eval(), true
+	default:
+		return c.stringRunner(), true
+	}
+}
+
 // privileged wrappers run the command after their options (chroot's after
 // its new root) as another user: SPEC §5.4 makes that human-only whatever
 // the inner command; su runs a shell string (su -c CMD). Without a command
@@ -749,6 +768,9 @@ func (c *wrapCall) runs() (s summary, ok bool) {
 			return a.inner(args[i+1:], sc, idx), true
 		}
 		return s, false
+	case "container":
+		// docker run IMAGE CMD, docker exec CTR CMD and the rest of the CLI
+		return a.container(f, idx, args, sc), true
 	case "kubectl":
 		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
 		dashes := slices.IndexFunc(args, func(w word) bool { return w.val == "--" })

@@ -245,6 +245,12 @@ func wrapperTable() []*Wrapper {
 			// CMD: their hooks find the command
 			{Name: "ip", Wrap: Package, Hook: "netns", Examples: []argv.Example{want("-4 netns exec x rm -rf ~", floorInside), want("addr add 10.0.0.1/24 dev eth0", "ask")}},
 			{Name: "nix", Wrap: Package, Subs: []string{"develop", "shell"}, Hook: "nix", Examples: []argv.Example{want("develop -c rm -rf ~", floorInside)}},
+			// docker run IMAGE CMD, docker exec CTR CMD: the container hook
+			// reads the whole CLI (Skip: a subcommand is needed)
+			{Name: "docker", Wrap: Package, Skip: 1, Hook: "container", Examples: []argv.Example{want("exec c rm -rf ~", floorInside),
+				want("run --env-file .env alpine ls", "human human.sensitive-read")}},
+			{Name: "podman", Wrap: Package, Skip: 1, Hook: "container", Examples: []argv.Example{want("ps", "allow")}},
+			{Name: "nerdctl", Wrap: Package, Skip: 1, Hook: "container", Examples: []argv.Example{want("run -v /:/h alpine ls", "human human.sensitive-read")}},
 			{Name: "kubectl", Wrap: Package, Hook: "kubectl", Examples: []argv.Example{want("exec p -- rm -rf ~", floorInside)}},
 			{Name: "oc", Wrap: Package, Hook: "kubectl", Examples: []argv.Example{want("debug node/x -- rm -rf ~", floorInside)}},
 			// script -c CMD, tmux new 'CMD', at (stdin): a shell string
