@@ -2,6 +2,7 @@ package gate
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
@@ -760,7 +761,7 @@ func (c *wrapCall) runs() (s summary, ok bool) {
 		if !ok || len(args) <= 3 {
 			return s, false
 		}
-		return a.runner(f, idx, rest, sc, ipNetnsName(args)), true
+		return c.runFrom(rest, ipNetnsName(args)), true
 	case "nix":
 		// nix develop|shell … -c|--command CMD ARGS
 		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "-c" || w.val == "--command" }); i > 0 {
@@ -777,7 +778,207 @@ func (c *wrapCall) runs() (s summary, ok bool) {
 		if dashes < 0 || !matchPath(args, []string{"exec"}, false) && !matchPath(args, []string{"debug"}, false) {
 			return s, false
 		}
-		return a.runner(f, idx, args, sc, dashes+1), true
+		return c.runFrom(args, dashes+1), true
 	}
-	return a.runner(f, idx, args, sc, c.w.Skip), true
+	return c.runFrom(args, c.w.Skip), true
+}
+
+// runFrom: package runners (npx, devbox run, ...) run another program,
+// found in args after skip words and the runner's options:
+// the runner asks unless a rule names more than the runner, and the program
+// is analysed too.
+func (c *wrapCall) runFrom(args []word, skip int) summary {
+	a, f, idx, sc := c.a, c.f, c.idx, c.sc
+	a.noAlways = true
+	f.wrapper = true
+	f.open = reason("ask.runner", "runs another program")
+	rest := args[skip:]
+	for j, w := range rest {
+		if w.val == "-c" || w.val == "--call" {
+			if j+1 < len(rest) {
+				return a.shellString(f, rest[j+1], sc, idx)
+			}
+			return summary{}
+		}
+	}
+	i := skipOpts(rest, "p", map[string]bool{"--package": true})
+	if i < len(rest) {
+		return a.inner(rest[i:], sc, idx)
+	}
+	return summary{}
+}
+
+// shellString analyses the string a shell -c (or su -c, flock -c) runs.
+func (a *analyzer) shellString(f *rfact, w word, sc *scope, idx int) summary {
+	a.noAlways = true
+	f.wrapper = true
+	if w.dyn {
+		f.safe = nil
+		f.human = reason("human.eval-opaque", "runs a shell string only known at run time")
+		if w.sub.downloader {
+			f.human = reason("human.download-exec", "runs the output of a download in a shell")
+		}
+		for _, alt := range w.alts {
+			a.reparse(alt, sc, idx)
+		}
+		return a.reparse(w.val, sc, idx)
+	}
+	if f.ask == nil && f.open == nil {
+		f.safe = reason("gate.wrapper", "runs a literal shell string; the string is analysed")
+	}
+	return a.reparse(w.val, sc, idx)
+}
+
+func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
+	a.noAlways = true
+	cmode, stdin := false, false
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" || v == "-" {
+			i++
+			stdin = stdin || v == "-" // bash -s -- ARGS: still the script on stdin
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if (v == "--rcfile" || v == "--init-file") && i+1 < len(args) {
+				i++
+				a.startupFile(args[i], sc, idx)
+			}
+			continue
+		}
+		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+			if v[0] == '-' && strings.ContainsRune(v, 'c') {
+				cmode = true
+			}
+			if strings.ContainsAny(v[1:], "si") {
+				stdin = true
+			}
+			if strings.HasSuffix(v, "o") || strings.HasSuffix(v, "O") {
+				i++
+			}
+			continue
+		}
+		break
+	}
+	for _, w := range args {
+		if w.sub.downloader {
+			f.human = reason("human.download-exec", "a shell runs the output of a download")
+		}
+	}
+	if cmode {
+		if i >= len(args) {
+			f.ask = reason("ask.interpreter", "shell -c without a string")
+			return summary{}
+		}
+		// sh -c 'rm -rf "$0"' ~: the words after the string are $0, $1, …
+		var saved []*varVals
+		for n, w := range args[i+1 : min(len(args), i+10)] {
+			name := strconv.Itoa(n)
+			saved = append(saved, a.vals[name])
+			if w.dyn {
+				a.setVals(name, &varVals{vals: w.alts})
+			} else {
+				a.setVals(name, &varVals{vals: []string{w.val}, exact: true})
+			}
+		}
+		s := a.shellString(f, args[i], sc, idx)
+		for n, v := range saved {
+			a.setVals(strconv.Itoa(n), v)
+		}
+		return s
+	}
+	if i < len(args) && !stdin && !args[i].dyn && isStdinPath(args[i].val) {
+		stdin = true // bash /dev/stdin <<< 'cmd' reads the script from stdin
+	}
+	if i < len(args) && !stdin && args[i].proc && args[i].procText != nil {
+		// bash <(echo 'cmd'): the script is the substitution's output
+		a.stdin = args[i].procText
+		stdin = true
+	}
+	if i < len(args) && !stdin {
+		f.ask = reason("ask.interpreter", "runs a shell script")
+		a.readFact(a.pathWord(args[i], sc, false), idx, false)
+		a.runsFetched(f, args[i], sc)
+		return a.runsWritten(args[i], sc, idx)
+	}
+	if in := a.stdin; in != nil {
+		// a here-doc, here-string or pipe is the script: analyse its known
+		// part, like sh -c
+		a.stdin = nil
+		if !in.known {
+			if f.human == nil {
+				f.human = reason("human.eval-opaque", "a shell runs commands only known at run time")
+			}
+			if in.download {
+				f.human = reason("human.download-exec", "a shell runs downloaded code")
+			}
+			if f.human != nil && strings.TrimSpace(in.text) == "$_" {
+				a.noAlways = true
+				return summary{shellSink: true}
+			}
+		} else if f.ask == nil && f.open == nil {
+			f.safe = reason("gate.wrapper", "a shell reading a literal script; the script is analysed")
+		}
+		f.wrapper = true
+		s := a.reparse(in.text, sc, idx)
+		s.shellSink = !in.known
+		return s
+	}
+	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
+	return summary{shellSink: true}
+}
+
+// startupFile analyses a file a shell sources before its commands (bash
+// --rcfile FILE, BASH_ENV=FILE, ENV=FILE): a <(…) or /dev/stdin text, or a
+// script this call wrote.
+func (a *analyzer) startupFile(w word, sc *scope, idx int) {
+	in := a.scriptFrom(w)
+	if in == nil {
+		a.runsWritten(w, sc, idx)
+		return
+	}
+	if !in.known {
+		a.humanFact("human.eval-opaque", "a shell sources a file only known at run time")
+	}
+	a.reparse(in.text, sc, idx)
+}
+
+// scriptFrom is the script a command reads from the file operand w when
+// that file is its stdin (python3 /dev/stdin <<< CODE, sed -f /dev/stdin,
+// source /dev/stdin) or a <(…) substitution; nil for an ordinary file. It
+// consumes the stdin; a stdin the gate did not see is text only known at
+// run time.
+func (a *analyzer) scriptFrom(w word) *stdinSrc {
+	switch {
+	case w.proc && w.procText != nil:
+		if w.sub.downloader {
+			a.humanFact("human.download-exec", "a program runs downloaded code")
+		}
+		return w.procText
+	case !w.dyn && isStdinPath(w.val):
+		in := a.stdinCode()
+		if in == nil {
+			in = &stdinSrc{text: "$_"}
+		}
+		return in
+	}
+	return nil
+}
+
+// stdinCode consumes the stdin of a command that reads its code or
+// commands there (sed -f -, ed, sqlite3, make -f -, gdb -x /dev/stdin):
+// a download fed to it is download-then-execute, as for a shell.
+func (a *analyzer) stdinCode() *stdinSrc {
+	in := a.stdin
+	a.stdin = nil
+	if in != nil && in.download && !in.known {
+		a.humanFact("human.download-exec", "a program runs downloaded code read from stdin")
+	}
+	return in
+}
+
+// isStdinPath reports a file name that is the process's stdin.
+func isStdinPath(p string) bool {
+	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
 }
