@@ -649,7 +649,7 @@ func (c *wrapCall) privileged() summary {
 		return c.su()
 	}
 	f.human, f.ruleClears = reason("human.privileged", c.w.Name+" runs the command with other privileges"), true
-	i := skipOpts(args, "ugCDhprtTUPR", map[string]bool{"--user": true, "--group": true, "--chdir": true, "--prompt": true, "--host": true, "--role": true, "--type": true, "--other-user": true, "--close-from": true, "--command-timeout": true, "--chroot": true})
+	i := skipOpts(args, c.w.Values, c.w.Long)
 	if i < len(args) {
 		i = min(i+c.w.Lead, len(args))
 	}

@@ -179,13 +179,23 @@ func transparents() []*Wrapper {
 	return out
 }
 
+// privileged gives the privileged wrappers the options of theirs that
+// take a value: sudo's, which serve doas, run0, pkexec and chroot too.
+func privileged(ws []*Wrapper) []*Wrapper {
+	for _, w := range ws {
+		w.Values = "ugCDhprtTUPR"
+		w.Long = longs("--user --group --chdir --prompt --host --role --type --other-user --close-from --command-timeout --chroot")
+	}
+	return ws
+}
+
 func wrapperTable() []*Wrapper {
 	run, exec := []string{"run"}, []string{"exec"}
 	return slices.Concat(
 		// sudo [-u USER …] CMD: privileges, whatever CMD is
-		wrapOf(Privileged, []string{"sudo", "doas", "run0", "pkexec"}, "-u root rm -rf ~"),
+		privileged(wrapOf(Privileged, []string{"sudo", "doas", "run0", "pkexec"}, "-u root rm -rf ~")),
+		privileged([]*Wrapper{{Name: "chroot", Wrap: Privileged, Lead: 1, Examples: []argv.Example{want("/srv/root rm -rf ~", floorInside)}}}),
 		[]*Wrapper{
-			{Name: "chroot", Wrap: Privileged, Lead: 1, Examples: []argv.Example{want("/srv/root rm -rf ~", floorInside)}},
 			// su [-l] [USER] -c CMD: CMD is a shell string
 			{Name: "su", Wrap: Privileged, Hook: "su", Examples: []argv.Example{want("-c 'rm -rf ~'", floorInside), want("-lc 'ls'", "human human.privileged")}},
 		},
