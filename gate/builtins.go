@@ -98,12 +98,19 @@ func (c *plainCall) cd() {
 		args[ops[0]].alts[0] != "" && args[ops[0]].alts[0] != "-" && !strings.HasPrefix(args[ops[0]].alts[0], "-"):
 		// f(){ cd "$1"; }; f /: the only value the word can take
 		sc.cwd = a.resolvePath(args[ops[0]].alts[0], sc.cwd, false).abs
-	case len(ops) == 0 || args[ops[0]].dyn || args[ops[0]].val == "-":
-		sc.cwd = ""
+	case len(ops) == 0 || args[ops[0]].dyn || args[ops[0]].val == "-" || a.cdpath && cdpathApplies(args[ops[0]].val):
+		sc.cwd = "" // CDPATH=.git cd hooks: any directory CDPATH names
+
 	default:
 		sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
 	}
 	c.safe("changes directory")
+}
+
+// cdpathApplies reports a cd target that bash looks up in CDPATH: one
+// that starts with neither / nor . (nor ~, which is expanded first).
+func cdpathApplies(dir string) bool {
+	return dir != "" && !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, ".")
 }
 
 // popd returns to a directory of the stack, which the gate does not keep.

@@ -125,6 +125,8 @@ func reason(code, detail string) *protocol.Reason {
 // analyzer holds the state of one Analyze call.
 type analyzer struct {
 	realDirs map[string]string // realDir's answers in this call
+	// cdpath: the call sets CDPATH, so a relative cd may land anywhere
+	cdpath bool
 	// typedInput: the text being read was typed into a process (a
 	// terminal tool's input), which may be a REPL rather than a shell
 	typedInput bool

@@ -802,6 +802,11 @@ func (a *analyzer) persistence(r pathRef) string {
 	forms := r.both()
 	if !r.known {
 		forms = []string{"/" + strings.TrimPrefix(r.raw, "/")}
+		if gitHookNames[filepath.Base(r.raw)] {
+			// cd "$(git rev-parse --git-dir)/hooks"; echo … > pre-commit:
+			// in a directory only known at run time, a hook's name is one
+			return "git hook"
+		}
 	}
 	if r.glob && r.known {
 		// a glob that matches on disk writes those files (chmod +x dist/*),
@@ -896,6 +901,11 @@ func persistenceOf(p string) string {
 	}
 	return ""
 }
+
+// gitHookNames are the names git runs from a hooks directory (githooks(5)).
+var gitHookNames = setOf("applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit prepare-commit-msg " +
+	"commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-receive update proc-receive post-receive " +
+	"post-update reference-transaction push-to-checkout pre-auto-gc post-rewrite sendemail-validate fsmonitor-watchman post-index-change")
 
 // agentFile reports the newer agent rules, memory, skill and MCP files
 // (SPEC §5.4): what a future agent run reads as instructions or runs.

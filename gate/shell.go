@@ -1083,6 +1083,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 	if as.Name != nil {
 		name = a.ref(as.Name.Value)
 	}
+	a.cdpath = a.cdpath || name == "CDPATH"
 	if persist && name != "" {
 		a.setTaint(name, taint)
 		a.setVals(name, known)
