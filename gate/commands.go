@@ -594,9 +594,6 @@ func (a *analyzer) outsideCwd(f *rfact, by, dir string) {
 	}
 }
 
-var envLong = []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
-	"block-signal", "default-signal", "ignore-signal", "list-signal-handling", "argv0"}
-
 // noInner: the wrapper changes a running process instead of running a
 // command; not known-safe.
 func noInner(f *rfact, lb string) summary {

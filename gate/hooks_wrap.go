@@ -319,7 +319,7 @@ func (c *wrapCall) env() summary {
 		}
 		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") && len(v) > 2 {
 			// GNU getopt takes an unambiguous prefix: --split='cmd'
-			if full := longOpt(n, envLong); full != "" && full != n {
+			if full := longOpt(n, c.w.LongNames); full != "" && full != n {
 				v = "--" + full
 				if eq {
 					v += "=" + val

@@ -59,6 +59,9 @@ type Wrapper struct {
 	// Long are the long options that take the next word as their value
 	// (timeout --signal KILL CMD)
 	Long map[string]bool
+	// LongNames are all its long options, without dashes: GNU getopt
+	// takes a unique prefix of one (env --split='CMD')
+	LongNames []string
 	// Operands: it takes no options, only Lead operands (zsh repeat N CMD)
 	Operands bool
 	// Process are the flags with which it changes a running process
@@ -162,7 +165,8 @@ func transparents() []*Wrapper {
 		{Name: "xargs", Hook: "xargs", Examples: inside},
 		// env [-i] [NAME=VALUE…] [-C DIR] CMD, env -S 'CMD ARGS'; without a
 		// command it prints the environment
-		{Name: "env", Hook: "env", Examples: []argv.Example{want("A=1 rm -rf ~", floorInside), want("-S 'rm -rf ~'", floorInside),
+		{Name: "env", Hook: "env", LongNames: []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
+			"block-signal", "default-signal", "ignore-signal", "list-signal-handling", "argv0"}, Examples: []argv.Example{want("A=1 rm -rf ~", floorInside), want("-S 'rm -rf ~'", floorInside),
 			want("", "human human.env-dump"), want("-i", "allow")}},
 	}
 	// nohup CMD; noglob, nocorrect: zsh precommand modifiers
