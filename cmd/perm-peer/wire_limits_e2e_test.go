@@ -78,8 +78,8 @@ func (p *peerProc) nextRaw() (msg, []byte) {
 			p.t.Fatalf("peer closed its output; stderr:\n%s", p.stderr.String())
 		}
 		return m, <-p.raw
-	case <-time.After(20 * time.Second):
-		p.t.Fatalf("no message from peer within 20s")
+	case <-time.After(hangLimit):
+		p.t.Fatalf("no message from peer within %s", hangLimit)
 	}
 	return nil, nil
 }
