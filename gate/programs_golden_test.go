@@ -25,6 +25,10 @@ import (
 const (
 	programsFile   = "testdata/programs.txt"
 	programsGolden = "testdata/programs.golden.jsonl"
+	// wrapperProbes are calls of the wrappers (cmds/wrappers.go), one a
+	// line: their options, subcommands, operands and hooks' forms, which
+	// issue 23 S4 moved from code into the table without changing one
+	wrapperProbes = "testdata/wrapper-probes.txt"
 )
 
 // programArgs are the argument lists every program is called with.
@@ -69,6 +73,13 @@ func programCases(t *testing.T) []string {
 	}
 	for _, p := range subcommandProbes {
 		cmds = append(cmds, p, p+" --zz-bogus")
+	}
+	probes, err := os.ReadFile(wrapperProbes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Split(strings.TrimSpace(string(probes)), "\n") {
+		cmds = append(cmds, p)
 	}
 	slices.Sort(cmds)
 	return slices.Compact(cmds)
