@@ -336,8 +336,11 @@ func (a *analyzer) reparseIn(src string, sc *scope, idx int) summary {
 	return s
 }
 
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true,
-	"ksh93": true, "rbash": true, "oksh": true, "pdksh": true}
+// isShell reports a shell the table declares (sh, bash, zsh, fish, …).
+func isShell(name string) bool {
+	w := cmds.WrapperOf(name)
+	return w != nil && w.Wrap == cmds.Shell
+}
 
 var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
 	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
@@ -461,8 +464,6 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		}
 	}
 	switch {
-	case shells[lb]:
-		return a.shellCmd(f, idx, args, sc)
 	case isInterpreter(lb):
 		return a.interpreter(f, idx, lb, args, sc)
 	case lb == "git":

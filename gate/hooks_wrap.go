@@ -632,6 +632,8 @@ func (c *wrapCall) run() (s summary, ok bool) {
 		return c.runs()
 	case cmds.Eval:
 		return c.eval(), true
+	case cmds.Shell:
+		return c.a.shellCmd(c.f, c.idx, c.args, c.sc), true
 	default:
 		return c.stringRunner(), true
 	}

@@ -1455,7 +1455,7 @@ func (a *analyzer) always() *Always {
 			return nil
 		}
 		base := strings.ToLower(filepath.Base(f.argv[0]))
-		if isInterpreter(base) || shells[base] {
+		if isInterpreter(base) || isShell(base) {
 			return nil
 		}
 		for _, w := range f.argv {

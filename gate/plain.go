@@ -4177,7 +4177,7 @@ func awkEffects(code string, lits []string) (cmds, writes, reads []string) {
 			}
 			// print "CMD" | "sh": what is printed is the shell's script
 			if m := awkPrintShRe().FindStringSubmatch(stmt[k:]); m != nil {
-				if sh := strings.Fields(lit([]string{"", m[2]})); len(sh) > 0 && shells[path.Base(sh[0])] {
+				if sh := strings.Fields(lit([]string{"", m[2]})); len(sh) > 0 && isShell(path.Base(sh[0])) {
 					var printed strings.Builder
 					for _, p := range awkLitRe().FindAllStringSubmatch(m[1], 8) {
 						printed.WriteString(lit(p))

@@ -73,7 +73,7 @@ func readBy(facts []*rfact, idx int, p pathRef) bool {
 // when this call gave it nothing to say (docker compose --env-file .env up).
 func knownFamily(lb string) bool {
 	return subcommandTools[lb] || packageManagers[lb] || versionTools[lb] || urlFetchers[lb] || netTools[lb] || downloaders[lb] ||
-		shells[lb] || isInterpreter(lb) || isPrefixRunner(lb) || otherTools[lb] || cmds.ClassOf(lb) == argv.Data
+		isShell(lb) || isInterpreter(lb) || isPrefixRunner(lb) || otherTools[lb] || cmds.ClassOf(lb) == argv.Data
 }
 
 // visibleCommands are the programs whose name among an unknown program's

@@ -26,6 +26,9 @@ const (
 	// Eval: its words are shell code this shell runs (eval 'CMD'), or
 	// name a file of it (source FILE)
 	Eval
+	// Shell: a shell; its -c string, script file or stdin is the code
+	// it runs (sh -c 'CMD', bash x.sh, … | sh)
+	Shell
 	// String: a shell string, or the runner's stdin, is the command
 	// (script -c CMD, tmux new 'CMD', at)
 	String
@@ -203,6 +206,9 @@ func wrapperTable() []*Wrapper {
 			// su [-l] [USER] -c CMD: CMD is a shell string
 			{Name: "su", Wrap: Privileged, Hook: "su", Examples: []argv.Example{want("-c 'rm -rf ~'", floorInside), want("-lc 'ls'", "human human.privileged")}},
 		},
+		// sh -c 'CMD', bash x.sh, echo CMD | sh
+		wrapOf(Shell, []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "posh", "fish", "csh", "tcsh",
+			"ksh93", "rbash", "oksh", "pdksh"}, "-c 'rm -rf ~'"),
 		// nohup CMD, nice -n 5 CMD, timeout 5 CMD: options, operands of
 		// their own, then the command
 		transparents(),
