@@ -57,26 +57,17 @@ func (db *DB) AddSessionGrant(g protocol.Grant) (protocol.Grant, error) {
 
 // SessionGrants lists the grants of session, in pattern order.
 func (db *DB) SessionGrants(session string) ([]protocol.Grant, error) {
-	if db.isClosed() {
-		return nil, fmt.Errorf("list session grants of %s: %w", db.path, ErrClosed)
-	}
-	var out []protocol.Grant
-	err := db.view(func(tx *bolt.Tx) error {
-		if err := checkSchema(tx); err != nil {
-			return err
-		}
-		all, err := listSessionGrants(tx.Bucket(bucketSessionGrants), sessionGrantKey(session, ""))
-		for _, g := range all {
-			// a session id may hold a NUL: the prefix alone does not
-			// tell this session's keys from a longer id's
-			if g.SessionID == session {
-				out = append(out, g)
-			}
-		}
-		return err
-	})
+	all, err := db.sessionGrants(sessionGrantKey(session, ""))
 	if err != nil {
 		return nil, fmt.Errorf("list session grants of %q: %w", session, err)
+	}
+	var out []protocol.Grant
+	for _, g := range all {
+		// a session id may hold a NUL: the prefix alone does not tell
+		// this session's keys from a longer id's
+		if g.SessionID == session {
+			out = append(out, g)
+		}
 	}
 	return out, nil
 }
@@ -84,8 +75,17 @@ func (db *DB) SessionGrants(session string) ([]protocol.Grant, error) {
 // AllSessionGrants lists the grants of every session of the project, by
 // session then pattern.
 func (db *DB) AllSessionGrants() ([]protocol.Grant, error) {
+	out, err := db.sessionGrants(nil)
+	if err != nil {
+		return nil, fmt.Errorf("list session grants: %w", err)
+	}
+	return out, nil
+}
+
+// sessionGrants lists the session grants whose keys start with prefix.
+func (db *DB) sessionGrants(prefix []byte) ([]protocol.Grant, error) {
 	if db.isClosed() {
-		return nil, fmt.Errorf("list session grants of %s: %w", db.path, ErrClosed)
+		return nil, fmt.Errorf("%s: %w", db.path, ErrClosed)
 	}
 	var out []protocol.Grant
 	err := db.view(func(tx *bolt.Tx) error {
@@ -93,13 +93,10 @@ func (db *DB) AllSessionGrants() ([]protocol.Grant, error) {
 			return err
 		}
 		var err error
-		out, err = listSessionGrants(tx.Bucket(bucketSessionGrants), nil)
+		out, err = listSessionGrants(tx.Bucket(bucketSessionGrants), prefix)
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("list session grants: %w", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // IsSessionGrantID reports whether id names a session's grant (AddSessionGrant).
