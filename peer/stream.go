@@ -126,13 +126,17 @@ func (s *Stream) ReadMessage() (Message, error) {
 		}
 		var bad *errFrame
 		if errors.As(err, &bad) {
+			// the error frame goes out before the ask it ends is answered,
+			// so the wire shows cause before effect
+			var werr error
+			if !bad.answered {
+				werr = s.writeError(bad)
+			}
 			if bad.askID != "" && s.OnBadAnswer != nil {
 				s.OnBadAnswer(bad.askID, bad.msg)
 			}
-			if !bad.answered {
-				if werr := s.writeError(bad); werr != nil {
-					return Message{}, werr
-				}
+			if werr != nil {
+				return Message{}, werr
 			}
 			continue
 		}
