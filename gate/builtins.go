@@ -69,11 +69,18 @@ func (c *plainCall) assigns() {
 			}
 		}
 	}
-	// … | while read f: f holds one name the listing printed
-	if lb == "read" && a.stdin != nil && a.stdin.projList && len(args) > 0 && !args[len(args)-1].dyn &&
+	// … | while read f: f holds one name the listing printed, or one line
+	// of a text the call spells (echo .env | while read f; do cat "$f")
+	if lb == "read" && a.stdin != nil && len(args) > 0 && !args[len(args)-1].dyn &&
 		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
-		a.bindListVar(a.ref(args[len(args)-1].val), word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList,
-			broadPaths: a.stdin.broadList})
+		name := a.ref(args[len(args)-1].val)
+		switch lines := strings.Split(strings.TrimSuffix(a.stdin.text, "\n"), "\n"); {
+		case a.stdin.projList:
+			a.bindListVar(name, word{projPaths: true, cleanPaths: a.stdin.cleanList, secretPaths: a.stdin.secretList,
+				broadPaths: a.stdin.broadList})
+		case a.stdin.known && len(lines) <= maxAlts:
+			a.setVals(name, &varVals{vals: lines})
+		}
 	}
 	switch lb {
 	case "unset", "test", "[":
