@@ -618,6 +618,12 @@ func xargsArgFile(v string) bool {
 	return j > 0 && strings.Trim(v[1:j], "0rtpx") == ""
 }
 
+// moduleCLI reports a module run as a program (python -m NAME) whose name
+// is a tool the gate's subcommand tables know (keyring, pip).
+func moduleCLI(module string) bool {
+	return module != "" && (secretPrinters()[module] != nil || configWriters()[module] != nil)
+}
+
 // revShellRe opens a connection (Python/Ruby/Perl/PHP sockets, node's net
 // and tls, Deno and Bun, Java's Socket from jrunscript, JXA's NSStream);
 // revShellExecRe starts a program to wire to it.
@@ -653,6 +659,11 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 	}
 	rest := args[min(c.rest, len(args)):]
 	ops := operands(rest, nil)
+	if moduleCLI(c.module) {
+		// python -m keyring get S U is keyring get S U: a module that is
+		// a command-line tool the gate knows is read as that tool
+		a.inner(append([]word{{val: c.module}}, rest...), sc, idx)
+	}
 	switch {
 	case codeModules[c.module]:
 		for _, w := range rest {
