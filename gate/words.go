@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -239,6 +241,10 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 	case *syntax.CmdSubst:
 		if sc.cwd != "" && isPwdSubst(p) {
 			lit(sc.cwd) // $(pwd) is the working directory, like $PWD
+			return
+		}
+		if top := gitToplevel(sc.cwd); top != "" && isToplevelSubst(p) && a.vals["GIT_DIR"] == nil && a.vals["GIT_WORK_TREE"] == nil {
+			lit(top) // cd "$(git rev-parse --show-toplevel)": the repository's root, on disk
 			return
 		}
 		out.dyn = true
@@ -755,6 +761,39 @@ func isPwdSubst(p *syntax.CmdSubst) bool {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	return ok && len(st.Redirs) == 0 && !st.Background && !st.Negated && len(c.Assigns) == 0 &&
 		len(c.Args) == 1 && c.Args[0].Lit() == "pwd"
+}
+
+// isToplevelSubst reports $(git rev-parse --show-toplevel), alone.
+func isToplevelSubst(p *syntax.CmdSubst) bool {
+	if len(p.Stmts) != 1 {
+		return false
+	}
+	st := p.Stmts[0]
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(st.Redirs) > 0 || st.Background || st.Negated || len(c.Assigns) > 0 || len(c.Args) != 3 {
+		return false
+	}
+	return c.Args[0].Lit() == "git" && c.Args[1].Lit() == "rev-parse" && c.Args[2].Lit() == "--show-toplevel"
+}
+
+// gitToplevel is the root of the work tree dir is in: the nearest
+// directory above it holding a .git directory. A .git file (a worktree, a
+// submodule) points elsewhere, so the answer is then unknown ("").
+func gitToplevel(dir string) string {
+	for i := 0; i < 64 && dir != "" && filepath.IsAbs(dir); i++ {
+		if st, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			if st.IsDir() {
+				return dir
+			}
+			return ""
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	return ""
 }
 
 // walkSubst analyses every command or process substitution inside node.
