@@ -239,12 +239,8 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 			out.taint = true
 		}
 	case *syntax.CmdSubst:
-		if sc.cwd != "" && isPwdSubst(p) {
-			lit(sc.cwd) // $(pwd) is the working directory, like $PWD
-			return
-		}
-		if top := gitToplevel(sc.cwd); top != "" && isToplevelSubst(p) && a.vals["GIT_DIR"] == nil && a.vals["GIT_WORK_TREE"] == nil {
-			lit(top) // cd "$(git rev-parse --show-toplevel)": the repository's root, on disk
+		if v := knownSubst(p, sc.cwd, a.vals); v != "" {
+			lit(v)
 			return
 		}
 		out.dyn = true
@@ -761,6 +757,22 @@ func isPwdSubst(p *syntax.CmdSubst) bool {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	return ok && len(st.Redirs) == 0 && !st.Background && !st.Negated && len(c.Assigns) == 0 &&
 		len(c.Args) == 1 && c.Args[0].Lit() == "pwd"
+}
+
+// knownSubst is the output of a command substitution the gate can tell
+// without running it, "" for any other: $(pwd) is the working directory,
+// like $PWD; $(git rev-parse --show-toplevel) the repository's root on disk
+// (unless the call points git elsewhere).
+func knownSubst(p *syntax.CmdSubst, cwd string, vals map[string]*varVals) string {
+	switch {
+	case cwd == "":
+		return ""
+	case isPwdSubst(p):
+		return cwd
+	case isToplevelSubst(p) && vals["GIT_DIR"] == nil && vals["GIT_WORK_TREE"] == nil:
+		return gitToplevel(cwd)
+	}
+	return ""
 }
 
 // isToplevelSubst reports $(git rev-parse --show-toplevel), alone.
