@@ -78,9 +78,7 @@ func programCases(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range strings.Split(strings.TrimSpace(string(probes)), "\n") {
-		cmds = append(cmds, p)
-	}
+	cmds = append(cmds, strings.Split(strings.TrimSpace(string(probes)), "\n")...)
 	slices.Sort(cmds)
 	return slices.Compact(cmds)
 }
