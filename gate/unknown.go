@@ -53,10 +53,13 @@ func (a *analyzer) handedPaths(args []word, sc *scope, idx int) {
 		case r.known && systemPath(r.abs):
 			a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 				human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
-		case r.known && a.persistence(r) != "":
-			// it may write what it is handed (ditto x .git/hooks/pre-commit)
-			a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
-				human: reason("human.persistence-write", "a "+a.persistence(r)+" is handed to a program the gate does not know")})
+		case r.known:
+			// it may write what it is handed (ditto x .git/hooks/pre-commit);
+			// persistence may look at the disk, so it is asked once
+			if kind := a.persistence(r); kind != "" {
+				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+					human: reason("human.persistence-write", "a "+kind+" is handed to a program the gate does not know")})
+			}
 		}
 	}
 }
