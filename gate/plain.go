@@ -2059,9 +2059,6 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	f.safe = reason("gate.safe", lb+" only reads")
 }
 
-// gitSecretKey matches git config keys whose values are credentials.
-var gitSecretKey = lazyRE(`(?i)(extraheader|token|passw|secret|smtppass|oauth|apikey|api-key|authorization)`)
-
 var chmodFlagMode = lazyRE(`^-[rwxXst]+$`)
 
 // sedScriptSafe scans a sed script and rejects commands that write files
@@ -3300,23 +3297,6 @@ var buildToolFlags = map[string]struct{ runs, paths []string }{
 	"mvnw":    {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
 }
 
-// broadPathspec reports a pathspec that names more than one file: a
-// directory, a pattern or pathspec magic. A missing name without an
-// extension (src) is taken for a directory.
-func (a *analyzer) broadPathspec(v string, sc *scope) bool {
-	if v == "." || strings.HasPrefix(v, ":") || hasGlob(v) || strings.HasSuffix(v, "/") {
-		return true
-	}
-	r := a.resolvePath(v, sc.cwd, false)
-	if !r.known {
-		return true
-	}
-	if st, err := os.Stat(r.abs); err == nil {
-		return st.IsDir()
-	}
-	return !strings.Contains(filepath.Base(v), ".")
-}
-
 // flagValues returns the values of the named options, written NAME VALUE
 // or NAME=VALUE (docker, pip, terraform and eslint spell them so).
 func flagValues(args []word, names ...string) []word {
@@ -3493,161 +3473,6 @@ func (a *analyzer) buildToolFlags(f *rfact, lb string, args []word, sc *scope) {
 	}
 }
 
-// isRemoteURL reports a git remote written as a URL or path rather than
-// the name of a configured remote.
-func isRemoteURL(v string) bool {
-	return strings.Contains(v, "://") || strings.Contains(v, ":") && !strings.HasPrefix(v, "+") && !strings.HasPrefix(v, ":") ||
-		strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~")
-}
-
-// gitCommandKey matches git configuration keys whose value is a command
-// line git runs (core.pager, alias.x=!cmd, diff.external, filters, ...).
-var gitCommandKey = lazyRE(`^(core\.(pager|sshcommand|fsmonitor|editor|askpass)|pager\..*|alias\..*|diff\.external|diff\..*\.(command|textconv)|(difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|sequence\.editor|gpg(\..*)?\.program|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|` +
-	`interactive\.difffilter|trailer\..*\.(command|cmd)|submodule\..*\.update|core\.alternaterefscommand|sendemail\.(sendmailcmd|smtpserver|tocmd|cccmd)|` +
-	`core\.(hookspath|gitproxy)|protocol\..*\.allow|ssh\.variant|gpg\..*\.program|credential\..*\.helper)$`)
-
-// gitConfigCommand analyses the command of a git -c key=value that names
-// one, so a floor or an upload in it is seen (git -c core.pager='rm -rf ~'
-// log is rm -rf ~).
-func (a *analyzer) gitConfigCommand(kv string, sc *scope, idx int) {
-	k, v, ok := strings.Cut(kv, "=")
-	if !ok || !gitCommandKey().MatchString(strings.ToLower(k)) {
-		return
-	}
-	a.reparse(strings.TrimPrefix(v, "!"), sc, idx)
-}
-
-// gitIncludeKey matches the keys whose value is another config file git
-// reads (include.path, includeIf.COND.path).
-var gitIncludeKey = lazyRE(`^include(if\..*)?\.path$`)
-
-// gitConfigFile analyses a git config file the call supplies (git -c
-// include.path=<(…), GIT_CONFIG_GLOBAL=<(…), a file this call wrote): each
-// key that holds a command is read as git -c key=value.
-func (a *analyzer) gitConfigFile(w word, sc *scope, idx int) {
-	if w.procText != nil {
-		w = word{val: w.val, dyn: true, proc: true, procText: w.procText, sub: w.sub}
-	}
-	in := a.scriptFrom(w)
-	if in == nil {
-		t, ok := a.written[a.resolvePath(w.val, sc.cwd, false).abs]
-		if !ok || w.dyn {
-			return
-		}
-		in = &stdinSrc{text: t, known: true}
-	}
-	if !in.known {
-		a.humanFact("human.eval-opaque", "git reads a config file only known at run time")
-	}
-	section := ""
-	for _, line := range strings.Split(in.text, "\n") {
-		line = strings.TrimSpace(line)
-		if end := strings.IndexByte(line, ']'); strings.HasPrefix(line, "[") && end > 0 {
-			// [core], [alias], [diff "x"] → core., alias., diff.x.; a
-			// variable may follow on the same line
-			name, sub, _ := strings.Cut(line[1:end], " ")
-			section = strings.TrimSuffix(name+"."+strings.Trim(strings.TrimSpace(sub), `"`), ".") + "."
-			line = strings.TrimSpace(line[end+1:])
-		}
-		if k, v, ok := strings.Cut(line, "="); ok {
-			a.gitConfigCommand(section+strings.TrimSpace(k)+"="+strings.Trim(strings.TrimSpace(v), `"`), sc, idx)
-		}
-	}
-}
-
-// gitCommandOptions are, per subcommand, git's long options whose value is
-// a command git runs: rebase --exec, difftool --extcmd, the pack programs
-// (--exec is their old name), filter-branch's filters (eval'd by sh).
-var gitCommandOptions = map[string][]string{
-	"rebase": {"--exec"}, "difftool": {"--extcmd"},
-	"clone": {"--upload-pack", "--exec"}, "fetch": {"--upload-pack", "--exec"}, "pull": {"--upload-pack", "--exec"},
-	"ls-remote": {"--upload-pack", "--exec"}, "archive": {"--exec"}, "push": {"--receive-pack", "--exec"},
-	"send-pack": {"--receive-pack", "--exec"},
-	"filter-branch": {"--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
-		"--commit-filter", "--tag-name-filter"},
-}
-
-// longValue is the value of args[j] when it is one of names, or a prefix
-// of one, spelled --name=VALUE or --name VALUE.
-func longValue(args []word, j int, names []string) (string, bool) {
-	n, val, attached := strings.Cut(args[j].val, "=")
-	if !slices.ContainsFunc(names, func(name string) bool { return strings.HasPrefix(name, n) }) {
-		return "", false
-	}
-	if attached {
-		return val, true
-	}
-	if j+1 < len(args) {
-		return args[j+1].val, true
-	}
-	return "", false
-}
-
-// gitRunsCommand analyses the commands git subcommands run: submodule
-// foreach CMD, rebase -x CMD, bisect run CMD..., difftool -x CMD, the
-// --upload-pack/--receive-pack programs and ext:: remotes.
-func (a *analyzer) gitRunsCommand(sub string, rest []word, sc *scope, idx int) {
-	for j, w := range rest {
-		v := w.val
-		switch {
-		case sub == "submodule" && v == "foreach":
-			var cmd []string
-			for _, x := range rest[j+1:] {
-				if len(cmd) == 0 && strings.HasPrefix(x.val, "-") {
-					continue // --recursive, -q
-				}
-				cmd = append(cmd, x.val)
-			}
-			a.reparse(strings.Join(cmd, " "), sc, idx)
-			return
-		case sub == "bisect" && v == "run" && j+1 < len(rest):
-			a.inner(rest[j+1:], sc, idx)
-			return
-		case strings.HasPrefix(v, "--") && len(v) > 3:
-			// git takes a unique prefix of a long option (--exe= is --exec=):
-			// every option a prefix may stand for is read, which only adds facts
-			if cmd, ok := longValue(rest, j, gitCommandOptions[sub]); ok {
-				a.reparse(cmd, sc, idx)
-			}
-		case strings.HasPrefix(v, "ext::"):
-			// split as git does, and as a shell would: either reading only adds facts
-			a.reparse(extCommand(strings.TrimPrefix(v, "ext::")), sc, idx)
-			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
-		case (sub == "clone" || sub == "fetch" || sub == "pull") && v == "-u" && j+1 < len(rest):
-			a.reparse(rest[j+1].val, sc, idx) // -u is --upload-pack
-		case sub == "clone" && (v == "-c" || v == "--config") && j+1 < len(rest):
-			a.gitConfigCommand(rest[j+1].val, sc, idx)
-		case sub == "clone" && strings.HasPrefix(v, "--config="):
-			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
-		case sub == "rebase" || sub == "difftool":
-			// -x CMD, -ix CMD, -xCMD: parse-options clusters short options
-			if cmd, ok := shortValue(rest, j, 'x', "sXCt"); ok {
-				a.reparse(cmd, sc, idx)
-			}
-		}
-	}
-}
-
-// extCommand turns git's ext:: remote syntax into a shell command line:
-// words split at spaces, "% " a space inside a word, "%%" a percent sign.
-func extCommand(ext string) string {
-	var out []string
-	var b strings.Builder
-	for i := 0; i < len(ext); i++ {
-		switch c := ext[i]; {
-		case c == '%' && i+1 < len(ext) && (ext[i+1] == ' ' || ext[i+1] == '%'):
-			i++
-			b.WriteByte(ext[i])
-		case c == ' ':
-			out = append(out, shellQuote(b.String()))
-			b.Reset()
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return strings.Join(append(out, shellQuote(b.String())), " ")
-}
-
 // optionValues returns the values of a short option letter (-f FILE, -fFILE,
 // -uf FILE, -ufFILE) and of a long one (--file FILE, --file=FILE, and the
 // abbreviations getopt accepts, --fi FILE).
@@ -3682,24 +3507,6 @@ func optionValues(args []word, letter byte, long string) []word {
 		}
 	}
 	return out
-}
-
-// ownRepo reports a --git-dir that is the project's own .git, or a
-// --work-tree that is the project root (gitDir false).
-func ownRepo(r pathRef, project string, gitDir, dyn bool) bool {
-	if dyn || !r.known || project == "" {
-		return false
-	}
-	want := project
-	if gitDir {
-		want = filepath.Join(want, ".git")
-	}
-	if r.abs == want || r.real == want {
-		return true
-	}
-	got, err1 := filepath.EvalSymlinks(r.abs)
-	real, err2 := filepath.EvalSymlinks(want)
-	return err1 == nil && err2 == nil && got == real
 }
 
 // findRoots are find's starting points (. when none), after its options
@@ -3866,47 +3673,6 @@ func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []wor
 		}
 	}
 }
-
-// gitListFlags are git log/diff options that print no file contents.
-// The list is of what is harmless: any other option (-p, -S, -G, --check,
-// --word-diff, -m/--cc, --dd, an abbreviation) may show lines of the files.
-var gitListFlags = map[string]bool{"--oneline": true, "--format": true, "--pretty": true, "-n": true, "--max-count": true,
-	"--skip": true, "--abbrev-commit": true, "--no-abbrev-commit": true, "--abbrev": true, "--date": true, "--relative-date": true,
-	"--since": true, "--until": true, "--after": true, "--before": true, "--author": true, "--committer": true, "--grep": true,
-	"-i": true, "--all": true, "--branches": true, "--tags": true, "--remotes": true, "--decorate": true, "--no-decorate": true,
-	"--graph": true, "--first-parent": true, "--no-merges": true, "--merges": true, "--reverse": true, "--follow": true,
-	"--topo-order": true, "--date-order": true, "--author-date-order": true, "--no-color": true, "--color": true,
-	"--name-only": true, "--name-status": true, "--stat": true, "--numstat": true, "--shortstat": true, "--summary": true,
-	"--dirstat": true, "--compact-summary": true, "--raw": true, "--no-patch": true, "-s": true, "--quiet": true,
-	"--exit-code": true, "--cached": true, "--staged": true, "--diff-filter": true, "--no-renames": true, "-M": true,
-	"--find-renames": true, "--": true}
-
-// gitNamesOnly reports a git log or diff whose output shows no contents of
-// the files it is given (git log -1 --format=%ci -- f, git diff --stat -- f):
-// its path operands are only listed. git diff prints a patch unless a
-// summary option replaces it.
-func gitNamesOnly(sub string, rest []word) bool {
-	summary := sub == "log" || sub == "show-branch"
-	for _, w := range rest {
-		v := w.val
-		if v == "--" {
-			break
-		}
-		if !strings.HasPrefix(v, "-") {
-			continue
-		}
-		name, _, _ := strings.Cut(v, "=")
-		if w.dyn || !gitListFlags[name] && !isDigits(v[1:]) { // -N: the last N commits
-			return false
-		}
-		summary = summary || gitSummaryFlags[name]
-	}
-	return summary
-}
-
-// gitSummaryFlags replace git diff's patch with names or counts.
-var gitSummaryFlags = map[string]bool{"--name-only": true, "--name-status": true, "--stat": true, "--numstat": true,
-	"--shortstat": true, "--dirstat": true, "--raw": true, "--no-patch": true, "-s": true, "--quiet": true}
 
 // findMaySelectSecrets reports a find expression whose name filters do not
 // rule out secrets: find . (everything), -name .env, -name '*' (find's *
@@ -4993,31 +4759,6 @@ func breToERE(p string) string {
 		}
 	}
 	return b.String()
-}
-
-// readGitConfig records a read of the .git/config around dir, if any.
-func (a *analyzer) readGitConfig(dir string, idx int) {
-	// only one with a token counts: the repository may lie above the
-	// project, and reading its plain config is git's own business
-	if p := gitConfigOf(dir); p != "" && gitConfigHasCreds(p) {
-		a.readFact(a.resolvePath(p, "", false), idx, false)
-	}
-}
-
-// gitConfigOf is the .git/config of the repository around dir (the
-// nearest .git directory above it); "" when there is none.
-func gitConfigOf(dir string) string {
-	for i := 0; i < 64 && dir != ""; i++ {
-		if st, err := os.Stat(filepath.Join(dir, ".git")); err == nil && st.IsDir() {
-			return filepath.Join(dir, ".git", "config")
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
-		dir = up
-	}
-	return ""
 }
 
 // reader handles the read-only programs whose operands are files they read

@@ -101,18 +101,3 @@ var systemDirs = []string{"/etc", "/private/etc", "/usr", "/bin", "/sbin", "/boo
 // operands are reads, checked like cat's (ldd /usr/bin/ls reads outside the
 // project, not a system path handed to an unknown program).
 var binaryReaders = setOf("ldd otool nm readelf objdump size lipo dwarfdump xxd hexdump od sha1sum sha256sum md5 shasum")
-
-// gitPacks reads a git archive or bundle create: whether it streams the
-// repository to stdout, else the files it packs it into.
-func gitPacks(args []word) (stdout bool, files []word) {
-	if rest, ok := pathRest(args, []string{"archive"}, false); ok && !hasLongAbbrev(rest, "--remote", "--list") && !hasShort(rest, "l") {
-		files = optionValues(rest, 'o', "--output")
-		return len(files) == 0, files
-	}
-	if rest, ok := pathRest(args, []string{"bundle", "create"}, false); ok {
-		if ops := operands(rest, nil); len(ops) > 0 {
-			return rest[ops[0]].val == "-", rest[ops[0] : ops[0]+1]
-		}
-	}
-	return false, nil
-}
