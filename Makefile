@@ -118,6 +118,7 @@ FUZZ_TARGETS += store:FuzzDirectRecord
 FUZZ_TARGETS += gate:FuzzPolicyText
 FUZZ_TARGETS += gate/internal/argv:FuzzParse
 FUZZ_TARGETS += jsonedit:FuzzEdit
+FUZZ_TARGETS += gate/internal/scripts:FuzzSed
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -116,35 +116,6 @@ func TestMatchPath(t *testing.T) {
 	}
 }
 
-func TestSedScriptSafe(t *testing.T) {
-	cases := []struct {
-		script string
-		safe   bool
-	}{
-		{"1,20p", true},
-		{"s/foo/bar/g", true},
-		{"/func main/,/^}/p", true},
-		{"$!N;s/\\n/ /", true},
-		{"s|a|b|2", true},
-		{"/x/{p;q}", true},
-		{"s/a\\/b/c/", true},
-		{"y/abc/xyz/", true},
-		{"10q", true},
-		{"w out.txt", false},
-		{"/x/{w out.txt", false},
-		{"s/a/b/w out", false},
-		{"s/a/b/e", false},
-		{"1e id", false},
-		{"r /etc/passwd", false},
-		{"\\%x%w out", false},
-		{"s/a/b", false},
-		{"k", false},
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.safe, sedScriptSafe(c.script), c.script)
-	}
-}
-
 func TestAwkProgramSafe(t *testing.T) {
 	cases := []struct {
 		prog string

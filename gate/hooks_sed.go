@@ -1,0 +1,196 @@
+package gate
+
+import (
+	"path"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/scripts"
+)
+
+// sedCall is a call of sed (or gsed) as sed reads its words: the scripts
+// it runs, whether it edits its files in place, and its file operands.
+// What the scripts do is package scripts' Sed; this reads the options and
+// turns the scripts' effects into facts.
+type sedCall struct {
+	a       *analyzer
+	idx     int
+	args    []word
+	sc      *scope
+	ok      bool     // known-safe so far: every option known, every script known
+	inPlace bool     // -i / --in-place
+	suffix  string   // -iSUF / --in-place=SUF: the backup file's suffix
+	scripts []string // the scripts, in order
+	// scriptFlag: a script came from -e or -f, so the first operand is a
+	// file, not the script
+	scriptFlag bool
+	ops        []int // the operands' indexes
+}
+
+func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
+	c := &sedCall{a: a, idx: idx, args: args, sc: sc, ok: true}
+	c.options()
+	c.files()
+	ok := c.ok && !c.inPlace
+	for _, s := range c.scripts {
+		safe, eff := scripts.Sed(s)
+		ok = ok && safe
+		for _, cmd := range eff.Runs {
+			a.reparse(cmd, sc, idx)
+		}
+		for _, w := range eff.Writes {
+			a.writeWord(word{val: w}, sc, idx)
+		}
+		for _, r := range eff.Reads {
+			a.readWord(word{val: r}, sc, idx, false)
+		}
+	}
+	if ok {
+		f.safe = reason("gate.safe", "sed without -i, w or e only reads")
+	} else {
+		f.ask = reason("ask.flag", "sed that edits files or runs commands")
+	}
+}
+
+// options reads sed's options (GNU's, with clusters and abbreviated long
+// names) and keeps the operands' indexes. A word known only at run time
+// is an operand.
+func (c *sedCall) options() {
+	dd := false
+	for i := 0; i < len(c.args); i++ {
+		v := c.args[i].val
+		switch {
+		case dd || v == "-" || len(v) < 2 || v[0] != '-' || c.args[i].dyn:
+			c.ops = append(c.ops, i)
+		case v == "--":
+			dd = true
+		case strings.HasPrefix(v, "--"):
+			i = c.long(i)
+		default:
+			i = c.cluster(i)
+		}
+	}
+}
+
+// long reads the long option at word i and returns the last word it used.
+// GNU sed takes any unambiguous abbreviation (--expr, --in-pl).
+func (c *sedCall) long(i int) int {
+	name, val, eq := strings.Cut(c.args[i].val[2:], "=")
+	// value is the option's value: attached, or the next word
+	value := func(use func(word)) {
+		if eq {
+			use(word{val: val})
+		} else if i+1 < len(c.args) {
+			i++
+			use(c.args[i])
+		}
+	}
+	switch longOpt(name, sedLong) {
+	case "expression":
+		c.scriptFlag = true
+		value(c.script)
+	case "file":
+		c.scriptFlag, c.ok = true, false // a script file the gate does not read
+		value(c.scriptFile)
+	case "in-place":
+		c.inPlace, c.suffix = true, val
+	case "line-length":
+		if !eq {
+			i++
+		}
+	case "quiet", "silent", "regexp-extended", "separate", "unbuffered", "posix", "debug", "sandbox",
+		"null-data", "zero-terminated", "follow-symlinks", "binary", "help", "version":
+	default:
+		c.ok = false
+	}
+	return i
+}
+
+// cluster reads the short options of word i (-ne SCRIPT, -i.bak) and
+// returns the last word it used.
+func (c *sedCall) cluster(i int) int {
+	v := c.args[i].val
+	for j := 1; j < len(v); j++ {
+		switch v[j] {
+		case 'n', 'r', 'E', 's', 'u', 'z':
+		case 'e', 'f', 'l':
+			val := word{val: v[j+1:]}
+			if val.val == "" && i+1 < len(c.args) {
+				i++
+				val = c.args[i]
+			}
+			switch v[j] {
+			case 'e':
+				c.script(val)
+			case 'f':
+				c.ok = false
+				c.scriptFile(val)
+			}
+			c.scriptFlag = c.scriptFlag || v[j] != 'l'
+			return i
+		case 'i':
+			c.inPlace, c.suffix = true, v[j+1:] // the rest is a backup suffix
+			return i
+		default:
+			c.ok = false
+		}
+	}
+	return i
+}
+
+// script keeps a script; one known only at run time is not known-safe.
+func (c *sedCall) script(w word) {
+	c.scripts = append(c.scripts, w.val)
+	if w.dyn {
+		c.ok = false
+	}
+}
+
+// scriptFile: -f FILE is read, or is the script when it is a text the
+// call spells on stdin.
+func (c *sedCall) scriptFile(w word) {
+	if w.val == "-" && !w.dyn {
+		w.val = "/dev/stdin" // GNU sed -f - reads stdin
+	}
+	if in := c.a.scriptFrom(w); in != nil {
+		c.script(word{val: in.text, dyn: !in.known})
+	} else {
+		c.a.readWord(w, c.sc, c.idx, false)
+	}
+}
+
+// files reads the operands: the first is the script when no -e or -f gave
+// one; the others are read, or written (with their backups) by -i.
+func (c *sedCall) files() {
+	for n, i := range c.ops {
+		w := c.args[i]
+		switch {
+		case n == 0 && !c.scriptFlag:
+			c.script(w)
+		case c.inPlace:
+			c.a.writeWord(w, c.sc, -1)
+			if c.suffix != "" && !w.dyn {
+				c.a.writeWord(word{val: sedBackup(w.val, c.suffix)}, c.sc, -1) // sed -i'rc' x ~/.bash writes ~/.bashrc
+			}
+		default:
+			c.a.readWord(w, c.sc, c.idx, false)
+		}
+	}
+}
+
+// sedBackup is the backup file GNU sed -i SUFFIX writes beside file: the
+// suffix appended, or with * standing for the file's name (and a / making
+// it a path relative to the file's directory).
+func sedBackup(file, suffix string) string {
+	if !strings.Contains(suffix, "*") {
+		return file + suffix
+	}
+	dir, base := path.Split(file)
+	b := strings.ReplaceAll(suffix, "*", base)
+	if strings.HasPrefix(b, "/") {
+		return b // an absolute path
+	}
+	return dir + b
+}
+
+var sedLong = []string{"expression", "file", "in-place", "line-length", "quiet", "silent", "regexp-extended", "separate",
+	"unbuffered", "posix", "debug", "sandbox", "null-data", "zero-terminated", "follow-symlinks", "binary", "help", "version"}

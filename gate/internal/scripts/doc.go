@@ -1,0 +1,18 @@
+// Package scripts reads the languages programs take in their arguments —
+// sed scripts, awk programs, find expressions, tar's letters — and says
+// what a text in them does beyond reading its input and printing: the
+// files it reads, writes or deletes and the commands it runs, by name as
+// written. It knows nothing of the gate's state (variables, the working
+// directory, sensitive paths): package gate turns the names into facts.
+//
+// Every reader is pure and total: it never panics, and a text it cannot
+// read is reported not safe, so the gate asks (fail closed).
+package scripts
+
+// Effects are what a script does beyond reading its input and printing,
+// each as the script spells it.
+type Effects struct {
+	Runs   []string // commands it runs: sed e CMD, awk system("CMD")
+	Writes []string // files it writes: sed w FILE, awk print > "FILE"
+	Reads  []string // files it reads: sed r FILE, awk getline < "FILE"
+}
