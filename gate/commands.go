@@ -351,16 +351,6 @@ func isInterpreter(lb string) bool {
 	return interpreters[lb] || strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy")
 }
 
-var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true, "lwp-request": true, "httpie": true}
-
-var netTools = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
-	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
-	"ftp": true, "dig": true, "nslookup": true, "host": true, "ping": true, "openssl": true, "gh": true, "aws": true, "gsutil": true,
-	"mail": true, "mailx": true, "s-nail": true, "sendmail": true, "mutt": true, "s3cmd": true, "rclone": true, "smbclient": true, "tftp": true, "lftp": true, "drill": true, "whois": true, "traceroute": true,
-	// more resolvers and probes: the name or address they are given leaves the machine
-	"kdig": true, "delv": true, "dog": true, "doggo": true, "ping6": true, "traceroute6": true, "tracepath": true,
-	"mtr": true, "fping": true, "hping3": true, "nping": true}
-
 // reachesNetwork reports a DNS lookup (getent hosts NAME) or an opener
 // given a URL (open https://…, open -u URL, gio open URL): the name or URL
 // leaves the machine like curl's does.
@@ -382,8 +372,6 @@ func isURLWord(v string) bool {
 	}
 	return strings.HasPrefix(rest, "//") || len(scheme) > 1 && rest != "" // C:\x is a drive, not a scheme
 }
-
-var rawNet = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
 
 // patchPrograms are Codex's apply_patch program, whose argument or stdin
 // is a patch.

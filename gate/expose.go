@@ -16,17 +16,6 @@ import (
 // to localhost. The files it serves and the service's own holes are then
 // anyone's.
 
-// tunnels are the programs that open a tunnel, with the subcommands that
-// do (none listed: every call but version and help).
-var tunnels = map[string][]string{
-	"ngrok": nil, "lt": nil, "localtunnel": nil, "frpc": nil, "expose": nil, "pgrok": nil, "telebit": nil, "sish": nil,
-	"cloudflared": {"tunnel"}, "bore": {"local"}, "tailscale": {"funnel", "serve"}, "zrok": {"share"},
-	"code": {"tunnel"}, "devtunnel": {"host"}, "loophole": {"http", "https", "path"},
-}
-
-// sshClients take ssh's options.
-var sshClients = map[string]bool{"ssh": true, "autossh": true}
-
 // anyInterface matches a word that binds every interface: 0.0.0.0, ::,
 // [::], with a port, or as an option's value (--host=0.0.0.0).
 var anyInterface = sync.OnceValue(func() *regexp.Regexp {
@@ -73,10 +62,11 @@ func guardExposure(facts []*rfact) {
 
 // exposes says how a command exposes the machine, "" when it does not.
 func exposes(name string, args []string) string {
-	if subs, ok := tunnels[name]; ok && tunnelCall(subs, args) {
+	t := cmds.NetOf(name)
+	if t != nil && t.Net == cmds.Tunnel && tunnelCall(t.Opens, args) {
 		return name + " opens a tunnel from the internet to this machine"
 	}
-	if sshClients[name] && sshRemoteForward(args) {
+	if t != nil && t.Forwards && sshRemoteForward(args) {
 		return name + " -R lets the remote host reach ports of this machine"
 	}
 	if r, ok := cmds.Renamed(name); ok {

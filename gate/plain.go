@@ -62,7 +62,7 @@ func (c *plainCall) sends() {
 		for _, w := range writes {
 			a.writeWord(w, sc, idx)
 		}
-	} else if (netTools[lb] || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !c.localSync() {
+	} else if (netReads(lb) || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !c.localSync() {
 		c.s.or(a.network(f, idx, lb, args, sc))
 	} else if !parsedOptions[lb] {
 		a.flagValueSecrets(lb, args, sc, idx, nil)
@@ -2298,7 +2298,8 @@ func awkStrings(prog string) []string {
 
 // network records hosts, uploads and reverse shells of network tools.
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
-	s := summary{net: true, rawNet: rawNet[lb], downloader: downloaders[lb]}
+	t := netTool(lb)
+	s := summary{net: true, rawNet: t.Net == cmds.Socket, downloader: t.Downloader()}
 	if lb == "openssl" {
 		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
 		s.rawNet = s.net
@@ -2339,15 +2340,15 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		f.human = reason("human.secret-url", lb+" sends what looks like a credential")
 	}
 	sensitiveBefore := len(a.facts)
-	if d, ok := copyTarget(args, sshVals[lb]); ok && !sshClients[lb] { // ssh -R 2222:h:22 host copies nothing
+	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
 	}
-	c := netCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc}
+	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
 	if opts, ok := cmds.TransferOf(lb); ok {
 		c.ftpBatch(opts)
 	}
 	// programs whose file operands and --*file* values are sent
-	c.fileOps = lb == "gh" || lb == "aws" || lb == "gsutil" || lb == "s3cmd" || lb == "rclone" || mailers[lb] || lookupSubcmd(uploaders, lb, args)
+	c.fileOps = t.SendsFiles || lookupSubcmd(uploaders, lb, args)
 	for i := 0; i < len(args); i++ {
 		if c.word(i) {
 			i++
@@ -2391,6 +2392,7 @@ type netCall struct {
 	f       *rfact
 	idx     int
 	lb      string
+	t       *cmds.NetTool
 	args    []word
 	sc      *scope
 	fileOps bool // its file operands and --*file* values are sent
@@ -2436,7 +2438,7 @@ func (c *netCall) option(i int) (skip, done bool) {
 			a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
 		}
 		return skip, true
-	case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && sshVals[lb] == nil:
+	case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && c.t.ValueFlags() == nil:
 		mid := len(a.facts)
 		a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
 		for _, g := range a.facts[mid:] {
@@ -2469,7 +2471,7 @@ func (c *netCall) option(i int) (skip, done bool) {
 			a.reparse(cmd, sc, idx)
 		}
 		return skip, true
-	case v == "-F" && sshVals[lb][v] && i+1 < len(args):
+	case v == "-F" && c.t.ValueFlags()[v] && i+1 < len(args):
 		// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
 		if in := a.scriptFrom(args[i+1]); in != nil {
 			for _, line := range strings.Split(in.text, "\n") {
@@ -2480,9 +2482,9 @@ func (c *netCall) option(i int) (skip, done bool) {
 			}
 		}
 		return true, true
-	case sshVals[lb][v]:
+	case c.t.ValueFlags()[v]:
 		return true, true // identity, config, jump host, port: not uploads
-	case rawNet[lb] && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
+	case c.t.Net == cmds.Socket && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
 		f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
 	}
 	return false, false
@@ -2526,7 +2528,7 @@ func (c *netCall) copies(i int) {
 	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
 	w := c.args[i]
 	v := c.args[i].val
-	if (lb == "scp" || lb == "rsync" || lb == "sftp") && !strings.HasPrefix(v, "-") {
+	if c.t.Copies && !strings.HasPrefix(v, "-") {
 		if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
 			// rsync -a . host:, scp -r . host: copy the directory's
 			// hidden files too: a .env in it goes to the other host
@@ -2559,7 +2561,7 @@ func (c *netCall) copies(i int) {
 }
 
 // fileOperand reads word i of a tool whose file operands and --*file* values are
-// sent (gh, aws, rclone, mailers, uploaders), and the directories it syncs.
+// sent (SendsFiles: gh, aws, rclone, the mailers; uploaders), and the directories it syncs.
 func (c *netCall) fileOperand(i int) {
 	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
 	w := c.args[i]
@@ -2665,7 +2667,7 @@ func savedIn(args []word, lb string, name word) word {
 // there deletes a home too) and its secrets as sensitive, and the local
 // reading of its paths can only ask more, never less. ssh itself still asks.
 func (a *analyzer) sshCommand(args []word, sc *scope, idx int) {
-	ops := operands(args, sshVals["ssh"])
+	ops := operands(args, cmds.NetOf("ssh").ValueFlags())
 	if len(ops) < 2 {
 		return // no remote command: an interactive login
 	}
@@ -2678,21 +2680,10 @@ func (a *analyzer) sshCommand(args []word, sc *scope, idx int) {
 	a.reparse(strings.Join(words, " "), sc, idx)
 }
 
-// sshVals are the flags of ssh-family tools that take a value.
-var sshVals = map[string]map[string]bool{
-	"ssh":   {"-i": true, "-F": true, "-J": true, "-l": true, "-p": true, "-o": true, "-E": true, "-b": true, "-c": true, "-D": true, "-L": true, "-R": true, "-W": true, "-w": true, "-S": true, "-m": true, "-O": true, "-Q": true, "-B": true, "-e": true},
-	"scp":   {"-i": true, "-F": true, "-J": true, "-l": true, "-P": true, "-o": true, "-S": true, "-c": true, "-D": true, "-X": true},
-	"sftp":  {"-i": true, "-F": true, "-J": true, "-l": true, "-P": true, "-o": true, "-S": true, "-b": true, "-c": true, "-D": true, "-R": true, "-s": true, "-B": true, "-X": true},
-	"rsync": {"-e": true, "--rsh": true},
-}
-
 // uploadField matches the start of a form or httpie field whose value is a
 // file: name=@, name=<, name@, name:=@, name:@.
 // gh api -F 'files[a.txt][content]=@FILE' nests keys in brackets.
 var uploadField = lazyRE(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
-
-// mailers send mail: -a FILE attaches FILE.
-var mailers = map[string]bool{"mail": true, "mailx": true, "s-nail": true, "mutt": true}
 
 // sshCommandOpt reads an ssh option (-o value or a config line) that runs
 // a local command: ProxyCommand, LocalCommand, KnownHostsCommand, Match exec.

@@ -1,0 +1,28 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Every network client's examples run through Analyze and get the answer
+// they state: a file it sends is the exfil floor, a program it wires to a
+// socket the reverse-shell floor, a tunnel human-only.
+func TestNetExamplesDecide(t *testing.T) {
+	e := env(protocol.Policy{})
+	n := 0
+	for _, c := range cmds.NetTools() {
+		assert.NotEmpty(t, c.Examples, c.Name)
+		for _, ex := range c.Examples {
+			n++
+			call := strings.TrimSpace(c.Name + " " + ex.Args)
+			assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
+		}
+	}
+	assert.Greater(t, n, 80)
+}
