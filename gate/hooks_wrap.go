@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -33,7 +34,7 @@ func (c *wrapCall) transparent() summary {
 	lb := w.Name
 	f.wrapper = true
 	f.safe = reason("gate.wrapper", lb+" runs the inner command, which is analysed")
-	i := skipOpts(args, w.Values, w.Long)
+	i := c.ownOptions()
 	switch {
 	case w.Runner != nil:
 		var done bool
@@ -78,11 +79,6 @@ func (c *wrapCall) transparent() summary {
 	if hasFlag(args[:i], w.Process...) || w.ProcessLetters != "" && hasShort(args[:i], w.ProcessLetters) {
 		return noInner(f, lb)
 	}
-	for j, v := range args[:i] {
-		if slices.Contains(w.Output, v.val) && j+1 < len(args) {
-			a.writeFact(a.pathWord(args[j+1], sc, true), idx) // time -o FILE
-		}
-	}
 	i += w.Lead
 	if i >= len(args) {
 		if w.Bare {
@@ -94,6 +90,32 @@ func (c *wrapCall) transparent() summary {
 	}
 	a.noFunc = w.SkipsFuncs
 	return a.inner(args[i:], sc, idx)
+}
+
+// ownOptions reads the wrapper's own options and returns the index of the
+// first word after them. With a declaration (w.Opts), the files its flags
+// write are facts (time -o FILE, --output=FILE) and a flag it lacks asks
+// (SPEC §5.1): it may write or run something, and if it takes a value the
+// command is read from the wrong word.
+func (c *wrapCall) ownOptions() int {
+	w, args := c.w, c.args
+	if w.Opts == nil {
+		return skipOpts(args, w.Values, w.Long)
+	}
+	inv := parseArgs(w.Opts, args)
+	for _, u := range inv.Uses {
+		if v, has := valueWord(args, u); has && u.Flag.Role == argv.Write && v.val != "" {
+			c.a.writeFact(c.a.resolveMaybe(v, v.val, c.sc, true), c.idx)
+		}
+	}
+	if len(inv.Unknown) > 0 {
+		c.f.safe = nil
+		c.f.ask = reason("ask.flag", w.Name+" "+inv.Unknown[0]+" is a flag the gate does not know")
+	}
+	if len(inv.Operands) == 0 {
+		return len(args)
+	}
+	return inv.Operands[0]
 }
 
 // runnerProgram finds where the program of a runner the table reads

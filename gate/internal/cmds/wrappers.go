@@ -74,14 +74,17 @@ type Wrapper struct {
 	ProcessLetters string
 	// LooksUp are the flags with which it only looks a name up (command -v)
 	LooksUp []string
-	// Output are the flags whose value is a file it writes (time -o FILE)
-	Output []string
 	// Bare: without a command it runs nothing and says nothing (exec,
 	// time): no question
 	Bare bool
 	// SkipsFuncs: the command it runs is never a shell function (in cd()
 	// { builtin cd "$@"; } the inner cd is the builtin)
 	SkipsFuncs bool
+	// Opts are its own options, all declared: one the table lacks makes
+	// the call not known-safe (SPEC §5.1), and the first operand ends
+	// them. nil: Values and Long say which take a value, and the others
+	// are skipped unread.
+	Opts *argv.Command
 	// Runner is the table's reading of a runner whose program is an
 	// operand (arch -arm64 PROG), nil for the others
 	Runner *Runner
@@ -140,31 +143,57 @@ func longs(names string) map[string]bool {
 	return m
 }
 
+// opts are a wrapper's own options: none takes a value but those of vals.
+func opts(name, none, vals string) *argv.Command {
+	return &argv.Command{Name: name, Flags: flags(none, vals, ""), StopAtOperand: true}
+}
+
+// gnuOpts are a GNU wrapper's own options, long ones by unique prefix.
+func gnuOpts(name string, f []argv.Flag) *argv.Command {
+	return &argv.Command{Name: name, Flags: f, Abbrev: true, StopAtOperand: true}
+}
+
+// numeric is c with -NUM a flag (nice -5).
+func numeric(c *argv.Command) *argv.Command { c.Numeric = true; return c }
+
 // transparents are the wrappers that change how a command runs, not what
 // it can do.
 func transparents() []*Wrapper {
 	inside := []argv.Example{want("rm -rf ~", floorInside)}
 	lead := []argv.Example{want("3 rm -rf ~", floorInside)}
 	out := []*Wrapper{
-		{Name: "command", LooksUp: []string{"-v", "-V"}, Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("rm -rf ~", floorInside), want("-v rm", "allow")}},
-		{Name: "builtin", Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("cd /", "allow")}},
-		{Name: "exec", Values: "a", Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("-a x rm -rf ~", floorInside)}},
-		{Name: "time", Values: "fo", Long: longs("--format --output"), Output: []string{"-o", "--output"}, Bare: true,
-			Examples: []argv.Example{want("rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write")}},
-		{Name: "nice", Values: "n", Long: longs("--adjustment"), Examples: []argv.Example{want("-n 5 rm -rf ~", floorInside)}},
-		{Name: "ionice", Values: "cn", Long: longs("--class --classdata"), Process: []string{"-p", "--pid", "-P", "--pgid", "-u", "--uid"},
+		{Name: "command", Opts: opts("command", "-p -v -V", ""), LooksUp: []string{"-v", "-V"}, Bare: true, SkipsFuncs: true,
+			Examples: []argv.Example{want("rm -rf ~", floorInside), want("-v rm", "allow"), want("-x ls", "ask ask.flag")}},
+		{Name: "builtin", Opts: opts("builtin", "", ""), Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("cd /", "allow")}},
+		{Name: "exec", Opts: opts("exec", "-c -l", "-a"), Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("-a x rm -rf ~", floorInside)}},
+		// GNU time; bash's keyword takes only -p
+		{Name: "time", Opts: gnuOpts("time", with(flags("-a|--append -p|--portability -q|--quiet -v|--verbose -V", "-f|--format", ""), writes("-o --output"))),
+			Bare: true, Examples: []argv.Example{want("rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write"),
+				want("-p ls", "allow")}},
+		{Name: "nice", Opts: numeric(gnuOpts("nice", flags("", "-n|--adjustment", ""))),
+			Examples: []argv.Example{want("-n 5 rm -rf ~", floorInside), want("-5 ls", "allow"), want("--adjustment=5 ls", "allow"), want("--zz 5 ls", "ask ask.flag")}},
+		{Name: "ionice", Opts: gnuOpts("ionice", flags("-t|--ignore -h -V", "-c|--class -n|--classdata -p|--pid -P|--pgid -u|--uid", "")),
+			Process:  []string{"-p", "--pid", "-P", "--pgid", "-u", "--uid"},
 			Examples: []argv.Example{want("-c 3 rm -rf ~", floorInside), want("-p 1", "ask ask.unknown-command")}},
-		{Name: "timeout", Values: "sk", Long: longs("--signal --kill-after"), Lead: 1, Examples: []argv.Example{want("-s KILL 5 rm -rf ~", floorInside)}},
-		{Name: "stdbuf", Values: "ioe", Long: longs("--input --output --error"), Examples: []argv.Example{want("-o L rm -rf ~", floorInside)}},
-		{Name: "chrt", Values: "TPD", Lead: 1, Process: []string{"-p", "--pid"}, Examples: []argv.Example{want("10 rm -rf ~", floorInside), want("-p 10 1", "ask ask.unknown-command")}},
-		{Name: "taskset", Lead: 1, Process: []string{"--pid"}, ProcessLetters: "p", Examples: []argv.Example{want("3 rm -rf ~", floorInside), want("-ap 3 1", "ask ask.unknown-command")}},
+		{Name: "timeout", Opts: gnuOpts("timeout", flags("-f|--foreground -p|--preserve-status -v|--verbose", "-k|--kill-after -s|--signal", "")), Lead: 1,
+			Examples: []argv.Example{want("-s KILL 5 rm -rf ~", floorInside), want("--kill-after=5 10 ls", "allow"), want("--zz-bogus 5 ls", "ask ask.flag")}},
+		{Name: "stdbuf", Opts: gnuOpts("stdbuf", flags("", "-i|--input -o|--output -e|--error", "")), Examples: []argv.Example{want("-o L rm -rf ~", floorInside), want("-oL ls", "allow")}},
+		{Name: "chrt", Opts: gnuOpts("chrt", flags("-a|--all-tasks -b|--batch -d|--deadline -e|--ext -f|--fifo -i|--idle -o|--other -r|--rr -R|--reset-on-fork -m|--max -v|--verbose -p|--pid -h -V",
+			"-T|--sched-runtime -P|--sched-period -D|--sched-deadline", "")), Lead: 1, Process: []string{"-p", "--pid"},
+			Examples: []argv.Example{want("10 rm -rf ~", floorInside), want("-p 10 1", "ask ask.unknown-command"), want("--sched-runtime 5 -r 10 ls", "allow")}},
+		{Name: "taskset", Opts: gnuOpts("taskset", flags("-a|--all-tasks -p|--pid -c|--cpu-list -h -V", "", "")), Lead: 1, Process: []string{"--pid"}, ProcessLetters: "p",
+			Examples: []argv.Example{want("3 rm -rf ~", floorInside), want("-ap 3 1", "ask ask.unknown-command"), want("-z 3 ls", "ask ask.flag")}},
 		{Name: "repeat", Operands: true, Lead: 1, Examples: lead}, // zsh: repeat N CMD
 		// zsh: emulate sh -c CODE evaluates CODE; without -c it sets options
 		{Name: "emulate", Hook: "emulate", Examples: []argv.Example{want("sh -c 'rm -rf ~'", floorInside), want("zsh", "allow")}},
 		// flock FILE CMD, flock FILE -c CMD (getopt permutes)
-		{Name: "flock", Values: "Ew", Long: longs("--timeout --conflict-exit-code"), Lead: 1, Hook: "flock", Examples: []argv.Example{want("/tmp/lock rm -rf ~", floorInside)}},
+		{Name: "flock", Opts: gnuOpts("flock", flags("-s|--shared -x|-e|--exclusive -u|--unlock -n|--nb|--nonblock -o|--close -F|--no-fork --verbose -h -V",
+			"-w|--wait|--timeout -E|--conflict-exit-code -c|--command", "")), Lead: 1, Hook: "flock",
+			Examples: []argv.Example{want("/tmp/lock rm -rf ~", floorInside), want("-w 5 x.lock ls", "ask ask.write"), want("--zz x.lock ls", "ask ask.flag")}},
 		// watch joins its words into a shell string unless -x
-		{Name: "watch", Values: "nq", Long: longs("--interval --equexit"), Hook: "watch", Examples: []argv.Example{want("'rm -rf ~'", floorInside)}},
+		{Name: "watch", Opts: gnuOpts("watch", flags("-b|--beep -c|--color -C|--no-color -e|--errexit -g|--chgexit -t|--no-title -w|--no-wrap -x|--exec -p|--precise -r|--no-rerun -h -v",
+			"-n|--interval -q|--equexit", "-d --differences")), Hook: "watch",
+			Examples: []argv.Example{want("'rm -rf ~'", floorInside), want("-n 5 ls", "allow"), want("--shotsdir ~/x ls", "ask ask.flag")}},
 		{Name: "xargs", Hook: "xargs", Examples: inside},
 		// env [-i] [NAME=VALUE…] [-C DIR] CMD, env -S 'CMD ARGS'; without a
 		// command it prints the environment
@@ -173,9 +202,10 @@ func transparents() []*Wrapper {
 			want("", "human human.env-dump"), want("-i", "allow")}},
 	}
 	// nohup CMD; noglob, nocorrect: zsh precommand modifiers
-	for _, n := range []string{"nohup", "setsid", "busybox", "toybox", "noglob", "nocorrect"} {
-		out = append(out, &Wrapper{Name: n, Examples: inside})
+	for _, n := range []string{"nohup", "busybox", "toybox", "noglob", "nocorrect"} {
+		out = append(out, &Wrapper{Name: n, Opts: opts(n, "", ""), Examples: append(inside, want("--zz ls", "ask ask.flag"))})
 	}
+	out = append(out, &Wrapper{Name: "setsid", Opts: gnuOpts("setsid", flags("-c|--ctty -f|--fork -w|--wait", "", "")), Examples: append(inside, want("-w ls", "allow"))})
 	for _, r := range runners {
 		// arch -arm64 PROG: the runner's table entry finds PROG
 		out = append(out, &Wrapper{Name: r.Cmd.Name, Runner: r, Examples: []argv.Example{want(strings.Repeat("x86_64 ", r.Lead)+"rm -rf ~", floorInside)}})
