@@ -1,6 +1,16 @@
 package gate
 
-import "github.com/perm-peer/perm-peer/gate/internal/cmds"
+import (
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/redact"
+)
 
 // The network clients (cmds/net.go) are read here: the table says what a
 // client reaches and which of its flags take a value; these hooks read the
@@ -30,4 +40,763 @@ func netReads(lb string) bool {
 func netKnown(lb string) bool {
 	t := cmds.NetOf(lb)
 	return t != nil && t.Words != cmds.ExposureOnly
+}
+
+// literalCredential reports a word written with a credential in it (a
+// token, a key, a URL's password): what redact would hide in the audit.
+func literalCredential(w word) bool {
+	return !w.dyn && redact.String(w.val) != w.val
+}
+
+func remoteArgs(args []word) bool {
+	for _, w := range args {
+		if isRemote(w.val) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudDest reports a storage destination: s3://b, gs://b, remote:path.
+func cloudDest(v string) bool {
+	return strings.Contains(v, "://") || isRemote(v)
+}
+
+// remoteDest reports an scp/rsync line whose last operand (the
+// destination) is on another host.
+func remoteDest(args []word) bool {
+	return len(args) > 0 && isRemote(args[len(args)-1].val)
+}
+
+// copyTarget is the local destination of a copy from another host (scp,
+// rsync, sftp: vals are the options that take a value): the last operand,
+// when an earlier one is remote and it is not.
+func copyTarget(args []word, vals map[string]bool) (word, bool) {
+	if vals == nil {
+		return word{}, false
+	}
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		switch v := args[i].val; {
+		case vals[v]:
+			i++
+		case !strings.HasPrefix(v, "-") || args[i].dyn:
+			ops = append(ops, args[i])
+		}
+	}
+	n := len(ops)
+	if n < 2 || ops[n-1].dyn || isRemote(ops[n-1].val) || !slices.ContainsFunc(ops[:n-1], func(w word) bool { return isRemote(w.val) }) {
+		return word{}, false
+	}
+	return ops[n-1], true
+}
+
+// rsyncExcludes returns the --exclude patterns of an rsync line, or none
+// when an include or filter rule could bring an excluded file back.
+func rsyncExcludes(args []word) []string {
+	var pats []string
+	for i, w := range args {
+		v := w.val
+		if v == "--" {
+			break
+		}
+		if w.dyn || hasShort([]word{w}, "fF") || strings.HasPrefix(v, "--include") || strings.HasPrefix(v, "--filter") || strings.HasPrefix(v, "--files-from") {
+			return nil
+		}
+		if x, ok := strings.CutPrefix(v, "--exclude="); ok {
+			pats = append(pats, x)
+		} else if v == "--exclude" && i+1 < len(args) {
+			if args[i+1].dyn {
+				return nil
+			}
+			pats = append(pats, args[i+1].val)
+		}
+	}
+	return pats
+}
+
+// isRemote reports scp/rsync host:path operands.
+func isRemote(v string) bool {
+	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~") {
+		return strings.Contains(v, "://")
+	}
+	c := strings.IndexByte(v, ':')
+	sl := strings.IndexByte(v, '/')
+	return c > 0 && (sl < 0 || c < sl) || strings.Contains(v, "://")
+}
+
+// network records hosts, uploads and reverse shells of network tools.
+func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	t := netTool(lb)
+	s := summary{net: true, rawNet: t.Net == cmds.Socket, downloader: t.Downloader()}
+	if lb == "openssl" {
+		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
+		s.rawNet = s.net
+		for i, w := range args {
+			if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
+				a.readWord(args[i+1], sc, idx, false)
+			}
+			if w.val == "-out" && i+1 < len(args) {
+				a.writeWord(args[i+1], sc, idx)
+			}
+		}
+		if !s.net {
+			return summary{}
+		}
+	}
+	if lb == "ssh" {
+		a.sshCommand(args, sc, idx)
+	}
+	switch lb {
+	case "wget":
+		args = wgetExecute(args)
+	case "curl":
+		// curl -K - reads more options from stdin: they count as arguments
+		for _, w := range optionValues(args, 'K', "--config") {
+			if !w.dyn && (w.val == "-" || isStdinPath(w.val)) {
+				if in := a.stdinCode(); in != nil {
+					args = append(slices.Clone(args), curlConfigArgs(in.text)...)
+				}
+				break
+			}
+		}
+	}
+	if cmds.NetcatOf(lb) != nil && netcatRuns(args) {
+		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
+	}
+	if slices.ContainsFunc(args, literalCredential) {
+		// curl "https://x/?t=ghp_…", nslookup TOKEN.x: like WebFetch of that URL
+		f.human = reason("human.secret-url", lb+" sends what looks like a credential")
+	}
+	sensitiveBefore := len(a.facts)
+	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
+		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
+	}
+	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
+	if opts, ok := cmds.TransferOf(lb); ok {
+		c.ftpBatch(opts)
+	}
+	// programs whose file operands and --*file* values are sent
+	c.fileOps = t.SendsFiles || lookupSubcmd(uploaders, lb, args)
+	for i := 0; i < len(args); i++ {
+		if c.word(i) {
+			i++
+		}
+	}
+	for _, g := range a.facts[sensitiveBefore:] {
+		if g.human != nil && g.human.Code == "human.sensitive-read" && a.surelySensitive(g.path) {
+			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
+		}
+	}
+	// curl -O and wget without -O save under the URL's file name: a file a
+	// later command may run
+	if lb == "curl" && (hasShort(args, "O") || hasFlag(args, "--remote-name", "--remote-name-all")) ||
+		lb == "wget" && len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider") {
+		for _, w := range args {
+			if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
+				mid := len(a.facts)
+				a.writeWord(savedIn(args, lb, word{val: path.Base(u.Path)}), sc, idx)
+				for _, g := range a.facts[mid:] {
+					a.markFetched(g.path)
+				}
+			}
+		}
+	}
+	// curl file:///… reads a local file (and prints it): a read, not an upload
+	for _, w := range args {
+		if u, err := url.Parse(w.val); err == nil && strings.EqualFold(u.Scheme, "file") && !w.dyn {
+			i := a.readFact(a.resolvePath(u.Path, sc.cwd, false), idx, false)
+			if h := a.facts[i].human; h != nil && h.Code == "human.sensitive-read" {
+				s.taint = true
+			}
+		}
+	}
+	return s
+}
+
+// netCall is one network tool's call being analysed: its fact, words and
+// scope.
+type netCall struct {
+	a       *analyzer
+	f       *rfact
+	idx     int
+	lb      string
+	t       *cmds.NetTool
+	args    []word
+	sc      *scope
+	fileOps bool // its file operands and --*file* values are sent
+}
+
+// word reads word i of the tool's arguments; skip: word i+1 is its value.
+func (c *netCall) word(i int) (skip bool) {
+	if skip, done := c.option(i); done {
+		return skip
+	}
+	c.uploads(i)
+	c.copies(i)
+	c.fileOperand(i)
+	return false
+}
+
+// option reads word i as one of the tool's options: a proxy, an output file,
+// a command it runs (rsync -e, ssh -o ProxyCommand, wget --use-askpass), a
+// URL. skip: the next word is its value; done: nothing else reads word i.
+func (c *netCall) option(i int) (skip, done bool) {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	v := c.args[i].val
+	// rsync --exclude .env . h:/x: a pattern, not a file it sends
+	if lb == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
+		return true, true
+	}
+	// curl -x/--proxy HOST: the traffic goes through that host
+	if (lb == "curl" || lb == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
+		p := args[i+1].val
+		if !strings.Contains(p, "://") {
+			p = "http://" + p
+		}
+		if u, err := url.Parse(p); err == nil && u.Hostname() != "" {
+			a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
+		}
+		return true, true
+	}
+	switch {
+	case strings.Contains(v, "://"):
+		if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
+			a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
+		} else {
+			a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
+		}
+		return skip, true
+	case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && c.t.ValueFlags() == nil:
+		mid := len(a.facts)
+		a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
+		for _, g := range a.facts[mid:] {
+			a.markFetched(g.path)
+		}
+		return true, true
+	case lb == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
+		// wget --use-askpass=CMD runs CMD for the credentials
+		f.ask = reason("ask.flag", "wget --use-askpass runs a command")
+		a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
+		return skip, true
+	case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
+		cmd := strings.TrimPrefix(v, "--rsh=")
+		if (v == "-e" || v == "--rsh") && i+1 < len(args) {
+			cmd = args[i+1].val
+			skip = true
+		}
+		f.ask = reason("ask.flag", "rsync -e runs a command as its transport")
+		a.reparse(cmd, sc, idx)
+		return skip, true
+	case (v == "-o" || strings.HasPrefix(v, "-o")) && (lb == "ssh" || lb == "scp" || lb == "sftp"):
+		// -o ProxyCommand=… / LocalCommand=… run a local command
+		opt := strings.TrimPrefix(v, "-o")
+		if opt == "" && i+1 < len(args) {
+			opt = args[i+1].val
+			skip = true
+		}
+		if k, cmd, ok := sshCommandOpt(opt); ok {
+			f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
+			a.reparse(cmd, sc, idx)
+		}
+		return skip, true
+	case v == "-F" && c.t.ValueFlags()[v] && i+1 < len(args):
+		// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
+		if in := a.scriptFrom(args[i+1]); in != nil {
+			for _, line := range strings.Split(in.text, "\n") {
+				if k, cmd, ok := sshCommandOpt(line); ok {
+					f.ask = reason("ask.flag", lb+" -F config with "+k+" runs a local command")
+					a.reparse(cmd, sc, idx)
+				}
+			}
+		}
+		return true, true
+	case c.t.ValueFlags()[v]:
+		return true, true // identity, config, jump host, port: not uploads
+	case c.t.Net == cmds.Socket && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
+		f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
+	}
+	return false, false
+}
+
+// uploads reads the files word i makes the tool send (curl -d @F, -T F, -F k=@F),
+// and socat's files it writes.
+func (c *netCall) uploads(i int) {
+	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	w := c.args[i]
+	v := c.args[i].val
+	for _, cand := range uploadCandidates(lb, args, i, v) {
+		a.readFact(a.resolveMaybe(w, cand, sc, false), idx, false)
+		// find -exec curl -T {}: names a listing did not keep from secrets
+		if i+1 < len(args) && args[i+1].val == cand {
+			w = args[i+1]
+		}
+		if w.dyn && w.secretPaths {
+			a.readWord(word{val: cand, dyn: true, secretPaths: true}, sc, idx, false)
+		}
+		w = args[i]
+	}
+	if lb == "socat" {
+		for _, p := range []string{"create:", "gopen:", "open:"} {
+			if strings.HasPrefix(strings.ToLower(v), p) && (p != "open:" || strings.Contains(strings.ToLower(v), "creat")) {
+				a.writeWord(word{val: strings.SplitN(v[len(p):], ",", 2)[0], dyn: w.dyn}, sc, idx)
+			}
+		}
+	}
+	// f=.env; curl -d @$f: the values the word can take are known
+	for _, alt := range w.alts {
+		for _, cand := range uploadCandidates(lb, args, i, alt) {
+			a.readFact(a.resolvePath(cand, sc.cwd, false), idx, false)
+		}
+	}
+}
+
+// copies reads scp/rsync/sftp operand i: a host it copies to, or a file or a
+// directory (with the secrets in it) it sends.
+func (c *netCall) copies(i int) {
+	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	w := c.args[i]
+	v := c.args[i].val
+	if c.t.Copies && !strings.HasPrefix(v, "-") {
+		if !isRemote(v) && !w.dyn && remoteDest(args) && i < len(args)-1 {
+			// rsync -a . host:, scp -r . host: copy the directory's
+			// hidden files too: a .env in it goes to the other host
+			var excl []string
+			if lb == "rsync" {
+				excl = rsyncExcludes(args)
+			}
+			// scp -r follows links; rsync with -L, --copy-links,
+			// --copy-unsafe-links (a link out of the tree)
+			follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
+			r := a.resolvePath(v, sc.cwd, false)
+			if found, capped := a.dirSecret(r, follow, excl...); found {
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.sensitive-read", "copies a directory that holds a sensitive file to another host")})
+			} else if capped {
+				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+					human: reason("human.unchecked-dir", "copies a directory too large to check for secrets such as .env to another host")})
+			}
+		}
+		if isRemote(v) {
+			host := v[:strings.IndexByte(v, ':')]
+			if at := strings.LastIndexByte(host, '@'); at >= 0 {
+				host = host[at+1:]
+			}
+			a.add(&rfact{kind: protocol.FactNetwork, host: host, parent: idx})
+		} else {
+			a.readWord(w, sc, idx, false)
+		}
+	}
+}
+
+// fileOperand reads word i of a tool whose file operands and --*file* values are
+// sent (SendsFiles: gh, aws, rclone, the mailers; uploaders), and the directories it syncs.
+func (c *netCall) fileOperand(i int) {
+	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	w := c.args[i]
+	v := c.args[i].val
+	if c.fileOps && i > 0 {
+		// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
+		// aws file://FILE
+		var cands []string
+		val := v
+		if n, x, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+			val = x
+			if strings.Contains(n, "file") {
+				cands = append(cands, x)
+			}
+		}
+		switch {
+		case !strings.HasPrefix(v, "-") && !strings.Contains(v, ":"):
+			cands = append(cands, v)
+		case strings.HasPrefix(val, "file://") || strings.HasPrefix(val, "fileb://"):
+			cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(val, "fileb://"), "file://"))
+		case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
+			cands = append(cands, v[2:])
+		}
+		if lb == "gh" && uploadField().MatchString(val) {
+			cands = append(cands, val[uploadField().FindStringSubmatchIndex(val)[3]:])
+		}
+		for _, cand := range cands {
+			if r := a.resolveMaybe(w, cand, sc, false); a.sensitive(r) {
+				a.readFact(r, idx, false)
+			} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+				lb == "wormhole" || lb == "croc" {
+				// aws s3 sync . s3://b, rclone copy . remote:, az …
+				// upload-batch -s .: the directory's .env goes along
+				if found, capped := a.dirSecret(r, cloudFollows(lb, args)); found {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
+				} else if capped {
+					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+						human: reason("human.unchecked-dir", "uploads a directory too large to check for secrets such as .env")})
+				}
+			}
+		}
+	}
+}
+
+// ftpBatch reads the batches a file-transfer client runs (cmds.Transfer):
+// its puts upload (reads, so a secret among them is sent), its gets write
+// local files.
+func (c *netCall) ftpBatch(opts cmds.Transfer) {
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
+	var scripts []string
+	fromStdin := true
+	if opts.Files != 0 {
+		for _, w := range optionValues(args, opts.Files, "") {
+			if w.val != "-" {
+				a.readWord(w, sc, idx, false)
+				fromStdin = false
+			}
+		}
+	}
+	for _, o := range []byte{opts.Scripts, opts.Exits} {
+		if o == 0 {
+			continue
+		}
+		for _, w := range optionValues(args, o, "") {
+			scripts = append(scripts, w.val)
+			fromStdin = fromStdin && o != opts.Exits
+		}
+	}
+	if in := a.stdin; fromStdin && in != nil {
+		a.stdin = nil
+		scripts = append(scripts, in.text)
+	}
+	for _, script := range scripts {
+		for _, name := range putOperands(script) {
+			a.readWord(word{val: name}, sc, idx, false)
+		}
+		for _, name := range getTargets(script) {
+			a.writeWord(word{val: name}, sc, idx)
+		}
+	}
+}
+
+// savedIn is where a downloader saves the file name: in the directory of
+// curl --output-dir or wget -P/--directory-prefix when one is given
+// (wget -P .git/hooks URL writes a hook).
+func savedIn(args []word, lb string, name word) word {
+	dirs := optionValues(args, 'P', "--directory-prefix")
+	if lb == "curl" {
+		dirs = optionValues(args, 0, "--output-dir")
+	} else if lb != "wget" {
+		return name
+	}
+	if len(dirs) == 0 || strings.HasPrefix(name.val, "/") || name.val == "-" {
+		return name
+	}
+	d := dirs[len(dirs)-1]
+	return word{val: strings.TrimSuffix(d.val, "/") + "/" + name.val, dyn: d.dyn || name.dyn}
+}
+
+// sshCommand analyses the command ssh runs on the remote host as if it ran
+// here: the remote machine is as much the user's as this one (rm -rf ~
+// there deletes a home too) and its secrets as sensitive, and the local
+// reading of its paths can only ask more, never less. ssh itself still asks.
+func (a *analyzer) sshCommand(args []word, sc *scope, idx int) {
+	ops := operands(args, cmds.NetOf("ssh").ValueFlags())
+	if len(ops) < 2 {
+		return // no remote command: an interactive login
+	}
+	words := make([]string, 0, len(ops)-1)
+	for _, i := range ops[1:] {
+		words = append(words, args[i].val)
+	}
+	// ssh joins its remaining words with spaces and the remote shell parses
+	// the result, as this does.
+	a.reparse(strings.Join(words, " "), sc, idx)
+}
+
+// uploadField matches the start of a form or httpie field whose value is a
+// file: name=@, name=<, name@, name:=@, name:@.
+// gh api -F 'files[a.txt][content]=@FILE' nests keys in brackets.
+var uploadField = lazyRE(`^[A-Za-z0-9_.\[\]-]*(=@|=<|:=@|:@|@)()`)
+
+// sshCommandOpt reads an ssh option (-o value or a config line) that runs
+// a local command: ProxyCommand, LocalCommand, KnownHostsCommand, Match exec.
+func sshCommandOpt(opt string) (key, cmd string, ok bool) {
+	opt = strings.TrimSpace(opt)
+	k, val, found := strings.Cut(opt, "=")
+	if !found || strings.ContainsAny(k, " \t") {
+		k, val, _ = strings.Cut(opt, " ")
+	}
+	k, val = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(val)
+	switch k {
+	case "proxycommand", "localcommand", "knownhostscommand":
+		return k, val, true
+	case "match":
+		if _, e, ok := strings.Cut(val, "exec "); ok {
+			return "match exec", strings.Trim(strings.TrimSpace(e), `"`), true
+		}
+	}
+	return "", "", false
+}
+
+// wgetLong are wget's long options that name a file to send, with their
+// neighbours: wget takes any unambiguous prefix (--post-f=FILE).
+var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "body-data", "input-metalink", "inet4-only", "inet6-only",
+	"use-askpass", "use-server-timestamps", "user", "user-agent", "output-document"}
+
+// wgetExecute turns wget -e 'post_file = .env' (a .wgetrc command; names
+// ignore case, '-' and '_') into the option it stands for, --post-file .env.
+func wgetExecute(args []word) []word {
+	var extra []word
+	for _, w := range optionValues(args, 'e', "--execute") {
+		n, val, ok := strings.Cut(w.val, "=")
+		if !ok {
+			continue
+		}
+		key := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(strings.TrimSpace(n)))
+		for _, o := range wgetLong {
+			if strings.ReplaceAll(o, "-", "") == key {
+				extra = append(extra, word{val: "--" + o + "=" + strings.TrimSpace(val), dyn: w.dyn})
+			}
+		}
+	}
+	if extra == nil {
+		return args
+	}
+	return append(slices.Clone(args), extra...)
+}
+
+// curlConfigArgs turns a curl config text (curl -K) into arguments: each
+// line is an option, with or without its dashes, and its value after
+// blanks, '=' or ':', maybe double-quoted.
+func curlConfigArgs(text string) []word {
+	var out []word
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		end := strings.IndexAny(line, " \t=:")
+		name, val := line, ""
+		if end >= 0 {
+			name, val = line[:end], strings.TrimLeft(line[end:], " \t=:")
+		}
+		if !strings.HasPrefix(name, "-") {
+			name = "--" + name
+		}
+		out = append(out, word{val: name})
+		if q, ok := strings.CutPrefix(val, `"`); ok {
+			val, _, _ = strings.Cut(strings.ReplaceAll(q, `\"`, "\x00"), `"`)
+			val = strings.ReplaceAll(val, "\x00", `"`)
+		}
+		if val != "" {
+			out = append(out, word{val: val})
+		}
+	}
+	return out
+}
+
+// putOperands lists the local files a batch of file-transfer commands
+// (sftp, ftp, lftp, smbclient -c) uploads: put and its kin, and the local
+// tree of a reverse mirror (lftp mirror -R DIR).
+func putOperands(script string) []string {
+	var out []string
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '&' || r == '|' }) {
+		f := strings.Fields(c)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "put", "mput", "reput", "send", "append", "mirror":
+			out = append(out, localOperands(f)...)
+		}
+	}
+	return out
+}
+
+// localOperands are the local files of one upload command: put's operands
+// (lftp's -o REMOTE excepted), or a reverse mirror's source directory.
+func localOperands(f []string) []string {
+	var ops []string
+	reverse := false
+	for i := 1; i < len(f); i++ {
+		switch v := f[i]; {
+		case v == "-R" || v == "--reverse":
+			reverse = true
+		case v == "-o" || v == "-O" || v == "--target-directory":
+			i++ // the remote name or directory
+		case !strings.HasPrefix(v, "-"):
+			ops = append(ops, v)
+		}
+	}
+	if f[0] != "mirror" {
+		return ops
+	}
+	if !reverse || len(ops) == 0 {
+		return nil // a mirror downloads unless reversed
+	}
+	return ops[:1]
+}
+
+// getTargets lists the local files a batch of get commands (sftp) writes:
+// the second operand, or the remote file's name in the current directory.
+func getTargets(script string) []string {
+	var out []string
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+		f := strings.Fields(c)
+		if len(f) < 2 || f[0] != "get" && f[0] != "reget" && f[0] != "mget" {
+			continue
+		}
+		var ops []string
+		for _, v := range f[1:] {
+			if !strings.HasPrefix(v, "-") {
+				ops = append(ops, v)
+			}
+		}
+		switch {
+		case f[0] == "mget" || len(ops) == 0:
+			out = append(out, ".")
+		case len(ops) == 1:
+			out = append(out, path.Base(ops[0]))
+		default:
+			out = append(out, ops[1])
+		}
+	}
+	return out
+}
+
+// netcatRuns says nc's words run a program for a peer: -e/-c/--sh-exec
+// in any spelling (bundled -ve, attached -e/bin/sh, --sh-e) and a host
+// or port operand, or listening. A name known only at run time is tried
+// as nc, and $PERL -e 'print 1' must not read as a reverse shell (its
+// code is -e's value, no operand); $X -e CODE HOST PORT still does.
+func netcatRuns(args []word) bool {
+	inv := parseArgs(cmds.Netcat, args)
+	return inv.HasRole(argv.Run) && (len(inv.Operands) > 0 || inv.Has("-l", "--listen"))
+}
+
+// socatLocal reads a socat call whose two addresses are local files or
+// standard streams (cmds.SocatLocal): the files data flows out of and
+// into; false for any other call.
+func socatLocal(lb string, args []word) (reads, writes []word, ok bool) {
+	if lb != cmds.Socat.Name {
+		return nil, nil, false
+	}
+	addrs, ok := cmds.SocatLocal(len(args), wordAt(args))
+	for _, ad := range addrs {
+		if ad.Path != "" && ad.Read {
+			reads = append(reads, word{val: ad.Path})
+		}
+		if ad.Path != "" && ad.Write {
+			writes = append(writes, word{val: ad.Path})
+		}
+	}
+	return reads, writes, ok
+}
+
+// uploadCandidates lists files a network tool would send, from args[i]
+// when it has the value v.
+func uploadCandidates(lb string, args []word, i int, v string) []string {
+	var out []string
+	switch lb {
+	case "curl", "http", "https", "xh", "httpie":
+		body := v
+		if len(v) > 2 && v[0] == '-' && v[1] != '-' {
+			// a short option with its value attached: -d@.env, -T.env, and
+			// -T or -K ending a cluster (-sT FILE) or inside one (-sT.env)
+			if j := strings.IndexAny(v[1:], "TK") + 1; j > 0 {
+				if j == len(v)-1 {
+					if i+1 < len(args) {
+						out = append(out, args[i+1].val)
+					}
+				} else {
+					out = append(out, v[j+1:])
+				}
+			}
+			body = v[2:]
+		}
+		for _, p := range []string{"--upload-file=", "--config="} {
+			if strings.HasPrefix(v, p) {
+				out = append(out, strings.TrimPrefix(v, p))
+			}
+		}
+		// The forms that name a file to send: @file (-d, -H, --json),
+		// name=@file and name=<file (-F, with ;type=... after it),
+		// name@file (--data-urlencode, httpie), name:=@file and :@file
+		// (httpie). Inline data (-d 'a=b@c.com&x=y') names none.
+		c := ""
+		switch {
+		case strings.HasPrefix(body, "@"):
+			c = body[1:]
+		case uploadField().MatchString(body):
+			c = body[uploadField().FindStringSubmatchIndex(body)[3]:]
+		}
+		if q, ok := strings.CutPrefix(c, `"`); ok {
+			c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
+		} else {
+			c, _, _ = strings.Cut(c, ";")
+		}
+		if c != "" && c != "-" {
+			out = append(out, c)
+		}
+		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
+			out = append(out, args[i+1].val)
+		}
+	case "wget":
+		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
+			if o := longOpt(n, wgetLong); o == "post-file" || o == "body-file" || o == "input-file" {
+				if !eq && i+1 < len(args) {
+					val = args[i+1].val
+				}
+				out = append(out, val)
+			}
+		} else if len(v) > 1 && v[0] == '-' {
+			// -i FILE, alone or ending a cluster (-qi FILE, -qiFILE): the
+			// file's lines are URLs, sent (with -B) to any host
+			for j := 1; j < len(v) && !strings.ContainsRune("oaeOBtTwQPUlARDIX", rune(v[j])); j++ {
+				if v[j] == 'i' {
+					if j == len(v)-1 && i+1 < len(args) {
+						out = append(out, args[i+1].val)
+					} else {
+						out = append(out, v[j+1:])
+					}
+					break
+				}
+			}
+		}
+	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail", "mailx", "s-nail":
+		if (v == "-a" || v == "--attach") && i+1 < len(args) {
+			out = append(out, args[i+1].val)
+		}
+		// socat FILE:, OPEN:, GOPEN: addresses read a file into the stream
+		if lb == "socat" {
+			for _, p := range []string{"file:", "open:", "gopen:"} {
+				if strings.HasPrefix(strings.ToLower(v), p) {
+					out = append(out, strings.SplitN(v[len(p):], ",", 2)[0])
+				}
+			}
+		}
+	case "ftp", "tftp", "smbclient":
+		// ftp -u URL FILE…, tftp -c put FILE, smbclient -c 'put FILE': uploads
+		switch {
+		case lb == "ftp" && i > 0 && !strings.HasPrefix(v, "-") && !strings.Contains(v, "://") && hasFlag(args, "-u"):
+			out = append(out, v)
+		case lb == "tftp" && (v == "put" || v == "-c" && i+2 < len(args) && args[i+1].val == "put") && i+1 < len(args):
+			if v == "-c" {
+				i++
+			}
+			out = append(out, args[i+1].val)
+		case lb == "smbclient" && (v == "-c" || v == "--command") && i+1 < len(args):
+			out = append(out, putOperands(args[i+1].val)...)
+		}
+	}
+	return out
+}
+
+// cloudFollows reports an upload of a directory that sends what its links
+// point to: aws s3 sync/cp follow links unless --no-follow-symlinks;
+// rclone with -L or --copy-links; others are assumed to.
+func cloudFollows(lb string, args []word) bool {
+	switch lb {
+	case "aws":
+		return !hasFlag(args, "--no-follow-symlinks")
+	case "rclone":
+		return hasShort(args, "L") || hasFlag(args, "--copy-links")
+	}
+	return true
 }
