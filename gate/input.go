@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/redact"
 )
@@ -1415,13 +1417,6 @@ func displayPaths(ps []pathRef) string {
 	return strings.Join(parts, ", ")
 }
 
-// subcommandTools get a "TOOL SUB *" grant; everything else gets the exact
-// command.
-var subcommandTools = map[string]bool{"git": true, "go": true, "cargo": true, "npm": true, "pnpm": true, "yarn": true, "bun": true,
-	"make": true, "kubectl": true, "helm": true, "terraform": true, "pip": true, "pip3": true, "poetry": true, "uv": true,
-	"dotnet": true, "mvn": true, "gradle": true, "gh": true, "rustup": true, "composer": true, "bundle": true, "mix": true,
-	"swift": true, "zig": true, "docker": true, "podman": true, "brew": true, "apt": true, "just": true, "task": true, "nx": true, "turbo": true}
-
 // always computes what an "always" answer may grant (SPEC §5.7).
 func (a *analyzer) always() *Always {
 	if a.noAlways {
@@ -1465,15 +1460,16 @@ func (a *analyzer) always() *Always {
 			}
 		}
 		pat := strings.Join(f.argv, " ")
-		if subcommandTools[f.argv[0]] && len(f.argv) >= 2 && isPlainWord(f.argv[1]) {
+		// a tool whose grant is per subcommand (cmds.Tool): TOOL SUB *
+		if t := cmds.ToolOf(f.argv[0]); t != nil && t.Grant != cmds.Exact && len(f.argv) >= 2 && isPlainWord(f.argv[1]) {
 			sub := f.argv[1]
 			switch {
-			case sub == "run" && (base == "npm" || base == "pnpm" || base == "yarn" || base == "bun") && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
+			case sub == "run" && t.Grant == cmds.ByScript && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
 				pat = strings.Join(f.argv[:3], " ")
 				if len(f.argv) > 3 {
 					pat += " *"
 				}
-			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(base, f.argv[1:]):
+			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(t, f.argv[1:]):
 				// runs arbitrary code, or installs it (pip install x * would
 				// cover git+https://… and another index): only the exact command
 			case base == "git" && (sub == "checkout" || sub == "restore" || sub == "switch"):
@@ -1483,10 +1479,10 @@ func (a *analyzer) always() *Always {
 				if len(f.argv) >= 4 && branchOrStage[sub+" "+f.argv[2]] {
 					pat = strings.Join(f.argv[:3], " ") + " *"
 				}
-			case nestedSub(base, sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
+			case t.Groups(sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
 				// gh pr create *, docker compose up *, git stash list *
 				pat = strings.Join(f.argv[:3], " ") + " *"
-			case nestedSub(base, sub):
+			case t.Groups(sub):
 				pat = strings.Join(f.argv, " ")
 			default:
 				pat = f.argv[0] + " " + sub + " *"
@@ -1532,27 +1528,22 @@ func (a *analyzer) always() *Always {
 }
 
 // installs reports a package manager subcommand that fetches and
-// installs packages (also uv pip install, poetry add, go get).
-func installs(tool string, rest []string) bool {
-	if !packageManagers[tool] {
-		return false
-	}
+// installs packages (also uv pip install, poetry add, go get): one of the
+// tool's Installs words first or second.
+func installs(t *cmds.Tool, rest []string) bool {
 	for i, w := range rest {
 		if i > 1 {
 			break
 		}
-		switch w {
-		case "install", "i", "add", "ci", "require", "update", "upgrade", "sync":
+		if slices.Contains(t.Installs, w) {
 			return true
-		case "get":
-			return tool == "go"
+		}
+		if w == "get" {
+			return false // npm get KEY prints a setting: KEY is no subcommand
 		}
 	}
 	return false
 }
-
-var packageManagers = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true,
-	"poetry": true, "cargo": true, "go": true, "composer": true, "bundle": true, "brew": true, "apt": true, "dotnet": true, "mix": true}
 
 // branchOrStage are the git checkout/switch/restore forms whose grant may
 // take any further words: they create a branch or only unstage.
@@ -1569,35 +1560,6 @@ func localHost(h string) bool {
 		ip = v4
 	}
 	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())
-}
-
-// nestedSub reports tool subcommands whose next word is the real action, so
-// a grant must name it too (gh pr *, would cover gh pr merge).
-func nestedSub(tool, sub string) bool {
-	switch tool {
-	case "gh", "aws", "gcloud", "az":
-		return true
-	case "docker", "podman":
-		return sub == "compose" || sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system" || sub == "context" || sub == "buildx"
-	case "git":
-		return sub == "stash" || sub == "remote" || sub == "worktree" || sub == "submodule" || sub == "notes" || sub == "lfs" || sub == "bisect" || sub == "reflog" || sub == "maintenance"
-	case "npm", "pnpm", "yarn":
-		return sub == "pkg" || sub == "config" || sub == "cache" || sub == "token" || sub == "owner" || sub == "access" || sub == "team" || sub == "dist-tag"
-	case "terraform", "tofu":
-		return sub == "state" || sub == "workspace" || sub == "providers"
-	case "kubectl", "oc":
-		// kubectl get pods must not cover kubectl get secrets
-		return true
-	case "helm":
-		return sub == "plugin" || sub == "repo" || sub == "registry"
-	case "pip", "pip3", "uv", "poetry":
-		return sub == "config" || sub == "tool" || sub == "cache" || sub == "self"
-	case "cargo":
-		return sub == "install" || sub == "owner"
-	case "go":
-		return sub == "mod" || sub == "work"
-	}
-	return false
 }
 
 func isPlainWord(s string) bool {

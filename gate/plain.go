@@ -36,7 +36,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	c.assigns()
 	c.s.or(a.subcmdEffects(f, idx, lb, args))
 	switch { // the first family with an arm for the command decides it
-	case c.builtin(), c.hostState(), c.readers(), c.queries(), c.searches(), c.fileTool(), c.files(), c.infra(), c.builds():
+	case c.builtin(), c.hostState(), c.readers(), c.queries(), c.searches(), c.fileTool(), c.tool(), c.files(), c.infra(), c.builds():
 	}
 	if c.done {
 		return c.s // jobs -x: the inner command's summary
@@ -421,10 +421,6 @@ func (c *plainCall) files() bool {
 				c.safe(lb + " only inspects")
 			}
 		}
-	case lb == "npm" || lb == "pnpm" || lb == "yarn":
-		a.pkgManager(f, idx, lb, args, sc)
-	case lb == "pip" || lb == "pip3":
-		a.pipCmd(f, idx, args, sc)
 	case lb == "zipinfo":
 		// lists an archive's members, like unzip -l; later operands name members
 		if ops := operands(args, nil); len(ops) > 0 {
@@ -490,30 +486,6 @@ func (c *plainCall) infra() bool {
 		f.human = reason("human.teardown", lb+" drops a database")
 	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
 		f.human = reason("human.teardown", "deletes cloud infrastructure")
-	case buildToolFlags[lb].runs != nil || buildToolFlags[lb].paths != nil:
-		a.buildToolFlags(f, lb, args, sc)
-	case lb == "cargo":
-		for i, w := range args {
-			n, val, eq := strings.Cut(w.val, "=")
-			switch {
-			case n == "--config" || n == "-Z":
-				f.ask = reason("ask.flag", "cargo "+n+" sets configuration that can run programs")
-			case n == "--target-dir":
-				if !eq && i+1 < len(args) {
-					val = args[i+1].val
-				}
-				if r := a.resolvePath(val, sc.cwd, true); !a.inProject(r) {
-					f.human = reason("human.outside-write", "cargo writes its build outside the project")
-				}
-			case n == "--manifest-path":
-				if !eq && i+1 < len(args) {
-					val = args[i+1].val
-				}
-				if r := a.resolvePath(val, sc.cwd, false); !a.inProject(r) {
-					f.ask = reason("ask.flag", "cargo builds a manifest outside the project")
-				}
-			}
-		}
 	default:
 		return false
 	}
@@ -525,10 +497,6 @@ func (c *plainCall) infra() bool {
 func (c *plainCall) builds() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	switch {
-	case lb == "go":
-		a.goCmd(f, idx, args, sc)
-	case lb == "make" || lb == "gmake":
-		a.makeCmd(f, idx, args, sc)
 	case lb == "docker" || lb == "podman" || lb == "nerdctl":
 		if len(args) > 0 {
 			switch args[0].val {
@@ -1617,297 +1585,6 @@ func archiveToStdout(lb string, args []word, ops []int) bool {
 	return false
 }
 
-func (a *analyzer) pkgManager(f *rfact, idx int, lb string, args []word, sc *scope) {
-	for i, w := range args {
-		n, val, eq := strings.Cut(w.val, "=")
-		switch n {
-		case "--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell-emulator":
-			f.ask = reason("ask.flag", n+" changes what npm runs")
-		case "--registry":
-			f.ask = reason("ask.flag", "--registry installs packages from another source")
-		case "-g", "--global", "--location":
-			if n != "--location" || val == "global" {
-				f.human = reason("human.outside-write", "a global install writes outside the project and onto the PATH")
-			}
-		case "--prefix", "-C", "--dir":
-			if !eq && i+1 < len(args) {
-				val = args[i+1].val
-			}
-			a.outsideCwd(f, n, a.resolvePath(val, sc.cwd, false).abs)
-		}
-	}
-	ops := operands(args, nil)
-	if len(args) == 1 && (args[0].val == "-v" || args[0].val == "run" || args[0].val == "run-script") {
-		// npm -v is --version; run without a script lists the scripts
-		f.safe = reason("gate.safe", "package manager query")
-	}
-	if len(ops) == 0 {
-		return
-	}
-	sub := args[ops[0]].val
-	if sub == "install" || sub == "i" || sub == "add" {
-		for _, i := range ops[1:] {
-			// a tarball URL or git spec: code from outside the registry
-			if v := args[i].val; strings.Contains(v, "://") || strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "github:") {
-				f.ask = reason("ask.flag", "installs a package from a URL")
-			}
-		}
-	}
-	// npm pkg get prints package.json, set and delete change it (the rest
-	// asks as a write); yarn and pnpm run a script named pkg
-	pkg := cmds.Lookup(lb).Sub(sub).Sub("get") != nil
-	switch {
-	case sub == "set-script" || pkg && len(ops) > 2 && args[ops[1]].val != "get" &&
-		slices.ContainsFunc(ops[2:], func(i int) bool { return args[i].dyn || strings.HasPrefix(args[i].val, "scripts") }):
-		f.human = reason("human.persistence-write", "changes package.json scripts")
-	case pkg && len(ops) > 1 && args[ops[1]].val == "get":
-		f.safe = reason("gate.safe", "npm pkg get prints fields of package.json")
-	case sub == "config" && len(ops) > 1 && args[ops[1]].val == "set":
-		f.human = reason("human.persistence-write", "changes the package manager configuration")
-	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey().MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "npm config get"}, parent: idx,
-			human: reason("human.sensitive-read", "prints a registry token")})
-	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
-		f.safe = reason("gate.safe", "package manager query")
-	}
-}
-
-func (a *analyzer) goCmd(f *rfact, idx int, args []word, sc *scope) {
-	if len(args) == 0 {
-		return
-	}
-
-	policed := false
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if !strings.HasPrefix(w.val, "-") || w.val == "--" {
-			continue
-		}
-		// go flags take one or two dashes and =value or the next word
-		n, val, eq := strings.Cut(strings.TrimLeft(w.val, "-"), "=")
-		takeVal := func() word {
-			if eq {
-				return word{val: val, dyn: w.dyn}
-			}
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return word{}
-		}
-		switch n {
-		case "exec", "toolexec", "vettool":
-			// the value is a program (with arguments) go runs: analysed, and
-			// the call asks whatever rule covers go test
-			v := takeVal()
-			policed = true
-			f.ask = reason("ask.flag", "go -"+n+" runs another program")
-			if v.val != "" {
-				a.reparse(v.val, sc, idx)
-			}
-		case "o":
-			v := takeVal()
-			if v.val != "" {
-				a.writeWord(v, sc, idx)
-			}
-		case "C":
-			v := takeVal()
-			policed = true
-			a.outsideCwd(f, "go -C", a.resolveMaybe(v, v.val, sc, false).abs)
-		case "ldflags":
-			// -extld / -linkmode=external run another linker program
-			if v := takeVal(); v.dyn || strings.Contains(v.val, "extld") || strings.Contains(v.val, "linkmode") {
-				policed = true
-				f.ask = reason("ask.flag", "go -ldflags runs an external linker")
-			}
-		case "w", "u":
-			policed = true
-			if args[0].val == "env" {
-				// go env -w GOFLAGS=-toolexec=… runs in every later build
-				f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
-			}
-		case "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
-			// test outputs: files written where the flag says
-			policed = true
-			if v := takeVal(); v.val != "" {
-				a.writeWord(v, sc, idx)
-			}
-		case "overlay":
-			// replaces source files with ones from anywhere
-			takeVal()
-			policed = true
-			f.ask = reason("ask.flag", "go -overlay swaps in source files the rule never saw")
-		case "modfile":
-			v := takeVal()
-			policed = true
-			if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
-				f.ask = reason("ask.flag", "go -modfile builds with a go.mod outside the project")
-			}
-		case "pgo":
-			policed = true
-		}
-	}
-	if policed {
-		return
-	}
-	switch args[0].val {
-	case "version", "env", "list", "doc", "help":
-		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
-	case "mod":
-		// go mod graph prints the module graph, like go list -m all
-		if len(args) == 2 && args[1].val == "graph" {
-			f.safe = reason("gate.safe", "go mod graph only reads")
-		}
-	}
-}
-
-// makeOptions are make's options that take a value (short letters, and
-// long names GNU getopt also accepts as unique prefixes).
-var makeOptions = searchOptions{shortValue: "CfIoWE", abbrev: true, long: map[string]bool{
-	"directory": true, "file": true, "makefile": true, "include-dir": true, "eval": true, "old-file": true,
-	"assume-old": true, "what-if": true, "new-file": true, "assume-new": true, "jobs": false, "load-average": false,
-	"output-sync": false, "debug": false, "print-data-base": false, "keep-going": false, "silent": false,
-	"quiet": false, "just-print": false, "dry-run": false, "recon": false, "always-make": false, "environment-overrides": false,
-	"ignore-errors": false, "no-builtin-rules": false, "no-builtin-variables": false, "question": false,
-	"touch": false, "trace": false, "version": false, "warn-undefined-variables": false, "print-directory": false,
-	"no-print-directory": false, "check-symlink-times": false, "shuffle": false,
-}}
-
-// makeCmd polices make: injected recipes, another shell, a makefile from
-// stdin, or a makefile or directory outside the project are more than
-// "make TARGET"; make -p prints the environment.
-func (a *analyzer) makeCmd(f *rfact, idx int, args []word, sc *scope) {
-	// check is a makefile, directory or include directory make reads
-	check := func(what string, w word, ok bool) {
-		if what == "makefile" && w.val == "-" && !w.dyn {
-			w.val = "/dev/stdin"
-		}
-		if what == "makefile" && ok {
-			if in := a.scriptFrom(w); in != nil {
-				// make -f - <<< 'all: ; CMD', make -f <(echo …): the text is the makefile
-				f.ask = reason("ask.flag", "make reads its makefile from stdin or a substitution")
-				a.makeShell(in.text, sc, idx)
-				return
-			}
-		}
-		switch {
-		case !ok || w.dyn || w.val == "":
-			f.ask = reason("ask.flag", "make reads a "+what+" only known at run time")
-		default:
-			if r := a.resolvePath(w.val, sc.cwd, false); !a.inProject(r) {
-				f.ask = reason("ask.flag", "make reads a "+what+" from outside the project")
-			}
-		}
-	}
-	option := func(name string, v word, ok bool) {
-		switch name {
-		case "f", "file", "makefile":
-			check("makefile", v, ok)
-		case "C", "directory", "I", "include-dir":
-			check("directory", v, ok)
-		case "E", "eval":
-			f.ask = reason("ask.flag", "make --eval injects a recipe")
-			a.makeShell(v.val, sc, idx)
-		case "p", "print-data-base":
-			f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
-		}
-	}
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		v := w.val
-		next := func() (word, bool) {
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return word{}, false
-		}
-		switch {
-		case v == "--":
-		case strings.HasPrefix(v, "--"):
-			n, val, eq := strings.Cut(v[2:], "=")
-			full, takes := makeOptions.lookup(n)
-			vw := word{val: val, dyn: w.dyn}
-			if takes && !eq {
-				vw, eq = next()
-			}
-			option(full, vw, eq)
-		case len(v) > 1 && v[0] == '-':
-			for j := 1; j < len(v); j++ {
-				c := v[j]
-				if strings.IndexByte(makeOptions.shortValue, c) >= 0 {
-					vw, ok := word{val: v[j+1:], dyn: w.dyn}, j+1 < len(v)
-					if !ok {
-						vw, ok = next()
-					}
-					option(string(c), vw, ok)
-					break
-				}
-				option(string(c), word{}, false)
-			}
-		default:
-			n, val, eq := strings.Cut(v, "=")
-			switch {
-			case !eq:
-			case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || n == "MAKEFILES" || strings.HasSuffix(n, "SHELL"):
-				f.ask = reason("ask.flag", "make with "+n+" set runs another program")
-			case strings.HasSuffix(n, "!") || strings.Contains(val, "$(shell") || strings.Contains(val, "${shell"):
-				// X!=CMD and $(shell CMD) run CMD when make reads its arguments
-				f.human = reason("human.eval-opaque", "make runs a shell command given in its arguments")
-				if strings.HasSuffix(n, "!") {
-					val = "$(shell " + val + ")"
-				}
-				a.makeShell(val, sc, idx)
-			case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
-				// a variable a recipe expands: shell syntax in it runs
-				f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
-			case strings.Contains(val, "/") && !a.inProject(a.resolvePath(strings.Fields(val + " x")[0], sc.cwd, false)):
-				// CC=/tmp/evil: a recipe runs a program from outside the project
-				f.ask = reason("ask.flag", "make with "+n+" naming a program outside the project")
-			}
-		}
-	}
-}
-
-// makeShell analyses the $(shell CMD) calls and recipe lines of make
-// text: make runs them through the shell as it reads them.
-func (a *analyzer) makeShell(text string, sc *scope, idx int) {
-	for k := 0; k < len(text); k++ {
-		rest := text[k:]
-		if !strings.HasPrefix(rest, "$(shell") && !strings.HasPrefix(rest, "${shell") {
-			continue
-		}
-		op, cl := rest[1], byte(')')
-		if op == '{' {
-			cl = '}'
-		}
-		depth, j := 0, 1
-		for ; j < len(rest); j++ {
-			if rest[j] == op {
-				depth++
-			} else if rest[j] == cl {
-				if depth--; depth == 0 {
-					break
-				}
-			}
-		}
-		a.reparse(rest[len("$(shell"):min(j, len(rest))], sc, idx)
-	}
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "\t") {
-			a.reparse(strings.TrimLeft(line, "\t@-+"), sc, idx)
-			continue
-		}
-		// TARGET: PREREQS ; RECIPE (a rule, not an x := a; b assignment)
-		if c := strings.IndexByte(line, ':'); c > 0 && !strings.HasPrefix(line[c:], ":=") && !strings.HasPrefix(line[c:], "::=") &&
-			!strings.ContainsAny(line[:c], "=") {
-			if _, r, ok := strings.Cut(line[c:], ";"); ok {
-				a.reparse(strings.TrimLeft(r, " \t@-+"), sc, idx)
-			}
-		}
-	}
-}
-
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	s := parseSearch(lb, args)
 	for _, w := range s.paths {
@@ -2211,18 +1888,6 @@ func awkStrings(prog string) []string {
 	return out
 }
 
-// buildToolFlags are options of build and test runners that load code
-// from elsewhere (runs: always asks) or read a build file or directory
-// (paths: asks when outside the project), whatever rule covers the command.
-var buildToolFlags = map[string]struct{ runs, paths []string }{
-	"gradle":  {runs: []string{"-I", "--init-script"}, paths: []string{"-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir"}},
-	"gradlew": {runs: []string{"-I", "--init-script"}, paths: []string{"-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir"}},
-	"just":    {runs: []string{"--shell", "--shell-arg", "--shell-command"}, paths: []string{"-f", "--justfile", "-d", "--working-directory"}},
-	"pytest":  {runs: []string{"-p"}, paths: []string{"-c", "--config-file", "--rootdir", "--confcutdir"}},
-	"mvn":     {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
-	"mvnw":    {paths: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}},
-}
-
 // flagValues returns the values of the named options, written NAME VALUE
 // or NAME=VALUE (docker, pip, terraform and eslint spell them so).
 func flagValues(args []word, names ...string) []word {
@@ -2242,49 +1907,6 @@ func flagValues(args []word, names ...string) []word {
 		}
 	}
 	return out
-}
-
-// pipValueFlags are pip's options that take a value.
-var pipValueFlags = map[string]bool{"-r": true, "--requirement": true, "-c": true, "--constraint": true, "-t": true, "--target": true,
-	"--prefix": true, "--root": true, "--src": true, "-i": true, "--index-url": true, "--extra-index-url": true, "-f": true,
-	"--find-links": true, "--trusted-host": true, "--python": true, "--cache-dir": true, "--log": true, "-e": true, "--editable": true,
-	"--platform": true, "--python-version": true, "--implementation": true, "--abi": true, "--progress-bar": true, "--proxy": true}
-
-// pipCmd polices pip: queries only read; an install that writes outside
-// the project (--user, --target, --prefix, --root) or takes packages from
-// another index or a URL is more than the "pip install" a rule allowed.
-func (a *analyzer) pipCmd(f *rfact, idx int, args []word, sc *scope) {
-	ops := operands(args, pipValueFlags)
-	if len(ops) == 0 {
-		return
-	}
-	// another index, links page, trusted host or proxy: pip list -o sends
-	// the installed packages there, pip install takes code from there
-	// (optparse takes -iURL and unique prefixes: --index=URL)
-	foreign := hasShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
-	switch args[ops[0]].val {
-	case "list", "show", "freeze", "check", "help", "inspect":
-		if foreign {
-			f.ask = reason("ask.flag", "pip queries another index")
-		} else if len(flagValues(args, "--python", "--log", "--path")) == 0 {
-			f.safe = reason("gate.safe", "pip "+args[ops[0]].val+" only prints package metadata")
-		}
-	case "install", "download", "wheel":
-		if hasFlag(args, "--user") {
-			f.human = reason("human.outside-write", "pip install --user writes ~/.local, outside the project")
-		}
-		for _, w := range flagValues(args, "-t", "--target", "--prefix", "--root", "--src", "-d", "--dest", "-w", "--wheel-dir") {
-			a.writeWord(w, sc, idx)
-		}
-		if foreign {
-			f.ask = reason("ask.flag", "pip installs from another index")
-		}
-		for _, i := range ops[1:] {
-			if v := args[i].val; pipRemote(v) {
-				f.human, f.ruleClears = reason(remoteCode, "pip installs "+v+", code from outside the project"), true
-			}
-		}
-	}
 }
 
 // fixerValueFlags are eslint's and prettier's options that take a value.
@@ -2364,37 +1986,6 @@ func (a *analyzer) dockerBuild(f *rfact, idx int, args []word, sc *scope) {
 		if ctx != ops[0] && args[ctx].val != "build" && local(args[ctx].val) {
 			// the whole tree goes to the daemon, secrets below it included
 			a.readWord(args[ctx], sc, idx, false)
-		}
-	}
-}
-
-// buildToolFlags applies buildToolFlags to one command line.
-func (a *analyzer) buildToolFlags(f *rfact, lb string, args []word, sc *scope) {
-	spec := buildToolFlags[lb]
-	value := func(i int, flag string) (word, bool) {
-		v := args[i].val
-		switch {
-		case v == flag && i+1 < len(args):
-			return args[i+1], true
-		case strings.HasPrefix(v, flag+"="):
-			return word{val: strings.TrimPrefix(v, flag+"="), dyn: args[i].dyn}, true
-		case !strings.HasPrefix(flag, "--") && strings.HasPrefix(v, flag) && len(v) > len(flag) && !strings.HasPrefix(v, "--"):
-			return word{val: v[len(flag):], dyn: args[i].dyn}, true
-		}
-		return word{}, false
-	}
-	for i := range args {
-		for _, fl := range spec.runs {
-			if v, ok := value(i, fl); ok && !(lb == "pytest" && strings.HasPrefix(v.val, "no:")) {
-				f.ask = reason("ask.flag", lb+" "+fl+" loads code from "+v.val)
-			}
-		}
-		for _, fl := range spec.paths {
-			if v, ok := value(i, fl); ok {
-				if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
-					f.ask = reason("ask.flag", lb+" "+fl+" reads a build file outside the project")
-				}
-			}
 		}
 	}
 }

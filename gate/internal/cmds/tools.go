@@ -69,3 +69,8 @@ var pipQueries = []*argv.Command{
 	sub("show", flags("-f --files -v --verbose", "", "")),
 	sub("freeze", flags("-l --local --user --all --exclude-editable", "-r --requirement --path --exclude", "")),
 }
+
+// gitTool is how an "always" answer to git is worded: per subcommand, and
+// for its groups per action (git stash list *).
+var gitTool = &Tool{Name: "git", Grant: BySub,
+	Nested: []string{"stash", "remote", "worktree", "submodule", "notes", "lfs", "bisect", "reflog", "maintenance"}}

@@ -1,0 +1,294 @@
+package gate
+
+import (
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
+)
+
+// The hooks of the build tools (cmds/build.go): go's flags, make's
+// options, variables and makefile text, the flags with which a build tool
+// loads code.
+
+// goCmd polices go's flags (programs it runs, files it writes, a module
+// or overlay from elsewhere) and finds its queries known-safe.
+func (c *plainCall) goCmd() {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	if len(args) == 0 {
+		return
+	}
+
+	policed := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !strings.HasPrefix(w.val, "-") || w.val == "--" {
+			continue
+		}
+		// go flags take one or two dashes and =value or the next word
+		n, val, eq := strings.Cut(strings.TrimLeft(w.val, "-"), "=")
+		takeVal := func() word {
+			if eq {
+				return word{val: val, dyn: w.dyn}
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return word{}
+		}
+		switch n {
+		case "exec", "toolexec", "vettool":
+			// the value is a program (with arguments) go runs: analysed, and
+			// the call asks whatever rule covers go test
+			v := takeVal()
+			policed = true
+			f.ask = reason("ask.flag", "go -"+n+" runs another program")
+			if v.val != "" {
+				a.reparse(v.val, sc, idx)
+			}
+		case "o":
+			v := takeVal()
+			if v.val != "" {
+				a.writeWord(v, sc, idx)
+			}
+		case "C":
+			v := takeVal()
+			policed = true
+			a.outsideCwd(f, "go -C", a.resolveMaybe(v, v.val, sc, false).abs)
+		case "ldflags":
+			// -extld / -linkmode=external run another linker program
+			if v := takeVal(); v.dyn || strings.Contains(v.val, "extld") || strings.Contains(v.val, "linkmode") {
+				policed = true
+				f.ask = reason("ask.flag", "go -ldflags runs an external linker")
+			}
+		case "w", "u":
+			policed = true
+			if args[0].val == "env" {
+				// go env -w GOFLAGS=-toolexec=… runs in every later build
+				f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
+			}
+		case "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
+			// test outputs: files written where the flag says
+			policed = true
+			if v := takeVal(); v.val != "" {
+				a.writeWord(v, sc, idx)
+			}
+		case "overlay":
+			// replaces source files with ones from anywhere
+			takeVal()
+			policed = true
+			f.ask = reason("ask.flag", "go -overlay swaps in source files the rule never saw")
+		case "modfile":
+			v := takeVal()
+			policed = true
+			if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
+				f.ask = reason("ask.flag", "go -modfile builds with a go.mod outside the project")
+			}
+		case "pgo":
+			policed = true
+		}
+	}
+	if policed {
+		return
+	}
+	switch args[0].val {
+	case "version", "env", "list", "doc", "help":
+		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
+	case "mod":
+		// go mod graph prints the module graph, like go list -m all
+		if len(args) == 2 && args[1].val == "graph" {
+			f.safe = reason("gate.safe", "go mod graph only reads")
+		}
+	}
+}
+
+// makeOptions are make's options that take a value (short letters, and
+// long names GNU getopt also accepts as unique prefixes).
+var makeOptions = searchOptions{shortValue: "CfIoWE", abbrev: true, long: map[string]bool{
+	"directory": true, "file": true, "makefile": true, "include-dir": true, "eval": true, "old-file": true,
+	"assume-old": true, "what-if": true, "new-file": true, "assume-new": true, "jobs": false, "load-average": false,
+	"output-sync": false, "debug": false, "print-data-base": false, "keep-going": false, "silent": false,
+	"quiet": false, "just-print": false, "dry-run": false, "recon": false, "always-make": false, "environment-overrides": false,
+	"ignore-errors": false, "no-builtin-rules": false, "no-builtin-variables": false, "question": false,
+	"touch": false, "trace": false, "version": false, "warn-undefined-variables": false, "print-directory": false,
+	"no-print-directory": false, "check-symlink-times": false, "shuffle": false,
+}}
+
+// makeCmd polices make: injected recipes, another shell, a makefile from
+// stdin, or a makefile or directory outside the project are more than
+// "make TARGET"; make -p prints the environment.
+func (c *plainCall) makeCmd() {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	// check is a makefile, directory or include directory make reads
+	check := func(what string, w word, ok bool) {
+		if what == "makefile" && w.val == "-" && !w.dyn {
+			w.val = "/dev/stdin"
+		}
+		if what == "makefile" && ok {
+			if in := a.scriptFrom(w); in != nil {
+				// make -f - <<< 'all: ; CMD', make -f <(echo …): the text is the makefile
+				f.ask = reason("ask.flag", "make reads its makefile from stdin or a substitution")
+				a.makeShell(in.text, sc, idx)
+				return
+			}
+		}
+		switch {
+		case !ok || w.dyn || w.val == "":
+			f.ask = reason("ask.flag", "make reads a "+what+" only known at run time")
+		default:
+			if r := a.resolvePath(w.val, sc.cwd, false); !a.inProject(r) {
+				f.ask = reason("ask.flag", "make reads a "+what+" from outside the project")
+			}
+		}
+	}
+	option := func(name string, v word, ok bool) {
+		switch name {
+		case "f", "file", "makefile":
+			check("makefile", v, ok)
+		case "C", "directory", "I", "include-dir":
+			check("directory", v, ok)
+		case "E", "eval":
+			f.ask = reason("ask.flag", "make --eval injects a recipe")
+			a.makeShell(v.val, sc, idx)
+		case "p", "print-data-base":
+			f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		next := func() (word, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return word{}, false
+		}
+		switch {
+		case v == "--":
+		case strings.HasPrefix(v, "--"):
+			n, val, eq := strings.Cut(v[2:], "=")
+			full, takes := makeOptions.lookup(n)
+			vw := word{val: val, dyn: w.dyn}
+			if takes && !eq {
+				vw, eq = next()
+			}
+			option(full, vw, eq)
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				c := v[j]
+				if strings.IndexByte(makeOptions.shortValue, c) >= 0 {
+					vw, ok := word{val: v[j+1:], dyn: w.dyn}, j+1 < len(v)
+					if !ok {
+						vw, ok = next()
+					}
+					option(string(c), vw, ok)
+					break
+				}
+				option(string(c), word{}, false)
+			}
+		default:
+			n, val, eq := strings.Cut(v, "=")
+			switch {
+			case !eq:
+			case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || n == "MAKEFILES" || strings.HasSuffix(n, "SHELL"):
+				f.ask = reason("ask.flag", "make with "+n+" set runs another program")
+			case strings.HasSuffix(n, "!") || strings.Contains(val, "$(shell") || strings.Contains(val, "${shell"):
+				// X!=CMD and $(shell CMD) run CMD when make reads its arguments
+				f.human = reason("human.eval-opaque", "make runs a shell command given in its arguments")
+				if strings.HasSuffix(n, "!") {
+					val = "$(shell " + val + ")"
+				}
+				a.makeShell(val, sc, idx)
+			case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
+				// a variable a recipe expands: shell syntax in it runs
+				f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
+			case strings.Contains(val, "/") && !a.inProject(a.resolvePath(strings.Fields(val + " x")[0], sc.cwd, false)):
+				// CC=/tmp/evil: a recipe runs a program from outside the project
+				f.ask = reason("ask.flag", "make with "+n+" naming a program outside the project")
+			}
+		}
+	}
+}
+
+// makeShell analyses the $(shell CMD) calls and recipe lines of make
+// text: make runs them through the shell as it reads them.
+func (a *analyzer) makeShell(text string, sc *scope, idx int) {
+	for k := 0; k < len(text); k++ {
+		rest := text[k:]
+		if !strings.HasPrefix(rest, "$(shell") && !strings.HasPrefix(rest, "${shell") {
+			continue
+		}
+		op, cl := rest[1], byte(')')
+		if op == '{' {
+			cl = '}'
+		}
+		depth, j := 0, 1
+		for ; j < len(rest); j++ {
+			if rest[j] == op {
+				depth++
+			} else if rest[j] == cl {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		a.reparse(rest[len("$(shell"):min(j, len(rest))], sc, idx)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			a.reparse(strings.TrimLeft(line, "\t@-+"), sc, idx)
+			continue
+		}
+		// TARGET: PREREQS ; RECIPE (a rule, not an x := a; b assignment)
+		if c := strings.IndexByte(line, ':'); c > 0 && !strings.HasPrefix(line[c:], ":=") && !strings.HasPrefix(line[c:], "::=") &&
+			!strings.ContainsAny(line[:c], "=") {
+			if _, r, ok := strings.Cut(line[c:], ";"); ok {
+				a.reparse(strings.TrimLeft(r, " \t@-+"), sc, idx)
+			}
+		}
+	}
+}
+
+// loaders applies a build tool's Loads (cmds.Tool) to one command line: a
+// flag that loads code asks, one that reads a build file or directory
+// asks when it is outside the project. A value is the next word, after
+// "=", or attached to a short spelling (-Ix).
+func (c *plainCall) loaders(t *cmds.Tool) {
+	a, f, lb, args, sc := c.a, c.f, c.lb, c.args, c.sc
+	value := func(i int, flag string) (word, bool) {
+		v := args[i].val
+		switch {
+		case v == flag && i+1 < len(args):
+			return args[i+1], true
+		case strings.HasPrefix(v, flag+"="):
+			return word{val: strings.TrimPrefix(v, flag+"="), dyn: args[i].dyn}, true
+		case !strings.HasPrefix(flag, "--") && strings.HasPrefix(v, flag) && len(v) > len(flag) && !strings.HasPrefix(v, "--"):
+			return word{val: v[len(flag):], dyn: args[i].dyn}, true
+		}
+		return word{}, false
+	}
+	for i := range args {
+		for _, role := range []argv.Role{argv.Run, argv.Read} {
+			for _, fl := range t.Loads {
+				if fl.Role != role {
+					continue
+				}
+				for _, name := range strings.Fields(fl.Names) {
+					v, ok := value(i, name)
+					switch {
+					case !ok:
+					case role == argv.Run && !(lb == "pytest" && strings.HasPrefix(v.val, "no:")):
+						// pytest -p no:NAME turns a plugin off
+						f.ask = reason("ask.flag", lb+" "+name+" loads code from "+v.val)
+					case role == argv.Read:
+						if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
+							f.ask = reason("ask.flag", lb+" "+name+" reads a build file outside the project")
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package cmds
+
+import (
+	"slices"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
+
+// The build tools, toolchains and test runners (Tool, pkg.go).
+
+// loads are a build tool's flags that load code (runs) or read a build
+// file or directory (paths), for Tool.Loads.
+func loads(runs, paths string) []argv.Flag {
+	var out []argv.Flag
+	if runs != "" {
+		out = append(out, argv.Flag{Names: runs, Arity: argv.Value, Role: argv.Run})
+	}
+	return append(out, argv.Flag{Names: paths, Arity: argv.Value, Role: argv.Read})
+}
+
+var (
+	gradleLoads = loads("-I --init-script", "-b --build-file -c --settings-file -p --project-dir")
+	mvnLoads    = loads("", "-s --settings -gs --global-settings -f --file")
+)
+
+// buildTools are the build tools.
+var buildTools = []*Tool{
+	{Name: "go", Hook: "go", Grant: BySub, Nested: []string{"mod", "work"}, Installs: slices.Concat(installWords, []string{"get"}),
+		Examples: []argv.Example{want("test ./...", "ask"), want("list -m all", "allow"), want("build -toolexec x ./...", "ask ask.flag"),
+			want("install golang.org/x/tools/gopls@latest", "human human.outside-write"), want("env -w GOFLAGS=-x", "human human.persistence-write")}},
+	{Name: "make", Hook: "make", Grant: BySub, Examples: []argv.Example{want("test", "ask"), want("-f /tmp/Makefile", "ask ask.flag"),
+		want("-p", "human human.env-dump"), want("SHELL=/bin/zsh all", "ask ask.flag")}},
+	{Name: "gmake", Hook: "make", Examples: []argv.Example{want("--eval='x:;rm -rf ~' x", "deny floor.rm-root")}},
+	{Name: "gradle", Hook: "loaders", Grant: BySub, Loads: gradleLoads, Examples: []argv.Example{want("-I init.gradle build", "ask ask.flag"),
+		want("-b /tmp/build.gradle build", "ask ask.flag"), want("build", "ask")}},
+	{Name: "gradlew", Hook: "loaders", Loads: gradleLoads, Examples: []argv.Example{want("--init-script=x.gradle build", "ask ask.flag")}},
+	{Name: "mvn", Hook: "loaders", Grant: BySub, Loads: mvnLoads, Examples: []argv.Example{want("-s /tmp/settings.xml package", "ask ask.flag")}},
+	{Name: "mvnw", Hook: "loaders", Loads: mvnLoads, Examples: []argv.Example{want("-f pom.xml package", "ask")}},
+	{Name: "just", Hook: "loaders", Grant: BySub, Loads: loads("--shell --shell-arg --shell-command", "-f --justfile -d --working-directory"),
+		Examples: []argv.Example{want("--shell python3 build", "ask ask.flag")}},
+	// pytest -p no:cacheprovider turns a plugin off (hooks_build.go)
+	{Name: "pytest", Hook: "loaders", Loads: loads("-p", "-c --config-file --rootdir --confcutdir"),
+		Examples: []argv.Example{want("-p evil tests", "ask ask.flag"), want("-p no:cacheprovider tests", "ask")}},
+	{Name: "dotnet", Grant: BySub, Installs: installWords},
+	{Name: "rustup", Grant: BySub},
+	{Name: "swift", Grant: BySub},
+	{Name: "zig", Grant: BySub},
+	{Name: "task", Grant: BySub},
+	{Name: "nx", Grant: BySub},
+	{Name: "turbo", Grant: BySub},
+}

@@ -1,0 +1,106 @@
+package cmds
+
+import (
+	"slices"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
+
+// A Tool is a program with subcommands the gate reads as a family: a
+// package manager (this file), a build tool (build.go), a container or
+// cluster CLI (containers.go), a cloud or forge CLI (cloud.go). Its entry
+// says how an "always" answer names it, which of its subcommands install
+// packages, and which of the gate's hooks reads the rest of its words.
+// Its flags and read-only subcommands are declared apart (tools.go).
+type Tool struct {
+	Name string
+	// Hook names the gate's reader of its words, "" for none: npm, pip,
+	// cargo (hooks_pkg.go), go, make, loaders (hooks_build.go)
+	Hook string
+	// Grant is how an "always" answer to one of its calls is worded.
+	Grant Grant
+	// Nested are the subcommands whose next word is the action, so a
+	// grant names that word too (npm config set, not npm config *);
+	// AllNested: every subcommand is such a group (gh pr create).
+	Nested    []string
+	AllNested bool
+	// Installs are the words (its first or second) with which it fetches
+	// and installs packages: a grant covers only the exact call, since
+	// TOOL install * would also cover a URL or another index.
+	Installs []string
+	// Loads are its flags that load code from elsewhere (gradle -I
+	// init.gradle: Role Run, always asks) or read a build file or
+	// directory (Role Read: asks outside the project), whatever rule
+	// covers the call. A short spelling's value may be attached (-Ix).
+	Loads []argv.Flag
+	// Examples state the gate's answer (argv.Example.Want) for a call.
+	Examples []argv.Example
+}
+
+// Grant is how an "always" answer to a tool's call is worded.
+type Grant uint8
+
+const (
+	Exact Grant = iota // the exact command
+	// BySub: TOOL SUB * (go test *), the subcommand's words free; the
+	// exact command for what runs or installs code
+	BySub
+	// ByScript: BySub, and TOOL run SCRIPT * for a package script
+	ByScript
+)
+
+// Groups says the tool's subcommand sub is a group whose next word is the
+// action.
+func (t *Tool) Groups(sub string) bool {
+	return t.AllNested || slices.Contains(t.Nested, sub)
+}
+
+// Modelled says the gate's families read the tool's calls even when a
+// call says nothing they know (a tool whose grant is per subcommand, or
+// that installs packages).
+func (t *Tool) Modelled() bool { return t.Grant != Exact || t.Installs != nil }
+
+// installWords are the subcommands with which a package manager fetches
+// and installs packages.
+var installWords = []string{"install", "i", "add", "ci", "require", "update", "upgrade", "sync"}
+
+// npmGroups are the npm, pnpm and yarn subcommands that group actions.
+var npmGroups = []string{"pkg", "config", "cache", "token", "owner", "access", "team", "dist-tag"}
+
+// pipGroups are pip's, uv's and poetry's.
+var pipGroups = []string{"config", "tool", "cache", "self"}
+
+// pkgTools are the package managers.
+var pkgTools = []*Tool{
+	{Name: "npm", Hook: "npm", Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+		want("ls --depth=0", "allow"), want("install -g typescript", "human human.outside-write"),
+		want("pkg set scripts.x=y", "human human.persistence-write"), want("install --registry http://x.test", "ask ask.flag")}},
+	{Name: "pnpm", Hook: "npm", Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+		want("list", "allow"), want("add -g typescript", "human human.outside-write")}},
+	{Name: "yarn", Hook: "npm", Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+		want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")}},
+	{Name: "bun", Grant: ByScript, Installs: installWords},
+	{Name: "pip", Hook: "pip", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{
+		want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")}},
+	{Name: "pip3", Hook: "pip", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("show requests", "allow")}},
+	{Name: "uv", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("tool install ruff", "human human.outside-write")}},
+	{Name: "poetry", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("self add x", "human human.persistence-write")}},
+	{Name: "cargo", Hook: "cargo", Grant: BySub, Nested: []string{"install", "owner"}, Installs: installWords, Examples: []argv.Example{
+		want("build --target-dir /tmp/t", "human human.outside-write"), want("build --config x", "ask ask.flag"),
+		want("install ripgrep", "human human.outside-write"), want("--version", "allow")}},
+	{Name: "composer", Grant: BySub, Installs: installWords},
+	{Name: "bundle", Grant: BySub, Installs: installWords},
+	{Name: "brew", Grant: BySub, Installs: installWords, Examples: []argv.Example{want("install jq", "human human.outside-write")}},
+	{Name: "apt", Grant: BySub, Installs: installWords},
+	{Name: "mix", Grant: BySub, Installs: installWords},
+}
+
+var toolIndex = index(slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}), func(t *Tool) string { return t.Name })
+
+// ToolOf is the tool declared for name, or nil.
+func ToolOf(name string) *Tool { return toolIndex()[name] }
+
+// Tools are the tools the table declares.
+func Tools() []*Tool {
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool})
+}
