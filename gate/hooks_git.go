@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -28,7 +29,18 @@ type gitCall struct {
 	otherRepo bool    // --git-dir or --work-tree outside the project
 	workTree  pathRef // --work-tree's directory
 	gs        searchCmd
+	spec      *cmds.GitSub // what the table says of the subcommand
+	// done: a hook decided the call, and out is its summary (a push, a
+	// credential read, a config dump)
+	done bool
+	out  summary
 }
+
+// noGitSub is the table's word on a subcommand it does not have.
+var noGitSub cmds.GitSub
+
+// decided ends the analysis of the call with summary s.
+func (c *gitCall) decided(s summary) { c.out, c.done = s, true }
 
 // human makes the subcommand human-only.
 func (c *gitCall) human(code, why string) { c.g.human = reason(code, why) }
@@ -152,8 +164,12 @@ loop:
 		}
 		return gitCall{}, false
 	}
+	spec := cmds.GitSubOf(args[i].val)
+	if spec == nil {
+		spec = &noGitSub
+	}
 	return gitCall{a: a, g: g, idx: gidx, sc: &scope{cwd: cwd}, cwd: cwd, args: args, at: i, sub: args[i].val, rest: args[i+1:],
-		unsafe: unsafe, otherRepo: otherRepo, workTree: workTree}, true
+		unsafe: unsafe, otherRepo: otherRepo, workTree: workTree, spec: spec}, true
 }
 
 // flags analyses what any subcommand's flags do: commands git runs, hooks
@@ -165,7 +181,7 @@ func (c *gitCall) flags() {
 	if lookupSubcmd(configWriters, "git", args[c.at:]) {
 		c.human("human.persistence-write", "git "+sub+" installs hooks or scheduled jobs")
 	}
-	if sub == "commit" || sub == "tag" || sub == "notes" || sub == "merge" {
+	if c.spec.Message {
 		// the message file (-F, --file, -t, --template) is read into history
 		for j, w := range rest {
 			v := w.val
@@ -205,9 +221,8 @@ func (c *gitCall) flags() {
 
 // sendsSecrets floors a secret in the words of a subcommand that talks to a remote.
 func (c *gitCall) sendsSecrets() {
-	sub, g, args := c.sub, c.g, c.args
-	switch sub {
-	case "push", "fetch", "pull", "clone", "ls-remote", "submodule", "send-email", "request-pull", "archive":
+	g, args := c.g, c.args
+	if c.spec.Remote {
 		var hosts []string
 		for _, w := range args {
 			if h := urlHost(w.val); h != "" {
@@ -259,121 +274,106 @@ func (c *gitCall) writesElsewhere() {
 
 // workTreeWrites records the writes under --work-tree=DIR.
 func (c *gitCall) workTreeWrites() {
-	sub, rest, gidx, a, workTree := c.sub, c.rest, c.idx, c.a, c.workTree
-	if workTree.raw != "" {
-		switch sub {
-		case "checkout", "restore", "switch", "reset", "checkout-index", "read-tree", "apply", "am", "stash", "merge", "pull",
-			"cherry-pick", "revert", "rebase", "clean", "rm", "mv":
-			// --work-tree=DIR: the files it writes are under DIR
-			a.writeFact(workTree, gidx)
-			if dd := c.dd; dd >= 0 && workTree.known {
-				for _, w := range rest[dd+1:] {
-					a.writeFact(a.resolveMaybe(w, w.val, &scope{cwd: workTree.abs}, true), gidx)
-				}
+	rest, gidx, a, workTree := c.rest, c.idx, c.a, c.workTree
+	if workTree.raw != "" && c.spec.WorkTree {
+		// --work-tree=DIR: the files it writes are under DIR
+		a.writeFact(workTree, gidx)
+		if dd := c.dd; dd >= 0 && workTree.known {
+			for _, w := range rest[dd+1:] {
+				a.writeFact(a.resolveMaybe(w, w.val, &scope{cwd: workTree.abs}, true), gidx)
 			}
 		}
 	}
 }
 
-// subcommand decides what the subcommand does; done: the call is decided
-// (a push, a credential read, a config dump).
+// subcommand decides what the subcommand does, by its class in the table
+// and its hook; done: the call is decided (a push, a credential read, a
+// config dump).
 func (c *gitCall) subcommand() (s summary, done bool) {
-	sub, rest, ops, g := c.sub, c.rest, c.ops, c.g
-	switch c.sub {
-	case "add", "stage":
-		c.add()
-	case "fetch":
-		c.fetch()
-	case "clone":
-		c.clone()
-	case "push":
-		c.push()
-		return summary{net: true}, true
-	case "reset":
-		if hasLongAbbrev(rest, "--hard", "--merge", "--keep") {
-			c.human("human.history-rewrite", "git reset --hard discards work")
-		}
-	case "clean":
-		c.clean()
-	case "checkout", "restore", "switch":
-		c.checkout()
-	case "rm":
-		c.rm()
-	case "mv":
-		c.mv()
-	case "lfs":
-		c.lfs()
-	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret", "credential-manager", "credential-wincred":
-		// git credential fill prints the stored password
-		c.a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git " + sub}, parent: c.idx,
-			human: reason("human.sensitive-read", "reads stored git credentials")})
-		return summary{taint: true}, true
-	case "filter-branch", "filter-repo", "replace":
-		c.human("human.history-rewrite", "git "+sub+" rewrites history")
-	case "rebase":
-		// --abort and --quit end a rebase without rewriting more
-		if !hasLongAbbrev(rest, "--abort", "--quit", "--show-current-patch") {
-			c.g.human, c.g.clearWord = reason("human.history-rewrite", "git rebase rewrites commits"), sub // Bash(git rebase:*) clears it
-		}
-	case "commit":
-		if hasLongAbbrev(rest, "--amend") {
-			c.g.human, c.g.clearWord = reason("human.history-rewrite", "git commit --amend replaces the last commit"), "--amend"
-		}
-	case "reflog":
-		c.reflog()
-	case "update-ref":
-		c.human("human.history-rewrite", "git update-ref moves or deletes a ref, past what the reflog shows")
-	case "gc", "prune":
-		if sub == "prune" || hasLongAbbrev(rest, "--prune") {
-			c.human("human.history-rewrite", "git "+sub+" deletes unreachable commits, the last copy of lost work")
-		}
-	case "read-tree", "checkout-index":
-		if hasShort(rest, "uf") || hasFlag(rest, "--reset", "--force") {
-			c.human("human.history-rewrite", "git "+sub+" overwrites files in the work tree")
-		}
-	case "branch":
-		c.branch()
-	case "stash":
-		c.stash()
-	case "tag":
-		c.tag()
-	case "remote":
-		c.remote()
-	case "worktree":
-		c.worktree()
-	case "symbolic-ref":
-		c.symbolicRef()
-	case "config":
-		if s, done := c.config(); done {
-			return s, true
-		}
-	case "blame", "annotate":
-		c.blame()
-	case "show", "cat-file":
-		c.show()
-	case "diff", "log", "whatchanged", "show-branch":
-		c.log()
-	case "ls-remote":
-		c.lsRemote()
-	case "grep":
-		c.grep()
-	case "var":
-		if hasFlag(rest, "-l") {
-			g.ask = reason("ask.config-dump", "git var -l lists git config, which may hold credentials")
-			return summary{}, true
-		}
+	if c.spec.Hook != "" {
+		gitHooks[c.spec.Hook](c)
+	}
+	switch c.spec.Class {
+	case cmds.GitReads:
 		c.safe()
-	case "submodule":
-		// git submodule [status]: the commit each submodule has checked out
-		if len(ops) == 0 || rest[ops[0]].val == "status" {
-			c.safe()
-		}
-	case "status", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "merge-base", "name-rev",
-		"rev-list", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr", "help", "version",
-		"cherry", "range-diff", "verify-commit", "verify-tag", "diff-tree", "diff-files", "diff-index":
+	case cmds.GitRewrites:
+		c.human("human.history-rewrite", "git "+c.sub+" "+c.spec.Why)
+	}
+	return c.out, c.done
+}
+
+// gitHooks are the readers of git subcommands' flags and operands, by
+// the names the table gives them (cmds.GitSub.Hook).
+var gitHooks = map[string]func(*gitCall){
+	"stage": (*gitCall).add, "refspecs": (*gitCall).fetch, "clone": (*gitCall).clone, "push": (*gitCall).push,
+	"reset": (*gitCall).reset, "clean": (*gitCall).clean, "checkout": (*gitCall).checkout, "delete": (*gitCall).rm,
+	"rename": (*gitCall).mv, "lfs": (*gitCall).lfs, "credential": (*gitCall).credential, "gc": (*gitCall).gc,
+	"rebase": (*gitCall).rebase, "amend": (*gitCall).amend, "overwrite": (*gitCall).overwrite, "reflog": (*gitCall).reflog,
+	"branch": (*gitCall).branch, "stash": (*gitCall).stash, "tag": (*gitCall).tag, "remote": (*gitCall).remote,
+	"worktree": (*gitCall).worktree, "symbolic-ref": (*gitCall).symbolicRef, "config": (*gitCall).config,
+	"var": (*gitCall).vars, "blame": (*gitCall).blame, "show": (*gitCall).show, "log": (*gitCall).log,
+	"search": (*gitCall).grep, "ls-remote": (*gitCall).lsRemote, "submodule": (*gitCall).submodule,
+}
+
+// reset --hard (--merge, --keep) discards work.
+func (c *gitCall) reset() {
+	if hasLongAbbrev(c.rest, "--hard", "--merge", "--keep") {
+		c.human("human.history-rewrite", "git reset --hard discards work")
+	}
+}
+
+// credential prints the stored password (git credential fill).
+func (c *gitCall) credential() {
+	c.a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git " + c.sub}, parent: c.idx,
+		human: reason("human.sensitive-read", "reads stored git credentials")})
+	c.decided(summary{taint: true})
+}
+
+// gc --prune deletes unreachable commits, as git prune does.
+func (c *gitCall) gc() {
+	if hasLongAbbrev(c.rest, "--prune") {
+		c.human("human.history-rewrite", "git "+c.sub+" "+c.spec.Why)
+	}
+}
+
+// rebase rewrites commits; --abort and --quit end a rebase without
+// rewriting more.
+func (c *gitCall) rebase() {
+	if !hasLongAbbrev(c.rest, "--abort", "--quit", "--show-current-patch") {
+		c.g.human, c.g.clearWord = reason("human.history-rewrite", "git rebase rewrites commits"), c.sub // Bash(git rebase:*) clears it
+	}
+}
+
+// amend: commit --amend replaces the last commit.
+func (c *gitCall) amend() {
+	if hasLongAbbrev(c.rest, "--amend") {
+		c.g.human, c.g.clearWord = reason("human.history-rewrite", "git commit --amend replaces the last commit"), "--amend"
+	}
+}
+
+// overwrite: read-tree and checkout-index with -u/-f, --reset or --force
+// overwrite files in the work tree.
+func (c *gitCall) overwrite() {
+	if hasShort(c.rest, "uf") || hasFlag(c.rest, "--reset", "--force") {
+		c.human("human.history-rewrite", "git "+c.sub+" overwrites files in the work tree")
+	}
+}
+
+// vars: git var -l lists git config; a variable's value is known-safe.
+func (c *gitCall) vars() {
+	if hasFlag(c.rest, "-l") {
+		c.g.ask = reason("ask.config-dump", "git var -l lists git config, which may hold credentials")
+		c.decided(summary{})
+		return
+	}
+	c.safe()
+}
+
+// submodule [status] prints the commit each submodule has checked out.
+func (c *gitCall) submodule() {
+	if len(c.ops) == 0 || c.rest[c.ops[0]].val == "status" {
 		c.safe()
 	}
-	return summary{}, false
 }
 
 // add stages files: a secret staged is the first step to publishing it.
@@ -451,6 +451,7 @@ func (c *gitCall) push() {
 	if force {
 		c.human("human.force-push", "force-push or remote deletion rewrites shared history")
 	}
+	c.decided(summary{net: true})
 }
 
 // clean reads git clean -f as a history rewrite; -n only reads.
@@ -656,7 +657,6 @@ func (c *gitCall) blame() {
 	for _, o := range ops {
 		a.readWord(rest[o], gsc, gidx, false)
 	}
-	c.safe()
 }
 
 // show reads the files its operands name.
@@ -670,7 +670,6 @@ func (c *gitCall) show() {
 			a.readWord(rest[o], gsc, gidx, false)
 		}
 	}
-	c.safe()
 }
 
 // log reads the paths its operands name.
@@ -708,7 +707,6 @@ func (c *gitCall) log() {
 		}
 		a.readWord(word{val: v, dyn: w.dyn}, gsc, gidx, false)
 	}
-	c.safe()
 }
 
 // grep reads its path operands, and outside the index the files on disk.
@@ -730,13 +728,12 @@ func (c *gitCall) grep() {
 			c.human("human.sensitive-read", "git grep outside the index reads hidden files such as .env and "+why)
 		}
 	}
-	c.safe()
 }
 
 // config reads .git/config or the file it names, writes the file its
 // writing forms change, and reads a credential key as a secret; done:
-// the call is decided.
-func (c *gitCall) config() (s summary, done bool) {
+// the call is decided (c.done).
+func (c *gitCall) config() {
 	rest, ops, g, gsc, gidx, cwd, a := c.rest, c.ops, c.g, c.sc, c.idx, c.cwd, c.a
 	if !hasFlag(rest, "--global", "--system", "-f", "--file", "--blob") && !hasLongAbbrev(rest, "--file") {
 		// git config -l or --get remote.origin.url print .git/config
@@ -760,10 +757,12 @@ func (c *gitCall) config() (s summary, done bool) {
 		// http.extraHeader, credential.*, *.token, *password: the value is a secret
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "git config " + c.opVals()[0]}, parent: gidx,
 			human: reason("human.sensitive-read", "reads a credential from git config")})
-		return summary{taint: true}, true
+		c.decided(summary{taint: true})
+		return
 	case hasFlag(rest, "-l", "--list", "--get-regexp", "--get-urlmatch") || hasShort(rest, "l") || len(ops) > 0 && rest[ops[0]].val == "list":
 		g.ask = reason("ask.config-dump", "lists git config, which may hold credentials (http.extraHeader, tokens in URLs)")
-		return summary{}, true
+		c.decided(summary{})
+		return
 	}
 	if write {
 		target := filepath.Join(cwd, ".git", "config")
@@ -777,7 +776,6 @@ func (c *gitCall) config() (s summary, done bool) {
 	} else {
 		c.safe()
 	}
-	return summary{}, false
 }
 
 // listing is the summary of what the subcommand prints: paths of the

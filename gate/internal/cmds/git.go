@@ -1,15 +1,204 @@
 package cmds
 
-import "github.com/perm-peer/perm-peer/gate/internal/argv"
+import (
+	"strings"
+	"sync"
 
-// git: its global options, and the read-only subcommands the gate's code
-// finds known-safe, with their flags. A subcommand not declared here is
-// decided by the code alone (gate/hooks_git.go).
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
 
-// git is git's entry: its global options end at the subcommand's name.
+// git: its global options, and for each subcommand what it is to the gate
+// (GitSub): its class, what its words reach (a remote, the work tree, a
+// message file), the hook in gate/hooks_git.go that reads its flags and
+// operands, and, for the read-only ones the gate finds known-safe, their
+// flags. A subcommand not declared here asks (it is no known-safe query).
+
+// git is git's entry: its global options end at the subcommand's name;
+// its Subs are the subcommands whose flags are declared.
 var git = tool("git", flags("-v -p --paginate -P --no-pager --no-replace-objects --bare --literal-pathspecs --glob-pathspecs --noglob-pathspecs "+
 	"--icase-pathspecs --no-optional-locks --no-advice --exec-path --html-path --man-path --info-path",
-	"-C -c --git-dir --work-tree --namespace --config-env --super-prefix --list-cmds --attr-source", ""), gitSubs...)
+	"-C -c --git-dir --work-tree --namespace --config-env --super-prefix --list-cmds --attr-source", ""), gitDeclared()...)
+
+// GitClass is what a git subcommand is whatever its flags.
+type GitClass uint8
+
+const (
+	// GitHook: its hook decides from its flags and operands (push, branch)
+	GitHook GitClass = iota
+	// GitReads: it only reads: known-safe unless a flag writes or runs
+	// something (status, log)
+	GitReads
+	// GitRewrites: every call rewrites history or destroys recovery
+	// points: human-only (filter-branch, update-ref)
+	GitRewrites
+)
+
+// GitSub is what the gate knows of a git subcommand, or of several that
+// are read alike.
+type GitSub struct {
+	Names string // space-separated: "checkout restore switch"
+	Class GitClass
+	// Why is what it does that makes it human-only, after "git SUB "
+	// (a GitRewrites class, or a hook's finding)
+	Why string
+	// Hook names the reader of its flags and operands in gate/hooks_git.go
+	Hook string
+	// Remote: it talks to a remote, so a secret among git's words is sent
+	Remote bool
+	// WorkTree: it writes files of the work tree (with --work-tree=DIR, in DIR)
+	WorkTree bool
+	// Message: -F/--file/-t/--template name a file it reads into history
+	Message bool
+	// Cmd declares its flags (one name only): a call the hook finds
+	// known-safe with a flag not declared asks
+	Cmd *argv.Command
+	// Examples are git's arguments, subcommand first, and the gate's
+	// answer for them (argv.Example.Want)
+	Examples []argv.Example
+}
+
+// gitSubTable is git's subcommands.
+var gitSubTable = []*GitSub{
+	// staging a secret is the first step to publishing it
+	{Names: "add stage", Hook: "stage", Examples: []argv.Example{want("add .env", "human human.sensitive-read"), want("add src", "ask")}},
+	// a forced refspec overwrites local branches
+	{Names: "fetch", Remote: true, Hook: "refspecs", Examples: []argv.Example{want("fetch origin", "ask"), want("fetch origin +main:main", "human human.history-rewrite")}},
+	{Names: "clone", Remote: true, Hook: "clone", Examples: []argv.Example{want("clone https://example.com/r.git", "ask"),
+		want("clone -u 'rm -rf ~' https://example.com/r.git", "deny floor.rm-root")}},
+	{Names: "push", Remote: true, Hook: "push", Examples: []argv.Example{want("push origin main", "ask"), want("push --force origin main", "human human.force-push"),
+		want("push https://example.com/r.git", "ask ask.flag")}},
+	{Names: "pull", Remote: true, WorkTree: true, Examples: []argv.Example{want("pull", "ask")}},
+	// a URL sends whatever it spells to any host; a configured remote is known-safe
+	{Names: "ls-remote", Remote: true, Hook: "ls-remote", Examples: []argv.Example{want("ls-remote origin", "allow"), want("ls-remote https://example.com/r.git", "ask")}},
+	{Names: "submodule", Remote: true, Hook: "submodule", Examples: []argv.Example{want("submodule status", "allow"), want("submodule foreach 'rm -rf ~'", "deny floor.rm-root")}},
+	{Names: "send-email request-pull", Remote: true},
+	{Names: "archive", Remote: true, Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
+	{Names: "reset", WorkTree: true, Hook: "reset", Examples: []argv.Example{want("reset --hard", "human human.history-rewrite"), want("reset HEAD~1", "ask")}},
+	{Names: "clean", WorkTree: true, Hook: "clean", Examples: []argv.Example{want("clean -n", "allow"), want("clean -fd", "human human.history-rewrite")}},
+	{Names: "checkout restore switch", WorkTree: true, Hook: "checkout", Examples: []argv.Example{want("checkout main", "ask"),
+		want("checkout -- .", "human human.history-rewrite"), want("restore --staged a.go", "ask")}},
+	{Names: "rm", WorkTree: true, Hook: "delete", Examples: []argv.Example{want("rm -r old", "ask"), want("rm --cached .env", "ask")}},
+	{Names: "mv", WorkTree: true, Hook: "rename", Examples: []argv.Example{want("mv a.go b.go", "ask"), want("mv .env notes.txt", "human human.sensitive-read")}},
+	{Names: "lfs", Hook: "lfs", Examples: []argv.Example{want("lfs install", "human human.persistence-write"), want("lfs ls-files", "ask")}},
+	// git credential fill prints the stored password
+	{Names: "credential credential-store credential-cache credential-osxkeychain credential-libsecret credential-manager credential-wincred",
+		Hook: "credential", Examples: []argv.Example{want("credential fill", "human human.sensitive-read")}},
+	{Names: "filter-branch filter-repo replace", Class: GitRewrites, Why: "rewrites history", Examples: []argv.Example{want("filter-repo --path src", "human human.history-rewrite")}},
+	{Names: "update-ref", Class: GitRewrites, Why: "moves or deletes a ref, past what the reflog shows",
+		Examples: []argv.Example{want("update-ref -d refs/heads/x", "human human.history-rewrite")}},
+	{Names: "prune", Class: GitRewrites, Why: "deletes unreachable commits, the last copy of lost work",
+		Examples: []argv.Example{want("prune", "human human.history-rewrite")}},
+	{Names: "gc", Hook: "gc", Why: "deletes unreachable commits, the last copy of lost work",
+		Examples: []argv.Example{want("gc", "ask"), want("gc --prune=now", "human human.history-rewrite")}},
+	// --abort and --quit end a rebase without rewriting more
+	{Names: "rebase", WorkTree: true, Hook: "rebase", Examples: []argv.Example{want("rebase main", "human human.history-rewrite"), want("rebase --abort", "ask")}},
+	{Names: "commit", Message: true, Hook: "amend", Examples: []argv.Example{want("commit -m x", "ask"), want("commit --amend", "human human.history-rewrite"),
+		want("commit -F /home/u/.ssh/id_rsa", "human human.sensitive-read")}},
+	{Names: "notes", Message: true},
+	{Names: "merge", Message: true, WorkTree: true},
+	{Names: "cherry-pick revert apply am", WorkTree: true},
+	// -u with -f, --reset or --force overwrite the work tree
+	{Names: "read-tree checkout-index", WorkTree: true, Hook: "overwrite", Examples: []argv.Example{want("checkout-index -f -a", "human human.history-rewrite")}},
+	{Names: "branch", Hook: "branch", Cmd: sub("branch", flags("-a --all -r --remotes -l --list -v -vv --verbose -q --quiet --show-current --no-color --color --no-column -i --ignore-case "+
+		"--omit-empty", "--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev", "--column --color --abbrev"),
+		ex("-a", ""), ex("--show-current", "")),
+		Examples: []argv.Example{want("branch -a", "allow"), want("branch -D old", "human human.history-rewrite"), want("branch new", "ask")}},
+	{Names: "stash", WorkTree: true, Hook: "stash", Cmd: tool("stash", flags("", "", ""), gitLog("list"), gitLog("show")),
+		Examples: []argv.Example{want("stash list", "allow"), want("stash drop", "human human.history-rewrite"), want("stash", "ask")}},
+	{Names: "tag", Message: true, Hook: "tag", Cmd: sub("tag", flags("-l --list -n --column --no-column --ignore-case -i --omit-empty",
+		"--contains --no-contains --merged --no-merged --points-at --sort --format", "--column --color"), ex("-l", ""), ex("--sort=-creatordate", "")),
+		Examples: []argv.Example{want("tag -l", "allow"), want("tag -d v1", "human human.history-rewrite"), want("tag v2", "ask")}},
+	// git remote -v prints the URLs, a token written into one too
+	{Names: "remote", Hook: "remote", Cmd: sub("remote", flags("-v --verbose", "", "")),
+		Examples: []argv.Example{want("remote -v", "allow"), want("remote add x https://example.com/r.git", "human human.persistence-write")}},
+	{Names: "worktree", Hook: "worktree", Examples: []argv.Example{want("worktree list", "allow"), want("worktree remove --force w", "human human.history-rewrite")}},
+	{Names: "symbolic-ref", Hook: "symbolic-ref", Examples: []argv.Example{want("symbolic-ref HEAD", "allow"), want("symbolic-ref HEAD refs/heads/x", "human human.history-rewrite")}},
+	{Names: "reflog", Hook: "reflog", Cmd: sub("reflog", flags(gitRevFlags+" "+gitDiffFlags, gitRevValues+" "+gitDiffValues, gitOptional)),
+		Examples: []argv.Example{want("reflog", "allow"), want("reflog expire --all", "human human.history-rewrite")}},
+	{Names: "config", Hook: "config", Cmd: sub("config", flags("--get --get-all --get-regexp --get-urlmatch -l --list --global --system --local --worktree --name-only --show-origin --show-scope "+
+		"-z --null --bool --int --bool-or-int --path --expiry-date --includes --no-includes", "--type --default -f --file --blob", ""),
+		ex("--get user.name", ""), ex("--list --show-origin", "")),
+		Examples: []argv.Example{want("config --get user.name", "allow"), want("config --list", "ask ask.config-dump"),
+			want("config --get http.extraHeader", "human human.sensitive-read")}},
+	{Names: "var", Hook: "var", Examples: []argv.Example{want("var GIT_EDITOR", "allow"), want("var -l", "ask ask.config-dump")}},
+	{Names: "blame", Class: GitReads, Hook: "blame", Cmd: sub("blame", flags("-b --root --show-stats -l -t -p --porcelain --line-porcelain --incremental -c -s -n --show-number -e --show-email -w "+
+		"-f --show-name --score-debug --minimal --progress --no-progress --color-lines --color-by-age -M -C",
+		"-L -S --reverse --since --ignore-rev --ignore-revs-file --abbrev --encoding --first-parent", ""), ex("-L 1,5 README.md", "")),
+		Examples: []argv.Example{want("blame README.md", "allow"), want("blame .env", "human human.sensitive-read")}},
+	{Names: "annotate", Class: GitReads, Hook: "blame"},
+	{Names: "show", Class: GitReads, Hook: "show", Cmd: gitLog("show", ex("HEAD --stat", ""), ex("--name-only HEAD", "")),
+		Examples: []argv.Example{want("show HEAD", "allow"), want("show HEAD:.env", "human human.sensitive-read")}},
+	{Names: "cat-file", Class: GitReads, Hook: "show", Cmd: sub("cat-file", flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z",
+		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", ""))},
+	// operands may be paths: git diff .env shows the secret's changes
+	{Names: "log", Class: GitReads, Hook: "log", Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
+		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag")}},
+	{Names: "whatchanged", Class: GitReads, Hook: "log", Cmd: gitLog("whatchanged")},
+	{Names: "diff", Class: GitReads, Hook: "log", Cmd: sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
+		ex("--stat", ""), ex("--cached --name-only", ""), ex("HEAD~1 -- src/", ""), ex("--ext-diff", "--ext-diff")),
+		Examples: []argv.Example{want("diff --stat", "allow"), want("diff .env", "human human.sensitive-read"), want("diff --ext-diff", "ask ask.flag")}},
+	{Names: "show-branch", Class: GitReads, Hook: "log"},
+	{Names: "grep", Class: GitReads, Hook: "search", Cmd: sub("grep", flags("--cached --no-index --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a --text --textconv --no-textconv "+
+		"-i --ignore-case -I -w --word-regexp -v --invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -P --perl-regexp "+
+		"-F --fixed-strings -n --line-number --column -l --files-with-matches --name-only -L --files-without-match -z --null -o --only-matching "+
+		"-c --count --no-color --break --heading -p --show-function -W --function-context --and --or --not --all-match -q --quiet -r --recursive --no-recursive",
+		"-e -f --max-depth -m --max-count --threads -A --after-context -B --before-context -C --context", "--color"),
+		ex("-n foo", ""), ex("-O vim foo", "-O")),
+		Examples: []argv.Example{want("grep -n TODO", "allow"), want("grep -O vim TODO", "ask ask.flag")}},
+	{Names: "status", Class: GitReads, Cmd: sub("status", flags("-s --short -b --branch --show-stash --long -v --verbose --ignored --no-renames --renames --ahead-behind --no-ahead-behind -z --no-column",
+		"--find-renames", "--porcelain -u --untracked-files --ignore-submodules --column --ignored"), ex("--porcelain", ""), ex("-sb", "")),
+		Examples: []argv.Example{want("status", "allow"), want("status --bogus", "ask ask.flag")}},
+	{Names: "rev-parse", Class: GitReads, Cmd: sub("rev-parse", flags("--verify -q --quiet --short --abbrev-ref --symbolic --symbolic-full-name --all --branches --tags --remotes "+
+		"--show-toplevel --show-cdup --show-prefix --git-dir --git-common-dir --absolute-git-dir --is-inside-git-dir --is-inside-work-tree "+
+		"--is-bare-repository --is-shallow-repository --show-superproject-working-tree --shared-index-path --local-env-vars --revs-only "+
+		"--no-revs --flags --no-flags --sq --sq-quote --not --default --show-object-format --show-ref-format --parseopt --keep-dashdash "+
+		"--stop-at-non-option --stuck-long",
+		"--prefix --since --after --until --before --resolve-git-dir --git-path --disambiguate --exclude --glob --path-format",
+		"--short --abbrev-ref --branches --tags --remotes --show-object-format"), ex("--show-toplevel", ""), ex("HEAD", "")),
+		Examples: []argv.Example{want("rev-parse --show-toplevel", "allow")}},
+	{Names: "ls-files", Class: GitReads, Cmd: sub("ls-files", flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
+		"--directory --no-empty-directory --eol --error-unmatch -t -v -f --full-name --recurse-submodules --deduplicate -z --sparse --exclude-standard --resolve-undo",
+		"-x --exclude -X --exclude-from --exclude-per-directory --with-tree --format", "--abbrev --debug"), ex("-o --exclude-standard", "")),
+		Examples: []argv.Example{want("ls-files", "allow")}},
+	{Names: "ls-tree", Class: GitReads, Cmd: sub("ls-tree", flags("-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree", "--format", "--abbrev"), ex("-r HEAD", ""))},
+	{Names: "describe", Class: GitReads, Cmd: sub("describe", flags("--all --tags --long --always --first-parent --exact-match --debug --contains", "--abbrev --candidates --match --exclude", "--dirty --broken"),
+		ex("--tags --always", ""))},
+	{Names: "shortlog", Class: GitReads, Cmd: sub("shortlog", flags("-n --numbered -s --summary -e --email -c --committer "+gitRevFlags, "--format --group "+gitRevValues, "-w"), ex("-sn", ""))},
+	{Names: "merge-base name-rev rev-list show-ref for-each-ref count-objects check-ignore check-attr help version cherry range-diff " +
+		"verify-commit verify-tag diff-tree diff-files diff-index", Class: GitReads, Examples: []argv.Example{want("merge-base main HEAD", "allow")}},
+}
+
+// gitDeclared are the Cmds of git's subcommands: those whose flags are declared.
+func gitDeclared() []*argv.Command {
+	var out []*argv.Command
+	for _, s := range gitSubTable {
+		if s.Cmd != nil {
+			out = append(out, s.Cmd)
+		}
+	}
+	return out
+}
+
+// gitSubIndex is git's subcommands by each of their names.
+var gitSubIndex = sync.OnceValue(func() map[string]*GitSub {
+	m := map[string]*GitSub{}
+	for _, s := range gitSubTable {
+		for _, n := range strings.Fields(s.Names) {
+			if _, dup := m[n]; dup {
+				panic("cmds: git " + n + " is declared twice")
+			}
+			m[n] = s
+		}
+	}
+	return m
+})
+
+// GitSubOf is what the table says of git subcommand name, nil when it
+// does not have it.
+func GitSubOf(name string) *GitSub { return gitSubIndex()[name] }
+
+// GitSubs are git's subcommands, for tests.
+func GitSubs() []*GitSub { return gitSubTable }
 
 // gitDiffFlags are the diff and pretty-format options git log, show and
 // diff share, but --output (writes a file), --ext-diff and --textconv
@@ -51,51 +240,4 @@ func gitLog(name string, ex ...argv.Example) *argv.Command {
 	c := sub(name, flags(gitDiffFlags+" "+gitRevFlags, gitDiffValues+" "+gitRevValues, gitOptional), ex...)
 	c.Numeric = true // git log -20
 	return c
-}
-
-// gitSubs are git's read-only subcommands.
-var gitSubs = []*argv.Command{
-	gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
-	gitLog("show", ex("HEAD --stat", ""), ex("--name-only HEAD", "")),
-	gitLog("whatchanged"),
-	sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
-		ex("--stat", ""), ex("--cached --name-only", ""), ex("HEAD~1 -- src/", ""), ex("--ext-diff", "--ext-diff")),
-	sub("status", flags("-s --short -b --branch --show-stash --long -v --verbose --ignored --no-renames --renames --ahead-behind --no-ahead-behind -z --no-column",
-		"--find-renames", "--porcelain -u --untracked-files --ignore-submodules --column --ignored"), ex("--porcelain", ""), ex("-sb", "")),
-	sub("branch", flags("-a --all -r --remotes -l --list -v -vv --verbose -q --quiet --show-current --no-color --color --no-column -i --ignore-case "+
-		"--omit-empty", "--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev", "--column --color --abbrev"),
-		ex("-a", ""), ex("--show-current", "")),
-	sub("blame", flags("-b --root --show-stats -l -t -p --porcelain --line-porcelain --incremental -c -s -n --show-number -e --show-email -w "+
-		"-f --show-name --score-debug --minimal --progress --no-progress --color-lines --color-by-age -M -C",
-		"-L -S --reverse --since --ignore-rev --ignore-revs-file --abbrev --encoding --first-parent", ""), ex("-L 1,5 README.md", "")),
-	sub("ls-files", flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
-		"--directory --no-empty-directory --eol --error-unmatch -t -v -f --full-name --recurse-submodules --deduplicate -z --sparse --exclude-standard --resolve-undo",
-		"-x --exclude -X --exclude-from --exclude-per-directory --with-tree --format", "--abbrev --debug"), ex("-o --exclude-standard", "")),
-	sub("ls-tree", flags("-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree", "--format", "--abbrev"), ex("-r HEAD", "")),
-	sub("rev-parse", flags("--verify -q --quiet --short --abbrev-ref --symbolic --symbolic-full-name --all --branches --tags --remotes "+
-		"--show-toplevel --show-cdup --show-prefix --git-dir --git-common-dir --absolute-git-dir --is-inside-git-dir --is-inside-work-tree "+
-		"--is-bare-repository --is-shallow-repository --show-superproject-working-tree --shared-index-path --local-env-vars --revs-only "+
-		"--no-revs --flags --no-flags --sq --sq-quote --not --default --show-object-format --show-ref-format --parseopt --keep-dashdash "+
-		"--stop-at-non-option --stuck-long",
-		"--prefix --since --after --until --before --resolve-git-dir --git-path --disambiguate --exclude --glob --path-format",
-		"--short --abbrev-ref --branches --tags --remotes --show-object-format"), ex("--show-toplevel", ""), ex("HEAD", "")),
-	sub("tag", flags("-l --list -n --column --no-column --ignore-case -i --omit-empty", "--contains --no-contains --merged --no-merged --points-at --sort --format", "--column --color"),
-		ex("-l", ""), ex("--sort=-creatordate", "")),
-	sub("describe", flags("--all --tags --long --always --first-parent --exact-match --debug --contains", "--abbrev --candidates --match --exclude", "--dirty --broken"),
-		ex("--tags --always", "")),
-	sub("shortlog", flags("-n --numbered -s --summary -e --email -c --committer "+gitRevFlags, "--format --group "+gitRevValues, "-w"), ex("-sn", "")),
-	sub("reflog", flags(gitRevFlags+" "+gitDiffFlags, gitRevValues+" "+gitDiffValues, gitOptional)),
-	sub("grep", flags("--cached --no-index --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a --text --textconv --no-textconv "+
-		"-i --ignore-case -I -w --word-regexp -v --invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -P --perl-regexp "+
-		"-F --fixed-strings -n --line-number --column -l --files-with-matches --name-only -L --files-without-match -z --null -o --only-matching "+
-		"-c --count --no-color --break --heading -p --show-function -W --function-context --and --or --not --all-match -q --quiet -r --recursive --no-recursive",
-		"-e -f --max-depth -m --max-count --threads -A --after-context -B --before-context -C --context", "--color"),
-		ex("-n foo", ""), ex("-O vim foo", "-O")),
-	sub("cat-file", flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z", "--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"),
-		ex("-p HEAD", "")),
-	sub("remote", flags("-v --verbose", "", "")),
-	tool("stash", flags("", "", ""), gitLog("list"), gitLog("show")),
-	sub("config", flags("--get --get-all --get-regexp --get-urlmatch -l --list --global --system --local --worktree --name-only --show-origin --show-scope "+
-		"-z --null --bool --int --bool-or-int --path --expiry-date --includes --no-includes", "--type --default -f --file --blob", ""),
-		ex("--get user.name", ""), ex("--list --show-origin", "")),
 }

@@ -1,0 +1,51 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
+	"github.com/perm-peer/perm-peer/protocol"
+)
+
+// Every example of git's subcommands in the table runs through Analyze and
+// gets the answer it states.
+func TestGitExamplesDecide(t *testing.T) {
+	e := env(protocol.Policy{})
+	n := 0
+	for _, s := range cmds.GitSubs() {
+		for _, ex := range s.Examples {
+			n++
+			call := "git " + ex.Args
+			assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
+		}
+	}
+	assert.Greater(t, n, 60)
+}
+
+// Every hook git's table names is a reader in gitHooks, every reader is
+// named, and a subcommand whose flags are declared is its entry's only name.
+func TestGitHooksResolve(t *testing.T) {
+	used := map[string]bool{}
+	for _, s := range cmds.GitSubs() {
+		if s.Hook != "" {
+			used[s.Hook] = true
+			assert.Contains(t, gitHooks, s.Hook, s.Names)
+		}
+		if s.Cmd != nil {
+			assert.Equal(t, s.Cmd.Name, s.Names, "a declared Cmd is its entry's one name")
+		}
+		if s.Class == cmds.GitRewrites {
+			assert.NotEmpty(t, s.Why, s.Names)
+		}
+		for _, n := range strings.Fields(s.Names) {
+			assert.Same(t, s, cmds.GitSubOf(n), n)
+		}
+	}
+	for name := range gitHooks {
+		assert.True(t, used[name], "hook %s is named by no subcommand", name)
+	}
+	assert.Nil(t, cmds.GitSubOf("frobnicate"))
+}
