@@ -119,6 +119,7 @@ FUZZ_TARGETS += gate:FuzzPolicyText
 FUZZ_TARGETS += gate/internal/argv:FuzzParse
 FUZZ_TARGETS += jsonedit:FuzzEdit
 FUZZ_TARGETS += gate/internal/scripts:FuzzSed
+FUZZ_TARGETS += gate/internal/scripts:FuzzAwk
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -9,11 +9,6 @@ import (
 // (lazyRE): a bad one must fail here, not in the first call that needs it.
 func TestPatternsCompile(t *testing.T) {
 	for i, re := range []func() *regexp.Regexp{
-		awkCmdRe,
-		awkInRe,
-		awkLitRe,
-		awkOutRe,
-		awkPrintShRe,
 		chmodFlagMode,
 		dbCopyRe,
 		dbMetaRe,
