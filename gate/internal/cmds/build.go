@@ -23,9 +23,18 @@ var (
 	mvnLoads    = loads("", "-s --settings -gs --global-settings -f --file")
 )
 
+// goSubs are the go command's queries.
+var goSubs = []*argv.Command{
+	sub("version", flags("-m -v", "", "")),
+	sub("env", flags("-json -changed", "", "")),
+	sub("list", flags("-compiled -deps -e -export -find -json -m -retracted -test -u -versions -reuse -a -n -x -v -race -msan -asan -trimpath -mod=mod -mod=readonly -mod=vendor",
+		"-f -tags -mod -C", ""), ex("./...", ""), ex("-m all", ""), ex("-f '{{.Dir}}' .", "")),
+	sub("doc", flags("-all -c -cmd -short -src -u", "", "")),
+}
+
 // buildTools are the build tools.
 var buildTools = []*Tool{
-	{Name: "go", Hook: "go", Grant: BySub, Nested: []string{"mod", "work"}, Installs: slices.Concat(installWords, []string{"get"}),
+	{Name: "go", Hook: "go", Cmd: tool("go", flags("", "", ""), goSubs...), Grant: BySub, Nested: []string{"mod", "work"}, Installs: slices.Concat(installWords, []string{"get"}),
 		Examples: []argv.Example{want("test ./...", "ask"), want("list -m all", "allow"), want("build -toolexec x ./...", "ask ask.flag"),
 			want("install golang.org/x/tools/gopls@latest", "human human.outside-write"), want("env -w GOFLAGS=-x", "human human.persistence-write")}},
 	{Name: "make", Hook: "make", Grant: BySub, Examples: []argv.Example{want("test", "ask"), want("-f /tmp/Makefile", "ask ask.flag"),

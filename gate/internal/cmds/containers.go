@@ -8,10 +8,25 @@ import "github.com/perm-peer/perm-peer/gate/internal/argv"
 // action (help.go's dockerGroups: those whose help words follow it).
 var dockerGrantGroups = []string{"compose", "container", "image", "volume", "network", "system", "context", "buildx"}
 
+// dockerPs and the other docker queries.
+var dockerSubs = []*argv.Command{
+	sub("ps", flags("-a --all -l --latest --no-trunc -q --quiet -s --size", "-f --filter --format -n --last", "")),
+	sub("images", flags("-a --all --digests --no-trunc -q --quiet --tree", "-f --filter --format", "")),
+	sub("logs", flags("--details -f --follow -t --timestamps", "--since --until -n --tail", ""), ex("--tail 50 web", "")),
+	sub("inspect", flags("-s --size", "-f --format --type", ""), ex("-f '{{.State}}' web", "")),
+	sub("version", flags("", "-f --format --kubeconfig", "")),
+	sub("info", flags("", "-f --format", "")),
+	tool("compose", flags("--all-resources --compatibility --dry-run", "-f --file -p --project-name --profile --project-directory --progress --ansi --parallel", ""),
+		sub("ps", flags("-a --all --no-trunc --orphans -q --quiet --services", "--filter --format --status", "")),
+		sub("logs", flags("-f --follow --no-color --no-log-prefix -t --timestamps", "--since --until -n --tail --index", ""))),
+}
+
 // containerTools are the container and cluster CLIs.
 var containerTools = []*Tool{
-	{Name: "docker", Grant: BySub, Nested: dockerGrantGroups, Examples: []argv.Example{want("ps -a", "allow"), want("compose config", "human human.sensitive-read")}},
-	{Name: "podman", Grant: BySub, Nested: dockerGrantGroups, Examples: []argv.Example{want("images", "allow")}},
+	{Name: "docker", Cmd: tool("docker", flags("-D --debug --tls --tlsverify", "--context -c -H --host -l --log-level --config --tlscacert --tlscert --tlskey", ""), dockerSubs...),
+		Grant: BySub, Nested: dockerGrantGroups, Examples: []argv.Example{want("ps -a", "allow"), want("compose config", "human human.sensitive-read")}},
+	{Name: "podman", Cmd: tool("podman", flags("--debug", "--connection -c --url --log-level --root --runroot", ""), dockerSubs...),
+		Grant: BySub, Nested: dockerGrantGroups, Examples: []argv.Example{want("images", "allow")}},
 	// kubectl get pods must not cover kubectl get secrets
 	{Name: "kubectl", Grant: BySub, AllNested: true, Examples: []argv.Example{want("delete ns prod", "human human.teardown")}},
 	// oc's and the cloud CLIs' groups are declared, but their grant is the

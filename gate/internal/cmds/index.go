@@ -45,7 +45,7 @@ func Lookup(name string) *argv.Command {
 // the disk tools, the file tools, the pagers and editors, the installers,
 // the macOS readers and queries.
 func All() []*argv.Command {
-	return slices.Concat(core, readers, info, searches, tools, disks(), files(), pagers, installerCmds(), macReaders, queryCmds())
+	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, installerCmds(), macReaders, queryCmds())
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for

@@ -11,9 +11,12 @@ import (
 // cluster CLI (containers.go), a cloud or forge CLI (cloud.go). Its entry
 // says how an "always" answer names it, which of its subcommands install
 // packages, and which of the gate's hooks reads the rest of its words.
-// Its flags and read-only subcommands are declared apart (tools.go).
 type Tool struct {
 	Name string
+	// Cmd declares its flags and the read-only subcommands the gate's
+	// code finds known-safe (npm ls), nil when none is declared yet; a
+	// subcommand not declared is decided by the hook alone.
+	Cmd *argv.Command
 	// Hook names the gate's reader of its words, "" for none: npm, pip,
 	// cargo (hooks_pkg.go), go, make, loaders (hooks_build.go)
 	Hook string
@@ -70,19 +73,43 @@ var npmGroups = []string{"pkg", "config", "cache", "token", "owner", "access", "
 // pipGroups are pip's, uv's and poetry's.
 var pipGroups = []string{"config", "tool", "cache", "self"}
 
+// npmQueries are npm's read-only queries (and pnpm's, yarn's).
+var npmQueries = []*argv.Command{
+	sub("ls", flags("-a --all --json --long -l --parseable -p --global -g --prod --production --dev --link --unicode -s --silent --no-unicode --include-workspace-root --package-lock-only",
+		"--depth --omit --include -w --workspace --workspaces", ""), ex("--depth=0", "")),
+	sub("list", flags("-a --all --json --long -l --parseable -p --global -g --prod --production --dev --link", "--depth --omit --include --pattern", "")),
+	sub("view", flags("--json", "-w --workspace", ""), ex("react version", "")),
+	sub("info", flags("--json", "", "")),
+	sub("outdated", flags("-a --all --json -l --long -p --parseable -g --global", "-w --workspace", "")),
+}
+
+// pipQueries are pip's read-only queries.
+var pipQueries = []*argv.Command{
+	sub("list", flags("-o --outdated -u --uptodate -e --editable -l --local --user --pre --not-required --exclude-editable --include-editable --no-index",
+		"--path --format --exclude -i --index-url --extra-index-url -f --find-links", "")),
+	sub("show", flags("-f --files -v --verbose", "", "")),
+	sub("freeze", flags("-l --local --user --all --exclude-editable", "-r --requirement --path --exclude", "")),
+}
+
+// pipGlobal are pip's global options.
+var pipGlobal = flags("-v --verbose -q --quiet --isolated --no-color --no-input --require-virtualenv --disable-pip-version-check", "--log --proxy --timeout --cache-dir --python", "")
+
 // pkgTools are the package managers.
 var pkgTools = []*Tool{
-	{Name: "npm", Hook: "npm", Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "npm", Hook: "npm", Cmd: tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
+		// npm pkg get prints fields of package.json; set, delete and fix write it
+		tool("pkg", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""),
+			sub("get", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""), ex("name version", ""), ex("--json scripts", "")))})...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
 		want("ls --depth=0", "allow"), want("install -g typescript", "human human.outside-write"),
 		want("pkg set scripts.x=y", "human human.persistence-write"), want("install --registry http://x.test", "ask ask.flag")}},
-	{Name: "pnpm", Hook: "npm", Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "pnpm", Hook: "npm", Cmd: tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
 		want("list", "allow"), want("add -g typescript", "human human.outside-write")}},
-	{Name: "yarn", Hook: "npm", Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "yarn", Hook: "npm", Cmd: tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
 		want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")}},
 	{Name: "bun", Grant: ByScript, Installs: installWords},
-	{Name: "pip", Hook: "pip", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "pip", Hook: "pip", Cmd: tool("pip", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{
 		want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")}},
-	{Name: "pip3", Hook: "pip", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("show requests", "allow")}},
+	{Name: "pip3", Hook: "pip", Cmd: tool("pip3", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("show requests", "allow")}},
 	{Name: "uv", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("tool install ruff", "human human.outside-write")}},
 	{Name: "poetry", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("self add x", "human human.persistence-write")}},
 	{Name: "cargo", Hook: "cargo", Grant: BySub, Nested: []string{"install", "owner"}, Installs: installWords, Examples: []argv.Example{
@@ -95,7 +122,7 @@ var pkgTools = []*Tool{
 	{Name: "mix", Grant: BySub, Installs: installWords},
 }
 
-var toolIndex = index(slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}), func(t *Tool) string { return t.Name })
+var toolIndex = index(Tools(), func(t *Tool) string { return t.Name })
 
 // ToolOf is the tool declared for name, or nil.
 func ToolOf(name string) *Tool { return toolIndex()[name] }
@@ -103,4 +130,15 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 // Tools are the tools the table declares.
 func Tools() []*Tool {
 	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool})
+}
+
+// toolCmds are the tools' declarations of their flags.
+func toolCmds() []*argv.Command {
+	var out []*argv.Command
+	for _, t := range Tools() {
+		if t.Cmd != nil {
+			out = append(out, t.Cmd)
+		}
+	}
+	return out
 }
