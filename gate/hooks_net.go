@@ -16,6 +16,14 @@ import (
 // client reaches and which of its flags take a value; these hooks read the
 // words the table cannot describe.
 
+// netHooks and uploadSyntaxes are the names a table entry's Hook and
+// Uploads may take: the cases of network's and uploadCandidates' switches
+// (TestNetHooksResolve).
+const (
+	netHooks       = "curl wget ssh rsync openssl"
+	uploadSyntaxes = "curl wget attach socat ftp tftp smbclient"
+)
+
 // unlistedNet is the declaration of a program read as a network client
 // that the net table lacks (gcloud storage cp, getent hosts: uploaders and
 // resolvers): it reaches the network and nothing more is known of it.
@@ -129,38 +137,20 @@ func isRemote(v string) bool {
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	t := netTool(lb)
 	s := summary{net: true, rawNet: t.Net == cmds.Socket, downloader: t.Downloader()}
-	if lb == "openssl" {
-		s.net = hasWord(args, "s_client") || hasWord(args, "s_server")
-		s.rawNet = s.net
-		for i, w := range args {
-			if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
-				a.readWord(args[i+1], sc, idx, false)
-			}
-			if w.val == "-out" && i+1 < len(args) {
-				a.writeWord(args[i+1], sc, idx)
-			}
-		}
-		if !s.net {
+	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
+	switch t.Hook {
+	case "openssl":
+		if !c.openssl() {
 			return summary{}
 		}
-	}
-	if lb == "ssh" {
-		a.sshCommand(args, sc, idx)
-	}
-	switch lb {
+	case "ssh":
+		c.sshCommand()
 	case "wget":
-		args = wgetExecute(args)
+		c.args = wgetExecute(args)
 	case "curl":
-		// curl -K - reads more options from stdin: they count as arguments
-		for _, w := range optionValues(args, 'K', "--config") {
-			if !w.dyn && (w.val == "-" || isStdinPath(w.val)) {
-				if in := a.stdinCode(); in != nil {
-					args = append(slices.Clone(args), curlConfigArgs(in.text)...)
-				}
-				break
-			}
-		}
+		c.curlConfig()
 	}
+	args = c.args
 	if cmds.NetcatOf(lb) != nil && netcatRuns(args) {
 		f.floor = reason("floor.reverse-shell", lb+" runs a program for a network peer")
 	}
@@ -172,7 +162,6 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
 	}
-	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
 	if opts, ok := cmds.TransferOf(lb); ok {
 		c.ftpBatch(opts)
 	}
@@ -188,19 +177,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
 		}
 	}
-	// curl -O and wget without -O save under the URL's file name: a file a
-	// later command may run
-	if lb == "curl" && (hasShort(args, "O") || hasFlag(args, "--remote-name", "--remote-name-all")) ||
-		lb == "wget" && len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider") {
-		for _, w := range args {
-			if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
-				mid := len(a.facts)
-				a.writeWord(savedIn(args, lb, word{val: path.Base(u.Path)}), sc, idx)
-				for _, g := range a.facts[mid:] {
-					a.markFetched(g.path)
-				}
-			}
-		}
+	if savesRemoteName(t.Hook, args) {
+		c.remoteNames()
 	}
 	// curl file:///… reads a local file (and prints it): a read, not an upload
 	for _, w := range args {
@@ -212,6 +190,61 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// openssl reads openssl's -in, -key, -inkey (files it reads) and -out (a
+// file it writes), and reports a call that reaches the network: only
+// s_client and s_server do.
+func (c *netCall) openssl() (net bool) {
+	args := c.args
+	for i, w := range args {
+		if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
+			c.a.readWord(args[i+1], c.sc, c.idx, false)
+		}
+		if w.val == "-out" && i+1 < len(args) {
+			c.a.writeWord(args[i+1], c.sc, c.idx)
+		}
+	}
+	return hasWord(args, "s_client") || hasWord(args, "s_server")
+}
+
+// curlConfig adds to curl's arguments the options curl -K - reads from
+// stdin: they count as arguments.
+func (c *netCall) curlConfig() {
+	for _, w := range optionValues(c.args, 'K', "--config") {
+		if !w.dyn && (w.val == "-" || isStdinPath(w.val)) {
+			if in := c.a.stdinCode(); in != nil {
+				c.args = append(slices.Clone(c.args), curlConfigArgs(in.text)...)
+			}
+			return
+		}
+	}
+}
+
+// savesRemoteName reports a download saved under the URL's file name: curl
+// -O, wget without -O (or --spider, which saves nothing).
+func savesRemoteName(hook string, args []word) bool {
+	switch hook {
+	case "curl":
+		return hasShort(args, "O") || hasFlag(args, "--remote-name", "--remote-name-all")
+	case "wget":
+		return len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider")
+	}
+	return false
+}
+
+// remoteNames writes the files a download saves under its URLs' names: a
+// file a later command may run.
+func (c *netCall) remoteNames() {
+	for _, w := range c.args {
+		if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
+			mid := len(c.a.facts)
+			c.a.writeWord(savedIn(c.args, c.t.Hook, word{val: path.Base(u.Path)}), c.sc, c.idx)
+			for _, g := range c.a.facts[mid:] {
+				c.a.markFetched(g.path)
+			}
+		}
+	}
 }
 
 // netCall is one network tool's call being analysed: its fact, words and
@@ -245,11 +278,11 @@ func (c *netCall) option(i int) (skip, done bool) {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	v := c.args[i].val
 	// rsync --exclude .env . h:/x: a pattern, not a file it sends
-	if lb == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
+	if c.t.Hook == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
 		return true, true
 	}
 	// curl -x/--proxy HOST: the traffic goes through that host
-	if (lb == "curl" || lb == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
+	if (c.t.Hook == "curl" || c.t.Hook == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
 		p := args[i+1].val
 		if !strings.Contains(p, "://") {
 			p = "http://" + p
@@ -267,19 +300,19 @@ func (c *netCall) option(i int) (skip, done bool) {
 			a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
 		}
 		return skip, true
-	case (v == "-o" || v == "--output" || v == "-O" && lb == "wget" || v == "--output-document") && i+1 < len(args) && c.t.ValueFlags() == nil:
+	case (v == "-o" || v == "--output" || v == "-O" && c.t.Hook == "wget" || v == "--output-document") && i+1 < len(args) && c.t.ValueFlags() == nil:
 		mid := len(a.facts)
-		a.writeWord(savedIn(args, lb, args[i+1]), sc, idx)
+		a.writeWord(savedIn(args, c.t.Hook, args[i+1]), sc, idx)
 		for _, g := range a.facts[mid:] {
 			a.markFetched(g.path)
 		}
 		return true, true
-	case lb == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
+	case c.t.Hook == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
 		// wget --use-askpass=CMD runs CMD for the credentials
 		f.ask = reason("ask.flag", "wget --use-askpass runs a command")
 		a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
 		return skip, true
-	case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && lb == "rsync":
+	case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && c.t.Hook == "rsync":
 		cmd := strings.TrimPrefix(v, "--rsh=")
 		if (v == "-e" || v == "--rsh") && i+1 < len(args) {
 			cmd = args[i+1].val
@@ -288,7 +321,7 @@ func (c *netCall) option(i int) (skip, done bool) {
 		f.ask = reason("ask.flag", "rsync -e runs a command as its transport")
 		a.reparse(cmd, sc, idx)
 		return skip, true
-	case (v == "-o" || strings.HasPrefix(v, "-o")) && (lb == "ssh" || lb == "scp" || lb == "sftp"):
+	case (v == "-o" || strings.HasPrefix(v, "-o")) && c.t.SSHConfig:
 		// -o ProxyCommand=… / LocalCommand=… run a local command
 		opt := strings.TrimPrefix(v, "-o")
 		if opt == "" && i+1 < len(args) {
@@ -300,7 +333,7 @@ func (c *netCall) option(i int) (skip, done bool) {
 			a.reparse(cmd, sc, idx)
 		}
 		return skip, true
-	case v == "-F" && c.t.ValueFlags()[v] && i+1 < len(args):
+	case v == "-F" && c.t.SSHConfig && i+1 < len(args):
 		// ssh -F /dev/stdin <<< 'ProxyCommand CMD': a config the call gives
 		if in := a.scriptFrom(args[i+1]); in != nil {
 			for _, line := range strings.Split(in.text, "\n") {
@@ -322,10 +355,10 @@ func (c *netCall) option(i int) (skip, done bool) {
 // uploads reads the files word i makes the tool send (curl -d @F, -T F, -F k=@F),
 // and socat's files it writes.
 func (c *netCall) uploads(i int) {
-	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
 	w := c.args[i]
 	v := c.args[i].val
-	for _, cand := range uploadCandidates(lb, args, i, v) {
+	for _, cand := range uploadCandidates(c.t, args, i, v) {
 		a.readFact(a.resolveMaybe(w, cand, sc, false), idx, false)
 		// find -exec curl -T {}: names a listing did not keep from secrets
 		if i+1 < len(args) && args[i+1].val == cand {
@@ -336,7 +369,7 @@ func (c *netCall) uploads(i int) {
 		}
 		w = args[i]
 	}
-	if lb == "socat" {
+	if c.t.Uploads == "socat" {
 		for _, p := range []string{"create:", "gopen:", "open:"} {
 			if strings.HasPrefix(strings.ToLower(v), p) && (p != "open:" || strings.Contains(strings.ToLower(v), "creat")) {
 				a.writeWord(word{val: strings.SplitN(v[len(p):], ",", 2)[0], dyn: w.dyn}, sc, idx)
@@ -345,7 +378,7 @@ func (c *netCall) uploads(i int) {
 	}
 	// f=.env; curl -d @$f: the values the word can take are known
 	for _, alt := range w.alts {
-		for _, cand := range uploadCandidates(lb, args, i, alt) {
+		for _, cand := range uploadCandidates(c.t, args, i, alt) {
 			a.readFact(a.resolvePath(cand, sc.cwd, false), idx, false)
 		}
 	}
@@ -354,7 +387,7 @@ func (c *netCall) uploads(i int) {
 // copies reads scp/rsync/sftp operand i: a host it copies to, or a file or a
 // directory (with the secrets in it) it sends.
 func (c *netCall) copies(i int) {
-	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
 	w := c.args[i]
 	v := c.args[i].val
 	if c.t.Copies && !strings.HasPrefix(v, "-") {
@@ -362,12 +395,12 @@ func (c *netCall) copies(i int) {
 			// rsync -a . host:, scp -r . host: copy the directory's
 			// hidden files too: a .env in it goes to the other host
 			var excl []string
-			if lb == "rsync" {
+			if c.t.Hook == "rsync" {
 				excl = rsyncExcludes(args)
 			}
 			// scp -r follows links; rsync with -L, --copy-links,
 			// --copy-unsafe-links (a link out of the tree)
-			follow := lb != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
+			follow := c.t.Hook != "rsync" || hasShort(args, "L") || hasLongAbbrev(args, "--copy-links", "--copy-unsafe-links")
 			r := a.resolvePath(v, sc.cwd, false)
 			if found, capped := a.dirSecret(r, follow, excl...); found {
 				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
@@ -411,10 +444,10 @@ func (c *netCall) fileOperand(i int) {
 			cands = append(cands, v)
 		case strings.HasPrefix(val, "file://") || strings.HasPrefix(val, "fileb://"):
 			cands = append(cands, strings.TrimPrefix(strings.TrimPrefix(val, "fileb://"), "file://"))
-		case lb == "gh" && len(v) > 2 && v[0] == '-' && v[1] == 'F':
+		case c.t.FormFiles && len(v) > 2 && v[0] == '-' && v[1] == 'F':
 			cands = append(cands, v[2:])
 		}
-		if lb == "gh" && uploadField().MatchString(val) {
+		if c.t.FormFiles && uploadField().MatchString(val) {
 			cands = append(cands, val[uploadField().FindStringSubmatchIndex(val)[3]:])
 		}
 		for _, cand := range cands {
@@ -477,11 +510,11 @@ func (c *netCall) ftpBatch(opts cmds.Transfer) {
 // savedIn is where a downloader saves the file name: in the directory of
 // curl --output-dir or wget -P/--directory-prefix when one is given
 // (wget -P .git/hooks URL writes a hook).
-func savedIn(args []word, lb string, name word) word {
+func savedIn(args []word, hook string, name word) word {
 	dirs := optionValues(args, 'P', "--directory-prefix")
-	if lb == "curl" {
+	if hook == "curl" {
 		dirs = optionValues(args, 0, "--output-dir")
-	} else if lb != "wget" {
+	} else if hook != "wget" {
 		return name
 	}
 	if len(dirs) == 0 || strings.HasPrefix(name.val, "/") || name.val == "-" {
@@ -495,8 +528,9 @@ func savedIn(args []word, lb string, name word) word {
 // here: the remote machine is as much the user's as this one (rm -rf ~
 // there deletes a home too) and its secrets as sensitive, and the local
 // reading of its paths can only ask more, never less. ssh itself still asks.
-func (a *analyzer) sshCommand(args []word, sc *scope, idx int) {
-	ops := operands(args, cmds.NetOf("ssh").ValueFlags())
+func (c *netCall) sshCommand() {
+	args := c.args
+	ops := operands(args, c.t.ValueFlags())
 	if len(ops) < 2 {
 		return // no remote command: an interactive login
 	}
@@ -506,7 +540,7 @@ func (a *analyzer) sshCommand(args []word, sc *scope, idx int) {
 	}
 	// ssh joins its remaining words with spaces and the remote shell parses
 	// the result, as this does.
-	a.reparse(strings.Join(words, " "), sc, idx)
+	c.a.reparse(strings.Join(words, " "), c.sc, c.idx)
 }
 
 // uploadField matches the start of a form or httpie field whose value is a
@@ -690,99 +724,138 @@ func socatLocal(lb string, args []word) (reads, writes []word, ok bool) {
 }
 
 // uploadCandidates lists files a network tool would send, from args[i]
-// when it has the value v.
-func uploadCandidates(lb string, args []word, i int, v string) []string {
-	var out []string
-	switch lb {
-	case "curl", "http", "https", "xh", "httpie":
-		body := v
-		if len(v) > 2 && v[0] == '-' && v[1] != '-' {
-			// a short option with its value attached: -d@.env, -T.env, and
-			// -T or -K ending a cluster (-sT FILE) or inside one (-sT.env)
-			if j := strings.IndexAny(v[1:], "TK") + 1; j > 0 {
-				if j == len(v)-1 {
-					if i+1 < len(args) {
-						out = append(out, args[i+1].val)
-					}
-				} else {
-					out = append(out, v[j+1:])
-				}
-			}
-			body = v[2:]
-		}
-		for _, p := range []string{"--upload-file=", "--config="} {
-			if strings.HasPrefix(v, p) {
-				out = append(out, strings.TrimPrefix(v, p))
-			}
-		}
-		// The forms that name a file to send: @file (-d, -H, --json),
-		// name=@file and name=<file (-F, with ;type=... after it),
-		// name@file (--data-urlencode, httpie), name:=@file and :@file
-		// (httpie). Inline data (-d 'a=b@c.com&x=y') names none.
-		c := ""
-		switch {
-		case strings.HasPrefix(body, "@"):
-			c = body[1:]
-		case uploadField().MatchString(body):
-			c = body[uploadField().FindStringSubmatchIndex(body)[3]:]
-		}
-		if q, ok := strings.CutPrefix(c, `"`); ok {
-			c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
-		} else {
-			c, _, _ = strings.Cut(c, ";")
-		}
-		if c != "" && c != "-" {
-			out = append(out, c)
-		}
-		if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
-			out = append(out, args[i+1].val)
-		}
+// when it has the value v, by its entry's upload syntax (NetTool.Uploads).
+func uploadCandidates(t *cmds.NetTool, args []word, i int, v string) []string {
+	switch t.Uploads {
+	case "curl":
+		return curlUploads(args, i, v)
 	case "wget":
-		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
-			if o := longOpt(n, wgetLong); o == "post-file" || o == "body-file" || o == "input-file" {
-				if !eq && i+1 < len(args) {
-					val = args[i+1].val
-				}
-				out = append(out, val)
-			}
-		} else if len(v) > 1 && v[0] == '-' {
-			// -i FILE, alone or ending a cluster (-qi FILE, -qiFILE): the
-			// file's lines are URLs, sent (with -B) to any host
-			for j := 1; j < len(v) && !strings.ContainsRune("oaeOBtTwQPUlARDIX", rune(v[j])); j++ {
-				if v[j] == 'i' {
-					if j == len(v)-1 && i+1 < len(args) {
-						out = append(out, args[i+1].val)
-					} else {
-						out = append(out, v[j+1:])
-					}
-					break
-				}
-			}
+		return wgetUploads(args, i, v)
+	case "attach":
+		return attachments(args, i, v)
+	case "socat":
+		return append(attachments(args, i, v), socatReads(v)...)
+	case "ftp":
+		// ftp -u URL FILE…: uploads
+		if i > 0 && !strings.HasPrefix(v, "-") && !strings.Contains(v, "://") && hasFlag(args, "-u") {
+			return []string{v}
 		}
-	case "nc", "ncat", "netcat", "socat", "telnet", "sendmail", "mail", "mailx", "s-nail":
-		if (v == "-a" || v == "--attach") && i+1 < len(args) {
-			out = append(out, args[i+1].val)
-		}
-		// socat FILE:, OPEN:, GOPEN: addresses read a file into the stream
-		if lb == "socat" {
-			for _, p := range []string{"file:", "open:", "gopen:"} {
-				if strings.HasPrefix(strings.ToLower(v), p) {
-					out = append(out, strings.SplitN(v[len(p):], ",", 2)[0])
-				}
-			}
-		}
-	case "ftp", "tftp", "smbclient":
-		// ftp -u URL FILE…, tftp -c put FILE, smbclient -c 'put FILE': uploads
-		switch {
-		case lb == "ftp" && i > 0 && !strings.HasPrefix(v, "-") && !strings.Contains(v, "://") && hasFlag(args, "-u"):
-			out = append(out, v)
-		case lb == "tftp" && (v == "put" || v == "-c" && i+2 < len(args) && args[i+1].val == "put") && i+1 < len(args):
+	case "tftp":
+		// tftp -c put FILE, tftp HOST put FILE
+		if (v == "put" || v == "-c" && i+2 < len(args) && args[i+1].val == "put") && i+1 < len(args) {
 			if v == "-c" {
 				i++
 			}
-			out = append(out, args[i+1].val)
-		case lb == "smbclient" && (v == "-c" || v == "--command") && i+1 < len(args):
-			out = append(out, putOperands(args[i+1].val)...)
+			return []string{args[i+1].val}
+		}
+	case "smbclient":
+		// smbclient -c 'put FILE'
+		if (v == "-c" || v == "--command") && i+1 < len(args) {
+			return putOperands(args[i+1].val)
+		}
+	}
+	return nil
+}
+
+// curlUploads are the files curl and httpie send from args[i] (value v):
+// -T/--upload-file and -K/--config FILE, and the forms that name a file
+// to send: @file (-d, -H, --json), name=@file and name=<file (-F, with
+// ;type=... after it), name@file (--data-urlencode, httpie), name:=@file
+// and :@file (httpie). Inline data (-d 'a=b@c.com&x=y') names none.
+func curlUploads(args []word, i int, v string) []string {
+	var out []string
+	body := v
+	if len(v) > 2 && v[0] == '-' && v[1] != '-' {
+		// a short option with its value attached: -d@.env, -T.env, and
+		// -T or -K ending a cluster (-sT FILE) or inside one (-sT.env)
+		if j := strings.IndexAny(v[1:], "TK") + 1; j > 0 {
+			if j == len(v)-1 {
+				if i+1 < len(args) {
+					out = append(out, args[i+1].val)
+				}
+			} else {
+				out = append(out, v[j+1:])
+			}
+		}
+		body = v[2:]
+	}
+	for _, p := range []string{"--upload-file=", "--config="} {
+		if strings.HasPrefix(v, p) {
+			out = append(out, strings.TrimPrefix(v, p))
+		}
+	}
+	if c := uploadFieldFile(body); c != "" && c != "-" {
+		out = append(out, c)
+	}
+	if (v == "-T" || v == "--upload-file" || v == "-K" || v == "--config") && i+1 < len(args) {
+		out = append(out, args[i+1].val)
+	}
+	return out
+}
+
+// uploadFieldFile is the file a form field or data value names (@file,
+// name=@file, name=<file;type=…, name=@"a file"), "" for inline data.
+func uploadFieldFile(body string) string {
+	c := ""
+	switch {
+	case strings.HasPrefix(body, "@"):
+		c = body[1:]
+	case uploadField().MatchString(body):
+		c = body[uploadField().FindStringSubmatchIndex(body)[3]:]
+	}
+	if q, ok := strings.CutPrefix(c, `"`); ok {
+		c, _, _ = strings.Cut(q, `"`) // -F 'f=@"a file"': curl unquotes it
+	} else {
+		c, _, _ = strings.Cut(c, ";")
+	}
+	return c
+}
+
+// wgetUploads are the files wget sends from args[i] (value v): the value
+// of --post-file, --body-file, --input-file (any unambiguous prefix), and
+// -i FILE, alone or ending a cluster (-qi FILE, -qiFILE): the file's lines
+// are URLs, sent (with -B) to any host.
+func wgetUploads(args []word, i int, v string) []string {
+	if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
+		if o := longOpt(n, wgetLong); o == "post-file" || o == "body-file" || o == "input-file" {
+			if !eq && i+1 < len(args) {
+				val = args[i+1].val
+			}
+			return []string{val}
+		}
+		return nil
+	}
+	if len(v) <= 1 || v[0] != '-' {
+		return nil
+	}
+	for j := 1; j < len(v) && !strings.ContainsRune("oaeOBtTwQPUlARDIX", rune(v[j])); j++ {
+		if v[j] != 'i' {
+			continue
+		}
+		if j == len(v)-1 && i+1 < len(args) {
+			return []string{args[i+1].val}
+		}
+		return []string{v[j+1:]}
+	}
+	return nil
+}
+
+// attachments are the files a mailer or socket tool sends with -a FILE,
+// --attach FILE.
+func attachments(args []word, i int, v string) []string {
+	if (v == "-a" || v == "--attach") && i+1 < len(args) {
+		return []string{args[i+1].val}
+	}
+	return nil
+}
+
+// socatReads are the files socat's FILE:, OPEN:, GOPEN: address v reads
+// into the stream.
+func socatReads(v string) []string {
+	var out []string
+	for _, p := range []string{"file:", "open:", "gopen:"} {
+		if strings.HasPrefix(strings.ToLower(v), p) {
+			out = append(out, strings.SplitN(v[len(p):], ",", 2)[0])
 		}
 	}
 	return out
