@@ -455,7 +455,7 @@ func (c *wrapCall) stringRunner() summary {
 		if cmd != nil {
 			return a.inner(cmd, sc, idx)
 		}
-		return a.shellCmd(f, idx, nil, sc)
+		return c.shell(nil)
 	}
 	if ops := operands(args, nil); w.Hook == "sg" && len(ops) > 1 {
 		return a.shellString(f, args[ops[1]], sc, idx) // sg GROUP CMD: CMD is a shell string
@@ -655,7 +655,7 @@ func (c *wrapCall) run() (s summary, ok bool) {
 	case cmds.Eval:
 		return c.eval(), true
 	case cmds.Shell:
-		return c.a.shellCmd(c.f, c.idx, c.args, c.sc), true
+		return c.shell(c.args), true
 	default:
 		return c.stringRunner(), true
 	}
@@ -853,38 +853,10 @@ func (a *analyzer) shellString(f *rfact, w word, sc *scope, idx int) summary {
 	return a.reparse(w.val, sc, idx)
 }
 
-func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
+func (c *wrapCall) shell(args []word) summary {
+	a, f, idx, sc := c.a, c.f, c.idx, c.sc
 	a.noAlways = true
-	cmode, stdin := false, false
-	i := 0
-	for ; i < len(args); i++ {
-		v := args[i].val
-		if v == "--" || v == "-" {
-			i++
-			stdin = stdin || v == "-" // bash -s -- ARGS: still the script on stdin
-			break
-		}
-		if strings.HasPrefix(v, "--") {
-			if (v == "--rcfile" || v == "--init-file") && i+1 < len(args) {
-				i++
-				a.startupFile(args[i], sc, idx)
-			}
-			continue
-		}
-		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
-			if v[0] == '-' && strings.ContainsRune(v, 'c') {
-				cmode = true
-			}
-			if strings.ContainsAny(v[1:], "si") {
-				stdin = true
-			}
-			if strings.HasSuffix(v, "o") || strings.HasSuffix(v, "O") {
-				i++
-			}
-			continue
-		}
-		break
-	}
+	i, cmode, stdin := c.shellOptions(args)
 	for _, w := range args {
 		if w.sub.downloader {
 			f.human = reason("human.download-exec", "a shell runs the output of a download")
@@ -951,6 +923,63 @@ func (a *analyzer) shellCmd(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	f.ask = reason("ask.interpreter", "a shell reading commands from its input")
 	return summary{shellSink: true}
+}
+
+// shellOptions reads a shell's options by its declaration (+o NAME as -o
+// NAME) and returns the index of the first word after them: the -c string
+// or the script, which stdin is with -s, -i or "-". A startup file it
+// sources is code the gate must see (bash --rcfile FILE -i), a file it
+// writes a write (fish --profile FILE), a command it runs first (fish -C
+// CMD) not known-safe, and an option the declaration lacks asks.
+func (c *wrapCall) shellOptions(args []word) (i int, cmode, stdin bool) {
+	opts := c.w.Opts
+	if opts == nil || c.w.Wrap != cmds.Shell {
+		opts = cmds.WrapperOf("sh").Opts // script's shell
+	}
+	inv := opts.ParseAt(len(args), func(i int) (string, bool) {
+		if v := args[i].val; len(v) > 1 && v[0] == '+' {
+			return "-" + v[1:], args[i].dyn
+		}
+		return args[i].val, args[i].dyn
+	})
+	i = len(args)
+	if len(inv.Operands) > 0 {
+		i = inv.Operands[0]
+	}
+	if i < len(args) && args[i].val == "-" && !args[i].dyn {
+		i, stdin = i+1, true
+	}
+	for _, u := range inv.Uses {
+		switch u.Name {
+		case "-c", "--command":
+			cmode = true
+		case "-s", "-i", "--interactive":
+			stdin = true
+		}
+		c.shellFlag(opts.Name, u, args)
+	}
+	if len(inv.Unknown) > 0 {
+		c.f.ask = reason("ask.flag", opts.Name+" "+inv.Unknown[0]+" is a flag the gate does not know")
+	}
+	return i, cmode, stdin
+}
+
+// shellFlag is what a shell's option does with its value.
+func (c *wrapCall) shellFlag(sh string, u argv.Use, args []word) {
+	a, f, idx, sc := c.a, c.f, c.idx, c.sc
+	w, has := valueWord(args, u)
+	switch {
+	case !has:
+	case u.Flag.Role == argv.Source:
+		if !(w.proc && w.procText != nil) && (w.dyn || !isStdinPath(w.val)) {
+			f.ask = reason("ask.source", sh+" sources "+clip(w.val, 80)+", code the gate does not see")
+		}
+		a.startupFile(w, sc, idx)
+	case u.Flag.Role == argv.Write:
+		a.writeFact(a.resolveMaybe(w, w.val, sc, true), idx)
+	case u.Flag.Role == argv.Run:
+		f.ask = reason("ask.interpreter", sh+" "+u.Name+" runs a command the gate does not read")
+	}
 }
 
 // startupFile analyses a file a shell sources before its commands (bash

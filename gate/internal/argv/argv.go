@@ -35,6 +35,7 @@ const (
 	ReadNames             // a file naming the files it reads: wc --files0-from F
 	Write                 // a file the program writes: sort -o F
 	Run                   // a program it runs: sort --compress-program P
+	Source                // a file of code it runs first: bash --rcfile F
 )
 
 // Effect is what using a flag does to the call, whatever its value.

@@ -236,9 +236,7 @@ func wrapperTable() []*Wrapper {
 			// su [-l] [USER] -c CMD: CMD is a shell string
 			{Name: "su", Wrap: Privileged, Hook: "su", Examples: []argv.Example{want("-c 'rm -rf ~'", floorInside), want("-lc 'ls'", "human human.privileged")}},
 		},
-		// sh -c 'CMD', bash x.sh, echo CMD | sh
-		wrapOf(Shell, []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "posh", "fish", "csh", "tcsh",
-			"ksh93", "rbash", "oksh", "pdksh"}, "-c 'rm -rf ~'"),
+		shells(),
 		// nohup CMD, nice -n 5 CMD, timeout 5 CMD: options, operands of
 		// their own, then the command
 		transparents(),
