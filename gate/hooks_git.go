@@ -677,7 +677,7 @@ func (c *gitCall) log() {
 	sub, rest, ops, gsc, gidx, a := c.sub, c.rest, c.ops, c.sc, c.idx, c.a
 	// operands may be paths: git diff .env shows the secret's changes;
 	// git log --format=%ci -- .env or git diff --stat only name them
-	namesOnly := gitNamesOnly(sub, rest)
+	namesOnly := gitNamesOnly(c.spec.NamesOnly, rest)
 	for _, o := range ops {
 		if sub == "log" && o > 0 && rest[o-1].val == "-L" {
 			continue // read below
@@ -1026,9 +1026,10 @@ var gitListFlags = map[string]bool{"--oneline": true, "--format": true, "--prett
 // gitNamesOnly reports a git log or diff whose output shows no contents of
 // the files it is given (git log -1 --format=%ci -- f, git diff --stat -- f):
 // its path operands are only listed. git diff prints a patch unless a
-// summary option replaces it.
-func gitNamesOnly(sub string, rest []word) bool {
-	summary := sub == "log" || sub == "show-branch"
+// summary option replaces it; names: the subcommand prints none by
+// default (cmds.GitSub.NamesOnly: git log).
+func gitNamesOnly(names bool, rest []word) bool {
+	summary := names
 	for _, w := range rest {
 		v := w.val
 		if v == "--" {

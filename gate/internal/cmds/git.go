@@ -49,6 +49,10 @@ type GitSub struct {
 	WorkTree bool
 	// Message: -F/--file/-t/--template name a file it reads into history
 	Message bool
+	// NamesOnly: without a flag that asks for a patch it prints no contents of
+	// the files its operands name, only their names and commits (git log,
+	// the raw output of diff-tree)
+	NamesOnly bool
 	// Cmd declares its flags (one name only): a call the hook finds
 	// known-safe with a flag not declared asks
 	Cmd *argv.Command
@@ -131,13 +135,19 @@ var gitSubTable = []*GitSub{
 	{Names: "cat-file", Class: GitReads, Hook: "show", Cmd: sub("cat-file", flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z",
 		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", ""))},
 	// operands may be paths: git diff .env shows the secret's changes
-	{Names: "log", Class: GitReads, Hook: "log", Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
+	{Names: "log", Class: GitReads, Hook: "log", NamesOnly: true, Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
 		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag")}},
 	{Names: "whatchanged", Class: GitReads, Hook: "log", Cmd: gitLog("whatchanged")},
 	{Names: "diff", Class: GitReads, Hook: "log", Cmd: sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
 		ex("--stat", ""), ex("--cached --name-only", ""), ex("HEAD~1 -- src/", ""), ex("--ext-diff", "--ext-diff")),
 		Examples: []argv.Example{want("diff --stat", "allow"), want("diff .env", "human human.sensitive-read"), want("diff --ext-diff", "ask ask.flag")}},
-	{Names: "show-branch", Class: GitReads, Hook: "log"},
+	{Names: "show-branch", Class: GitReads, Hook: "log", NamesOnly: true},
+	// the plumbing diffs print raw lines (modes, hashes, names) unless -p
+	// asks for the patch, which shows a secret's changes like git diff
+	{Names: "diff-tree diff-index diff-files", Class: GitReads, Hook: "log", NamesOnly: true,
+		Examples: []argv.Example{want("diff-tree HEAD -- .env", "allow"), want("diff-tree -p HEAD -- .env", "human human.sensitive-read"),
+			want("diff-index -p HEAD -- .env", "human human.sensitive-read"), want("diff-files -p .env", "human human.sensitive-read")}},
+	{Names: "range-diff", Class: GitReads, Hook: "log", Examples: []argv.Example{want("range-diff main...x -- .env", "human human.sensitive-read")}},
 	{Names: "grep", Class: GitReads, Hook: "search", Cmd: sub("grep", flags("--cached --no-index --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a --text --textconv --no-textconv "+
 		"-i --ignore-case -I -w --word-regexp -v --invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -P --perl-regexp "+
 		"-F --fixed-strings -n --line-number --column -l --files-with-matches --name-only -L --files-without-match -z --null -o --only-matching "+
@@ -164,8 +174,8 @@ var gitSubTable = []*GitSub{
 	{Names: "describe", Class: GitReads, Cmd: sub("describe", flags("--all --tags --long --always --first-parent --exact-match --debug --contains", "--abbrev --candidates --match --exclude", "--dirty --broken"),
 		ex("--tags --always", ""))},
 	{Names: "shortlog", Class: GitReads, Cmd: sub("shortlog", flags("-n --numbered -s --summary -e --email -c --committer "+gitRevFlags, "--format --group "+gitRevValues, "-w"), ex("-sn", ""))},
-	{Names: "merge-base name-rev rev-list show-ref for-each-ref count-objects check-ignore check-attr help version cherry range-diff " +
-		"verify-commit verify-tag diff-tree diff-files diff-index", Class: GitReads, Examples: []argv.Example{want("merge-base main HEAD", "allow")}},
+	{Names: "merge-base name-rev rev-list show-ref for-each-ref count-objects check-ignore check-attr help version cherry " +
+		"verify-commit verify-tag", Class: GitReads, Examples: []argv.Example{want("merge-base main HEAD", "allow")}},
 }
 
 // gitDeclared are the Cmds of git's subcommands: those whose flags are declared.
