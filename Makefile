@@ -120,6 +120,7 @@ FUZZ_TARGETS += gate/internal/argv:FuzzParse
 FUZZ_TARGETS += jsonedit:FuzzEdit
 FUZZ_TARGETS += gate/internal/scripts:FuzzSed
 FUZZ_TARGETS += gate/internal/scripts:FuzzAwk
+FUZZ_TARGETS += gate/internal/scripts:FuzzFind
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
