@@ -1472,11 +1472,10 @@ func (a *analyzer) always() *Always {
 			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(t, f.argv[1:]):
 				// runs arbitrary code, or installs it (pip install x * would
 				// cover git+https://… and another index): only the exact command
-			case base == "git" && (sub == "checkout" || sub == "restore" || sub == "switch"):
-				// git checkout -b * creates branches; git checkout * would
-				// also cover git checkout -- file, which discards work
+			case base == "git" && gitGrantFlags(sub) != nil:
+				// git checkout -b *, not git checkout * (cmds.GitSub.GrantFlags)
 				pat = strings.Join(f.argv, " ")
-				if len(f.argv) >= 4 && branchOrStage[sub+" "+f.argv[2]] {
+				if len(f.argv) >= 4 && slices.Contains(gitGrantFlags(sub), f.argv[2]) {
 					pat = strings.Join(f.argv[:3], " ") + " *"
 				}
 			case t.Groups(sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
@@ -1544,10 +1543,6 @@ func installs(t *cmds.Tool, rest []string) bool {
 	}
 	return false
 }
-
-// branchOrStage are the git checkout/switch/restore forms whose grant may
-// take any further words: they create a branch or only unstage.
-var branchOrStage = map[string]bool{"checkout -b": true, "switch -c": true, "switch --create": true, "restore --staged": true, "restore -S": true}
 
 // localHost reports a loopback, private or link-local host, or a name
 // that stays on this machine or network.

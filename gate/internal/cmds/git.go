@@ -49,6 +49,14 @@ type GitSub struct {
 	WorkTree bool
 	// Message: -F/--file/-t/--template name a file it reads into history
 	Message bool
+	// Group: its next word is the action, so a grant names it too (git
+	// stash list *, not git stash *)
+	Group bool
+	// GrantFlags: a grant covers only the exact call, unless the word
+	// after the subcommand is one of these: then SUB FLAG * (git checkout
+	// -b *; git checkout * would also cover git checkout -- f, which
+	// discards work)
+	GrantFlags []string
 	// NamesOnly: without a flag that asks for a patch it prints no contents of
 	// the files its operands name, only their names and commits (git log,
 	// the raw output of diff-tree)
@@ -74,16 +82,20 @@ var gitSubTable = []*GitSub{
 	{Names: "pull", Remote: true, WorkTree: true, Examples: []argv.Example{want("pull", "ask")}},
 	// a URL sends whatever it spells to any host; a configured remote is known-safe
 	{Names: "ls-remote", Remote: true, Hook: "ls-remote", Examples: []argv.Example{want("ls-remote origin", "allow"), want("ls-remote https://example.com/r.git", "ask")}},
-	{Names: "submodule", Remote: true, Hook: "submodule", Examples: []argv.Example{want("submodule status", "allow"), want("submodule foreach 'rm -rf ~'", "deny floor.rm-root")}},
+	{Names: "submodule", Remote: true, Group: true, Hook: "submodule", Examples: []argv.Example{want("submodule status", "allow"), want("submodule foreach 'rm -rf ~'", "deny floor.rm-root")}},
 	{Names: "send-email request-pull", Remote: true},
 	{Names: "archive", Remote: true, Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
 	{Names: "reset", WorkTree: true, Hook: "reset", Examples: []argv.Example{want("reset --hard", "human human.history-rewrite"), want("reset HEAD~1", "ask")}},
 	{Names: "clean", WorkTree: true, Hook: "clean", Examples: []argv.Example{want("clean -n", "allow"), want("clean -fd", "human human.history-rewrite")}},
-	{Names: "checkout restore switch", WorkTree: true, Hook: "checkout", Examples: []argv.Example{want("checkout main", "ask"),
-		want("checkout -- .", "human human.history-rewrite"), want("restore --staged a.go", "ask")}},
+	{Names: "checkout", WorkTree: true, Hook: "checkout", GrantFlags: []string{"-b"}, Examples: []argv.Example{want("checkout main", "ask"),
+		want("checkout -- .", "human human.history-rewrite")}},
+	{Names: "switch", WorkTree: true, Hook: "checkout", GrantFlags: []string{"-c", "--create"}, Examples: []argv.Example{want("switch -c x", "ask"),
+		want("switch -C main", "human human.history-rewrite")}},
+	{Names: "restore", WorkTree: true, Hook: "checkout", GrantFlags: []string{"--staged", "-S"}, Examples: []argv.Example{want("restore --staged a.go", "ask"),
+		want("restore .", "human human.history-rewrite")}},
 	{Names: "rm", WorkTree: true, Hook: "delete", Examples: []argv.Example{want("rm -r old", "ask"), want("rm --cached .env", "ask")}},
 	{Names: "mv", WorkTree: true, Hook: "rename", Examples: []argv.Example{want("mv a.go b.go", "ask"), want("mv .env notes.txt", "human human.sensitive-read")}},
-	{Names: "lfs", Hook: "lfs", Examples: []argv.Example{want("lfs install", "human human.persistence-write"), want("lfs ls-files", "ask")}},
+	{Names: "lfs", Group: true, Hook: "lfs", Examples: []argv.Example{want("lfs install", "human human.persistence-write"), want("lfs ls-files", "ask")}},
 	// git credential fill prints the stored password
 	{Names: "credential credential-store credential-cache credential-osxkeychain credential-libsecret credential-manager credential-wincred",
 		Hook: "credential", Examples: []argv.Example{want("credential fill", "human human.sensitive-read")}},
@@ -98,7 +110,10 @@ var gitSubTable = []*GitSub{
 	{Names: "rebase", WorkTree: true, Hook: "rebase", Examples: []argv.Example{want("rebase main", "human human.history-rewrite"), want("rebase --abort", "ask")}},
 	{Names: "commit", Message: true, Hook: "amend", Examples: []argv.Example{want("commit -m x", "ask"), want("commit --amend", "human human.history-rewrite"),
 		want("commit -F /home/u/.ssh/id_rsa", "human human.sensitive-read")}},
-	{Names: "notes", Message: true},
+	{Names: "notes", Message: true, Group: true},
+	// bisect run CMD runs CMD (gate/hooks_git.go runsCommand)
+	{Names: "bisect", Group: true},
+	{Names: "maintenance", Group: true},
 	{Names: "merge", Message: true, WorkTree: true},
 	{Names: "cherry-pick revert apply am", WorkTree: true},
 	// -u with -f, --reset or --force overwrite the work tree
@@ -107,17 +122,17 @@ var gitSubTable = []*GitSub{
 		"--omit-empty", "--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev", "--column --color --abbrev"),
 		ex("-a", ""), ex("--show-current", "")),
 		Examples: []argv.Example{want("branch -a", "allow"), want("branch -D old", "human human.history-rewrite"), want("branch new", "ask")}},
-	{Names: "stash", WorkTree: true, Hook: "stash", Cmd: tool("stash", flags("", "", ""), gitLog("list"), gitLog("show")),
+	{Names: "stash", WorkTree: true, Group: true, Hook: "stash", Cmd: tool("stash", flags("", "", ""), gitLog("list"), gitLog("show")),
 		Examples: []argv.Example{want("stash list", "allow"), want("stash drop", "human human.history-rewrite"), want("stash", "ask")}},
 	{Names: "tag", Message: true, Hook: "tag", Cmd: sub("tag", flags("-l --list -n --column --no-column --ignore-case -i --omit-empty",
 		"--contains --no-contains --merged --no-merged --points-at --sort --format", "--column --color"), ex("-l", ""), ex("--sort=-creatordate", "")),
 		Examples: []argv.Example{want("tag -l", "allow"), want("tag -d v1", "human human.history-rewrite"), want("tag v2", "ask")}},
 	// git remote -v prints the URLs, a token written into one too
-	{Names: "remote", Hook: "remote", Cmd: sub("remote", flags("-v --verbose", "", "")),
+	{Names: "remote", Group: true, Hook: "remote", Cmd: sub("remote", flags("-v --verbose", "", "")),
 		Examples: []argv.Example{want("remote -v", "allow"), want("remote add x https://example.com/r.git", "human human.persistence-write")}},
-	{Names: "worktree", Hook: "worktree", Examples: []argv.Example{want("worktree list", "allow"), want("worktree remove --force w", "human human.history-rewrite")}},
+	{Names: "worktree", Group: true, Hook: "worktree", Examples: []argv.Example{want("worktree list", "allow"), want("worktree remove --force w", "human human.history-rewrite")}},
 	{Names: "symbolic-ref", Hook: "symbolic-ref", Examples: []argv.Example{want("symbolic-ref HEAD", "allow"), want("symbolic-ref HEAD refs/heads/x", "human human.history-rewrite")}},
-	{Names: "reflog", Hook: "reflog", Cmd: sub("reflog", flags(gitRevFlags+" "+gitDiffFlags, gitRevValues+" "+gitDiffValues, gitOptional)),
+	{Names: "reflog", Group: true, Hook: "reflog", Cmd: sub("reflog", flags(gitRevFlags+" "+gitDiffFlags, gitRevValues+" "+gitDiffValues, gitOptional)),
 		Examples: []argv.Example{want("reflog", "allow"), want("reflog expire --all", "human human.history-rewrite")}},
 	{Names: "config", Hook: "config", Cmd: sub("config", flags("--get --get-all --get-regexp --get-urlmatch -l --list --global --system --local --worktree --name-only --show-origin --show-scope "+
 		"-z --null --bool --int --bool-or-int --path --expiry-date --includes --no-includes", "--type --default -f --file --blob", ""),
@@ -176,6 +191,21 @@ var gitSubTable = []*GitSub{
 	{Names: "shortlog", Class: GitReads, Cmd: sub("shortlog", flags("-n --numbered -s --summary -e --email -c --committer "+gitRevFlags, "--format --group "+gitRevValues, "-w"), ex("-sn", ""))},
 	{Names: "merge-base name-rev rev-list show-ref for-each-ref count-objects check-ignore check-attr help version cherry " +
 		"verify-commit verify-tag", Class: GitReads, Examples: []argv.Example{want("merge-base main HEAD", "allow")}},
+}
+
+// gitTool is how an "always" answer to git is worded: per subcommand, and
+// for its groups per action (git stash list *).
+var gitTool = &Tool{Name: "git", Cmd: git, Grant: BySub, Nested: gitGroups()}
+
+// gitGroups are the names of git's subcommands that group actions.
+func gitGroups() []string {
+	var out []string
+	for _, s := range gitSubTable {
+		if s.Group {
+			out = append(out, strings.Fields(s.Names)...)
+		}
+	}
+	return out
 }
 
 // gitDeclared are the Cmds of git's subcommands: those whose flags are declared.
