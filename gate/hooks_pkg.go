@@ -142,8 +142,10 @@ func (c *plainCall) cargo() {
 }
 
 // tool reads a program the table declares as a cmds.Tool through the
-// hook its entry names: the package managers (this file) and the build
-// tools (hooks_build.go).
+// hook its entry names: the package managers (this file), the build
+// tools (hooks_build.go), the container and cluster CLIs
+// (hooks_container.go), the infrastructure and cloud CLIs
+// (hooks_cloud.go).
 // It reports whether a hook read the call.
 func (c *plainCall) tool() bool {
 	t := cmds.ToolOf(c.lb)
@@ -163,6 +165,19 @@ func (c *plainCall) tool() bool {
 		c.makeCmd()
 	case "loaders":
 		c.loaders(t)
+	case "docker":
+		c.dockerCLI()
+	case "kube":
+		c.kube()
+	case "infra":
+		c.infra()
+	case "":
+		// a tool whose calls tear cloud infrastructure down in the forms
+		// its entry names, read as any other program otherwise
+		if !tearsDown(t.Teardowns, c.args) {
+			return false
+		}
+		c.f.human = reason("human.teardown", "deletes cloud infrastructure")
 	default:
 		return false
 	}

@@ -35,7 +35,7 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	c.assigns()
 	c.s.or(a.subcmdEffects(f, idx, lb, args))
 	switch { // the first family with an arm for the command decides it
-	case c.builtin(), c.hostState(), c.readers(), c.queries(), c.searches(), c.fileTool(), c.tool(), c.files(), c.infra(), c.builds():
+	case c.builtin(), c.hostState(), c.readers(), c.queries(), c.searches(), c.fileTool(), c.tool(), c.files(), c.drops(), c.builds():
 	}
 	if c.done {
 		return c.s // jobs -x: the inner command's summary
@@ -458,77 +458,22 @@ func (c *plainCall) files() bool {
 	return true
 }
 
-// infra reads the infrastructure and build tools that delete or run: terraform,
-// kubectl, dropdb, cloud deletes, build-tool flags, cargo.
-// It reports whether one of its arms matched.
-func (c *plainCall) infra() bool {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	switch {
-	case lb == "terraform" || lb == "tofu" || lb == "pulumi" || lb == "cdk" || lb == "cdktf" || lb == "sst" || lb == "serverless" || lb == "sls":
-		if hasWord(args, "destroy") || hasWord(args, "remove") || hasFlag(args, "-destroy", "--destroy") {
-			f.human = reason("human.teardown", lb+" destroys infrastructure")
-		}
-		// terraform plan -out=FILE, -state-out, -backup write where they say
-		for _, w := range flagValues(args, "-out", "-state-out", "-backup") {
-			a.writeWord(w, sc, idx)
-		}
-	case lb == "kubectl" || lb == "helm" || lb == "oc":
-		ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true, "-c": true, "--container": true})
-		if len(ops) > 0 && args[ops[0]].val == "cp" {
-			a.copyOut(args[ops[0]+1:], sc, idx)
-		}
-		if len(ops) > 1 && (args[ops[0]].val == "delete" && (strings.HasPrefix(args[ops[1]].val, "ns") || strings.HasPrefix(args[ops[1]].val, "namespace") || hasFlag(args, "--all")) ||
-			args[ops[0]].val == "uninstall" || lb == "helm" && args[ops[0]].val == "delete") {
-			f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
-		}
-	case lb == "dropdb" || lb == "dropuser":
-		f.human = reason("human.teardown", lb+" drops a database")
-	case lb == "aws" && hasWord(args, "delete-stack") || lb == "gcloud" && hasWord(args, "delete") && hasWord(args, "projects"):
-		f.human = reason("human.teardown", "deletes cloud infrastructure")
-	default:
+// drops reads the database tools that tear down: dropdb, dropuser (the
+// infrastructure and cloud CLIs are cmds.Tool entries, hooks_cloud.go).
+// It reports whether it matched.
+func (c *plainCall) drops() bool {
+	if c.lb != "dropdb" && c.lb != "dropuser" {
 		return false
 	}
+	c.f.human = reason("human.teardown", c.lb+" drops a database")
 	return true
 }
 
-// builds reads go, make, the container tools and the archivers.
+// builds reads the archivers.
 // It reports whether one of its arms matched.
 func (c *plainCall) builds() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	switch {
-	case lb == "docker" || lb == "podman" || lb == "nerdctl":
-		if len(args) > 0 {
-			switch args[0].val {
-			case "ps", "images", "version", "info", "logs", "port":
-				c.safe(lb + " " + args[0].val + " only inspects")
-			case "compose":
-				// compose ps/logs are docker ps/logs of the project's
-				// services; compose config would print the interpolated .env
-				if len(args) > 1 && (args[1].val == "ps" || args[1].val == "logs" || args[1].val == "version" || args[1].val == "ls") {
-					c.safe(lb + " compose " + args[1].val + " only inspects")
-				}
-				if slices.ContainsFunc(args[1:], func(w word) bool { return w.val == "config" }) && !hasFlag(args, "--no-interpolate") {
-					// it prints the compose file with the project's .env filled in
-					a.readWord(word{val: ".env"}, sc, idx, false)
-				}
-			case "network", "volume":
-				if len(args) == 2 && args[1].val == "ls" {
-					c.safe(lb + " " + args[0].val + " ls only lists")
-				}
-			case "build", "buildx", "image":
-				a.dockerBuild(f, idx, args, sc)
-			case "inspect":
-				// a container's configuration holds its environment: API keys;
-				// a --format template that names other fields prints those
-				if tmpl := optionValues(args, 'f', "--format"); len(tmpl) == 0 || slices.ContainsFunc(tmpl, dockerTemplateMayPrintEnv) {
-					f.ask = reason("ask.flag", lb+" inspect prints container environment variables")
-				} else {
-					c.safe(lb + " inspect prints the fields its template names")
-				}
-			case "cp":
-				a.copyOut(args[1:], sc, idx)
-			}
-		}
 	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
 		a.archive(f, idx, lb, args, sc)
 	default:
@@ -703,24 +648,6 @@ var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true,
 	"helm": true, "terraform": true, "gh": true, "git": true, "npm": true, "yarn": true, "pnpm": true, "tsc": true,
 	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true,
 	"mysql": true, "mariadb": true}
-
-// templateFields are the field chains of a Go template ({{.State.Status}}).
-var templateFields = lazyRE(`\.[A-Za-z0-9_.]*`)
-
-// dockerTemplateMayPrintEnv reports a docker inspect --format template that
-// may print .Config.Env: a field chain through Config or Env, the whole
-// object (., $), or one only known at run time.
-func dockerTemplateMayPrintEnv(w word) bool {
-	if w.dyn || strings.Contains(w.val, "$") {
-		return true
-	}
-	for _, m := range templateFields().FindAllString(w.val, -1) {
-		if l := strings.ToLower(m); m == "." || strings.Contains(l, "config") || strings.Contains(l, "env") {
-			return true
-		}
-	}
-	return false
-}
 
 // readsInProject reports that every read fact of command idx is a known
 // path inside the project.
@@ -1746,67 +1673,6 @@ func (a *analyzer) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
 	}
 }
 
-// dockerBuildValueFlags are docker build's options that take a value.
-var dockerBuildValueFlags = map[string]bool{"-t": true, "--tag": true, "-f": true, "--file": true, "--build-arg": true, "--target": true,
-	"--platform": true, "--label": true, "--secret": true, "--ssh": true, "--network": true, "--cache-from": true,
-	"--cache-to": true, "--progress": true, "--build-context": true, "-o": true, "--output": true, "--iidfile": true,
-	"--add-host": true, "--shm-size": true, "-m": true, "--memory": true, "--ulimit": true, "--metadata-file": true,
-	"--builder": true, "--attest": true, "--isolation": true, "--cgroup-parent": true, "--cpuset-cpus": true, "--annotation": true}
-
-// dockerBuild sees what a build reads and writes: its context and
-// Dockerfile (sent to the daemon), --secret and --build-context sources,
-// and --output, --iidfile, --metadata-file.
-func (a *analyzer) dockerBuild(f *rfact, idx int, args []word, sc *scope) {
-	for _, w := range flagValues(args, "--secret") {
-		for _, kv := range strings.Split(w.val, ",") {
-			if k, v, ok := strings.Cut(kv, "="); ok && (k == "src" || k == "source") {
-				a.readWord(word{val: v, dyn: w.dyn}, sc, idx, false)
-			}
-		}
-	}
-	local := func(v string) bool {
-		return v != "" && v != "-" && !strings.Contains(v, "://") && !strings.HasPrefix(v, "git@")
-	}
-	for _, w := range flagValues(args, "--build-context") {
-		if _, v, ok := strings.Cut(w.val, "="); ok && local(v) {
-			a.readWord(word{val: v, dyn: w.dyn}, sc, idx, false)
-		}
-	}
-	for _, w := range flagValues(args, "-f", "--file") {
-		if r := a.resolveMaybe(w, w.val, sc, false); local(w.val) && (w.dyn || !a.inProject(r)) {
-			// like make -f: the build steps are not this project's
-			f.ask = reason("ask.flag", "docker build -f reads a Dockerfile outside the project")
-			a.readWord(w, sc, idx, false)
-		}
-	}
-	for _, w := range flagValues(args, "--iidfile", "--metadata-file") {
-		a.writeWord(w, sc, idx)
-	}
-	for _, w := range flagValues(args, "-o", "--output") {
-		dest := w.val
-		if strings.Contains(dest, "=") {
-			dest = ""
-			for _, kv := range strings.Split(w.val, ",") {
-				if k, v, ok := strings.Cut(kv, "="); ok && k == "dest" {
-					dest = v
-				}
-			}
-		}
-		if local(dest) {
-			a.writeWord(word{val: dest, dyn: w.dyn}, sc, idx)
-		}
-	}
-	ops := operands(args, dockerBuildValueFlags)
-	// docker build CTX, docker buildx build CTX, docker image build CTX
-	if len(ops) > 1 && (args[ops[1]].val == "build" || args[ops[0]].val == "build") {
-		ctx := ops[len(ops)-1]
-		if ctx != ops[0] && args[ctx].val != "build" && local(args[ctx].val) {
-			// the whole tree goes to the daemon, secrets below it included
-			a.readWord(args[ctx], sc, idx, false)
-		}
-	}
-}
-
 // optionValues returns the values of a short option letter (-f FILE, -fFILE,
 // -uf FILE, -ufFILE) and of a long one (--file FILE, --file=FILE, and the
 // abbreviations getopt accepts, --fi FILE).
@@ -1912,7 +1778,7 @@ func (a *analyzer) flagValueSecrets(lb string, args []word, sc *scope, idx int, 
 		if !ok || v == "" || patternOption[name] {
 			continue
 		}
-		if name == "--env-file" && (lb == "docker" || lb == "podman" || lb == "nerdctl") {
+		if name == "--env-file" && containerCLI(lb) {
 			continue // container() decides: compose's own .env is no more than compose up
 		}
 		if r := a.resolveMaybe(w, v, sc, false); a.sensitive(r) {
@@ -1932,25 +1798,6 @@ var splitValueFlags = map[string]bool{"-a": true, "-b": true, "-C": true, "-l": 
 // the program opens (ls --exclude=.env, grep --exclude-dir=.git).
 var patternOption = map[string]bool{"--exclude": true, "--exclude-dir": true, "--include": true, "--include-dir": true,
 	"--ignore": true, "--ignore-dir": true, "--skip": true, "--glob": true, "--iglob": true, "--hide": true}
-
-// copyOut analyses docker cp / kubectl cp SRC DST: a local SRC is read, a
-// local DST written (CONTAINER:PATH is the container's).
-func (a *analyzer) copyOut(args []word, sc *scope, idx int) {
-	ops := operands(args, map[string]bool{"-c": true, "--container": true, "-n": true, "--namespace": true})
-	if len(ops) < 2 {
-		return
-	}
-	local := func(w word) bool {
-		return !strings.Contains(w.val, ":") || strings.HasPrefix(w.val, "/") || strings.HasPrefix(w.val, ".")
-	}
-	src, dst := args[ops[0]], args[ops[len(ops)-1]]
-	if local(src) {
-		a.readWord(src, sc, idx, false)
-	}
-	if local(dst) {
-		a.writeWord(dst, sc, idx)
-	}
-}
 
 // filesNamedIn records the reads of a command that opens the files named
 // in w's file, or on its stdin for "-": the names it can see, and a read

@@ -18,7 +18,8 @@ type Tool struct {
 	// subcommand not declared is decided by the hook alone.
 	Cmd *argv.Command
 	// Hook names the gate's reader of its words, "" for none: npm, pip,
-	// cargo (hooks_pkg.go), go, make, loaders (hooks_build.go)
+	// cargo (hooks_pkg.go), go, make, loaders (hooks_build.go), docker,
+	// kube (hooks_container.go), infra (hooks_cloud.go)
 	Hook string
 	// Grant is how an "always" answer to one of its calls is worded.
 	Grant Grant
@@ -36,6 +37,10 @@ type Tool struct {
 	// directory (Role Read: asks outside the project), whatever rule
 	// covers the call. A short spelling's value may be attached (-Ix).
 	Loads []argv.Flag
+	// Teardowns are the forms in which it deletes infrastructure, each
+	// the words a call holds anywhere (gcloud projects delete: "delete
+	// projects"): human-only (SPEC §5.4).
+	Teardowns []string
 	// Examples state the gate's answer (argv.Example.Want) for a call.
 	Examples []argv.Example
 }
