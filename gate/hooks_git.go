@@ -203,19 +203,28 @@ func (c *gitCall) flags() {
 		}
 	}
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
-	if hasLongAbbrev(rest, "--output", "--ext-diff", "--exec-path", "--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager") || hasShortPrefix(rest, "-O") ||
+	risky := cmds.GitRisky()
+	if hasLongAbbrev(rest, risky.Long...) || slices.ContainsFunc(risky.Short, func(p string) bool { return hasShortPrefix(rest, p) }) ||
 		c.gs.pre { // git grep -iOid: -O takes the rest of the cluster as its pager
 		c.unsafe = "git " + sub + " with a flag that writes files or runs programs"
 		// flag-policed: asks whatever rule covers git SUB
 		g.ask = reason("ask.flag", c.unsafe)
-		for j, w := range rest {
-			if n, v, eq := strings.Cut(strings.TrimPrefix(w.val, "--"), "="); strings.HasPrefix(w.val, "--") && n != "" && strings.HasPrefix("output", n) {
-				if !eq && j+1 < len(rest) {
-					v = rest[j+1].val
-				}
-				a.writeFact(a.resolveMaybe(w, v, gsc, true), -1)
-			}
+		c.writesFlagValues(risky.Writes)
+	}
+}
+
+// writesFlagValues records the writes of the long options names (or a
+// prefix of one), --output=FILE or --output FILE, wherever they are.
+func (c *gitCall) writesFlagValues(names []string) {
+	for j, w := range c.rest {
+		n, v, eq := strings.Cut(strings.TrimPrefix(w.val, "--"), "=")
+		if !strings.HasPrefix(w.val, "--") || n == "" || !slices.ContainsFunc(names, func(name string) bool { return strings.HasPrefix(name[2:], n) }) {
+			continue
 		}
+		if !eq && j+1 < len(c.rest) {
+			v = c.rest[j+1].val
+		}
+		c.a.writeFact(c.a.resolveMaybe(w, v, c.sc, true), -1)
 	}
 }
 

@@ -151,7 +151,7 @@ var gitSubTable = []*GitSub{
 		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", ""))},
 	// operands may be paths: git diff .env shows the secret's changes
 	{Names: "log", Class: GitReads, Hook: "log", NamesOnly: true, Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
-		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag")}},
+		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag"), want("log --outp x", "ask ask.flag")}},
 	{Names: "whatchanged", Class: GitReads, Hook: "log", Cmd: gitLog("whatchanged")},
 	{Names: "diff", Class: GitReads, Hook: "log", Cmd: sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
 		ex("--stat", ""), ex("--cached --name-only", ""), ex("HEAD~1 -- src/", ""), ex("--ext-diff", "--ext-diff")),
@@ -192,6 +192,39 @@ var gitSubTable = []*GitSub{
 	{Names: "merge-base name-rev rev-list show-ref for-each-ref count-objects check-ignore check-attr help version cherry " +
 		"verify-commit verify-tag", Class: GitReads, Examples: []argv.Example{want("merge-base main HEAD", "allow")}},
 }
+
+// gitRiskyFlags are flags any git subcommand may take that write a file
+// or run a program, so the call asks whatever rule covers it (git log
+// --output=FILE, git diff --ext-diff, git grep -Ovim, git fetch
+// --upload-pack=CMD). git takes a unique prefix of a long option (--outp).
+var gitRiskyFlags = []argv.Flag{
+	writes("--output"),
+	{Names: "--ext-diff --exec-path --upload-pack --receive-pack --exec --open-files-in-pager", Role: argv.Run, Each: true},
+	{Names: "-O", Arity: argv.Optional, Role: argv.Run}, // the pager, the rest of its word: -Ovim
+}
+
+// GitFlagNames are the spellings of a group of git's flags: the long ones,
+// the short ones, and the long ones whose value is a file git writes.
+type GitFlagNames struct{ Long, Short, Writes []string }
+
+// GitRisky are the spellings of the flags that write a file or run a
+// program, whatever the subcommand.
+var GitRisky = sync.OnceValue(func() GitFlagNames {
+	var n GitFlagNames
+	for _, f := range gitRiskyFlags {
+		for _, name := range strings.Fields(f.Names) {
+			switch {
+			case strings.HasPrefix(name, "--") && f.Role == argv.Write:
+				n.Long, n.Writes = append(n.Long, name), append(n.Writes, name)
+			case strings.HasPrefix(name, "--"):
+				n.Long = append(n.Long, name)
+			default:
+				n.Short = append(n.Short, name)
+			}
+		}
+	}
+	return n
+})
 
 // gitTool is how an "always" answer to git is worded: per subcommand, and
 // for its groups per action (git stash list *).
