@@ -69,49 +69,94 @@ var (
 	inlineList = lazyRE(`[\[{]\s*(?:(?:'[^'\\]*'|"[^"\\]*")\s*,\s*)*(?:'[^'\\]*'|"[^"\\]*")\s*,?\s*[\]}]`)
 )
 
+// inlineCall is the code an interpreter runs, read in stages: the commands
+// it runs, the files it names, the trees it deletes, the code it downloads
+// and the secrets it reads and sends.
+type inlineCall struct {
+	a      *analyzer
+	f      *rfact
+	idx    int
+	sc     *scope
+	lb     string // the interpreter's name
+	code   string
+	placed string   // code with the working and home directories written out
+	lits   []string // its string literals, `…` included
+	home   bool     // it names the home directory (os.homedir())
+}
+
 // inlineCode looks at the code an interpreter runs (lb is its name).
 func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
-	backticks := lb == "perl" || lb == "ruby" || lb == "php" || lb == "irb" || lb == "julia"
-	home := inlineHome().MatchString(code)
-	// what the code runs or deletes is read with its places written out
-	placed := placesAsLiterals(code, sc.cwd)
-	// `…` is a literal too: JavaScript's template strings do not run
-	lits := codeLiterals(code, true)
-	shellOut := inlineShellOut().MatchString(code) || backticks && strings.Contains(code, "`")
-	if lb == "tclsh" || lb == "wish" || lb == "expect" {
-		for _, m := range tclExec().FindAllStringSubmatch(code, 8) {
+	c := &inlineCall{a: a, f: f, idx: idx, sc: sc, lb: lb, code: code,
+		home: inlineHome().MatchString(code),
+		// what the code runs or deletes is read with its places written out
+		placed: placesAsLiterals(code, sc.cwd),
+		// `…` is a literal too: JavaScript's template strings do not run
+		lits: codeLiterals(code, true)}
+	c.commands()
+	paths, secret := c.files()
+	c.deletes(paths)
+	c.downloadsCode()
+	c.readsSecretVar()
+	if inlineEnvDump().MatchString(code) {
+		f.human = reason("human.env-dump", lb+" code prints the whole environment")
+		secret = true
+	}
+	if secret && inlineNetwork().MatchString(code) {
+		a.add(&rfact{kind: protocol.FactNetwork, detail: lb + " code", parent: idx,
+			floor: reason("floor.exfil", lb+" code reads a secret and reaches the network")})
+	}
+}
+
+// backticks: in the language `…` runs a shell command.
+func (c *inlineCall) backticks() bool {
+	return c.lb == "perl" || c.lb == "ruby" || c.lb == "php" || c.lb == "irb" || c.lb == "julia"
+}
+
+// commands analyses the shell commands the code runs: Tcl's exec, and
+// with a call that runs a shell, each literal and concatenation of
+// literals, and a program with its arguments given as a list.
+func (c *inlineCall) commands() {
+	a, sc, idx := c.a, c.sc, c.idx
+	backticks := c.backticks()
+	if c.lb == "tclsh" || c.lb == "wish" || c.lb == "expect" {
+		for _, m := range tclExec().FindAllStringSubmatch(c.code, 8) {
 			a.reparse(m[1], sc, idx)
 		}
 	}
-	if shellOut {
-		// a command built by concatenation: os.system("r" + "m -rf ~")
-		for _, l := range joinedLiterals(placed, backticks) {
+	if !inlineShellOut().MatchString(c.code) && !(backticks && strings.Contains(c.code, "`")) {
+		return
+	}
+	// a command built by concatenation: os.system("r" + "m -rf ~")
+	for _, l := range joinedLiterals(c.placed, backticks) {
+		a.reparse(l, sc, idx)
+	}
+	for _, l := range codeLiterals(c.placed, true) {
+		if strings.TrimSpace(l) != "" {
 			a.reparse(l, sc, idx)
 		}
-		for _, l := range codeLiterals(placed, true) {
-			if strings.TrimSpace(l) != "" {
-				a.reparse(l, sc, idx)
-			}
-		}
-		// spawnSync("rm", ["-rf", "/x"]), system("rm", "-rf", "~"): the
-		// program and its arguments, one argv
-		for _, list := range append(inlineList().FindAllString(placed, 8), inlineArgv().FindAllString(placed, 8)...) {
-			var argv []string
-			for _, l := range codeLiterals(list, false) {
-				argv = append(argv, shellQuote(l))
-			}
-			a.reparse(strings.Join(argv, " "), sc, idx)
-		}
 	}
-	secret := false
-	writes := inlineWrite().MatchString(code)
-	a.inlineOwnFiles(f, idx, code, writes, backticks, sc)
-	var paths []string
-	for _, l := range lits {
+	// spawnSync("rm", ["-rf", "/x"]), system("rm", "-rf", "~"): the
+	// program and its arguments, one argv
+	for _, list := range append(inlineList().FindAllString(c.placed, 8), inlineArgv().FindAllString(c.placed, 8)...) {
+		var argv []string
+		for _, l := range codeLiterals(list, false) {
+			argv = append(argv, shellQuote(l))
+		}
+		a.reparse(strings.Join(argv, " "), sc, idx)
+	}
+}
+
+// files reads the paths the code's literals name: a sensitive one read is
+// a secret, a persistence or protected one written a write.
+func (c *inlineCall) files() (paths []string, secret bool) {
+	a, sc, idx := c.a, c.sc, c.idx
+	writes := inlineWrite().MatchString(c.code)
+	a.inlineOwnFiles(c.f, idx, c.code, writes, c.backticks(), sc)
+	for _, l := range c.lits {
 		l = interpolatedHome(l)
 		if pathLiteral(l) {
 			paths = append(paths, l)
-			if home && !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "~") {
+			if c.home && !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "~") {
 				// path.join(os.homedir(), ".ssh"): maybe below the home
 				paths = append(paths, "~/"+l)
 			}
@@ -127,60 +172,73 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 			a.writeFact(w, idx)
 		}
 	}
-	if inlineRecursiveDelete().MatchString(code) {
-		targets := 0
-		direct := map[string]bool{}
-		for _, m := range inlineDeleteArg().FindAllStringSubmatch(placed, 8) {
-			direct[m[1]] = true
+	return paths, secret
+}
+
+// deletes reads a recursive delete as rm -rf of each one-word literal;
+// one the delete call does not name directly is only a guess, which a
+// person decides (no one-sided deny).
+func (c *inlineCall) deletes(paths []string) {
+	a, f, lb := c.a, c.f, c.lb
+	if !inlineRecursiveDelete().MatchString(c.code) {
+		return
+	}
+	targets := 0
+	direct := map[string]bool{}
+	for _, m := range inlineDeleteArg().FindAllStringSubmatch(c.placed, 8) {
+		direct[m[1]] = true
+	}
+	for _, l := range append(paths, codeLiterals(c.placed, true)...) {
+		// rmtree('build'): any one-word literal may be the tree
+		if l == "" || strings.ContainsAny(l, " \t\n") || len(l) >= 4096 {
+			continue
 		}
-		for _, l := range append(paths, codeLiterals(placed, true)...) {
-			// rmtree('build'): any one-word literal may be the tree
-			if l != "" && !strings.ContainsAny(l, " \t\n") && len(l) < 4096 {
-				targets++
-				from := len(a.facts)
-				a.reparse("rm -rf -- "+tildeQuote(l), sc, idx)
-				if !direct[l] {
-					// only a guess (print('/'.join(a)) beside an rmtree): a
-					// person decides, no one-sided deny
-					for _, g := range a.facts[from:] {
-						if g.floor != nil {
-							g.human, g.floor = reason("human.rm-unresolved", lb+" code deletes a tree and names "+l), nil
-						}
-					}
-				}
+		targets++
+		from := len(a.facts)
+		a.reparse("rm -rf -- "+tildeQuote(l), c.sc, c.idx)
+		if direct[l] {
+			continue
+		}
+		// only a guess (print('/'.join(a)) beside an rmtree)
+		for _, g := range a.facts[from:] {
+			if g.floor != nil {
+				g.human, g.floor = reason("human.rm-unresolved", lb+" code deletes a tree and names "+l), nil
 			}
 		}
-		if targets == 0 || home {
-			f.human = reason("human.rm-unresolved", lb+" code deletes a tree whose path is only known at run time")
-		}
 	}
-	if inlineEval().MatchString(code) && slices.ContainsFunc(lits, func(l string) bool {
+	if targets == 0 || c.home {
+		f.human = reason("human.rm-unresolved", lb+" code deletes a tree whose path is only known at run time")
+	}
+}
+
+// downloadsCode: code that evaluates what it fetches from a URL it names
+// runs downloaded code.
+func (c *inlineCall) downloadsCode() {
+	if inlineEval().MatchString(c.code) && slices.ContainsFunc(c.lits, func(l string) bool {
 		return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 	}) {
-		f.human = reason("human.download-exec", lb+" code runs code it downloads")
+		c.f.human = reason("human.download-exec", c.lb+" code runs code it downloads")
 	}
-	if !inlineNetwork().MatchString(code) && f.human == nil {
-		// print(os.environ["OPENAI_API_KEY"]) is echo $OPENAI_API_KEY; with
-		// a network call it is as often the key sent to its own service
-		for _, ix := range inlineEnvVar().FindAllStringSubmatchIndex(code, maxInlineLiterals) {
-			m := inlineEnvVar().FindStringSubmatch(code[ix[0]:ix[1]])
-			rest := strings.TrimLeft(code[ix[1]:], "'\"])")
-			if strings.HasPrefix(rest, ".length") || strings.HasSuffix(strings.TrimRight(code[:ix[0]], "os. "), "len(") {
-				continue // its length, like ${#X}: is it loaded?
-			}
-			if n := m[1] + m[2] + m[3]; secretVarName(n) {
-				f.human = reason("human.env-dump", lb+" code reads "+n+", a variable that holds a secret")
-				break
-			}
+}
+
+// readsSecretVar: print(os.environ["OPENAI_API_KEY"]) is echo
+// $OPENAI_API_KEY; with a network call it is as often the key sent to its
+// own service, so only code without one is asked about.
+func (c *inlineCall) readsSecretVar() {
+	code := c.code
+	if inlineNetwork().MatchString(code) || c.f.human != nil {
+		return
+	}
+	for _, ix := range inlineEnvVar().FindAllStringSubmatchIndex(code, maxInlineLiterals) {
+		m := inlineEnvVar().FindStringSubmatch(code[ix[0]:ix[1]])
+		rest := strings.TrimLeft(code[ix[1]:], "'\"])")
+		if strings.HasPrefix(rest, ".length") || strings.HasSuffix(strings.TrimRight(code[:ix[0]], "os. "), "len(") {
+			continue // its length, like ${#X}: is it loaded?
 		}
-	}
-	if inlineEnvDump().MatchString(code) {
-		f.human = reason("human.env-dump", lb+" code prints the whole environment")
-		secret = true
-	}
-	if secret && inlineNetwork().MatchString(code) {
-		a.add(&rfact{kind: protocol.FactNetwork, detail: lb + " code", parent: idx,
-			floor: reason("floor.exfil", lb+" code reads a secret and reaches the network")})
+		if n := m[1] + m[2] + m[3]; secretVarName(n) {
+			c.f.human = reason("human.env-dump", c.lb+" code reads "+n+", a variable that holds a secret")
+			return
+		}
 	}
 }
 
@@ -218,7 +276,7 @@ func (a *analyzer) inlineOwnFiles(f *rfact, idx int, code string, writes, backti
 				// any literal may be a file name: open('hard.db', 'w') through a hard link
 				if r := a.resolvePath(s, sc.cwd, true); writes && fileLiteral(s) && a.protectedWrite(r, false) {
 					a.writeFact(r, idx)
-				} else if f.human == nil && (ownLiteral(s) || a.mentionsOwnPath(s) || strings.Contains(s, "$") && a.mayNameOwn(s)) {
+				} else if f.human == nil && (ownLiteral(s) || a.protected().mention(s) || strings.Contains(s, "$") && a.mayNameOwn(s)) {
 					f.human = reason("human.protected-touch", "interpreter code names perm-peer's own policy, grants or database")
 				}
 			}

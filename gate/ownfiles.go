@@ -16,12 +16,15 @@ import (
 // them is human-only, so a mode that approves every ask never approves it:
 // the agent must not change the rules that judge it.
 
+// ownPaths are perm-peer's own files and directories.
+type ownPaths []string
+
 // protected lists perm-peer's own files and directories.
-func (a *analyzer) protected() []string {
+func (a *analyzer) protected() ownPaths {
 	if a.prot != nil {
 		return a.prot
 	}
-	var out []string
+	var out ownPaths
 	if a.env.Project != "" {
 		out = append(out, filepath.Join(a.env.Project, ".perm-peer"))
 	}
@@ -85,14 +88,14 @@ func (a *analyzer) unresolvedProtected(raw string, deleting bool) bool {
 	}
 	for _, s := range a.spellings(raw) {
 		if !strings.Contains(s, "$") {
-			if filepath.IsAbs(s) && a.spelledOwn(a.resolvePath(s, "", true)) {
+			if filepath.IsAbs(s) && a.protected().spell(a.resolvePath(s, "", true)) {
 				return true
 			}
 			continue
 		}
 		dir := s[:strings.IndexByte(s, '$')]
 		if i := strings.LastIndexByte(dir, '/'); i > 0 && filepath.IsAbs(dir) {
-			if r := a.resolvePath(dir[:i], "", true); r.known && !r.glob && a.holdsOwn(r) {
+			if r := a.resolvePath(dir[:i], "", true); r.known && !r.glob && a.protected().hold(r) {
 				return true
 			}
 		}
@@ -100,14 +103,14 @@ func (a *analyzer) unresolvedProtected(raw string, deleting bool) bool {
 	return false
 }
 
-// spelledOwn reports a path the peer's environment spells that is one of
+// spell reports a path the peer's environment spells that is one of
 // perm-peer's own or inside one, or a glob reaching that deep. Unlike
 // protectedWrite it counts no ancestor: an unset variable makes
 // rm -f "$TMPDIR"/* read rm -f /*, which is no deletion of ~/.config.
-func (a *analyzer) spelledOwn(r pathRef) bool {
+func (own ownPaths) spell(r pathRef) bool {
 	for _, p := range r.both() {
 		lp := strings.ToLower(p)
-		for _, prot := range a.protected() {
+		for _, prot := range own {
 			lprot := strings.ToLower(prot)
 			if within(lp, lprot) || r.glob && strings.Count(lp, "/") > strings.Count(lprot, "/") && globMayMatch(lp, lprot) {
 				return true
@@ -117,10 +120,10 @@ func (a *analyzer) spelledOwn(r pathRef) bool {
 	return false
 }
 
-// holdsOwn reports a directory inside one of perm-peer's own.
-func (a *analyzer) holdsOwn(r pathRef) bool {
+// hold reports a directory inside one of perm-peer's own.
+func (own ownPaths) hold(r pathRef) bool {
 	for _, p := range r.both() {
-		for _, prot := range a.protected() {
+		for _, prot := range own {
 			if within(strings.ToLower(p), strings.ToLower(prot)) {
 				return true
 			}
@@ -180,11 +183,11 @@ func (a *analyzer) holdsProtected(r pathRef) bool {
 	return false
 }
 
-// ownFileTwins are perm-peer's own regular files, for hard links to them:
-// each protected file, and the files in each protected directory.
-func (a *analyzer) ownFileTwins() []string {
+// twins are perm-peer's own regular files, for hard links to them: each
+// protected file, and the files in each protected directory.
+func (own ownPaths) twins() []string {
 	var out []string
-	for _, p := range a.protected() {
+	for _, p := range own {
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil:
@@ -228,22 +231,22 @@ func (a *analyzer) guardOwnFiles() {
 // in any of its spellings, or may name one (mayNameOwn).
 func (a *analyzer) namesOwnFile(w string) bool {
 	for _, s := range a.spellings(w) {
-		if a.mentionsOwnPath(s) {
+		if a.protected().mention(s) {
 			return true
 		}
 	}
 	return strings.Contains(w, "$") && a.mayNameOwn(w)
 }
 
-// mentionsOwnPath reports text that contains one of perm-peer's own paths.
-func (a *analyzer) mentionsOwnPath(w string) bool {
+// mention reports text that contains one of perm-peer's own paths.
+func (own ownPaths) mention(w string) bool {
 	if containsFold(w, "perm-peer") { // every default own path has it: lower-case only then
 		lw := strings.ToLower(w)
 		if strings.Contains(lw, ".perm-peer") || strings.Contains(lw, ".config/perm-peer") || strings.Contains(lw, ".local/state/perm-peer") {
 			return true
 		}
 	}
-	for _, p := range a.protected() {
+	for _, p := range own {
 		if strings.Contains(w, p) {
 			return true
 		}

@@ -1286,7 +1286,7 @@ func (a *analyzer) hardLinkedTwin(p string, fi os.FileInfo) string {
 			cands = append(cands, filepath.Join(h, s))
 		}
 	}
-	cands = append(cands, a.ownFileTwins()...)
+	cands = append(cands, a.protected().twins()...)
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && c != p && os.SameFile(fi, st) {
 			return c

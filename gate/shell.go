@@ -697,24 +697,7 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 			return a.forWords(wi, c.Do, in)
 		})
 	case *syntax.CaseClause:
-		return branch(sc, func(in *scope) summary {
-			w := a.word(c.Word, in)
-			s := w.sub
-			if w.secretVar && slices.ContainsFunc(c.Items, func(it *syntax.CaseItem) bool {
-				return slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return p.Lit() != "*" })
-			}) {
-				// case $TOKEN in sk-a*): each branch answers yes or no
-				// about the value, and a loop of them spells it out
-				a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
-			}
-			for _, it := range c.Items {
-				for _, p := range it.Patterns {
-					s.or(a.walkSubst(p, in))
-				}
-				s.or(a.stmts(it.Stmts, in))
-			}
-			return s
-		})
+		return a.caseClause(c, sc)
 	case *syntax.FuncDecl:
 		return a.funcDecl(c, sc)
 	case *syntax.ArithmCmd:
@@ -743,23 +726,51 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		}
 		return a.stmt(c.Stmt, sc)
 	case *syntax.CoprocClause:
-		if c.Stmt == nil {
-			return summary{}
-		}
-		s := a.stmt(c.Stmt, sc.copy())
-		// its stdin is ${NAME[1]}: a later >&${NAME[1]} feeds it
-		name := "COPROC"
-		if c.Name != nil {
-			name = c.Name.Lit()
-		}
-		if a.coprocs == nil {
-			a.coprocs = map[string]summary{}
-		}
-		a.coprocs[name] = s
-		return s
+		return a.coproc(c, sc)
 	}
 	a.opaque("ask.unknown-node", "a shell construct the gate does not model", false)
 	return summary{}
+}
+
+// caseClause analyses case WORD in PATTERNS) BODY;; …: every branch may
+// run.
+func (a *analyzer) caseClause(c *syntax.CaseClause, sc *scope) summary {
+	return branch(sc, func(in *scope) summary {
+		w := a.word(c.Word, in)
+		s := w.sub
+		if w.secretVar && slices.ContainsFunc(c.Items, func(it *syntax.CaseItem) bool {
+			return slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return p.Lit() != "*" })
+		}) {
+			// case $TOKEN in sk-a*): each branch answers yes or no
+			// about the value, and a loop of them spells it out
+			a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
+		}
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				s.or(a.walkSubst(p, in))
+			}
+			s.or(a.stmts(it.Stmts, in))
+		}
+		return s
+	})
+}
+
+// coproc analyses coproc [NAME] CMD, which runs in a subshell; its stdin
+// is ${NAME[1]}: a later >&${NAME[1]} feeds it.
+func (a *analyzer) coproc(c *syntax.CoprocClause, sc *scope) summary {
+	if c.Stmt == nil {
+		return summary{}
+	}
+	s := a.stmt(c.Stmt, sc.copy())
+	name := "COPROC"
+	if c.Name != nil {
+		name = c.Name.Lit()
+	}
+	if a.coprocs == nil {
+		a.coprocs = map[string]summary{}
+	}
+	a.coprocs[name] = s
+	return s
 }
 
 // forWords analyses for NAME in WORDS; do BODY: the variable takes the
