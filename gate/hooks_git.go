@@ -135,7 +135,7 @@ loop:
 				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)
 			}
 			i++
-		case v == "--namespace" || v == "--super-prefix":
+		case v == "--namespace" || v == "--super-prefix" || v == "--attr-source": // git.c: the next word is the value
 			i += 2
 		case strings.HasPrefix(v, "-"):
 			i++
