@@ -121,6 +121,7 @@ FUZZ_TARGETS += jsonedit:FuzzEdit
 FUZZ_TARGETS += gate/internal/scripts:FuzzSed
 FUZZ_TARGETS += gate/internal/scripts:FuzzAwk
 FUZZ_TARGETS += gate/internal/scripts:FuzzFind
+FUZZ_TARGETS += gate/internal/scripts:FuzzTar
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
