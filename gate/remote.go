@@ -3,8 +3,9 @@ package gate
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 )
 
 // Code fetched from outside the project (SPEC §5.4) is human-only: a
@@ -39,31 +40,37 @@ var pythonRunner = runnerSpec{python: true,
 	local:  map[string]bool{"--offline": true},
 }
 
-// packageRunner is a runner that fetches packages: the subcommand words
-// that select it (none: the program itself) and how it names packages.
-type packageRunner struct {
-	sub  []string
-	spec *runnerSpec
-}
-
-// packageRunners are the runners that fetch packages, by program name:
-// pnpm exec and yarn exec run only what is installed and are not here.
-var packageRunners = map[string][]packageRunner{
-	"npx": {{nil, &nodeRunner}}, "pnpx": {{nil, &nodeRunner}}, "bunx": {{nil, &nodeRunner}},
-	"npm":  {{[]string{"exec"}, &nodeRunner}, {[]string{"x"}, &nodeRunner}},
-	"pnpm": {{[]string{"dlx"}, &nodeRunner}}, "yarn": {{[]string{"dlx"}, &nodeRunner}}, "bun": {{[]string{"x"}, &nodeRunner}},
-	"uvx": {{nil, &pythonRunner}}, "pipx": {{[]string{"run"}, &pythonRunner}}, "uv": {{[]string{"tool", "run"}, &pythonRunner}},
-}
-
-// findPackageRunner returns the spec of a package runner and the index of
-// its first argument.
+// findPackageRunner returns the spec of a package runner (cmds.Tool's
+// Runs: the subcommand words that make it fetch) and the index of its
+// first argument.
 func findPackageRunner(lb string, args []word) (runnerSpec, int, bool) {
-	for _, r := range packageRunners[lb] {
-		if len(args) >= len(r.sub) && slices.EqualFunc(args[:len(r.sub)], r.sub, func(w word, s string) bool { return w.val == s }) {
-			return *r.spec, len(r.sub), true
+	t := cmds.ToolOf(lb)
+	if t == nil {
+		return runnerSpec{}, 0, false
+	}
+	for _, form := range t.Runs {
+		if n, ok := formAt(args, form); ok {
+			if t.Registry == cmds.PyPI {
+				return pythonRunner, n, true
+			}
+			return nodeRunner, n, true
 		}
 	}
 	return runnerSpec{}, 0, false
+}
+
+// formAt says args start with form's words ("tool run"; "" is no word)
+// and how many there are.
+func formAt(args []word, form string) (int, bool) {
+	n := 0
+	for rest := form; rest != ""; n++ {
+		var w string
+		w, rest, _ = strings.Cut(rest, " ")
+		if n >= len(args) || args[n].val != w {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 // remoteRunner reports a package runner that may fetch code: the packages
@@ -225,13 +232,15 @@ func denoRemote(v string) bool {
 	return strings.HasPrefix(lv, "http://") || strings.HasPrefix(lv, "https://") || strings.HasPrefix(lv, "npm:") || strings.HasPrefix(lv, "jsr:")
 }
 
-// remoteModules are the programs that fetch a module they are given.
-var remoteModules = map[string]func([]word) (string, bool){"deno": denoRunRemote, "go": goRunRemote}
-
-// remoteModule reports a program run on a module it fetches.
+// remoteModule reports a program run on a module it fetches: the
+// reader its entry names (cmds.Tool's Module).
 func remoteModule(lb string, args []word) (string, bool) {
-	if check := remoteModules[lb]; check != nil {
-		return check(args)
+	switch t := cmds.ToolOf(lb); {
+	case t == nil:
+	case t.Module == "deno":
+		return denoRunRemote(args)
+	case t.Module == "go":
+		return goRunRemote(args)
 	}
 	return "", false
 }

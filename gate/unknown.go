@@ -75,7 +75,7 @@ func readBy(facts []*rfact, idx int, p pathRef) bool {
 // knownFamily reports a program one of the gate's families models even
 // when this call gave it nothing to say (docker compose --env-file .env up).
 func knownFamily(lb string) bool {
-	return cmds.ToolOf(lb) != nil && cmds.ToolOf(lb).Modelled() || versionTools[lb] || urlFetchers[lb] || netKnown(lb) ||
+	return cmds.ToolOf(lb) != nil && cmds.ToolOf(lb).Modelled() || netKnown(lb) ||
 		isShell(lb) || isInterpreter(lb) || isPrefixRunner(lb) || otherTools[lb] || cmds.ClassOf(lb) == argv.Data
 }
 

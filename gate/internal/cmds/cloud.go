@@ -9,7 +9,7 @@ var terraformGroups = []string{"state", "workspace", "providers"}
 
 // cloudTools are the infrastructure, cloud and forge CLIs.
 var cloudTools = []*Tool{
-	{Name: "terraform", Hook: "infra", Grant: BySub, Nested: terraformGroups, Examples: []argv.Example{want("destroy", "human human.teardown")}},
+	{Name: "terraform", Version: true, Hook: "infra", Grant: BySub, Nested: terraformGroups, Examples: []argv.Example{want("destroy", "human human.teardown")}},
 	{Name: "tofu", Hook: "infra", Nested: terraformGroups, Examples: []argv.Example{want("plan -out=/home/u/x.plan", "human human.outside-write")}},
 	{Name: "pulumi", Hook: "infra", Examples: []argv.Example{want("destroy --yes", "human human.teardown")}},
 	{Name: "cdk", Hook: "infra", Examples: []argv.Example{want("destroy", "human human.teardown")}},
@@ -17,7 +17,7 @@ var cloudTools = []*Tool{
 	{Name: "sst", Hook: "infra", Examples: []argv.Example{want("remove", "human human.teardown")}},
 	{Name: "serverless", Hook: "infra", Examples: []argv.Example{want("remove", "human human.teardown")}},
 	{Name: "sls", Hook: "infra", Examples: []argv.Example{want("remove --stage prod", "human human.teardown")}},
-	{Name: "gh", Grant: BySub, AllNested: true, Examples: []argv.Example{want("auth token", "human human.sensitive-read")}},
+	{Name: "gh", Version: true, Grant: BySub, AllNested: true, Examples: []argv.Example{want("auth token", "human human.sensitive-read")}},
 	{Name: "aws", AllNested: true, Teardowns: []string{"delete-stack"},
 		Examples: []argv.Example{want("cloudformation delete-stack --stack-name prod", "human human.teardown")}},
 	{Name: "gcloud", AllNested: true, Teardowns: []string{"delete projects"},

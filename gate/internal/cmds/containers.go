@@ -23,16 +23,16 @@ var dockerSubs = []*argv.Command{
 
 // containerTools are the container and cluster CLIs.
 var containerTools = []*Tool{
-	{Name: "docker", Hook: "docker", Cmd: tool("docker", flags("-D --debug --tls --tlsverify", "--context -c -H --host -l --log-level --config --tlscacert --tlscert --tlskey", ""), dockerSubs...),
+	{Name: "docker", FetchesURLs: true, Version: true, Hook: "docker", Cmd: tool("docker", flags("-D --debug --tls --tlsverify", "--context -c -H --host -l --log-level --config --tlscacert --tlscert --tlskey", ""), dockerSubs...),
 		Grant: BySub, Nested: dockerGrantGroups, Examples: []argv.Example{want("ps -a", "allow"), want("compose config", "human human.sensitive-read")}},
-	{Name: "podman", Hook: "docker", Cmd: tool("podman", flags("--debug", "--connection -c --url --log-level --root --runroot", ""), dockerSubs...),
+	{Name: "podman", FetchesURLs: true, Hook: "docker", Cmd: tool("podman", flags("--debug", "--connection -c --url --log-level --root --runroot", ""), dockerSubs...),
 		Grant: BySub, Nested: dockerGrantGroups, Examples: []argv.Example{want("images", "allow")}},
 	// nerdctl's grant is the exact command (docker's per subcommand)
 	{Name: "nerdctl", Hook: "docker", Examples: []argv.Example{want("ps", "allow"), want("inspect web", "ask ask.flag")}},
 	// kubectl get pods must not cover kubectl get secrets
-	{Name: "kubectl", Hook: "kube", Grant: BySub, AllNested: true, Examples: []argv.Example{want("delete ns prod", "human human.teardown")}},
+	{Name: "kubectl", Version: true, Hook: "kube", Grant: BySub, AllNested: true, Examples: []argv.Example{want("delete ns prod", "human human.teardown")}},
 	// oc's and the cloud CLIs' groups are declared, but their grant is the
 	// exact command (the gate never granted oc get pods *)
 	{Name: "oc", Hook: "kube", AllNested: true, Examples: []argv.Example{want("delete namespace prod", "human human.teardown"), want("cp pod:/etc/passwd /tmp/x", "human human.outside-write")}},
-	{Name: "helm", Hook: "kube", Grant: BySub, Nested: []string{"plugin", "repo", "registry"}, Examples: []argv.Example{want("uninstall web", "human human.teardown")}},
+	{Name: "helm", FetchesURLs: true, Version: true, Hook: "kube", Grant: BySub, Nested: []string{"plugin", "repo", "registry"}, Examples: []argv.Example{want("uninstall web", "human human.teardown")}},
 }

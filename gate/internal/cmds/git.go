@@ -228,7 +228,7 @@ var GitRisky = sync.OnceValue(func() GitFlagNames {
 
 // gitTool is how an "always" answer to git is worded: per subcommand, and
 // for its groups per action (git stash list *).
-var gitTool = &Tool{Name: "git", Cmd: git, Grant: BySub, Nested: gitGroups()}
+var gitTool = &Tool{Name: "git", FetchesURLs: true, Version: true, Cmd: git, Grant: BySub, Nested: gitGroups()}
 
 // gitGroups are the names of git's subcommands that group actions.
 func gitGroups() []string {

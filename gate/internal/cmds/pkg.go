@@ -41,9 +41,31 @@ type Tool struct {
 	// the words a call holds anywhere (gcloud projects delete: "delete
 	// projects"): human-only (SPEC §5.4).
 	Teardowns []string
+	// Runs are the subcommand words with which it runs a package it
+	// fetches from Registry when the project does not have it (npm exec,
+	// uv tool run; "": every call, npx): remote code (SPEC §5.4).
+	Runs     []string
+	Registry Registry
+	// Module names the gate's reader of a module it fetches and runs
+	// (go run m@v1, deno run URL; remote.go), "" for none.
+	Module string
+	// Version: its --version, -V, version or -version alone only
+	// prints its version.
+	Version bool
+	// FetchesURLs: it fetches a URL operand or option value (git clone,
+	// pip install -i, npm i URL), so a token in it goes to that host.
+	FetchesURLs bool
 	// Examples state the gate's answer (argv.Example.Want) for a call.
 	Examples []argv.Example
 }
+
+// Registry is where a package runner's packages come from.
+type Registry uint8
+
+const (
+	NPM Registry = iota
+	PyPI
+)
 
 // Grant is how an "always" answer to a tool's call is worded.
 type Grant uint8
@@ -64,9 +86,11 @@ func (t *Tool) Groups(sub string) bool {
 }
 
 // Modelled says the gate's families read the tool's calls even when a
-// call says nothing they know (a tool whose grant is per subcommand, or
-// that installs packages).
-func (t *Tool) Modelled() bool { return t.Grant != Exact || t.Installs != nil }
+// call says nothing they know (a tool whose grant is per subcommand, that
+// installs packages, prints its version or fetches URLs).
+func (t *Tool) Modelled() bool {
+	return t.Grant != Exact || t.Installs != nil || t.Version || t.FetchesURLs
+}
 
 // installWords are the subcommands with which a package manager fetches
 // and installs packages.
@@ -101,30 +125,42 @@ var pipGlobal = flags("-v --verbose -q --quiet --isolated --no-color --no-input 
 
 // pkgTools are the package managers.
 var pkgTools = []*Tool{
-	{Name: "npm", Hook: "npm", Cmd: tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
+	{Name: "npm", Runs: []string{"exec", "x"}, Registry: NPM, FetchesURLs: true, Version: true, Hook: "npm", Cmd: tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
 		// npm pkg get prints fields of package.json; set, delete and fix write it
 		tool("pkg", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""),
 			sub("get", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""), ex("name version", ""), ex("--json scripts", "")))})...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
 		want("ls --depth=0", "allow"), want("install -g typescript", "human human.outside-write"),
 		want("pkg set scripts.x=y", "human human.persistence-write"), want("install --registry http://x.test", "ask ask.flag")}},
-	{Name: "pnpm", Hook: "npm", Cmd: tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "pnpm", Runs: []string{"dlx"}, Registry: NPM, FetchesURLs: true, Version: true, Hook: "npm", Cmd: tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
 		want("list", "allow"), want("add -g typescript", "human human.outside-write")}},
-	{Name: "yarn", Hook: "npm", Cmd: tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "yarn", Runs: []string{"dlx"}, Registry: NPM, FetchesURLs: true, Version: true, Hook: "npm", Cmd: tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
 		want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")}},
-	{Name: "bun", Grant: ByScript, Installs: installWords},
-	{Name: "pip", Hook: "pip", Cmd: tool("pip", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{
+	{Name: "bun", Runs: []string{"x"}, Registry: NPM, FetchesURLs: true, Grant: ByScript, Installs: installWords},
+	{Name: "pip", FetchesURLs: true, Version: true, Hook: "pip", Cmd: tool("pip", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{
 		want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")}},
-	{Name: "pip3", Hook: "pip", Cmd: tool("pip3", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("show requests", "allow")}},
-	{Name: "uv", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("tool install ruff", "human human.outside-write")}},
-	{Name: "poetry", Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("self add x", "human human.persistence-write")}},
-	{Name: "cargo", Hook: "cargo", Grant: BySub, Nested: []string{"install", "owner"}, Installs: installWords, Examples: []argv.Example{
+	{Name: "pip3", FetchesURLs: true, Version: true, Hook: "pip", Cmd: tool("pip3", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("show requests", "allow")}},
+	{Name: "uv", Runs: []string{"tool run"}, Registry: PyPI, FetchesURLs: true, Version: true, Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("tool install ruff", "human human.outside-write")}},
+	{Name: "poetry", FetchesURLs: true, Version: true, Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("self add x", "human human.persistence-write")}},
+	{Name: "cargo", FetchesURLs: true, Version: true, Hook: "cargo", Grant: BySub, Nested: []string{"install", "owner"}, Installs: installWords, Examples: []argv.Example{
 		want("build --target-dir /tmp/t", "human human.outside-write"), want("build --config x", "ask ask.flag"),
 		want("install ripgrep", "human human.outside-write"), want("--version", "allow")}},
-	{Name: "composer", Grant: BySub, Installs: installWords},
-	{Name: "bundle", Grant: BySub, Installs: installWords},
-	{Name: "brew", Grant: BySub, Installs: installWords, Examples: []argv.Example{want("install jq", "human human.outside-write")}},
+	{Name: "composer", FetchesURLs: true, Grant: BySub, Installs: installWords},
+	{Name: "bundle", FetchesURLs: true, Grant: BySub, Installs: installWords},
+	{Name: "brew", FetchesURLs: true, Grant: BySub, Installs: installWords, Examples: []argv.Example{want("install jq", "human human.outside-write")}},
 	{Name: "apt", Grant: BySub, Installs: installWords},
 	{Name: "mix", Grant: BySub, Installs: installWords},
+	{Name: "gem", Version: true, FetchesURLs: true, Examples: []argv.Example{want("install rails", "human human.outside-write"), want("--version", "allow")}},
+	// the package runners: a package the project does not have is
+	// fetched (human.remote-code); deno and go run fetch modules
+	{Name: "npx", Runs: []string{""}, Registry: NPM, Examples: []argv.Example{want("cowsay hi", "human human.remote-code")}},
+	{Name: "pnpx", Runs: []string{""}, Registry: NPM},
+	{Name: "bunx", Runs: []string{""}, Registry: NPM},
+	{Name: "uvx", Runs: []string{""}, Registry: PyPI, Examples: []argv.Example{want("ruff check", "human human.remote-code")}},
+	{Name: "pipx", Runs: []string{"run"}, Registry: PyPI, FetchesURLs: true},
+	{Name: "deno", Module: "deno", Examples: []argv.Example{want("run https://x.test/m.ts", "human human.remote-code")}},
+	// version control tools that fetch the URL they are given
+	{Name: "svn", FetchesURLs: true},
+	{Name: "hg", FetchesURLs: true},
 }
 
 var toolIndex = index(Tools(), func(t *Tool) string { return t.Name })
