@@ -85,64 +85,12 @@ func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 // were options, so rules on git push also see git -C dir push; false when
 // there is no subcommand.
 func gitGlobals(a *analyzer, f *rfact, idx int, args []word, sc *scope) (gitCall, bool) {
-	cwd := sc.cwd
-	unsafe := ""
+	o := gitOptions{a: a, sc: sc, idx: idx, cwd: sc.cwd}
 	i := 0
-	cwdChanged, otherRepo := false, false
-	var workTree pathRef
-loop:
-	for i < len(args) {
-		v := args[i].val
-		switch {
-		case v == "-C":
-			if i+1 < len(args) {
-				if args[i+1].dyn {
-					cwd = ""
-				} else {
-					cwd = a.resolvePath(args[i+1].val, cwd, false).abs
-				}
-			}
-			cwdChanged = true
-			i += 2
-		case v == "-c" || v == "--config-env":
-			unsafe = "git " + v + " sets configuration that can run programs"
-			if v == "-c" && i+1 < len(args) {
-				a.gitConfigCommand(args[i+1].val, sc, idx)
-				if k, _, _ := strings.Cut(args[i+1].val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
-					a.gitConfigFile(word{val: args[i+1].val[len(k)+1:], dyn: args[i+1].dyn, procText: args[i+1].procText, sub: args[i+1].sub}, sc, idx)
-				}
-			}
-			i += 2
-		case strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env="):
-			unsafe = "git " + v
-			i++
-		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
-			// another repository or work tree: like git -C for reads
-			p, eq := "", false
-			if _, p, eq = strings.Cut(v, "="); !eq && i+1 < len(args) {
-				p = args[i+1].val
-				i++
-			}
-			r := a.resolvePath(p, cwd, false)
-			if p == "" || args[i].dyn || !a.inProject(r) {
-				otherRepo = true
-			}
-			if !ownRepo(r, a.env.Project, strings.HasPrefix(v, "--git-dir"), args[i].dyn) && unsafe == "" {
-				// another .git's config can run programs (core.fsmonitor, core.pager)
-				unsafe = "git " + strings.SplitN(v, "=", 2)[0] + " names a repository or work tree other than the project's own"
-			}
-			if strings.HasPrefix(v, "--work-tree") {
-				workTree = a.resolveMaybe(args[i], p, &scope{cwd: cwd}, true)
-			}
-			i++
-		case v == "--namespace" || v == "--super-prefix" || v == "--attr-source": // git.c: the next word is the value
-			i += 2
-		case strings.HasPrefix(v, "-"):
-			i++
-		default:
-			break loop
-		}
+	for i < len(args) && strings.HasPrefix(args[i].val, "-") {
+		i = o.read(args, i) + 1
 	}
+	cwd, unsafe, cwdChanged, otherRepo, workTree := o.cwd, o.unsafe, o.cwdChanged, o.otherRepo, o.workTree
 	g := f
 	gidx := idx
 	if i > 0 && i < len(args) {
@@ -170,6 +118,95 @@ loop:
 	}
 	return gitCall{a: a, g: g, idx: gidx, sc: &scope{cwd: cwd}, cwd: cwd, args: args, at: i, sub: args[i].val, rest: args[i+1:],
 		unsafe: unsafe, otherRepo: otherRepo, workTree: workTree, spec: spec}, true
+}
+
+// gitOptions is what git's global options say: where git runs, whether
+// an option makes the call not known-safe, another repository or work tree.
+type gitOptions struct {
+	a   *analyzer
+	sc  *scope // the scope of the call, before -C
+	idx int    // the call's exec fact
+	cwd string // the directory git runs in ("" when only known at run time)
+	// unsafe: why an option makes the call not known-safe
+	unsafe     string
+	cwdChanged bool
+	otherRepo  bool    // --git-dir or --work-tree outside the project
+	workTree   pathRef // --work-tree's directory
+}
+
+// read reads the global option args[i] by its entry in the table
+// (cmds.GitGlobal) and returns the index of the last word it takes: its
+// value's when that is the next word. An option the table lacks takes no
+// value.
+func (o *gitOptions) read(args []word, i int) int {
+	v := args[i].val
+	opt, val, attached := cmds.GitGlobalOf(v)
+	if opt == nil {
+		return i
+	}
+	w, last := args[i], i // the word holding the value, and the last word taken
+	if opt.Value && !attached {
+		last = i + 1
+		if i+1 < len(args) {
+			w, val = args[i+1], args[i+1].val
+		}
+	}
+	given := attached || last < len(args) && last > i
+	switch opt.Does {
+	case cmds.GitCwd:
+		o.chdir(w, given)
+	case cmds.GitConfig, cmds.GitConfigEnv:
+		o.unsafe = "git " + v + " sets configuration that can run programs"
+		if attached {
+			o.unsafe = "git " + v
+		}
+		if opt.Does == cmds.GitConfig && given {
+			o.config(w)
+		}
+	case cmds.GitExecPath:
+		o.unsafe = "git " + v
+	case cmds.GitDir, cmds.GitWorkTree:
+		o.repo(opt, w, val)
+	}
+	return last
+}
+
+// chdir is -C DIR: git runs in DIR.
+func (o *gitOptions) chdir(w word, given bool) {
+	if given {
+		if w.dyn {
+			o.cwd = ""
+		} else {
+			o.cwd = o.a.resolvePath(w.val, o.cwd, false).abs
+		}
+	}
+	o.cwdChanged = true
+}
+
+// config is -c KEY=VALUE: a command the value names is analysed, and a
+// config file an include key names is read for more.
+func (o *gitOptions) config(w word) {
+	o.a.gitConfigCommand(w.val, o.sc, o.idx)
+	if k, _, _ := strings.Cut(w.val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
+		o.a.gitConfigFile(word{val: w.val[len(k)+1:], dyn: w.dyn, procText: w.procText, sub: w.sub}, o.sc, o.idx)
+	}
+}
+
+// repo is --git-dir DIR or --work-tree DIR (w holds p): another
+// repository or work tree is like git -C for reads, and its config can
+// run programs (core.fsmonitor, core.pager).
+func (o *gitOptions) repo(opt *cmds.GitGlobal, w word, p string) {
+	a := o.a
+	r := a.resolvePath(p, o.cwd, false)
+	if p == "" || w.dyn || !a.inProject(r) {
+		o.otherRepo = true
+	}
+	if !ownRepo(r, a.env.Project, opt.Does == cmds.GitDir, w.dyn) && o.unsafe == "" {
+		o.unsafe = "git " + opt.Name + " names a repository or work tree other than the project's own"
+	}
+	if opt.Does == cmds.GitWorkTree {
+		o.workTree = a.resolveMaybe(w, p, &scope{cwd: o.cwd}, true)
+	}
 }
 
 // flags analyses what any subcommand's flags do: commands git runs, hooks

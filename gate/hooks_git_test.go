@@ -6,23 +6,30 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// Every example of git's subcommands in the table runs through Analyze and
+// Every example of git's subcommands and global options in the table runs through Analyze and
 // gets the answer it states.
 func TestGitExamplesDecide(t *testing.T) {
 	e := env(protocol.Policy{})
 	n := 0
-	for _, s := range cmds.GitSubs() {
-		for _, ex := range s.Examples {
+	check := func(examples []argv.Example) {
+		for _, ex := range examples {
 			n++
 			call := "git " + ex.Args
 			assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
 		}
 	}
-	assert.Greater(t, n, 60)
+	for _, s := range cmds.GitSubs() {
+		check(s.Examples)
+	}
+	for _, g := range cmds.GitGlobals() {
+		check(g.Examples)
+	}
+	assert.Greater(t, n, 70)
 }
 
 // Every hook git's table names is a reader in gitHooks, every reader is

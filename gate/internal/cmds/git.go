@@ -17,7 +17,83 @@ import (
 // its Subs are the subcommands whose flags are declared.
 var git = tool("git", flags("-v -p --paginate -P --no-pager --no-replace-objects --bare --literal-pathspecs --glob-pathspecs --noglob-pathspecs "+
 	"--icase-pathspecs --no-optional-locks --no-advice --exec-path --html-path --man-path --info-path",
-	"-C -c --git-dir --work-tree --namespace --config-env --super-prefix --list-cmds --attr-source", ""), gitDeclared()...)
+	gitGlobalValues()+" --list-cmds", ""), gitDeclared()...)
+
+// GitOption is what one of git's global options does to the call.
+type GitOption uint8
+
+const (
+	GitPlain     GitOption = iota // nothing the gate reads (--namespace)
+	GitCwd                        // -C DIR: git runs in DIR
+	GitConfig                     // -c KEY=VALUE: configuration, which can name programs git runs
+	GitConfigEnv                  // --config-env KEY=ENVVAR: the same, from the environment
+	GitExecPath                   // --exec-path=DIR: where git finds the programs it runs
+	GitDir                        // --git-dir DIR: another repository, whose config can run programs
+	GitWorkTree                   // --work-tree DIR: another work tree, where git writes
+)
+
+// GitGlobal is one of git's global options that takes a value or changes
+// what the gate reads. git reads them as written (git.c handle_options):
+// no abbreviation and no cluster; a long one takes its value after "=" or
+// as the next word.
+type GitGlobal struct {
+	Name  string
+	Does  GitOption
+	Value bool // it takes a value
+	// Prefix: every word starting with Name is this option (--exec-path,
+	// --exec-path=DIR)
+	Prefix bool
+	// Examples are git's arguments and the gate's answer for them
+	// (argv.Example.Want)
+	Examples []argv.Example
+}
+
+// gitGlobals are the global options git's reader knows; any other word
+// starting with "-" before the subcommand is an option without a value.
+var gitGlobals = []GitGlobal{
+	{Name: "-C", Does: GitCwd, Value: true, Examples: []argv.Example{want("-C sub status", "allow"), want("-C /home/u/other status", "ask ask.outside-read")}},
+	{Name: "-c", Does: GitConfig, Value: true, Examples: []argv.Example{want("-c core.pager='rm -rf ~' log", "deny floor.rm-root"),
+		want("-c user.name=x status", "ask ask.flag")}},
+	{Name: "--config-env", Does: GitConfigEnv, Value: true, Examples: []argv.Example{want("--config-env core.pager=P log", "ask ask.flag")}},
+	{Name: "--exec-path", Does: GitExecPath, Prefix: true, Examples: []argv.Example{want("--exec-path=/tmp/x status", "ask ask.flag")}},
+	{Name: "--git-dir", Does: GitDir, Value: true, Examples: []argv.Example{want("--git-dir=/tmp/x/.git log", "ask ask.flag"),
+		want("--git-dir /repo/.git status", "allow")}},
+	{Name: "--work-tree", Does: GitWorkTree, Value: true, Examples: []argv.Example{want("--work-tree=/repo status", "allow")}},
+	{Name: "--namespace", Value: true},
+	{Name: "--super-prefix", Value: true},
+	// git --attr-source HEAD push: HEAD is the option's value
+	{Name: "--attr-source", Value: true, Examples: []argv.Example{want("--attr-source HEAD push --force origin main", "human human.force-push")}},
+}
+
+// GitGlobalOf is the global option word v spells, with its value when it
+// is attached (--git-dir=DIR); nil when the table does not have it.
+func GitGlobalOf(v string) (opt *GitGlobal, val string, attached bool) {
+	name := v
+	if strings.HasPrefix(v, "--") {
+		name, val, attached = strings.Cut(v, "=")
+	}
+	for i := range gitGlobals {
+		g := &gitGlobals[i]
+		switch {
+		case g.Prefix && strings.HasPrefix(v, g.Name):
+			return g, "", false
+		case g.Name == name && g.Value:
+			return g, val, attached
+		}
+	}
+	return nil, "", false
+}
+
+// gitGlobalValues are the names of the global options that take a value.
+func gitGlobalValues() string {
+	var names []string
+	for _, g := range gitGlobals {
+		if g.Value {
+			names = append(names, g.Name)
+		}
+	}
+	return strings.Join(names, " ")
+}
 
 // GitClass is what a git subcommand is whatever its flags.
 type GitClass uint8
@@ -269,6 +345,9 @@ var gitSubIndex = sync.OnceValue(func() map[string]*GitSub {
 // GitSubOf is what the table says of git subcommand name, nil when it
 // does not have it.
 func GitSubOf(name string) *GitSub { return gitSubIndex()[name] }
+
+// GitGlobals are git's global options, for tests.
+func GitGlobals() []GitGlobal { return gitGlobals }
 
 // GitSubs are git's subcommands, for tests.
 func GitSubs() []*GitSub { return gitSubTable }
