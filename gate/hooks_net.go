@@ -20,7 +20,7 @@ import (
 // Uploads may take: the cases of network's and uploadCandidates' switches
 // (TestNetHooksResolve).
 const (
-	netHooks       = "curl wget ssh rsync openssl"
+	netHooks       = "curl wget aria2c httpie ssh rsync openssl"
 	uploadSyntaxes = "curl wget attach socat ftp tftp smbclient"
 )
 
@@ -251,13 +251,18 @@ func (c *netCall) curlConfig() {
 }
 
 // savesRemoteName reports a download saved under the URL's file name: curl
-// -O, wget without -O (or --spider, which saves nothing).
+// -O, wget without -O (or --spider, which saves nothing), aria2c without
+// -o, httpie's and xh's --download without -o.
 func savesRemoteName(hook string, args []word) bool {
 	switch hook {
 	case "curl":
 		return hasShort(args, "O") || hasFlag(args, "--remote-name", "--remote-name-all")
 	case "wget":
 		return len(optionValues(args, 'O', "--output-document")) == 0 && !hasFlag(args, "--spider")
+	case "aria2c":
+		return len(optionValues(args, 'o', "--out")) == 0
+	case "httpie":
+		return (hasShort(args, "d") || hasFlag(args, "--download")) && len(optionValues(args, 'o', "--output")) == 0
 	}
 	return false
 }
@@ -537,13 +542,18 @@ func (c *netCall) ftpBatch(opts cmds.Transfer) {
 }
 
 // savedIn is where a downloader saves the file name: in the directory of
-// curl --output-dir or wget -P/--directory-prefix when one is given
-// (wget -P .git/hooks URL writes a hook).
+// curl --output-dir, wget -P/--directory-prefix or aria2c -d/--dir when
+// one is given (wget -P .git/hooks URL writes a hook).
 func savedIn(args []word, hook string, name word) word {
-	dirs := optionValues(args, 'P', "--directory-prefix")
-	if hook == "curl" {
+	var dirs []word
+	switch hook {
+	case "curl":
 		dirs = optionValues(args, 0, "--output-dir")
-	} else if hook != "wget" {
+	case "wget":
+		dirs = optionValues(args, 'P', "--directory-prefix")
+	case "aria2c":
+		dirs = optionValues(args, 'd', "--dir")
+	default:
 		return name
 	}
 	if len(dirs) == 0 || strings.HasPrefix(name.val, "/") || name.val == "-" {
