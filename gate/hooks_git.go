@@ -187,8 +187,8 @@ func (o *gitOptions) chdir(w word, given bool) {
 // config file an include key names is read for more.
 func (o *gitOptions) config(w word) {
 	o.a.gitConfigCommand(w.val, o.sc, o.idx)
-	if k, _, _ := strings.Cut(w.val, "="); gitIncludeKey().MatchString(strings.ToLower(k)) {
-		o.a.gitConfigFile(word{val: w.val[len(k)+1:], dyn: w.dyn, procText: w.procText, sub: w.sub}, o.sc, o.idx)
+	if k, v, ok := strings.Cut(w.val, "="); ok && gitIncludeKey().MatchString(strings.ToLower(k)) {
+		o.a.gitConfigFile(word{val: v, dyn: w.dyn, procText: w.procText, sub: w.sub}, o.sc, o.idx)
 	}
 }
 

@@ -56,3 +56,14 @@ func TestGitHooksResolve(t *testing.T) {
 	}
 	assert.Nil(t, cmds.GitSubOf("frobnicate"))
 }
+
+// A -c without "=" sets a key to true, and an include key so is no file:
+// the gate reads it without failing (git -c include.path log sliced past
+// the word's end, a panic Analyze turned into ask.internal).
+func TestGitConfigWithoutValue(t *testing.T) {
+	for _, cmd := range []string{"git -c include.path log", "git -c includeIf.onbranch:x.path status", "git -c include.path= log"} {
+		v := Analyze(bash(cmd), env(protocol.Policy{}))
+		assert.NotContains(t, codes(v), "ask.internal", cmd)
+		assert.Contains(t, codes(v), "ask.flag", cmd)
+	}
+}
