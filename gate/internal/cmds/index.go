@@ -25,7 +25,7 @@ func index[T any](table []T, name func(T) string) func() map[string]T {
 func commandName(c *argv.Command) string { return c.Name }
 
 // readerIndex is the readers by name.
-var readerIndex = index(slices.Concat(readers, macReaders), commandName)
+var readerIndex = index(slices.Concat(readers, macReaders, inspectors), commandName)
 
 // programIndex is every program whose flags the table declares, by name.
 var programIndex = index(All(), commandName)
@@ -45,7 +45,7 @@ func Lookup(name string) *argv.Command {
 // the disk tools, the file tools, the pagers and editors, the installers,
 // the macOS readers and queries.
 func All() []*argv.Command {
-	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, installerCmds(), macReaders, queryCmds())
+	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, installerCmds(), macReaders, inspectors, queryCmds())
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for
