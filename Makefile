@@ -122,6 +122,7 @@ FUZZ_TARGETS += gate/internal/scripts:FuzzSed
 FUZZ_TARGETS += gate/internal/scripts:FuzzAwk
 FUZZ_TARGETS += gate/internal/scripts:FuzzFind
 FUZZ_TARGETS += gate/internal/scripts:FuzzTar
+FUZZ_TARGETS += gate/internal/scripts:FuzzDB
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -10,10 +10,6 @@ import (
 func TestPatternsCompile(t *testing.T) {
 	for i, re := range []func() *regexp.Regexp{
 		chmodFlagMode,
-		dbCopyRe,
-		dbMetaRe,
-		dbProgramRe,
-		dbWordRe,
 		exCodeRe,
 		exExeRe,
 		exRangeRe,

@@ -16,3 +16,19 @@ type Effects struct {
 	Writes []string // files it writes: sed w FILE, awk print > "FILE"
 	Reads  []string // files it reads: sed r FILE, awk getline < "FILE"
 }
+
+// Step is one thing a script does, for languages whose commands the
+// caller must meet in order (a database shell's meta-commands).
+type Step struct {
+	Kind StepKind
+	Arg  string // the command, or the file, as the script spells it
+}
+
+// StepKind is what a Step does.
+type StepKind uint8
+
+const (
+	Run   StepKind = iota + 1 // runs the command Arg
+	Write                     // writes the file Arg
+	Read                      // reads the file Arg
+)
