@@ -69,6 +69,9 @@ func exposes(name string, args []string) string {
 	if t != nil && t.Forwards && sshRemoteForward(args) {
 		return name + " -R lets the remote host reach ports of this machine"
 	}
+	if t != nil && t.Forwards && sshOpenForward(args) {
+		return name + " -L/-D listens on every network interface"
+	}
 	if r, ok := cmds.Renamed(name); ok {
 		name = r
 	}
@@ -139,4 +142,91 @@ func sshRemoteForward(args []string) bool {
 		}
 	}
 	return false
+}
+
+// sshOpenForward reports a local or dynamic forward (-L, -D, also in a
+// cluster or attached, and -o LocalForward/DynamicForward) bound to every
+// interface: an empty bind address, *, 0.0.0.0 or :: (ssh(1): "an empty
+// address or '*' indicates that the port should be available from all
+// interfaces"). Anyone who reaches this machine then reaches the forward.
+func sshOpenForward(args []string) bool {
+	for i, v := range args {
+		lv := strings.ToLower(v)
+		switch {
+		case strings.HasPrefix(lv, "-o") && len(v) > 2:
+			if listen, ok := sshForwardOption(v[2:]); ok && everyInterface(listen, 2) {
+				return true
+			}
+		case v == "-o" && i+1 < len(args):
+			if listen, ok := sshForwardOption(args[i+1]); ok && everyInterface(listen, 2) {
+				return true
+			}
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			for j := 1; j < len(v); j++ {
+				c := v[j]
+				if c == 'L' || c == 'D' {
+					spec := v[j+1:]
+					if spec == "" && i+1 < len(args) {
+						spec = args[i+1]
+					}
+					n := 4 // -L BIND:PORT:HOST:HOSTPORT
+					if c == 'D' {
+						n = 2 // -D BIND:PORT
+					}
+					if everyInterface(spec, n) {
+						return true
+					}
+					break
+				}
+				if !strings.ContainsRune("46AaCfGgKkMNnqsTtVvXxY", rune(c)) {
+					break // a value flag: the rest is its value
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sshForwardOption is the listen address (BIND:PORT) of an ssh option
+// LocalForward or DynamicForward (KEY=LISTEN TARGET, KEY LISTEN TARGET).
+func sshForwardOption(opt string) (listen string, ok bool) {
+	k, val, found := strings.Cut(opt, "=")
+	if !found || strings.ContainsAny(k, " \t") {
+		k, val, _ = strings.Cut(opt, " ")
+	}
+	switch strings.ToLower(strings.TrimSpace(k)) {
+	case "localforward", "dynamicforward":
+		f := strings.Fields(val)
+		if len(f) == 0 {
+			return "", false
+		}
+		return f[0], true
+	}
+	return "", false
+}
+
+// everyInterface reports a forward's spec of want fields, the first the
+// bind address, that binds every interface: BIND:PORT:HOST:HOSTPORT (-L)
+// or BIND:PORT (-D, LocalForward's listen address) with BIND empty, *,
+// 0.0.0.0 or :: ([::], or "/" for ":" with IPv6). Without BIND
+// (PORT:HOST:HOSTPORT) ssh binds localhost.
+func everyInterface(spec string, want int) bool {
+	var fields []string
+	switch {
+	case strings.HasPrefix(spec, "["):
+		b, r, found := strings.Cut(spec[1:], "]")
+		if !found || r == "" || r[0] != ':' {
+			return false
+		}
+		fields = append([]string{b}, strings.Split(r[1:], ":")...)
+	case strings.Contains(spec, "/"):
+		fields = strings.Split(spec, "/")
+	default:
+		fields = strings.Split(spec, ":")
+	}
+	if len(fields) != want {
+		return false
+	}
+	b := fields[0]
+	return b == "" || b == "*" || b == "0.0.0.0" || b == "::"
 }

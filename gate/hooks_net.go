@@ -346,6 +346,15 @@ func (c *netCall) option(i int) (skip, done bool) {
 		f.ask = reason("ask.flag", "wget --use-askpass runs a command")
 		a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
 		return skip, true
+	case (v == "--rsync-path" || strings.HasPrefix(v, "--rsync-path=")) && c.t.Hook == "rsync":
+		// rsync --rsync-path=CMD: the remote shell runs CMD, read as ssh's
+		// remote command is (rm -rf ~ there deletes a home too)
+		cmd, found := strings.CutPrefix(v, "--rsync-path=")
+		if !found && i+1 < len(args) {
+			cmd, skip = args[i+1].val, true
+		}
+		a.reparse(cmd, sc, idx)
+		return skip, true
 	case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && c.t.Hook == "rsync":
 		cmd := strings.TrimPrefix(v, "--rsh=")
 		if (v == "-e" || v == "--rsh") && i+1 < len(args) {
