@@ -1,10 +1,12 @@
 package gate
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -26,6 +28,12 @@ type subcmd struct {
 // records an outcome) does not pay for it at start-up.
 func subcmdTable(specs map[string][]string) func() map[string][]subcmd {
 	return sync.OnceValue(func() map[string][]subcmd { return parseSubcmds(specs) })
+}
+
+// toolSubcmdTable is subcmdTable of specs and the forms the tools'
+// entries give (field), joined on its first lookup too.
+func toolSubcmdTable(field func(*cmds.Tool) []string, specs map[string][]string) func() map[string][]subcmd {
+	return sync.OnceValue(func() map[string][]subcmd { return parseSubcmds(withTools(field, specs)) })
 }
 
 func parseSubcmds(specs map[string][]string) map[string][]subcmd {
@@ -53,21 +61,9 @@ func parseSubcmds(specs map[string][]string) map[string][]subcmd {
 }
 
 // secretPrinters print a credential or a decrypted secret: a read as
-// sensitive as the file or keychain it comes from.
-var secretPrinters = subcmdTable(map[string][]string{
-	// configure get prints any key of ~/.aws/config or credentials; the
-	// settings named here are not secrets (aws configure get region)
-	"aws": {"configure get !region|output|sso_region|sso_start_url|sso_account_id|sso_role_name|sso_session|role_arn|source_profile|cli_pager|max_attempts|retry_mode|endpoint_url|ca_bundle|duration_seconds|mfa_serial|role_session_name", "configure export-credentials", "ecr get-login-password", "ecr get-authorization-token",
-		"sts get-session-token", "sts assume-role", "sts assume-role-with-web-identity", "sts assume-role-with-saml",
-		"secretsmanager get-secret-value", "ssm get-parameter --with-decryption", "ssm get-parameters --with-decryption",
-		"ssm get-parameters-by-path --with-decryption", "codeartifact get-authorization-token", "rds generate-db-auth-token",
-		"iam create-access-key"},
-	"gcloud": {"auth print-access-token", "auth print-identity-token", "auth application-default print-access-token",
-		"secrets versions access", "config config-helper"},
-	"az": {"account get-access-token", "keyvault secret show", "keyvault secret download", "storage account keys list",
-		"acr login --expose-token"},
-	"gh":                  {"auth token", "auth status -t|--show-token"},
-	"glab":                {"auth status -t|--show-token"},
+// sensitive as the file or keychain it comes from (the package, container
+// and cloud CLIs' forms are their cmds.Tool entries' Secrets).
+var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secrets }, map[string][]string{
 	"vault":               {"kv get", "read", "print token", "token create"},
 	"op":                  {"read", "item get --reveal|--fields|--format", "inject"},
 	"dotenvx":             {"get", "decrypt"},
@@ -79,12 +75,6 @@ var secretPrinters = subcmdTable(map[string][]string{
 	"sops":                {"-d|--decrypt", "decrypt"},
 	"ansible-vault":       {"view", "decrypt"},
 	"age":                 {"-d|--decrypt"},
-	"kubectl":             {"get secret -o|--output", "get secrets -o|--output", "create token", "config view --raw|--flatten"},
-	"oc":                  {"get secret -o|--output", "get secrets -o|--output", "create token", "whoami -t|--show-token", "config view --raw|--flatten"},
-	"terraform":           {"output -raw|-json", "state pull", "show -json"},
-	"tofu":                {"output -raw|-json", "state pull", "show -json"},
-	"pulumi":              {"--show-secrets"},
-	"helm":                {"get values", "get all", "get manifest"},
 	"heroku":              {"config", "config:get", "auth:token"},
 	"vercel":              {"env pull"},
 	"netlify":             {"env:get"},
@@ -103,48 +93,29 @@ var secretPrinters = subcmdTable(map[string][]string{
 
 // configWriters change a configuration that later runs commands or loads
 // code (hooks, scheduled jobs, credential helpers, extensions, package
-// indexes): persistence, outside what the project's files show.
-var configWriters = subcmdTable(map[string][]string{
-	"git":     {"init --template", "clone --template", "maintenance start", "maintenance register"},
-	"npm":     {"set"},
-	"pnpm":    {"set"},
-	"mise":    {"trust"},
-	"gh":      {"alias set", "alias import", "config set", "extension install"},
-	"glab":    {"alias set", "config set"},
-	"aws":     {"configure set"},
-	"kubectl": {"config set-credentials", "config set"},
-	"oc":      {"config set-credentials", "config set"},
-	"pip":     {"config set", "config edit"},
-	"pip3":    {"config set", "config edit"},
-	"claude":  {"mcp add", "mcp add-json", "mcp add-from-claude-desktop"},
-	"codex":   {"mcp add"},
-	"gemini":  {"mcp add", "extensions install"},
-	"code":    {"--install-extension|--add-mcp"},
-	"codium":  {"--install-extension|--add-mcp"},
-	"cursor":  {"--install-extension|--add-mcp"},
-	"sysctl":  {"-w|--write|-p|--load|--system|-f"}, // -f: BSD and macOS load a file, like -p
+// indexes): persistence, outside what the project's files show (the
+// tools' forms are their cmds.Tool entries' Configures).
+var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Configures }, map[string][]string{
+	"git":    {"init --template", "clone --template", "maintenance start", "maintenance register"},
+	"mise":   {"trust"},
+	"claude": {"mcp add", "mcp add-json", "mcp add-from-claude-desktop"},
+	"codex":  {"mcp add"},
+	"gemini": {"mcp add", "extensions install"},
+	"code":   {"--install-extension|--add-mcp"},
+	"codium": {"--install-extension|--add-mcp"},
+	"cursor": {"--install-extension|--add-mcp"},
+	"sysctl": {"-w|--write|-p|--load|--system|-f"}, // -f: BSD and macOS load a file, like -p
 	// plugins run with the tool; package sources and contexts change where
 	// later installs and commands go (like npm set, git remote add)
-	"helm":   {"plugin install", "repo add"},
-	"asdf":   {"plugin add", "plugin-add"},
-	"poetry": {"self add", "self install"},
-	"conda":  {"config --add|--set|--append|--prepend"},
-	"docker": {"context create", "context use", "plugin install"},
-	// a launchd job started at every login
-	"brew": {"services start", "services restart", "services run"},
+	"asdf":  {"plugin add", "plugin-add"},
+	"conda": {"config --add|--set|--append|--prepend"},
 })
 
 // pathInstallers install programs into a directory on the PATH outside
 // the project (~/.cargo/bin, ~/go/bin, ~/.local/bin), like npm install -g:
-// a write outside the project that every later shell may run.
-var pathInstallers = subcmdTable(map[string][]string{
-	"cargo": {"install"},
-	"go":    {"install"},
-	"pipx":  {"install", "inject"},
-	"uv":    {"tool install"},
-	"gem":   {"install"},
-	"brew":  {"install", "reinstall", "upgrade", "tap", "bundle !dump|check|list"},
-})
+// a write outside the project that every later shell may run: the
+// cmds.Tool entries' OntoPath forms.
+var pathInstallers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.OntoPath }, nil)
 
 // uploaders send the files they name (operands, --*file* values) to a
 // remote service, like gsutil cp and gh gist create.
@@ -367,12 +338,30 @@ func (a *analyzer) subcmdEffects(f *rfact, idx int, lb string, args []word) summ
 }
 
 // installsNothing reports a PATH installer asked only to list, explain or
-// dry-run (cargo install --list, gem install --help, go install -n): it
-// writes no program onto the PATH.
+// dry-run (gem install --help; its entry's DryRuns: cargo install --list,
+// go install -n): it writes no program onto the PATH.
 func installsNothing(lb string, args []word) bool {
-	if hasFlag(args, "--help") || hasFlag(args, "-h") || lb == "cargo" && hasFlag(args, "--list") {
+	if hasFlag(args, "--help") || hasFlag(args, "-h") {
 		return true
 	}
-	// go install -n prints the commands it would run and runs none
-	return lb == "go" && hasFlag(args, "-n")
+	t := cmds.ToolOf(lb)
+	return t != nil && slices.ContainsFunc(t.DryRuns, func(f string) bool { return hasFlag(args, f) })
+}
+
+// withTools adds to a subcommand table's specs the forms the tools'
+// entries give (field): a program's forms are in one place or the other.
+func withTools(field func(*cmds.Tool) []string, specs map[string][]string) map[string][]string {
+	out := maps.Clone(specs)
+	if out == nil {
+		out = map[string][]string{}
+	}
+	for _, t := range cmds.Tools() {
+		if forms := field(t); forms != nil {
+			if _, dup := out[t.Name]; dup {
+				panic("gate: " + t.Name + "'s subcommand forms are declared twice")
+			}
+			out[t.Name] = forms
+		}
+	}
+	return out
 }

@@ -41,6 +41,18 @@ type Tool struct {
 	// the words a call holds anywhere (gcloud projects delete: "delete
 	// projects"): human-only (SPEC §5.4).
 	Teardowns []string
+	// Secrets are the forms in which it prints a credential or a
+	// decrypted secret (human-only read), Configures those in which it
+	// changes a configuration that later runs commands or loads code,
+	// OntoPath those in which it installs a program onto the PATH outside
+	// the project (human-only writes, SPEC §5.4), in the spec language of
+	// gate/subcmds.go: "sub path -flag|--flag !word|word".
+	Secrets    []string
+	Configures []string
+	OntoPath   []string
+	// DryRuns are the flags with which an install onto the PATH only
+	// lists or prints (cargo install --list, go install -n).
+	DryRuns []string
 	// Runs are the subcommand words with which it runs a package it
 	// fetches from Registry when the project does not have it (npm exec,
 	// uv tool run; "": every call, npx): remote code (SPEC §5.4).
@@ -125,39 +137,142 @@ var pipGlobal = flags("-v --verbose -q --quiet --isolated --no-color --no-input 
 
 // pkgTools are the package managers.
 var pkgTools = []*Tool{
-	{Name: "npm", Runs: []string{"exec", "x"}, Registry: NPM, FetchesURLs: true, Version: true, Hook: "npm", Cmd: tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
-		// npm pkg get prints fields of package.json; set, delete and fix write it
-		tool("pkg", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""),
-			sub("get", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""), ex("name version", ""), ex("--json scripts", "")))})...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
-		want("ls --depth=0", "allow"), want("install -g typescript", "human human.outside-write"),
-		want("pkg set scripts.x=y", "human human.persistence-write"), want("install --registry http://x.test", "ask ask.flag")}},
-	{Name: "pnpm", Runs: []string{"dlx"}, Registry: NPM, FetchesURLs: true, Version: true, Hook: "npm", Cmd: tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
-		want("list", "allow"), want("add -g typescript", "human human.outside-write")}},
-	{Name: "yarn", Runs: []string{"dlx"}, Registry: NPM, FetchesURLs: true, Version: true, Hook: "npm", Cmd: tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...), Grant: ByScript, Nested: npmGroups, Installs: installWords, Examples: []argv.Example{
-		want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")}},
-	{Name: "bun", Runs: []string{"x"}, Registry: NPM, FetchesURLs: true, Grant: ByScript, Installs: installWords},
-	{Name: "pip", FetchesURLs: true, Version: true, Hook: "pip", Cmd: tool("pip", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{
-		want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")}},
-	{Name: "pip3", FetchesURLs: true, Version: true, Hook: "pip", Cmd: tool("pip3", pipGlobal, pipQueries...), Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("show requests", "allow")}},
-	{Name: "uv", Runs: []string{"tool run"}, Registry: PyPI, FetchesURLs: true, Version: true, Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("tool install ruff", "human human.outside-write")}},
-	{Name: "poetry", FetchesURLs: true, Version: true, Grant: BySub, Nested: pipGroups, Installs: installWords, Examples: []argv.Example{want("self add x", "human human.persistence-write")}},
-	{Name: "cargo", FetchesURLs: true, Version: true, Hook: "cargo", Grant: BySub, Nested: []string{"install", "owner"}, Installs: installWords, Examples: []argv.Example{
-		want("build --target-dir /tmp/t", "human human.outside-write"), want("build --config x", "ask ask.flag"),
-		want("install ripgrep", "human human.outside-write"), want("--version", "allow")}},
-	{Name: "composer", FetchesURLs: true, Grant: BySub, Installs: installWords},
-	{Name: "bundle", FetchesURLs: true, Grant: BySub, Installs: installWords},
-	{Name: "brew", FetchesURLs: true, Grant: BySub, Installs: installWords, Examples: []argv.Example{want("install jq", "human human.outside-write")}},
+	{Name: "npm",
+		Cmd: tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
+			// npm pkg get prints fields of package.json; set, delete and fix write it
+			tool("pkg", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""),
+				sub("get", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""), ex("name version", ""), ex("--json scripts", "")))})...),
+		Hook:        "npm",
+		Grant:       ByScript,
+		Nested:      npmGroups,
+		Installs:    installWords,
+		Configures:  []string{"set"},
+		Runs:        []string{"exec", "x"},
+		Registry:    NPM,
+		Version:     true,
+		FetchesURLs: true,
+		Examples: []argv.Example{
+			want("ls --depth=0", "allow"), want("install -g typescript", "human human.outside-write"),
+			want("pkg set scripts.x=y", "human human.persistence-write"), want("install --registry http://x.test", "ask ask.flag")},
+	},
+	{Name: "pnpm",
+		Cmd:         tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...),
+		Hook:        "npm",
+		Grant:       ByScript,
+		Nested:      npmGroups,
+		Installs:    installWords,
+		Configures:  []string{"set"},
+		Runs:        []string{"dlx"},
+		Registry:    NPM,
+		Version:     true,
+		FetchesURLs: true,
+		Examples: []argv.Example{
+			want("list", "allow"), want("add -g typescript", "human human.outside-write")},
+	},
+	{Name: "yarn",
+		Cmd:         tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...),
+		Hook:        "npm",
+		Grant:       ByScript,
+		Nested:      npmGroups,
+		Installs:    installWords,
+		Runs:        []string{"dlx"},
+		Registry:    NPM,
+		Version:     true,
+		FetchesURLs: true,
+		Examples: []argv.Example{
+			want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")},
+	},
+	{Name: "bun", Grant: ByScript, Installs: installWords, Runs: []string{"x"}, Registry: NPM, FetchesURLs: true},
+	{Name: "pip",
+		Cmd:         tool("pip", pipGlobal, pipQueries...),
+		Hook:        "pip",
+		Grant:       BySub,
+		Nested:      pipGroups,
+		Installs:    installWords,
+		Configures:  []string{"config set", "config edit"},
+		Version:     true,
+		FetchesURLs: true,
+		Examples: []argv.Example{
+			want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")},
+	},
+	{Name: "pip3",
+		Cmd:         tool("pip3", pipGlobal, pipQueries...),
+		Hook:        "pip",
+		Grant:       BySub,
+		Nested:      pipGroups,
+		Installs:    installWords,
+		Configures:  []string{"config set", "config edit"},
+		Version:     true,
+		FetchesURLs: true,
+		Examples:    []argv.Example{want("show requests", "allow")},
+	},
+	{Name: "uv",
+		Grant:       BySub,
+		Nested:      pipGroups,
+		Installs:    installWords,
+		OntoPath:    []string{"tool install"},
+		Runs:        []string{"tool run"},
+		Registry:    PyPI,
+		Version:     true,
+		FetchesURLs: true,
+		Examples:    []argv.Example{want("tool install ruff", "human human.outside-write")},
+	},
+	{Name: "poetry",
+		Grant:       BySub,
+		Nested:      pipGroups,
+		Installs:    installWords,
+		Configures:  []string{"self add", "self install"},
+		Version:     true,
+		FetchesURLs: true,
+		Examples:    []argv.Example{want("self add x", "human human.persistence-write")},
+	},
+	{Name: "cargo",
+		Hook:        "cargo",
+		Grant:       BySub,
+		Nested:      []string{"install", "owner"},
+		Installs:    installWords,
+		OntoPath:    []string{"install"},
+		DryRuns:     []string{"--list"},
+		Version:     true,
+		FetchesURLs: true,
+		Examples: []argv.Example{
+			want("build --target-dir /tmp/t", "human human.outside-write"), want("build --config x", "ask ask.flag"),
+			want("install ripgrep", "human human.outside-write"), want("--version", "allow")},
+	},
+	{Name: "composer", Grant: BySub, Installs: installWords, FetchesURLs: true},
+	{Name: "bundle", Grant: BySub, Installs: installWords, FetchesURLs: true},
+	{Name: "brew",
+		Grant:    BySub,
+		Installs: installWords,
+		// a launchd job started at every login
+		Configures:  []string{"services start", "services restart", "services run"},
+		OntoPath:    []string{"install", "reinstall", "upgrade", "tap", "bundle !dump|check|list"},
+		FetchesURLs: true,
+		Examples:    []argv.Example{want("install jq", "human human.outside-write")},
+	},
 	{Name: "apt", Grant: BySub, Installs: installWords},
 	{Name: "mix", Grant: BySub, Installs: installWords},
-	{Name: "gem", Version: true, FetchesURLs: true, Examples: []argv.Example{want("install rails", "human human.outside-write"), want("--version", "allow")}},
+	{Name: "gem",
+		OntoPath:    []string{"install"},
+		Version:     true,
+		FetchesURLs: true,
+		Examples:    []argv.Example{want("install rails", "human human.outside-write"), want("--version", "allow")},
+	},
 	// the package runners: a package the project does not have is
 	// fetched (human.remote-code); deno and go run fetch modules
 	{Name: "npx", Runs: []string{""}, Registry: NPM, Examples: []argv.Example{want("cowsay hi", "human human.remote-code")}},
 	{Name: "pnpx", Runs: []string{""}, Registry: NPM},
 	{Name: "bunx", Runs: []string{""}, Registry: NPM},
-	{Name: "uvx", Runs: []string{""}, Registry: PyPI, Examples: []argv.Example{want("ruff check", "human human.remote-code")}},
-	{Name: "pipx", Runs: []string{"run"}, Registry: PyPI, FetchesURLs: true},
-	{Name: "deno", Module: "deno", Examples: []argv.Example{want("run https://x.test/m.ts", "human human.remote-code")}},
+	{Name: "uvx",
+		Runs:     []string{""},
+		Registry: PyPI,
+		Examples: []argv.Example{want("ruff check", "human human.remote-code")},
+	},
+	{Name: "pipx", OntoPath: []string{"install", "inject"}, Runs: []string{"run"}, Registry: PyPI, FetchesURLs: true},
+	{Name: "deno",
+		Module:   "deno",
+		Examples: []argv.Example{want("run https://x.test/m.ts", "human human.remote-code")},
+	},
 	// version control tools that fetch the URL they are given
 	{Name: "svn", FetchesURLs: true},
 	{Name: "hg", FetchesURLs: true},
