@@ -151,3 +151,25 @@ func answerOf(v Verdict, want string) string {
 	}
 	return got
 }
+
+// TestIgnoredNeverSafe checks the table's entries whose flags are not
+// declared (argv.Ignore): each is a program the gate never finds
+// known-safe, so a flag it lacks changes no answer. An entry that could be
+// known-safe must declare its flags (Ask) or say its words are data
+// (Words: echo, test).
+func TestIgnoredNeverSafe(t *testing.T) {
+	e := env(protocol.Policy{})
+	never := []argv.Class{argv.Files, argv.Disk, argv.Formatter, argv.ShellServer, argv.Pager, argv.Installer}
+	n := 0
+	for _, c := range cmds.All() {
+		if c.Unknown != argv.Ignore {
+			continue
+		}
+		n++
+		assert.Contains(t, never, c.Class, "%s ignores unknown flags but its class may be known-safe", c.Name)
+		for _, call := range []string{c.Name, c.Name + " --zz-bogus README.md", c.Name + " -Z README.md"} {
+			assert.NotEqual(t, protocol.DecisionAllow, Analyze(bash(call), e).Decision, call)
+		}
+	}
+	assert.Greater(t, n, 50)
+}

@@ -81,8 +81,14 @@ const (
 type Unknown uint8
 
 const (
-	Ask    Unknown = iota // the call is not known-safe (SPEC §5.1)
-	Ignore                // nothing yet: the gate's code reads the words (echo -x prints -x)
+	Ask Unknown = iota // the call is not known-safe (SPEC §5.1)
+	// Ignore: the flags are not declared yet, and the program is never
+	// known-safe whatever its flags (rm, dd, mkfs, less): an unknown one
+	// changes no answer (TestIgnoredNeverSafe)
+	Ignore
+	// Words: the words are the program's data, not flags it acts on (echo
+	// -x prints -x, test -nt compares, exit 1): an undeclared one is data
+	Words
 )
 
 // Flag is one flag in all its spellings: synonyms, so a prefix matching
@@ -290,10 +296,10 @@ func (c *Command) ParseAt(n int, at func(i int) (val string, dyn bool)) Invocati
 
 // FirstUnknown is the first flag of the n words at(i) the declaration does
 // not have ("" for none, for a nil Command: no declaration, and for one
-// whose Unknown is Ignore). With StopAtOperand only the flags before the
+// whose Unknown is not Ask). With StopAtOperand only the flags before the
 // first operand are read.
 func (c *Command) FirstUnknown(n int, at func(i int) (val string, dyn bool)) string {
-	if c == nil || c.Unknown == Ignore {
+	if c == nil || c.Unknown != Ask {
 		return ""
 	}
 	var inv Invocation

@@ -19,7 +19,7 @@ func asData(cs ...*argv.Command) []*argv.Command {
 // a word the table does not declare is read by the gate's code, not asked
 // about (echo -x prints -x; test -nt compares).
 func shellWords(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
-	return &argv.Command{Name: name, Flags: f, Examples: ex, Unknown: argv.Ignore}
+	return &argv.Command{Name: name, Flags: f, Examples: ex, Unknown: argv.Words}
 }
 
 // testOperators are test's and ['s unary and binary operators.
@@ -34,9 +34,9 @@ var core = asData(
 	shellWords("true", flags("", "", "")),
 	shellWords("false", flags("", "", "")),
 	shellWords(":", flags("", "", ""), ex("x y", "")),
-	&argv.Command{Name: "test", OneDash: true, Unknown: argv.Ignore, Flags: flags(testOperators, "", ""),
+	&argv.Command{Name: "test", OneDash: true, Unknown: argv.Words, Flags: flags(testOperators, "", ""),
 		Examples: []argv.Example{want("-f go.mod", "allow"), ex("a -nt b", ""), ex("-z x -o -n y", "")}},
-	&argv.Command{Name: "[", OneDash: true, Unknown: argv.Ignore, Flags: flags(testOperators, "", ""),
+	&argv.Command{Name: "[", OneDash: true, Unknown: argv.Words, Flags: flags(testOperators, "", ""),
 		Examples: []argv.Example{ex("-d src ]", ""), ex("1 -lt 2 ]", "")}},
 	shellWords("expr", flags("", "", ""), want("1 + 2", "allow"), ex("length abc", "")),
 	shellWords("type", flags("-a -f -p -P -t", "", ""), ex("-t ls", "")),
