@@ -309,43 +309,74 @@ func (c *netCall) word(i int) (skip bool) {
 // a command it runs (rsync -e, ssh -o ProxyCommand, wget --use-askpass), a
 // URL. skip: the next word is its value; done: nothing else reads word i.
 func (c *netCall) option(i int) (skip, done bool) {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	v := c.args[i].val
-	// rsync --exclude .env . h:/x: a pattern, not a file it sends
-	if c.t.Hook == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && i+1 < len(args) {
+	v, hasValue := c.args[i].val, i+1 < len(c.args)
+	switch {
+	case c.t.Hook == "rsync" && (v == "--exclude" || v == "--include" || v == "--filter" || v == "-f") && hasValue:
+		return true, true // rsync --exclude .env . h:/x: a pattern, not a file it sends
+	case (c.t.Hook == "curl" || c.t.Hook == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && hasValue:
+		c.proxy(c.args[i+1].val) // curl -x HOST: the traffic goes through that host
+		return true, true
+	case strings.Contains(v, "://"):
+		c.url(v)
+		return false, true
+	case (v == "-o" || v == "--output" || v == "-O" && c.t.Hook == "wget" || v == "--output-document") && hasValue && c.t.ValueFlags() == nil:
+		c.output(c.args[i+1])
 		return true, true
 	}
-	// curl -x/--proxy HOST: the traffic goes through that host
-	if (c.t.Hook == "curl" || c.t.Hook == "wget") && (v == "-x" || v == "--proxy" || v == "--preproxy") && i+1 < len(args) {
-		p := args[i+1].val
-		if !strings.Contains(p, "://") {
-			p = "http://" + p
-		}
-		if u, err := url.Parse(p); err == nil && u.Hostname() != "" {
-			a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
-		}
-		return true, true
+	if skip, done := c.runs(i); done {
+		return skip, true
 	}
 	switch {
-	case strings.Contains(v, "://"):
-		if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
-			a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: idx})
-		} else {
-			a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: idx, ask: reason("ask.network", "a URL the gate cannot parse")})
-		}
-		return skip, true
-	case (v == "-o" || v == "--output" || v == "-O" && c.t.Hook == "wget" || v == "--output-document") && i+1 < len(args) && c.t.ValueFlags() == nil:
-		mid := len(a.facts)
-		a.writeWord(savedIn(args, c.t.Hook, args[i+1]), sc, idx)
-		for _, g := range a.facts[mid:] {
-			a.markFetched(g.path)
-		}
-		return true, true
+	case c.t.ValueFlags()[v]:
+		return true, true // identity, config, jump host, port: not uploads
+	case c.t.Net == cmds.Socket && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
+		c.f.floor = reason("floor.reverse-shell", c.lb+" wires a program to a socket")
+	}
+	return false, false
+}
+
+// proxy records the host of a proxy the traffic goes through.
+func (c *netCall) proxy(p string) {
+	if !strings.Contains(p, "://") {
+		p = "http://" + p
+	}
+	if u, err := url.Parse(p); err == nil && u.Hostname() != "" {
+		c.a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: c.idx})
+	}
+}
+
+// url records the host of a URL; one the gate cannot parse asks.
+func (c *netCall) url(v string) {
+	if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
+		c.a.add(&rfact{kind: protocol.FactNetwork, host: u.Hostname(), parent: c.idx})
+	} else {
+		c.a.add(&rfact{kind: protocol.FactNetwork, host: v, parent: c.idx, ask: reason("ask.network", "a URL the gate cannot parse")})
+	}
+}
+
+// output writes the file a download is saved to (-o FILE), in the
+// downloader's directory: a file a later command may run.
+func (c *netCall) output(name word) {
+	mid := len(c.a.facts)
+	c.a.writeWord(savedIn(c.args, c.t.Hook, name), c.sc, c.idx)
+	for _, g := range c.a.facts[mid:] {
+		c.a.markFetched(g.path)
+	}
+}
+
+// runs reads word i as an option whose value is a command the tool runs:
+// wget --use-askpass, rsync --rsync-path (on the remote host) and -e, ssh's
+// -o and -F (ProxyCommand, LocalCommand). skip: the next word is its
+// value; done: word i is one.
+func (c *netCall) runs(i int) (skip, done bool) {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	v := args[i].val
+	switch {
 	case c.t.Hook == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
 		// wget --use-askpass=CMD runs CMD for the credentials
 		f.ask = reason("ask.flag", "wget --use-askpass runs a command")
 		a.reparse(v[strings.IndexByte(v, '=')+1:], sc, idx)
-		return skip, true
+		return false, true
 	case (v == "--rsync-path" || strings.HasPrefix(v, "--rsync-path=")) && c.t.Hook == "rsync":
 		// rsync --rsync-path=CMD: the remote shell runs CMD, read as ssh's
 		// remote command is (rm -rf ~ there deletes a home too)
@@ -358,21 +389,19 @@ func (c *netCall) option(i int) (skip, done bool) {
 	case (v == "-e" || v == "--rsh" || strings.HasPrefix(v, "--rsh=")) && c.t.Hook == "rsync":
 		cmd := strings.TrimPrefix(v, "--rsh=")
 		if (v == "-e" || v == "--rsh") && i+1 < len(args) {
-			cmd = args[i+1].val
-			skip = true
+			cmd, skip = args[i+1].val, true
 		}
 		f.ask = reason("ask.flag", "rsync -e runs a command as its transport")
 		a.reparse(cmd, sc, idx)
 		return skip, true
-	case (v == "-o" || strings.HasPrefix(v, "-o")) && c.t.SSHConfig:
+	case strings.HasPrefix(v, "-o") && c.t.SSHConfig:
 		// -o ProxyCommand=… / LocalCommand=… run a local command
 		opt := strings.TrimPrefix(v, "-o")
 		if opt == "" && i+1 < len(args) {
-			opt = args[i+1].val
-			skip = true
+			opt, skip = args[i+1].val, true
 		}
 		if k, cmd, ok := sshCommandOpt(opt); ok {
-			f.ask = reason("ask.flag", lb+" -o "+k+" runs a local command")
+			f.ask = reason("ask.flag", c.lb+" -o "+k+" runs a local command")
 			a.reparse(cmd, sc, idx)
 		}
 		return skip, true
@@ -381,16 +410,12 @@ func (c *netCall) option(i int) (skip, done bool) {
 		if in := a.scriptFrom(args[i+1]); in != nil {
 			for _, line := range strings.Split(in.text, "\n") {
 				if k, cmd, ok := sshCommandOpt(line); ok {
-					f.ask = reason("ask.flag", lb+" -F config with "+k+" runs a local command")
+					f.ask = reason("ask.flag", c.lb+" -F config with "+k+" runs a local command")
 					a.reparse(cmd, sc, idx)
 				}
 			}
 		}
 		return true, true
-	case c.t.ValueFlags()[v]:
-		return true, true // identity, config, jump host, port: not uploads
-	case c.t.Net == cmds.Socket && (strings.Contains(strings.ToLower(v), "exec:") || strings.Contains(strings.ToLower(v), "system:")):
-		f.floor = reason("floor.reverse-shell", lb+" wires a program to a socket")
 	}
 	return false, false
 }
