@@ -32,6 +32,12 @@ var goSubs = []*argv.Command{
 	sub("doc", flags("-all -c -cmd -short -src -u", "", "")),
 }
 
+// version is a program whose entry says only that its --version (-V,
+// version, -version) alone prints its version.
+func version(name string) *Tool {
+	return &Tool{Name: name, Version: true, Examples: []argv.Example{want("--version", "allow"), want("-V", "allow")}}
+}
+
 // buildTools are the build tools.
 var buildTools = []*Tool{
 	{Name: "go",
@@ -88,17 +94,15 @@ var buildTools = []*Tool{
 		Loads:    loads("-p", "-c --config-file --rootdir --confcutdir"),
 		Examples: []argv.Example{want("-p evil tests", "ask ask.flag"), want("-p no:cacheprovider tests", "ask")},
 	},
-	{Name: "dotnet", Grant: BySub, Installs: installWords, Version: true},
-	{Name: "rustup", Grant: BySub, Version: true},
-	{Name: "swift", Grant: BySub, Version: true},
-	{Name: "zig", Grant: BySub, Version: true},
-	{Name: "task", Grant: BySub},
-	{Name: "nx", Grant: BySub},
-	{Name: "turbo", Grant: BySub},
+	{Name: "dotnet", Grant: BySub, Installs: installWords, Version: true, Examples: []argv.Example{want("--version", "allow"), want("add package Newtonsoft.Json", "ask")}},
+	{Name: "rustup", Grant: BySub, Version: true, Examples: []argv.Example{want("--version", "allow")}},
+	{Name: "swift", Grant: BySub, Version: true, Examples: []argv.Example{want("--version", "allow")}},
+	{Name: "zig", Grant: BySub, Version: true, Examples: []argv.Example{want("--version", "allow")}},
+	{Name: "task", Grant: BySub, Examples: []argv.Example{want("build", "ask")}},
+	{Name: "nx", Grant: BySub, Examples: []argv.Example{want("build", "ask")}},
+	{Name: "turbo", Grant: BySub, Examples: []argv.Example{want("build", "ask")}},
 	// compilers, toolchains and clients whose --version only prints it
-	{Name: "rustc", Version: true}, {Name: "gcc", Version: true}, {Name: "g++", Version: true}, {Name: "clang", Version: true},
-	{Name: "cc", Version: true}, {Name: "cmake", Version: true}, {Name: "javac", Version: true}, {Name: "tsc", Version: true},
-	{Name: "eslint", Version: true}, {Name: "prettier", Version: true}, {Name: "ninja", Version: true}, {Name: "bazel", Version: true},
-	{Name: "protoc", Version: true, Examples: []argv.Example{want("--version", "allow")}},
-	{Name: "psql", Version: true}, {Name: "sqlite3", Version: true}, {Name: "mysql", Version: true}, {Name: "mariadb", Version: true},
+	version("rustc"), version("gcc"), version("g++"), version("clang"), version("cc"), version("cmake"), version("javac"),
+	version("tsc"), version("eslint"), version("prettier"), version("ninja"), version("bazel"), version("protoc"), version("psql"),
+	version("sqlite3"), version("mysql"), version("mariadb"),
 }

@@ -41,7 +41,7 @@ var cloudTools = []*Tool{
 		Version:    true,
 		Examples:   []argv.Example{want("auth token", "human human.sensitive-read")},
 	},
-	{Name: "glab", Secrets: []string{"auth status -t|--show-token"}, Configures: []string{"alias set", "config set"}},
+	{Name: "glab", Secrets: []string{"auth status -t|--show-token"}, Configures: []string{"alias set", "config set"}, Examples: []argv.Example{want("auth status -t", "human human.sensitive-read")}},
 	{Name: "aws",
 		AllNested: true,
 		// configure get prints any key of ~/.aws/config or credentials; the
@@ -66,5 +66,6 @@ var cloudTools = []*Tool{
 	{Name: "az",
 		AllNested: true,
 		Secrets:   []string{"account get-access-token", "keyvault secret show", "keyvault secret download", "storage account keys list", "acr login --expose-token"},
+		Examples:  []argv.Example{want("account get-access-token", "human human.sensitive-read")},
 	},
 }

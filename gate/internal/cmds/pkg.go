@@ -182,7 +182,7 @@ var pkgTools = []*Tool{
 		Examples: []argv.Example{
 			want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")},
 	},
-	{Name: "bun", Grant: ByScript, Installs: installWords, Runs: []string{"x"}, Registry: NPM, FetchesURLs: true},
+	{Name: "bun", Grant: ByScript, Installs: installWords, Runs: []string{"x"}, Registry: NPM, FetchesURLs: true, Examples: []argv.Example{want("x cowsay", "human human.remote-code")}},
 	{Name: "pip",
 		Cmd:         tool("pip", pipGlobal, pipQueries...),
 		Hook:        "pip",
@@ -239,8 +239,8 @@ var pkgTools = []*Tool{
 			want("build --target-dir /tmp/t", "human human.outside-write"), want("build --config x", "ask ask.flag"),
 			want("install ripgrep", "human human.outside-write"), want("--version", "allow")},
 	},
-	{Name: "composer", Grant: BySub, Installs: installWords, FetchesURLs: true},
-	{Name: "bundle", Grant: BySub, Installs: installWords, FetchesURLs: true},
+	{Name: "composer", Grant: BySub, Installs: installWords, FetchesURLs: true, Examples: []argv.Example{want("install", "ask")}},
+	{Name: "bundle", Grant: BySub, Installs: installWords, FetchesURLs: true, Examples: []argv.Example{want("install", "ask")}},
 	{Name: "brew",
 		Grant:    BySub,
 		Installs: installWords,
@@ -250,8 +250,8 @@ var pkgTools = []*Tool{
 		FetchesURLs: true,
 		Examples:    []argv.Example{want("install jq", "human human.outside-write")},
 	},
-	{Name: "apt", Grant: BySub, Installs: installWords},
-	{Name: "mix", Grant: BySub, Installs: installWords},
+	{Name: "apt", Grant: BySub, Installs: installWords, Examples: []argv.Example{want("install jq", "ask")}},
+	{Name: "mix", Grant: BySub, Installs: installWords, Examples: []argv.Example{want("deps.get", "ask")}},
 	{Name: "gem",
 		OntoPath:    []string{"install"},
 		Version:     true,
@@ -261,21 +261,21 @@ var pkgTools = []*Tool{
 	// the package runners: a package the project does not have is
 	// fetched (human.remote-code); deno and go run fetch modules
 	{Name: "npx", Runs: []string{""}, Registry: NPM, Examples: []argv.Example{want("cowsay hi", "human human.remote-code")}},
-	{Name: "pnpx", Runs: []string{""}, Registry: NPM},
-	{Name: "bunx", Runs: []string{""}, Registry: NPM},
+	{Name: "pnpx", Runs: []string{""}, Registry: NPM, Examples: []argv.Example{want("cowsay hi", "human human.remote-code")}},
+	{Name: "bunx", Runs: []string{""}, Registry: NPM, Examples: []argv.Example{want("cowsay hi", "human human.remote-code")}},
 	{Name: "uvx",
 		Runs:     []string{""},
 		Registry: PyPI,
 		Examples: []argv.Example{want("ruff check", "human human.remote-code")},
 	},
-	{Name: "pipx", OntoPath: []string{"install", "inject"}, Runs: []string{"run"}, Registry: PyPI, FetchesURLs: true},
+	{Name: "pipx", OntoPath: []string{"install", "inject"}, Runs: []string{"run"}, Registry: PyPI, FetchesURLs: true, Examples: []argv.Example{want("run cowsay", "human human.remote-code"), want("install black", "human human.outside-write")}},
 	{Name: "deno",
 		Module:   "deno",
 		Examples: []argv.Example{want("run https://x.test/m.ts", "human human.remote-code")},
 	},
 	// version control tools that fetch the URL they are given
-	{Name: "svn", FetchesURLs: true},
-	{Name: "hg", FetchesURLs: true},
+	{Name: "svn", FetchesURLs: true, Examples: []argv.Example{want("checkout https://x.test/repo", "ask")}},
+	{Name: "hg", FetchesURLs: true, Examples: []argv.Example{want("clone https://x.test/repo", "ask")}},
 }
 
 var toolIndex = index(Tools(), func(t *Tool) string { return t.Name })
