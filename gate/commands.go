@@ -454,18 +454,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	switch {
 	case isInterpreter(lb):
 		return a.interpreter(f, idx, lb, args, sc)
-	case lb == "git":
-		s = a.git(f, idx, args, sc)
-		s.or(a.subcmdEffects(f, idx, lb, args))
-		// an archive or bundle of the repository carries its tracked .env or
-		// its whole history: onto stdout (git archive HEAD | curl -T - U) or
-		// into a file uploaded later
-		stdout, files := gitPacks(args)
-		for _, w := range files {
-			a.markTainted(a.resolvePath(w.val, sc.cwd, true))
-		}
-		s.taint = s.taint || stdout
-		return s
+	case toolHook(lb) == "git":
+		return a.git(f, idx, lb, args, sc)
 	case lb == "find":
 		return a.find(f, idx, args, sc)
 	}

@@ -61,9 +61,27 @@ func (c *gitCall) opVals() []string {
 	return out
 }
 
-// git polices git's global options and subcommands (SPEC §5.2, §5.4): the
-// global options, then the flags and the subcommand, each a stage of gitCall.
-func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
+// git polices git's global options and subcommands (SPEC §5.2, §5.4),
+// the table's hook "git" (cmds/git.go): the global options, the
+// subcommand, what the generic subcommand tables say (git init
+// --template, git daemon), and the packs it writes.
+func (a *analyzer) git(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+	s := gitSubcommand(a, f, idx, args, sc)
+	s.or(a.subcmdEffects(f, idx, lb, args))
+	// an archive or bundle of the repository carries its tracked .env or
+	// its whole history: onto stdout (git archive HEAD | curl -T - U) or
+	// into a file uploaded later
+	stdout, files := gitPacks(args)
+	for _, w := range files {
+		a.markTainted(a.resolvePath(w.val, sc.cwd, true))
+	}
+	s.taint = s.taint || stdout
+	return s
+}
+
+// gitSubcommand reads the global options, then the flags and the
+// subcommand, each a stage of gitCall.
+func gitSubcommand(a *analyzer, f *rfact, idx int, args []word, sc *scope) summary {
 	c, ok := gitGlobals(a, f, idx, args, sc)
 	if !ok {
 		return summary{}
@@ -78,6 +96,14 @@ func (a *analyzer) git(f *rfact, idx int, args []word, sc *scope) summary {
 		return s
 	}
 	return c.listing()
+}
+
+// toolHook is the hook the table names for program lb ("" for none).
+func toolHook(lb string) string {
+	if t := cmds.ToolOf(lb); t != nil {
+		return t.Hook
+	}
+	return ""
 }
 
 // gitGlobals reads git's global options (-C, -c, --git-dir, --work-tree …)

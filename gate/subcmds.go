@@ -96,7 +96,6 @@ var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secr
 // indexes): persistence, outside what the project's files show (the
 // tools' forms are their cmds.Tool entries' Configures).
 var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Configures }, map[string][]string{
-	"git":    {"init --template", "clone --template", "maintenance start", "maintenance register"},
 	"mise":   {"trust"},
 	"claude": {"mcp add", "mcp add-json", "mcp add-from-claude-desktop"},
 	"codex":  {"mcp add"},
@@ -183,7 +182,7 @@ var unguarded = subcmdTable(map[string][]string{
 // servers serve the repository or the machine to the network on every
 // interface: git daemon, git instaweb.
 var servers = subcmdTable(map[string][]string{
-	"git": {"daemon", "instaweb"},
+	"git": cmds.GitServers(),
 })
 
 // openers hand their operand to the desktop's default application: a URL

@@ -125,6 +125,12 @@ type GitSub struct {
 	WorkTree bool
 	// Message: -F/--file/-t/--template name a file it reads into history
 	Message bool
+	// Installs are the flags or actions with which it installs hooks or
+	// scheduled jobs that run later (git init --template, git maintenance
+	// start): human-only persistence
+	Installs []string
+	// Serves: it serves the repository to the network (git daemon)
+	Serves bool
 	// Group: its next word is the action, so a grant names it too (git
 	// stash list *, not git stash *)
 	Group bool
@@ -151,7 +157,7 @@ var gitSubTable = []*GitSub{
 	{Names: "add stage", Hook: "stage", Examples: []argv.Example{want("add .env", "human human.sensitive-read"), want("add src", "ask")}},
 	// a forced refspec overwrites local branches
 	{Names: "fetch", Remote: true, Hook: "refspecs", Examples: []argv.Example{want("fetch origin", "ask"), want("fetch origin +main:main", "human human.history-rewrite")}},
-	{Names: "clone", Remote: true, Hook: "clone", Examples: []argv.Example{want("clone https://example.com/r.git", "ask"),
+	{Names: "clone", Remote: true, Hook: "clone", Installs: []string{"--template"}, Examples: []argv.Example{want("clone https://example.com/r.git", "ask"),
 		want("clone -u 'rm -rf ~' https://example.com/r.git", "deny floor.rm-root")}},
 	{Names: "push", Remote: true, Hook: "push", Examples: []argv.Example{want("push origin main", "ask"), want("push --force origin main", "human human.force-push"),
 		want("push https://example.com/r.git", "ask ask.flag")}},
@@ -189,7 +195,12 @@ var gitSubTable = []*GitSub{
 	{Names: "notes", Message: true, Group: true},
 	// bisect run CMD runs CMD (gate/hooks_git.go runsCommand)
 	{Names: "bisect", Group: true},
-	{Names: "maintenance", Group: true},
+	{Names: "maintenance", Group: true, Installs: []string{"start", "register"}, Examples: []argv.Example{want("maintenance run", "ask"),
+		want("maintenance start", "human human.persistence-write")}},
+	// the template's hooks run at the next commit
+	{Names: "init", Installs: []string{"--template"}, Examples: []argv.Example{want("init", "ask"), want("init --template=/tmp/t", "human human.persistence-write")}},
+	// every interface, no authentication
+	{Names: "daemon instaweb", Serves: true, Examples: []argv.Example{want("daemon --export-all", "human human.file-server")}},
 	{Names: "merge", Message: true, WorkTree: true},
 	{Names: "cherry-pick revert apply am", WorkTree: true},
 	// -u with -f, --reset or --force overwrite the work tree
@@ -304,13 +315,39 @@ var GitRisky = sync.OnceValue(func() GitFlagNames {
 
 // gitTool is how an "always" answer to git is worded: per subcommand, and
 // for its groups per action (git stash list *).
-var gitTool = &Tool{Name: "git", FetchesURLs: true, Version: true, Cmd: git, Grant: BySub, Nested: gitGroups()}
+var gitTool = &Tool{Name: "git", Hook: "git", FetchesURLs: true, Version: true, Cmd: git, Grant: BySub, Nested: gitGroups(), Configures: gitInstalls(),
+	Examples: []argv.Example{want("status", "allow"), want("-C /tmp/x push --force", "human human.force-push")}}
 
 // gitGroups are the names of git's subcommands that group actions.
 func gitGroups() []string {
 	var out []string
 	for _, s := range gitSubTable {
 		if s.Group {
+			out = append(out, strings.Fields(s.Names)...)
+		}
+	}
+	return out
+}
+
+// gitInstalls are the forms in which git installs what runs later, each
+// "SUB WORD" (git maintenance start) or "SUB -FLAG" (git init --template).
+func gitInstalls() []string {
+	var out []string
+	for _, s := range gitSubTable {
+		for _, n := range strings.Fields(s.Names) {
+			for _, w := range s.Installs {
+				out = append(out, n+" "+w)
+			}
+		}
+	}
+	return out
+}
+
+// GitServers are the subcommands that serve the repository to the network.
+func GitServers() []string {
+	var out []string
+	for _, s := range gitSubTable {
+		if s.Serves {
 			out = append(out, strings.Fields(s.Names)...)
 		}
 	}
