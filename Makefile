@@ -123,6 +123,7 @@ FUZZ_TARGETS += gate/internal/scripts:FuzzAwk
 FUZZ_TARGETS += gate/internal/scripts:FuzzFind
 FUZZ_TARGETS += gate/internal/scripts:FuzzTar
 FUZZ_TARGETS += gate/internal/scripts:FuzzDB
+FUZZ_TARGETS += gate/internal/scripts:FuzzEditor
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -10,11 +10,6 @@ import (
 func TestPatternsCompile(t *testing.T) {
 	for i, re := range []func() *regexp.Regexp{
 		chmodFlagMode,
-		exCodeRe,
-		exExeRe,
-		exRangeRe,
-		exSilentRe,
-		exTermRe,
 		fdRepl,
 		findRepl,
 		gitCommandKey,
@@ -47,7 +42,6 @@ func TestPatternsCompile(t *testing.T) {
 		toolNameRe,
 		uploadField,
 		userinfoURL,
-		vimWriteRe,
 		anyInterface,
 	} {
 		if re() == nil {

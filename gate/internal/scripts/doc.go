@@ -1,8 +1,9 @@
-// Package scripts reads the languages programs take in their arguments —
-// sed scripts, awk programs, find expressions, tar's letters — and says
-// what a text in them does beyond reading its input and printing: the
-// files it reads, writes or deletes and the commands it runs, by name as
-// written. It knows nothing of the gate's state (variables, the working
+// Package scripts reads the languages programs take in their arguments or
+// on stdin — sed scripts, awk programs, find expressions, tar's letters,
+// sqlite3/psql/mysql client commands, ex (vi, vim, ed) and gdb commands —
+// and says what a text in them does beyond reading its input and
+// printing: the files it reads, writes or deletes and the commands it
+// runs, by name as written. It knows nothing of the gate's state (variables, the working
 // directory, sensitive paths): package gate turns the names into facts.
 //
 // Every reader is pure and total: it never panics, and a text it cannot
