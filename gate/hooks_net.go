@@ -162,6 +162,8 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	sensitiveBefore := len(a.facts)
 	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
+	} else if d, ok := storeTarget(args); ok && t.Gets {
+		a.writeWord(d, sc, idx) // gsutil cp gs://b/x ~/.bashrc, s3cmd get s3://b/x F
 	}
 	if opts, ok := cmds.TransferOf(lb); ok {
 		c.ftpBatch(opts)
@@ -279,6 +281,23 @@ func (c *netCall) remoteNames() {
 			}
 		}
 	}
+}
+
+// storeTarget is the local destination of a copy from a storage service
+// (gsutil cp gs://b/x F, s3cmd get s3://b/x F): the last operand, when an
+// earlier one is a URL and it is not.
+func storeTarget(args []word) (word, bool) {
+	var ops []word
+	for _, w := range args {
+		if !strings.HasPrefix(w.val, "-") || w.dyn {
+			ops = append(ops, w)
+		}
+	}
+	n := len(ops)
+	if n < 2 || ops[n-1].dyn || strings.Contains(ops[n-1].val, "://") || !slices.ContainsFunc(ops[:n-1], func(w word) bool { return strings.Contains(w.val, "://") }) {
+		return word{}, false
+	}
+	return ops[n-1], true
 }
 
 // netCall is one network tool's call being analysed: its fact, words and

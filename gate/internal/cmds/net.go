@@ -64,6 +64,9 @@ type NetTool struct {
 	// Copies: it copies files between hosts, host:path operands; the last
 	// operand is where (scp, sftp, rsync)
 	Copies bool
+	// Gets: a copy from the service (an earlier operand a URL) writes its
+	// last operand (gsutil cp gs://b/x F, s3cmd get s3://b/x F)
+	Gets bool
 	// Forwards: it takes ssh's -R and -o RemoteForward, which let the
 	// remote host reach this machine's ports (ssh, autossh)
 	Forwards bool
@@ -170,6 +173,9 @@ const sends = "deny floor.exfil"
 func client(kind Net, name string, ex ...argv.Example) *NetTool {
 	return &NetTool{Name: name, Net: kind, Examples: ex}
 }
+
+// gets is t whose copies from the service write their last operand.
+func gets(t *NetTool) *NetTool { t.Gets = true; return t }
 
 // sendsFiles is t whose file operands are sent.
 func sendsFiles(t *NetTool) *NetTool { t.SendsFiles = true; return t }
@@ -282,8 +288,9 @@ func netTable() []*NetTool {
 		client(Probe, "traceroute", probe), client(Probe, "traceroute6", probe), client(Probe, "tracepath", probe), client(Probe, "mtr", probe),
 		client(Probe, "hping3", probe), client(Probe, "nping", probe),
 
-		sendsFiles(client(Store, "gsutil", want("cp .env gs://b", sends))),
-		sendsFiles(client(Store, "s3cmd", want("put .env s3://b", sends))),
+		gets(sendsFiles(client(Store, "gsutil", want("cp .env gs://b", sends), want("cp gs://b/x /home/u/.bashrc", "human human.persistence-write")))),
+		gets(sendsFiles(client(Store, "s3cmd", want("put .env s3://b", sends), want("get s3://b/x /home/u/.bashrc", "human human.persistence-write"),
+			want("get s3://b/x data.csv", "ask")))),
 		sendsFiles(client(Store, "rclone", want("copy .env r:b", sends))),
 		// gh's and aws's upload paths: their other subcommands are the cloud CLIs'
 		{Name: "gh", Net: Store, SendsFiles: true, FormFiles: true, Examples: []argv.Example{want("gist create .env", sends),
