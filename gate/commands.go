@@ -581,21 +581,6 @@ func noInner(f *rfact, lb string) summary {
 	return summary{}
 }
 
-// xargsArgFile reports an xargs option word that names the file of
-// arguments: -a in a cluster, --arg-file or a prefix of it (GNU getopt).
-func xargsArgFile(v string) bool {
-	if strings.HasPrefix(v, "--") {
-		n, _, _ := strings.Cut(v[2:], "=")
-		return n != "" && strings.HasPrefix("arg-file", n)
-	}
-	if len(v) < 2 || v[0] != '-' {
-		return false
-	}
-	// letters before a that take no value: -0 -r -t -p -x
-	j := strings.IndexByte(v, 'a')
-	return j > 0 && strings.Trim(v[1:j], "0rtpx") == ""
-}
-
 // moduleCLI reports a module run as a program (python -m NAME) whose name
 // is a tool the gate's subcommand tables know (keyring, pip).
 func moduleCLI(module string) bool {

@@ -69,7 +69,7 @@ func (c *wrapCall) transparent() summary {
 			return a.reparse(strings.Join(parts, " "), sc, idx)
 		}
 	case w.Hook == "xargs":
-		return c.xargs()
+		return c.xargs(i)
 	}
 	if hasFlag(args[:i], w.LooksUp...) {
 		f.wrapper = false
@@ -181,58 +181,30 @@ func (c *wrapCall) flock(i int) (s summary, done bool) {
 }
 
 // xargs runs its command with arguments read from stdin: unknown words.
-func (c *wrapCall) xargs() summary {
+// Its options (the table's declaration) end at i: -I/-i/--replace give
+// the string replaced in the command, -a FILE the file read instead of
+// stdin.
+func (c *wrapCall) xargs(i int) summary {
 	a, idx, args, sc := c.a, c.idx, c.args, c.sc
 	repl := ""
 	argTaint := false
-	i := 0
-	for ; i < len(args); i++ {
-		v := args[i].val
-		if v == "--" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(v, "-") {
-			break
-		}
-		switch {
-		case v == "-I" || v == "--replace":
-			if i+1 < len(args) {
-				repl = args[i+1].val
-			}
-			i++
-		case strings.HasPrefix(v, "-I"):
-			repl = v[2:]
-		case strings.HasPrefix(v, "--replace="):
-			repl = strings.TrimPrefix(v, "--replace=")
-		case v == "-i":
-			repl = "{}"
-		case xargsArgFile(v):
-			// -a FILE, -aFILE, -ra FILE, -0aFILE, --arg-file[=]FILE and its
-			// abbreviations (--arg=FILE)
-			var file word
-			val := ""
-			if strings.HasPrefix(v, "--") {
-				_, val, _ = strings.Cut(v, "=")
-			} else {
-				val = v[strings.IndexByte(v, 'a')+1:]
-			}
-			if val != "" {
-				file = word{val: val, dyn: args[i].dyn}
-			} else {
-				if i+1 < len(args) {
-					file = args[i+1]
-				}
-				i++
-			}
-			if file.val != "" {
-				j := a.readFact(a.pathWord(file, sc, false), idx, false)
+	for _, u := range parseArgs(c.w.Opts, args[:i]).Uses {
+		v, has := valueWord(args, u)
+		switch u.Flag.Role {
+		case argv.Read:
+			if has && v.val != "" {
+				j := a.readFact(a.pathWord(v, sc, false), idx, false)
 				// the arguments are the file's contents
 				argTaint = argTaint || a.facts[j].human != nil && a.facts[j].human.Code == "human.sensitive-read"
 			}
-		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
-			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines" || v == "--eof":
-			i++
+		case argv.Opaque:
+			switch {
+			case u.Name != "-I" && u.Name != "-i" && u.Name != "--replace":
+			case has:
+				repl = v.val
+			default:
+				repl = "{}" // -i, --replace: GNU's default
+			}
 		}
 	}
 	inner := append([]word{}, args[min(i, len(args)):]...)

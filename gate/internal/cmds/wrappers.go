@@ -194,7 +194,11 @@ func transparents() []*Wrapper {
 		{Name: "watch", Opts: gnuOpts("watch", flags("-b|--beep -c|--color -C|--no-color -e|--errexit -g|--chgexit -t|--no-title -w|--no-wrap -x|--exec -p|--precise -r|--no-rerun -h -v",
 			"-n|--interval -q|--equexit", "-d --differences")), Hook: "watch",
 			Examples: []argv.Example{want("'rm -rf ~'", floorInside), want("-n 5 ls", "allow"), want("--shotsdir ~/x ls", "ask ask.flag")}},
-		{Name: "xargs", Hook: "xargs", Examples: inside},
+		// GNU and BSD xargs
+		{Name: "xargs", Hook: "xargs", Opts: gnuOpts("xargs", with(flags("-0 --null -o --open-tty -p --interactive -r --no-run-if-empty -t --verbose -x --exit --show-limits",
+			"-d --delimiter -E -I -J -L -R -S -n --max-args -P --max-procs -s --max-chars --process-slot-var", "-i --replace -e --eof -l --max-lines"),
+			reads("-a --arg-file"))),
+			Examples: append(inside, want("-0 -n1 -I{} echo {}", "allow"), want("--zz ls", "ask ask.flag"), want("-a ~/.ssh/id_rsa echo", "human human.sensitive-read"))},
 		// env [-i] [NAME=VALUE…] [-C DIR] CMD, env -S 'CMD ARGS'; without a
 		// command it prints the environment
 		{Name: "env", Hook: "env", LongNames: []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
