@@ -969,18 +969,6 @@ func (a *analyzer) gitConfigFile(w word, sc *scope, idx int) {
 	}
 }
 
-// gitCommandOptions are, per subcommand, git's long options whose value is
-// a command git runs: rebase --exec, difftool --extcmd, the pack programs
-// (--exec is their old name), filter-branch's filters (eval'd by sh).
-var gitCommandOptions = map[string][]string{
-	"rebase": {"--exec"}, "difftool": {"--extcmd"},
-	"clone": {"--upload-pack", "--exec"}, "fetch": {"--upload-pack", "--exec"}, "pull": {"--upload-pack", "--exec"},
-	"ls-remote": {"--upload-pack", "--exec"}, "archive": {"--exec"}, "push": {"--receive-pack", "--exec"},
-	"send-pack": {"--receive-pack", "--exec"},
-	"filter-branch": {"--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
-		"--commit-filter", "--tag-name-filter"},
-}
-
 // longValue is the value of args[j] when it is one of names, or a prefix
 // of one, spelled --name=VALUE or --name VALUE.
 func longValue(args []word, j int, names []string) (string, bool) {
@@ -1018,29 +1006,52 @@ func (c *gitCall) runsCommand() {
 		case sub == "bisect" && v == "run" && j+1 < len(rest):
 			a.inner(rest[j+1:], sc, idx)
 			return
-		case strings.HasPrefix(v, "--") && len(v) > 3:
-			// git takes a unique prefix of a long option (--exe= is --exec=):
-			// every option a prefix may stand for is read, which only adds facts
-			if cmd, ok := longValue(rest, j, gitCommandOptions[sub]); ok {
-				a.reparse(cmd, sc, idx)
-			}
 		case strings.HasPrefix(v, "ext::"):
 			// split as git does, and as a shell would: either reading only adds facts
 			a.reparse(extCommand(strings.TrimPrefix(v, "ext::")), sc, idx)
 			a.reparse(strings.TrimPrefix(v, "ext::"), sc, idx)
-		case (sub == "clone" || sub == "fetch" || sub == "pull") && v == "-u" && j+1 < len(rest):
-			a.reparse(rest[j+1].val, sc, idx) // -u is --upload-pack
-		case sub == "clone" && (v == "-c" || v == "--config") && j+1 < len(rest):
-			a.gitConfigCommand(rest[j+1].val, sc, idx)
-		case sub == "clone" && strings.HasPrefix(v, "--config="):
-			a.gitConfigCommand(strings.TrimPrefix(v, "--config="), sc, idx)
-		case sub == "rebase" || sub == "difftool":
-			// -x CMD, -ix CMD, -xCMD: parse-options clusters short options
-			if cmd, ok := shortValue(rest, j, 'x', "sXCt"); ok {
+		default:
+			c.commandOption(j)
+		}
+	}
+}
+
+// commandOption reads rest[j] as one of the subcommand's options whose
+// value is a command (cmds.GitSub.Commands) or, for clone, configuration.
+func (c *gitCall) commandOption(j int) {
+	a, rest, sc, idx := c.a, c.rest, c.sc, c.idx
+	v := rest[j].val
+	if strings.HasPrefix(v, "--") && len(v) > 3 {
+		// git takes a unique prefix of a long option (--exe= is --exec=):
+		// every option a prefix may stand for is read, which only adds facts
+		if cmd, ok := longValue(rest, j, c.spec.Commands); ok {
+			a.reparse(cmd, sc, idx)
+		}
+		if kv, ok := longValue(rest, j, gitCloneConfig(c.sub)); ok {
+			a.gitConfigCommand(kv, sc, idx)
+		}
+		return
+	}
+	for _, o := range c.spec.Commands {
+		// -x CMD, -ix CMD, -xCMD: parse-options clusters short options
+		if len(o) == 2 {
+			if cmd, ok := shortValue(rest, j, o[1], c.spec.ValueLetters); ok {
 				a.reparse(cmd, sc, idx)
 			}
 		}
 	}
+	if kv, ok := shortValue(rest, j, 'c', c.spec.ValueLetters); ok && c.sub == "clone" {
+		a.gitConfigCommand(kv, sc, idx) // clone -c KEY=VALUE sets the new repository's config
+	}
+}
+
+// gitCloneConfig are the long options of git clone whose value is
+// configuration it writes into the new repository and uses at once.
+func gitCloneConfig(sub string) []string {
+	if sub == "clone" {
+		return []string{"--config"}
+	}
+	return nil
 }
 
 // extCommand turns git's ext:: remote syntax into a shell command line:

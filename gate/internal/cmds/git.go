@@ -125,6 +125,14 @@ type GitSub struct {
 	WorkTree bool
 	// Message: -F/--file/-t/--template name a file it reads into history
 	Message bool
+	// Commands are its options whose value is a command git runs: long
+	// ones by a unique prefix (rebase --exec, clone --upload-pack,
+	// filter-branch --tree-filter), short ones also inside a cluster
+	// (rebase -ix CMD, clone -qu CMD); --exec is the pack programs' old name
+	Commands []string
+	// ValueLetters are its short options that take a value, where a
+	// cluster ends (clone -ob NAME: b is o's value, not an option)
+	ValueLetters string
 	// Installs are the flags or actions with which it installs hooks or
 	// scheduled jobs that run later (git init --template, git maintenance
 	// start): human-only persistence
@@ -156,17 +164,20 @@ var gitSubTable = []*GitSub{
 	// staging a secret is the first step to publishing it
 	{Names: "add stage", Hook: "stage", Examples: []argv.Example{want("add .env", "human human.sensitive-read"), want("add src", "ask")}},
 	// a forced refspec overwrites local branches
-	{Names: "fetch", Remote: true, Hook: "refspecs", Examples: []argv.Example{want("fetch origin", "ask"), want("fetch origin +main:main", "human human.history-rewrite")}},
-	{Names: "clone", Remote: true, Hook: "clone", Installs: []string{"--template"}, Examples: []argv.Example{want("clone https://example.com/r.git", "ask"),
-		want("clone -u 'rm -rf ~' https://example.com/r.git", "deny floor.rm-root")}},
-	{Names: "push", Remote: true, Hook: "push", Examples: []argv.Example{want("push origin main", "ask"), want("push --force origin main", "human human.force-push"),
+	{Names: "fetch", Remote: true, Hook: "refspecs", Commands: []string{"--upload-pack", "--exec", "-u"}, ValueLetters: "jo", Examples: []argv.Example{want("fetch origin", "ask"), want("fetch origin +main:main", "human human.history-rewrite")}},
+	{Names: "clone", Remote: true, Hook: "clone", Installs: []string{"--template"}, Commands: []string{"--upload-pack", "--exec", "-u"}, ValueLetters: "obcuj", Examples: []argv.Example{want("clone https://example.com/r.git", "ask"),
+		want("clone -u 'rm -rf ~' https://example.com/r.git", "deny floor.rm-root"), want("clone -qu 'rm -rf ~' https://example.com/r.git", "deny floor.rm-root"),
+		want("clone --config core.pager='rm -rf ~' https://example.com/r.git", "deny floor.rm-root")}},
+	{Names: "push", Remote: true, Hook: "push", Commands: []string{"--receive-pack", "--exec"}, Examples: []argv.Example{want("push origin main", "ask"), want("push --force origin main", "human human.force-push"),
 		want("push https://example.com/r.git", "ask ask.flag")}},
-	{Names: "pull", Remote: true, WorkTree: true, Examples: []argv.Example{want("pull", "ask")}},
+	{Names: "pull", Remote: true, WorkTree: true, Commands: []string{"--upload-pack", "--exec", "-u"}, ValueLetters: "sXjo", Examples: []argv.Example{want("pull", "ask")}},
 	// a URL sends whatever it spells to any host; a configured remote is known-safe
-	{Names: "ls-remote", Remote: true, Hook: "ls-remote", Examples: []argv.Example{want("ls-remote origin", "allow"), want("ls-remote https://example.com/r.git", "ask")}},
+	{Names: "ls-remote", Remote: true, Hook: "ls-remote", Commands: []string{"--upload-pack", "--exec"}, Examples: []argv.Example{want("ls-remote origin", "allow"), want("ls-remote https://example.com/r.git", "ask")}},
 	{Names: "submodule", Remote: true, Group: true, Hook: "submodule", Examples: []argv.Example{want("submodule status", "allow"), want("submodule foreach 'rm -rf ~'", "deny floor.rm-root")}},
 	{Names: "send-email request-pull", Remote: true},
-	{Names: "archive", Remote: true, Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
+	{Names: "send-pack", Commands: []string{"--receive-pack", "--exec"}},
+	{Names: "difftool", Commands: []string{"--extcmd", "-x"}, ValueLetters: "sXCt", Examples: []argv.Example{want("difftool -x 'rm -rf ~'", "deny floor.rm-root")}},
+	{Names: "archive", Remote: true, Commands: []string{"--exec"}, Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
 	{Names: "reset", WorkTree: true, Hook: "reset", Examples: []argv.Example{want("reset --hard", "human human.history-rewrite"), want("reset HEAD~1", "ask")}},
 	{Names: "clean", WorkTree: true, Hook: "clean", Examples: []argv.Example{want("clean -n", "allow"), want("clean -fd", "human human.history-rewrite")}},
 	{Names: "checkout", WorkTree: true, Hook: "checkout", GrantFlags: []string{"-b"}, Examples: []argv.Example{want("checkout main", "ask"),
@@ -181,7 +192,11 @@ var gitSubTable = []*GitSub{
 	// git credential fill prints the stored password
 	{Names: "credential credential-store credential-cache credential-osxkeychain credential-libsecret credential-manager credential-wincred",
 		Hook: "credential", Examples: []argv.Example{want("credential fill", "human human.sensitive-read")}},
-	{Names: "filter-branch filter-repo replace", Class: GitRewrites, Why: "rewrites history", Examples: []argv.Example{want("filter-repo --path src", "human human.history-rewrite")}},
+	// filter-branch's filters are shell code it evals
+	{Names: "filter-branch", Class: GitRewrites, Why: "rewrites history", Commands: []string{"--setup", "--env-filter", "--tree-filter",
+		"--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"},
+		Examples: []argv.Example{want("filter-branch --tree-filter 'rm -rf ~' HEAD", "deny floor.rm-root")}},
+	{Names: "filter-repo replace", Class: GitRewrites, Why: "rewrites history", Examples: []argv.Example{want("filter-repo --path src", "human human.history-rewrite")}},
 	{Names: "update-ref", Class: GitRewrites, Why: "moves or deletes a ref, past what the reflog shows",
 		Examples: []argv.Example{want("update-ref -d refs/heads/x", "human human.history-rewrite")}},
 	{Names: "prune", Class: GitRewrites, Why: "deletes unreachable commits, the last copy of lost work",
@@ -189,7 +204,7 @@ var gitSubTable = []*GitSub{
 	{Names: "gc", Hook: "gc", Why: "deletes unreachable commits, the last copy of lost work",
 		Examples: []argv.Example{want("gc", "ask"), want("gc --prune=now", "human human.history-rewrite")}},
 	// --abort and --quit end a rebase without rewriting more
-	{Names: "rebase", WorkTree: true, Hook: "rebase", Examples: []argv.Example{want("rebase main", "human human.history-rewrite"), want("rebase --abort", "ask")}},
+	{Names: "rebase", WorkTree: true, Hook: "rebase", Commands: []string{"--exec", "-x"}, ValueLetters: "sXCt", Examples: []argv.Example{want("rebase main", "human human.history-rewrite"), want("rebase --abort", "ask")}},
 	{Names: "commit", Message: true, Hook: "amend", Examples: []argv.Example{want("commit -m x", "ask"), want("commit --amend", "human human.history-rewrite"),
 		want("commit -F /home/u/.ssh/id_rsa", "human human.sensitive-read")}},
 	{Names: "notes", Message: true, Group: true},
