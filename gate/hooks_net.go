@@ -158,7 +158,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		// curl "https://x/?t=ghp_…", nslookup TOKEN.x: like WebFetch of that URL
 		f.human = reason("human.secret-url", lb+" sends what looks like a credential")
 	}
-	c.localFiles()
+	if t.Hook != "openssl" { // its hook read them
+		c.localFiles()
+	}
 	sensitiveBefore := len(a.facts)
 	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
@@ -223,20 +225,12 @@ func (c *netCall) localFiles() {
 	}
 }
 
-// openssl reads openssl's -in, -key, -inkey (files it reads) and -out (a
-// file it writes), and reports a call that reaches the network: only
+// openssl reads the files openssl's flags name (its entry's Files: -in,
+// -out, -sess_out…), and reports a call that reaches the network: only
 // s_client and s_server do.
 func (c *netCall) openssl() (net bool) {
-	args := c.args
-	for i, w := range args {
-		if (w.val == "-in" || w.val == "-key" || w.val == "-inkey") && i+1 < len(args) {
-			c.a.readWord(args[i+1], c.sc, c.idx, false)
-		}
-		if w.val == "-out" && i+1 < len(args) {
-			c.a.writeWord(args[i+1], c.sc, c.idx)
-		}
-	}
-	return hasWord(args, "s_client") || hasWord(args, "s_server")
+	c.localFiles()
+	return hasWord(c.args, "s_client") || hasWord(c.args, "s_server")
 }
 
 // curlConfig adds to curl's arguments the options curl -K - reads from
