@@ -35,7 +35,8 @@ func (c *plainCall) pkgManager() {
 		}
 	}
 	ops := operands(args, nil)
-	if len(args) == 1 && (args[0].val == "-v" || args[0].val == "run" || args[0].val == "run-script") {
+	t := cmds.ToolOf(lb)
+	if len(args) == 1 && (args[0].val == "-v" || slices.Contains(t.ListsScripts, args[0].val)) {
 		// npm -v is --version; run without a script lists the scripts
 		f.safe = reason("gate.safe", "package manager query")
 	}
@@ -65,7 +66,9 @@ func (c *plainCall) pkgManager() {
 	case sub == "config" && len(ops) > 2 && args[ops[1]].val == "get" && gitSecretKey().MatchString(strings.ReplaceAll(args[ops[2]].val, "_auth", "token")):
 		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: "npm config get"}, parent: idx,
 			human: reason("human.sensitive-read", "prints a registry token")})
-	case sub == "ls" || sub == "list" || sub == "view" || sub == "info" || sub == "outdated" || sub == "why" || sub == "explain" || sub == "--version" || sub == "-v":
+	case slices.Contains(t.Queries, sub) || sub == "--version" || sub == "-v":
+		// its built-in queries only: yarn view and pnpm explain run the
+		// package's script of that name
 		f.safe = reason("gate.safe", "package manager query")
 	}
 }

@@ -53,6 +53,12 @@ type Tool struct {
 	// DryRuns are the flags with which an install onto the PATH only
 	// lists or prints (cargo install --list, go install -n).
 	DryRuns []string
+	// Queries are the subcommands that only print, built into the tool in
+	// every version it has: a package manager runs the package's script
+	// of any other name (yarn view runs the script "view"); ListsScripts
+	// are those that, alone, list the scripts (npm run).
+	Queries      []string
+	ListsScripts []string
 	// Runs are the subcommand words with which it runs a package it
 	// fetches from Registry when the project does not have it (npm exec,
 	// uv tool run; "": every call, npx): remote code (SPEC §5.4).
@@ -124,6 +130,18 @@ var npmQueries = []*argv.Command{
 	sub("outdated", flags("-a --all --json -l --long -p --parseable -g --global", "-w --workspace", "")),
 }
 
+// npmQueriesNamed are those of npmQueries that are also pnpm's or
+// yarn's own queries.
+func npmQueriesNamed(names ...string) []*argv.Command {
+	var out []*argv.Command
+	for _, c := range npmQueries {
+		if slices.Contains(names, c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // pipQueries are pip's read-only queries.
 var pipQueries = []*argv.Command{
 	sub("list", flags("-o --outdated -u --uptodate -e --editable -l --local --user --pre --not-required --exclude-editable --include-editable --no-index",
@@ -138,6 +156,7 @@ var pipGlobal = flags("-v --verbose -q --quiet --isolated --no-color --no-input 
 // pkgTools are the package managers.
 var pkgTools = []*Tool{
 	{Name: "npm",
+		Queries: []string{"ls", "list", "view", "info", "outdated", "why", "explain"}, ListsScripts: []string{"run", "run-script"},
 		Cmd: tool("npm", flags("-v -s --silent -q --quiet -d --loglevel", "--prefix -w --workspace", ""), slices.Concat(npmQueries, []*argv.Command{
 			// npm pkg get prints fields of package.json; set, delete and fix write it
 			tool("pkg", flags("--json --workspaces --include-workspace-root", "-w --workspace", ""),
@@ -156,7 +175,10 @@ var pkgTools = []*Tool{
 			want("pkg set scripts.x=y", "human human.persistence-write"), want("install --registry http://x.test", "ask ask.flag")},
 	},
 	{Name: "pnpm",
-		Cmd:         tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueries...),
+		// pnpm hands view and info to npm only as its first word, and runs
+		// the script of a name it does not know (pnpm explain)
+		Queries: []string{"ls", "list", "outdated", "why"}, ListsScripts: []string{"run", "run-script"},
+		Cmd:         tool("pnpm", flags("-v -s --silent", "-C --dir --filter -F", ""), npmQueriesNamed("ls", "list", "outdated")...),
 		Hook:        "npm",
 		Grant:       ByScript,
 		Nested:      npmGroups,
@@ -167,10 +189,14 @@ var pkgTools = []*Tool{
 		Version:     true,
 		FetchesURLs: true,
 		Examples: []argv.Example{
-			want("list", "allow"), want("add -g typescript", "human human.outside-write")},
+			want("list", "allow"), want("add -g typescript", "human human.outside-write"), want("explain", "ask")},
 	},
 	{Name: "yarn",
-		Cmd:         tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueries...),
+		// the queries of yarn 1 and yarn 2+ alike: yarn 1 has no view, ls,
+		// explain or run-script, yarn 2+ no list or outdated, and a name
+		// it does not know runs the script (or node_modules/.bin program)
+		Queries: []string{"info", "why"}, ListsScripts: []string{"run"},
+		Cmd:         tool("yarn", flags("-v -s --silent", "--cwd", ""), npmQueriesNamed("info")...),
 		Hook:        "npm",
 		Grant:       ByScript,
 		Nested:      npmGroups,
@@ -180,7 +206,7 @@ var pkgTools = []*Tool{
 		Version:     true,
 		FetchesURLs: true,
 		Examples: []argv.Example{
-			want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag")},
+			want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag"), want("view react", "ask"), want("list", "ask")},
 	},
 	{Name: "bun", Grant: ByScript, Installs: installWords, Runs: []string{"x"}, Registry: NPM, FetchesURLs: true, Examples: []argv.Example{want("x cowsay", "human human.remote-code")}},
 	{Name: "pip",
