@@ -313,34 +313,47 @@ func (c *gitCall) sendsSecrets() {
 	}
 }
 
-// writesElsewhere records files written where an option says, not in the work tree.
+// writesElsewhere records files written where an option says, not in the
+// work tree, by the reader the table names (cmds.GitSub.Files).
 func (c *gitCall) writesElsewhere() {
-	sub, rest, ops, gsc, gidx, a := c.sub, c.rest, c.ops, c.sc, c.idx, c.a
-	// files written where an option says, not in the work tree
-	switch sub {
-	case "archive":
-		for _, w := range optionValues(rest, 'o', "--output") {
-			a.writeWord(w, gsc, gidx)
+	if c.spec.Files != "" {
+		gitHooks[c.spec.Files](c)
+	}
+}
+
+// archiveOutput is git archive -o FILE: the archive is written to FILE.
+func (c *gitCall) archiveOutput() {
+	for _, w := range optionValues(c.rest, 'o', "--output") {
+		c.a.writeWord(w, c.sc, c.idx)
+	}
+}
+
+// indexPrefix is checkout-index --prefix=DIR: the files are written under DIR.
+func (c *gitCall) indexPrefix() {
+	for _, w := range c.rest {
+		if p, ok := strings.CutPrefix(w.val, "--prefix="); ok {
+			c.a.writeFact(c.a.resolveMaybe(w, p, c.sc, true), c.idx)
 		}
-	case "checkout-index":
-		for _, w := range rest {
-			if p, ok := strings.CutPrefix(w.val, "--prefix="); ok {
-				a.writeFact(a.resolveMaybe(w, p, gsc, true), gidx)
-			}
-		}
-	case "apply", "am":
-		for _, w := range optionValues(rest, 0, "--directory") {
-			a.writeWord(w, gsc, gidx) // with --unsafe-paths it may leave the project
-		}
-		files := make([]word, 0, len(c.ops))
-		for _, o := range c.ops {
-			files = append(files, rest[o])
-		}
-		a.patchInput(files, gsc, gidx)
-	case "hash-object":
-		for _, o := range ops {
-			a.readWord(rest[o], gsc, gidx, false) // -w stores the file in the repository
-		}
+	}
+}
+
+// patches are apply's and am's: the files the patches name are written
+// (under --directory DIR, which with --unsafe-paths may leave the project).
+func (c *gitCall) patches() {
+	for _, w := range optionValues(c.rest, 0, "--directory") {
+		c.a.writeWord(w, c.sc, c.idx)
+	}
+	files := make([]word, 0, len(c.ops))
+	for _, o := range c.ops {
+		files = append(files, c.rest[o])
+	}
+	c.a.patchInput(files, c.sc, c.idx)
+}
+
+// hashObject reads its operands: -w stores the files in the repository.
+func (c *gitCall) hashObject() {
+	for _, o := range c.ops {
+		c.a.readWord(c.rest[o], c.sc, c.idx, false)
 	}
 }
 
@@ -385,6 +398,8 @@ var gitHooks = map[string]func(*gitCall){
 	"worktree": (*gitCall).worktree, "symbolic-ref": (*gitCall).symbolicRef, "config": (*gitCall).config,
 	"var": (*gitCall).vars, "blame": (*gitCall).blame, "show": (*gitCall).show, "log": (*gitCall).log,
 	"search": (*gitCall).grep, "ls-remote": (*gitCall).lsRemote, "submodule": (*gitCall).submodule,
+	"archive-output": (*gitCall).archiveOutput, "index-prefix": (*gitCall).indexPrefix, "patches": (*gitCall).patches,
+	"hash-object": (*gitCall).hashObject,
 }
 
 // reset --hard (--merge, --keep) discards work.

@@ -37,9 +37,11 @@ func TestGitExamplesDecide(t *testing.T) {
 func TestGitHooksResolve(t *testing.T) {
 	used := map[string]bool{}
 	for _, s := range cmds.GitSubs() {
-		if s.Hook != "" {
-			used[s.Hook] = true
-			assert.Contains(t, gitHooks, s.Hook, s.Names)
+		for _, h := range []string{s.Hook, s.Files} {
+			if h != "" {
+				used[h] = true
+				assert.Contains(t, gitHooks, h, s.Names)
+			}
 		}
 		if s.Cmd != nil {
 			assert.Equal(t, s.Cmd.Name, s.Names, "a declared Cmd is its entry's one name")

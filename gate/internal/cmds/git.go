@@ -119,6 +119,10 @@ type GitSub struct {
 	Why string
 	// Hook names the reader of its flags and operands in gate/hooks_git.go
 	Hook string
+	// Files names the reader of the files it writes or reads where its
+	// options or operands say, outside the work tree (archive -o FILE,
+	// apply --directory DIR), a hook read before the subcommand's
+	Files string
 	// Remote: it talks to a remote, so a secret among git's words is sent
 	Remote bool
 	// WorkTree: it writes files of the work tree (with --work-tree=DIR, in DIR)
@@ -177,7 +181,7 @@ var gitSubTable = []*GitSub{
 	{Names: "send-email request-pull", Remote: true},
 	{Names: "send-pack", Commands: []string{"--receive-pack", "--exec"}},
 	{Names: "difftool", Commands: []string{"--extcmd", "-x"}, ValueLetters: "sXCt", Examples: []argv.Example{want("difftool -x 'rm -rf ~'", "deny floor.rm-root")}},
-	{Names: "archive", Remote: true, Commands: []string{"--exec"}, Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
+	{Names: "archive", Remote: true, Commands: []string{"--exec"}, Files: "archive-output", Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
 	{Names: "reset", WorkTree: true, Hook: "reset", Examples: []argv.Example{want("reset --hard", "human human.history-rewrite"), want("reset HEAD~1", "ask")}},
 	{Names: "clean", WorkTree: true, Hook: "clean", Examples: []argv.Example{want("clean -n", "allow"), want("clean -fd", "human human.history-rewrite")}},
 	{Names: "checkout", WorkTree: true, Hook: "checkout", GrantFlags: []string{"-b"}, Examples: []argv.Example{want("checkout main", "ask"),
@@ -217,9 +221,13 @@ var gitSubTable = []*GitSub{
 	// every interface, no authentication
 	{Names: "daemon instaweb", Serves: true, Examples: []argv.Example{want("daemon --export-all", "human human.file-server")}},
 	{Names: "merge", Message: true, WorkTree: true},
-	{Names: "cherry-pick revert apply am", WorkTree: true},
+	{Names: "cherry-pick revert", WorkTree: true},
+	{Names: "apply am", WorkTree: true, Files: "patches", Examples: []argv.Example{want("apply fix.diff", "ask"),
+		want("apply --directory=/home/u fix.diff", "human human.outside-write")}},
+	{Names: "hash-object", Files: "hash-object", Examples: []argv.Example{want("hash-object -w .env", "human human.sensitive-read")}},
 	// -u with -f, --reset or --force overwrite the work tree
-	{Names: "read-tree checkout-index", WorkTree: true, Hook: "overwrite", Examples: []argv.Example{want("checkout-index -f -a", "human human.history-rewrite")}},
+	{Names: "read-tree", WorkTree: true, Hook: "overwrite"},
+	{Names: "checkout-index", WorkTree: true, Hook: "overwrite", Files: "index-prefix", Examples: []argv.Example{want("checkout-index -f -a", "human human.history-rewrite")}},
 	{Names: "branch", Hook: "branch", Cmd: sub("branch", flags("-a --all -r --remotes -l --list -v -vv --verbose -q --quiet --show-current --no-color --color --no-column -i --ignore-case "+
 		"--omit-empty", "--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev", "--column --color --abbrev"),
 		ex("-a", ""), ex("--show-current", "")),
