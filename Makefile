@@ -124,6 +124,7 @@ FUZZ_TARGETS += gate/internal/scripts:FuzzFind
 FUZZ_TARGETS += gate/internal/scripts:FuzzTar
 FUZZ_TARGETS += gate/internal/scripts:FuzzDB
 FUZZ_TARGETS += gate/internal/scripts:FuzzEditor
+FUZZ_TARGETS += gate/internal/scripts:FuzzJq
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -1,9 +1,10 @@
-package gate
+package scripts
 
 import (
 	"path"
-	"slices"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // jq and yq filters are a language of their own (SPEC §5.1): a filter is
@@ -12,129 +13,44 @@ import (
 // eval; jq's input_filename, get_search_list; whatever a new release adds)
 // makes the call ask instead of passing unseen.
 
-// jq analyses jq, gojq and yq: the filter by jqUnknownCalls, the files it
-// loads, reads or edits; taint when it prints the environment.
-func (a *analyzer) jq(f *rfact, idx int, lb string, args []word, sc *scope) (taint bool) {
-	yq := lb == "yq"
-	// --arg NAME VALUE and its kin take two words: they are dropped
-	// here, so that the filter is the first operand left (after --, jq
-	// takes "--arg" for the filter and refuses it)
-	var rest []word
-	splits := false
-	for i := 0; i < len(args); i++ {
-		switch v := args[i].val; {
-		case yq && (v == "-s" || v == "--split-exp" || strings.HasPrefix(v, "--split-exp=")):
-			// yq -s EXPR writes one file per document, named by EXPR
-			exp := strings.TrimPrefix(v, "--split-exp=")
-			if exp == v && i+1 < len(args) {
-				i++
-				exp = args[i].val
-			}
-			f.ask = reason("ask.flag", "yq -s writes files named by an expression")
-			a.writeFact(pathRef{raw: exp}, idx)
-			for _, l := range codeLiterals(exp, false) {
-				a.writeWord(word{val: l + ".yml"}, sc, idx)
-			}
-			splits = true
-		case v == "--arg" || v == "--argjson" || v == "--slurpfile" || v == "--rawfile":
-			if (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args) {
-				a.readWord(args[i+2], sc, idx, false)
-			}
-			i += 2
-		default:
-			rest = append(rest, args[i])
-		}
-	}
-	args = rest
-	if yq && len(args) > 0 {
-		// yq e|eval|ea|eval-all FILTER FILE...: the filter follows the subcommand
-		switch args[0].val {
-		case "e", "eval", "ea", "eval-all":
-			args = args[1:]
-		}
-	}
-	ops := operands(args, jqValueFlags)
-	fromFile := hasFlag(args, "-f", "--from-file")
-	var exprs []word // yq --expression EXPR: every operand is a file
-	if yq {
-		exprs = optionValues(args, 0, "--expression")
-	}
-	reads := false
-	filter := func(w word) {
-		unknown, envVar := jqUnknownCalls(w.val)
-		reads = reads || w.dyn || len(unknown) > 0 || envVar
-		if envVar || slices.ContainsFunc(unknown, func(c string) bool { return c == "env" || c == "strenv" || c == "envsubst" }) {
-			f.human = reason("human.env-dump", lb+" filter reads the environment")
-			taint = true
-		}
-		if slices.Contains(unknown, "eval") {
-			// yq's eval() runs an expression the filter builds
-			f.human = reason("human.eval-opaque", lb+" eval() of an expression built at run time")
-		}
-		// load("f"), load_props("f"), strload("f"): file reads by name
-		for _, m := range jqLoadRe().FindAllStringSubmatch(w.val, -1) {
-			a.readFact(a.resolvePath(m[1], sc.cwd, false), idx, false)
-		}
-		if jqImportRe().MatchString(w.val) {
-			reads = true
-			for _, p := range jqModulePaths(args, w.val) {
-				a.readFact(a.resolvePath(p, sc.cwd, false), idx, false)
-			}
-		}
-	}
-	for _, w := range exprs {
-		filter(w)
-	}
-	for n, i := range ops {
-		switch {
-		case n > 0 || fromFile || len(exprs) > 0:
-			a.readWord(args[i], sc, idx, false)
-		case yq && !args[i].dyn && yqFileName().MatchString(args[i].val):
-			// yq f.yml: a first operand that is an existing file is a
-			// file, the filter "."; one that is not is an unknown
-			// operator, which yq refuses
-			a.readWord(args[i], sc, idx, false)
-		default:
-			filter(args[i])
-		}
-	}
-	if reads || fromFile {
-		f.ask = reason("ask.flag", lb+" filter reads the environment or files")
-	} else if yq && hasShort(args, "i") || hasFlag(args, "--inplace", "--in-place") {
-		f.ask = reason("ask.flag", lb+" -i edits files in place")
-		for _, i := range ops[min(1, len(ops)):] {
-			a.writeFact(a.pathWord(args[i], sc, true), -1)
-		}
-	} else if !splits {
-		f.safe = reason("gate.safe", lb+" only reads")
-	}
-	return taint
+// jqRE is a regular expression compiled when first used.
+func jqRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
-// jqValueFlags are the jq and yq flags that take a value (jq's --arg and
-// kin take two words and are dropped before).
-var jqValueFlags = map[string]bool{"--indent": true, "-L": true, "-o": true, "--output-format": true, "-p": true,
-	"--input-format": true, "-I": true, "--expression": true, "--xml-attribute-prefix": true, "--xml-content-name": true,
-	"--csv-separator": true, "--properties-separator": true}
-
 // jqLoadRe finds yq's builtins that load a file named in the filter;
-// yqFileName a yq first operand that names a data file.
+// yqFileName a yq first operand that names a data file; jqImportRe
+// jq's import and include directives, jqSearchRe their search paths.
 var (
-	yqFileName = lazyRE(`^[\w./-]+\.(?i:ya?ml|json|xml|toml|properties|csv|tsv|hcl|ini|tf)$`)
-	jqLoadRe   = lazyRE(`\b(?:load|load_str|strload|load_props|load_xml|load_base64|load_yaml)\(\s*"([^"]+)"`)
-	jqImportRe = lazyRE(`\b(?:import|include)\s+"([^"]*)"`)
-	jqSearchRe = lazyRE(`\bsearch\s*:\s*"([^"]*)"`)
+	yqFileName = jqRE(`^[\w./-]+\.(?i:ya?ml|json|xml|toml|properties|csv|tsv|hcl|ini|tf)$`)
+	jqLoadRe   = jqRE(`\b(?:load|load_str|strload|load_props|load_xml|load_base64|load_yaml)\(\s*"([^"]+)"`)
+	jqImportRe = jqRE(`\b(?:import|include)\s+"([^"]*)"`)
+	jqSearchRe = jqRE(`\bsearch\s*:\s*"([^"]*)"`)
 )
 
-// jqModulePaths are the files a jq filter's import/include directives
-// load: NAME.jq and NAME.json (import "x" as $d prints a JSON file) in
-// each -L directory, a {search: DIR} of the directive, or jq's default
-// ~/.jq.
-func jqModulePaths(args []word, filter string) (paths []string) {
-	var dirs []string
-	for _, w := range optionValues(args, 'L', "--library-path") {
-		dirs = append(dirs, w.val)
+// YqDataFile says a yq first operand names a data file (f.yml, x.json):
+// yq reads it as a file, with the filter ".".
+func YqDataFile(name string) bool { return yqFileName().MatchString(name) }
+
+// JqLoads are the files a yq filter loads by name: load("f"),
+// load_props("f"), strload("f") and their kin.
+func JqLoads(filter string) []string {
+	var names []string
+	for _, m := range jqLoadRe().FindAllStringSubmatch(filter, -1) {
+		names = append(names, m[1])
 	}
+	return names
+}
+
+// JqImports says a jq filter imports or includes a module.
+func JqImports(filter string) bool { return jqImportRe().MatchString(filter) }
+
+// JqModulePaths are the files a jq filter's import/include directives
+// load: NAME.jq and NAME.json (import "x" as $d prints a JSON file) in
+// each library directory (jq -L), a {search: DIR} of the directive, or
+// jq's default ~/.jq.
+func JqModulePaths(libs []string, filter string) (paths []string) {
+	dirs := append([]string(nil), libs...)
 	for _, m := range jqSearchRe().FindAllStringSubmatch(filter, 8) {
 		dirs = append(dirs, m[1])
 	}
@@ -188,11 +104,11 @@ var jqPure = func() map[string]bool {
 var jqFormats = map[string]bool{"@text": true, "@json": true, "@html": true, "@uri": true, "@urid": true, "@csv": true, "@tsv": true,
 	"@sh": true, "@base64": true, "@base64d": true, "@base32": true, "@base32d": true, "@yaml": true, "@props": true, "@xml": true}
 
-// jqUnknownCalls returns the names a jq or yq filter calls that are
+// JqUnknownCalls returns the names a jq or yq filter calls that are
 // neither pure builtins nor defined in the filter, and whether it reads
 // $ENV. Object keys ({name, version}, {a: 1}), fields (.env) and
 // variables ($x) are not calls; code inside string interpolation is.
-func jqUnknownCalls(filter string) (unknown []string, envVar bool) {
+func JqUnknownCalls(filter string) (unknown []string, envVar bool) {
 	defined := map[string]bool{}
 	var calls []string
 	var stack []byte  // open brackets: { [ (
@@ -208,7 +124,7 @@ func jqUnknownCalls(filter string) (unknown []string, envVar bool) {
 			continue
 		case c == '"':
 			i = jqSkipString(s, i+1, func(code string) {
-				u, e := jqUnknownCalls(code)
+				u, e := JqUnknownCalls(code)
 				calls, envVar = append(calls, u...), envVar || e
 			})
 			prev = '"'
@@ -323,6 +239,7 @@ func jqSkipString(s string, i int, code func(string)) int {
 	return i
 }
 
+// jqWordByte says c may be part of a jq name.
 func jqWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
