@@ -91,10 +91,12 @@ func (r *Reviewer) Replay(o ReplayOptions) (ReplayReport, error) {
 // replayer decides calls of one project under one policy, remembering
 // each distinct call's outcome: a history repeats its calls.
 type replayer struct {
-	r      *Reviewer
-	p      Project
-	pol    *gate.Policy
-	grants []gate.Grant
+	r   *Reviewer
+	p   Project
+	pol *gate.Policy
+	// grants are the persistent grants by session: the project's, and
+	// each recorded session's own (allow --session), as the peer read them
+	grants map[string][]gate.Grant
 	memo   map[string]replayed
 }
 
@@ -116,7 +118,11 @@ func (r *Reviewer) replayProject(p Project, entries []Entry, o ReplayOptions, re
 	if err != nil {
 		return fmt.Errorf("candidate policy: %w", err)
 	}
-	grants, err := r.grants(p, "")
+	sessions := make([]string, len(entries))
+	for i, e := range entries {
+		sessions[i] = e.Session
+	}
+	grants, err := r.sessionGrants(p, sessions)
 	if err != nil {
 		return err
 	}
@@ -169,13 +175,13 @@ func (r *Reviewer) replayProject(p Project, entries []Entry, o ReplayOptions, re
 
 func (rp *replayer) decide(e Entry) replayed {
 	call := e.Record.ToolCall
-	key := e.Cwd + "\x00" + call.Tool + "\x00" + string(call.Kind) + "\x00" + string(call.RawInput)
+	key := e.Session + "\x00" + e.Cwd + "\x00" + call.Tool + "\x00" + string(call.Kind) + "\x00" + string(call.RawInput)
 	if len(call.Locations) == 0 {
 		if d, ok := rp.memo[key]; ok {
 			return d
 		}
 	}
-	v := gate.Analyze(call, rp.r.env(rp.p, rp.pol, e.Cwd, rp.grants))
+	v := gate.Analyze(call, rp.r.env(rp.p, rp.pol, e.Cwd, rp.grants[e.Session]))
 	d := modeOutcome(v, rp.pol)
 	if len(call.Locations) == 0 {
 		rp.memo[key] = d

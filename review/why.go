@@ -135,15 +135,31 @@ func (r *Reviewer) env(p Project, pol *gate.Policy, cwd string, grants []gate.Gr
 // (session "": the project's only), as the peer reads them; none when p
 // has no DB.
 func (r *Reviewer) grants(p Project, session string) ([]gate.Grant, error) {
+	by, err := r.sessionGrants(p, []string{session})
+	return by[session], err
+}
+
+// sessionGrants are the persistent grants that cover a call of each of
+// sessions in p, read in one opening of its DB.
+func (r *Reviewer) sessionGrants(p Project, sessions []string) (map[string][]gate.Grant, error) {
+	by := map[string][]gate.Grant{}
 	if _, err := os.Stat(p.DBPath); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return by, nil
 	}
 	db, err := store.Open(p.DBPath, r.dbOptions)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	return peer.PersistentGrants(db, session)
+	for _, s := range sessions {
+		if _, ok := by[s]; ok {
+			continue
+		}
+		if by[s], err = peer.PersistentGrants(db, s); err != nil {
+			return nil, err
+		}
+	}
+	return by, nil
 }
 
 // decider finds what decides v: the first fact with the verdict's decision

@@ -429,6 +429,31 @@ func TestAllowForTheSession(t *testing.T) {
 	if out := e.ok(e.home, "allow", id, "--session"); !strings.Contains(out, "grants revoke s2") {
 		t.Errorf("allow --session again:\n%s", out)
 	}
+	// a replay decides each recorded call with its own session's grants:
+	// under a candidate that denies npm test, claude-1's npm test goes
+	// from allowed (by s2) to denied; no other session's was allowed
+	cand := filepath.Join(e.home, "deny-npm-test.json")
+	if err := os.WriteFile(cand, []byte(`{"deny": ["Bash(npm test)"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Changes []struct {
+			Entry         struct{ Session, Action string }
+			Before, After string
+		}
+	}
+	if err := json.Unmarshal([]byte(e.ok(e.home, "replay", "--policy", cand, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]string{}
+	for _, c := range rep.Changes {
+		if c.Entry.Action == "bash: npm test" {
+			before[c.Entry.Session] = c.Before + "→" + c.After
+		}
+	}
+	if before["claude-1"] != "allow→deny" || strings.HasPrefix(before["claude-2"], "allow") {
+		t.Errorf("replay of npm test by session: %v", before)
+	}
 	// the session's grant does not stand in the way of the project's
 	if out := e.ok(e.home, "allow", id, "--project"); !strings.Contains(out, "saved Bash(npm test *) for ~/code/web") {
 		t.Fatalf("allow --project after --session:\n%s", out)
