@@ -3,6 +3,7 @@ package gate
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -71,6 +72,9 @@ func exposes(name string, args []string) string {
 	}
 	if t != nil && t.Forwards && sshOpenForward(args) {
 		return name + " -L/-D listens on every network interface"
+	}
+	if t != nil && t.Hook == "openssl" && opensslServes(args) {
+		return "openssl s_server listens on every network interface"
 	}
 	if r, ok := cmds.Renamed(name); ok {
 		name = r
@@ -229,4 +233,25 @@ func everyInterface(spec string, want int) bool {
 	}
 	b := fields[0]
 	return b == "" || b == "*" || b == "0.0.0.0" || b == "::"
+}
+
+// opensslServes reports openssl s_server not bound to localhost: without
+// -accept HOST:PORT it listens on every interface (port 4433), and -WWW
+// or -HTTP serve the working directory's files to whoever connects.
+func opensslServes(args []string) bool {
+	if !slices.Contains(args, "s_server") {
+		return false
+	}
+	for i, v := range args {
+		if v == "-accept" && i+1 < len(args) {
+			host, _, found := strings.Cut(args[i+1], ":")
+			if strings.HasPrefix(args[i+1], "[") {
+				host, _, found = strings.Cut(strings.TrimPrefix(args[i+1], "["), "]")
+			}
+			if found && (host == "localhost" || host == "::1" || strings.HasPrefix(host, "127.")) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -256,7 +256,8 @@ func netTable() []*NetTool {
 		hooked(client(Socket, "telnet", want("example.com 23", "ask"), want("-e ^ example.com 23", "ask")), "", "attach"),
 		// only s_client and s_server reach the network; -in, -out are files
 		withFiles(hooked(client(Socket, "openssl", want("s_client -connect example.com:443", "ask"), want("enc -in .env -out x", "human human.sensitive-read"),
-			want("s_client -connect example.com:443 -sess_out /home/u/.bashrc", "human human.persistence-write")), "openssl", ""), "",
+			want("s_client -connect example.com:443 -sess_out /home/u/.bashrc", "human human.persistence-write"),
+			want("s_server -accept 4433 -WWW", "human human.expose"), want("s_server -accept 127.0.0.1:4433", "ask")), "openssl", ""), "",
 			reads("-in -key -inkey"), writes("-out -sess_out -keylogfile -msgfile")),
 
 		// ssh runs its remote command as if here: the remote home is a home too
