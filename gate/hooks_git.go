@@ -805,6 +805,10 @@ func (c *gitCall) grep() {
 	for _, w := range gs.paths {
 		a.readWord(w, gsc, gidx, false)
 	}
+	// -f FILE reads its patterns from FILE, as grep -f does
+	for _, w := range gs.patternFiles {
+		a.readWord(w, gsc, gidx, false)
+	}
 	if hasLongAbbrev(rest, "--no-index", "--untracked") {
 		// the files on disk, as grep -r -R reads them (searchscope.go)
 		gs.follow = true
