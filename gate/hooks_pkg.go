@@ -94,6 +94,11 @@ func (c *plainCall) pipCmd() {
 	foreign := hasShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
 	switch args[ops[0]].val {
 	case "list", "show", "freeze", "check", "help", "inspect":
+		// freeze -r FILE prints FILE's comment and option lines, and each
+		// line it cannot read as a requirement in a warning: a read
+		for _, w := range optionValues(args, 'r', "--requirement") {
+			a.readWord(w, sc, idx, false)
+		}
 		if foreign {
 			f.ask = reason("ask.flag", "pip queries another index")
 		} else if len(flagValues(args, "--python", "--log", "--path")) == 0 {
