@@ -870,26 +870,27 @@ func (c *gitCall) config() {
 }
 
 // listing is the summary of what the subcommand prints: paths of the
-// repository (ls-files, --name-only), and whether they may name secrets.
-// A read-only subcommand outside the project asks.
+// repository (cmds.GitSub.Paths: ls-files, log --name-only), and whether
+// they may name secrets. A read-only subcommand outside the project asks.
 func (c *gitCall) listing() summary {
-	sub, rest, ops, g, cwd, a, otherRepo := c.sub, c.rest, c.ops, c.g, c.cwd, c.a, c.otherRepo
+	rest, ops, g, cwd, a, otherRepo := c.rest, c.ops, c.g, c.cwd, c.a, c.otherRepo
 	if g.safe != nil && (otherRepo || cwd == "" || !within(cwd, a.env.Project)) {
 		g.safe = nil
 		g.ask = reason("ask.outside-read", "git in a directory outside the project")
 	}
 	// git ls-files and --name-only print paths of the repository
-	lists := sub == "ls-files" || (sub == "diff" || sub == "show" || sub == "log") && hasFlag(rest, "--name-only")
+	paths := c.spec.Paths
+	lists := paths == cmds.PathsAlways || paths == cmds.PathsNameOnly && hasFlag(rest, "--name-only")
 	s := summary{projList: lists && g.safe != nil && cwd != "" && within(cwd, a.env.Project)}
 	// git ls-files .., :/ or /abs lists the repository outside the project:
 	// not project names, but they may still be secrets (secretList below)
-	outside := sub == "ls-files" && slices.ContainsFunc(ops, func(o int) bool {
+	outside := paths == cmds.PathsAlways && slices.ContainsFunc(ops, func(o int) bool {
 		v := rest[o].val
 		return rest[o].dyn || strings.HasPrefix(v, ":") || !within(a.resolvePath(v, cwd, false).abs, a.env.Project)
 	})
 	// git ls-files '*.go': every pathspec a wildcard that cannot match a
 	// secret's name (a literal one names a directory, all files below it)
-	s.cleanList = s.projList && sub == "ls-files" && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
+	s.cleanList = s.projList && paths == cmds.PathsAlways && len(ops) > 0 && !slices.ContainsFunc(ops, func(o int) bool {
 		v := rest[o].val
 		return rest[o].dyn || !hasGlob(v) || strings.HasPrefix(v, ":") || patternMaySelectSecret(v, true)
 	})

@@ -109,6 +109,18 @@ const (
 	GitRewrites
 )
 
+// GitPaths says when what a git subcommand prints is paths of the
+// repository, a listing that may name secrets.
+type GitPaths uint8
+
+const (
+	NoPaths GitPaths = iota
+	// PathsAlways: it prints the paths its operands (pathspecs) select (ls-files)
+	PathsAlways
+	// PathsNameOnly: with --name-only (log, show, diff)
+	PathsNameOnly
+)
+
 // GitSub is what the gate knows of a git subcommand, or of several that
 // are read alike.
 type GitSub struct {
@@ -151,6 +163,8 @@ type GitSub struct {
 	// -b *; git checkout * would also cover git checkout -- f, which
 	// discards work)
 	GrantFlags []string
+	// Paths: when it prints paths of the repository
+	Paths GitPaths
 	// NamesOnly: without a flag that asks for a patch it prints no contents of
 	// the files its operands name, only their names and commits (git log,
 	// the raw output of diff-tree)
@@ -255,15 +269,15 @@ var gitSubTable = []*GitSub{
 		"-L -S --reverse --since --ignore-rev --ignore-revs-file --abbrev --encoding --first-parent", ""), ex("-L 1,5 README.md", "")),
 		Examples: []argv.Example{want("blame README.md", "allow"), want("blame .env", "human human.sensitive-read")}},
 	{Names: "annotate", Class: GitReads, Hook: "blame"},
-	{Names: "show", Class: GitReads, Hook: "show", Cmd: gitLog("show", ex("HEAD --stat", ""), ex("--name-only HEAD", "")),
+	{Names: "show", Class: GitReads, Hook: "show", Paths: PathsNameOnly, Cmd: gitLog("show", ex("HEAD --stat", ""), ex("--name-only HEAD", "")),
 		Examples: []argv.Example{want("show HEAD", "allow"), want("show HEAD:.env", "human human.sensitive-read")}},
 	{Names: "cat-file", Class: GitReads, Hook: "show", Cmd: sub("cat-file", flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z",
 		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", ""))},
 	// operands may be paths: git diff .env shows the secret's changes
-	{Names: "log", Class: GitReads, Hook: "log", NamesOnly: true, Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
+	{Names: "log", Class: GitReads, Hook: "log", NamesOnly: true, Paths: PathsNameOnly, Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
 		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag"), want("log --outp x", "ask ask.flag")}},
 	{Names: "whatchanged", Class: GitReads, Hook: "log", Cmd: gitLog("whatchanged")},
-	{Names: "diff", Class: GitReads, Hook: "log", Cmd: sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
+	{Names: "diff", Class: GitReads, Hook: "log", Paths: PathsNameOnly, Cmd: sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
 		ex("--stat", ""), ex("--cached --name-only", ""), ex("HEAD~1 -- src/", ""), ex("--ext-diff", "--ext-diff")),
 		Examples: []argv.Example{want("diff --stat", "allow"), want("diff .env", "human human.sensitive-read"), want("diff --ext-diff", "ask ask.flag")}},
 	{Names: "show-branch", Class: GitReads, Hook: "log", NamesOnly: true},
@@ -292,7 +306,7 @@ var gitSubTable = []*GitSub{
 		"--prefix --since --after --until --before --resolve-git-dir --git-path --disambiguate --exclude --glob --path-format",
 		"--short --abbrev-ref --branches --tags --remotes --show-object-format"), ex("--show-toplevel", ""), ex("HEAD", "")),
 		Examples: []argv.Example{want("rev-parse --show-toplevel", "allow")}},
-	{Names: "ls-files", Class: GitReads, Cmd: sub("ls-files", flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
+	{Names: "ls-files", Class: GitReads, Paths: PathsAlways, Cmd: sub("ls-files", flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
 		"--directory --no-empty-directory --eol --error-unmatch -t -v -f --full-name --recurse-submodules --deduplicate -z --sparse --exclude-standard --resolve-undo",
 		"-x --exclude -X --exclude-from --exclude-per-directory --with-tree --format", "--abbrev --debug"), ex("-o --exclude-standard", "")),
 		Examples: []argv.Example{want("ls-files", "allow")}},
