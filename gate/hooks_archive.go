@@ -50,11 +50,28 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 			a.readWord(w, sc, idx, false)
 		}
 	}
+	c.sideFiles()
 	if !c.extract && !c.list {
 		c.packedFiles()
 	}
 	if c.list && !c.extract && f.ask == nil && f.human == nil {
 		f.safe = reason("gate.safe", "tar -t only lists an archive")
+	}
+}
+
+// sideFiles: tar writes its verbose listing to --index-file and the
+// volume number to --volno-file whatever it does (tar -tvf a.tar
+// --index-file=~/.bashrc lists and writes ~/.bashrc), and the snapshot
+// of -g/--listed-incremental when it creates an archive (extracting or
+// listing, GNU tar does not open it).
+func (c *tarCall) sideFiles() {
+	for _, w := range c.values('>') {
+		c.a.writeWord(w, c.sc, c.idx)
+	}
+	if !c.extract && !c.list {
+		for _, w := range c.values('g') {
+			c.a.writeWord(w, c.sc, c.idx)
+		}
 	}
 }
 

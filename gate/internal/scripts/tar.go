@@ -19,8 +19,9 @@ type Tar struct {
 // TarValue is the value of one of tar's options.
 type TarValue struct {
 	// Letter is the option's short letter (f C T X I F b K N g L V H),
-	// also for its long spellings (--file is 'f'); '!' is --exclude,
-	// whose value is a pattern
+	// also for its long spellings (--file is 'f', --listed-incremental
+	// 'g'); '!' is --exclude, whose value is a pattern, and '>' is
+	// --index-file and --volno-file, files tar writes in every mode
 	Letter byte
 	At     int // the index of the word holding it
 	// Attached: the value is the end of word At (-fA, --file=A), Val;
@@ -39,7 +40,8 @@ var tarLongNames = []struct {
 	name   string
 	letter byte
 }{{"file", 'f'}, {"files-from", 'T'}, {"directory", 'C'}, {"exclude", '!'}, {"exclude-from", 'X'},
-	{"use-compress-program", 'I'}, {"info-script", 'F'}, {"new-volume-script", 'F'}}
+	{"use-compress-program", 'I'}, {"info-script", 'F'}, {"new-volume-script", 'F'},
+	{"listed-incremental", 'g'}, {"index-file", '>'}, {"volno-file", '>'}}
 
 // tarCommands are tar's long options whose value is a command tar runs.
 var tarCommands = []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command", "rmt-command"}

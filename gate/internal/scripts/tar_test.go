@@ -35,6 +35,12 @@ func TestReadTar(t *testing.T) {
 		{"--files-from list -c", Tar{Letters: "c", Values: []TarValue{{Letter: 'T', At: 1, Val: "list"}}}},
 		{"--exclude .env -cf x.tar .", Tar{Letters: "cf", Values: []TarValue{{Letter: '!', At: 1, Val: ".env"}, f(3, "x.tar")}, Operands: []int{4}}},
 		{"--file", Tar{Values: []TarValue{{Letter: 'f', At: 0, Attached: true}}}},
+		// files tar writes beside its archive: --index-file and --volno-file
+		// ('>'), the -g snapshot ('g')
+		{"-tf a.tar --index-file=out --volno-fi v", Tar{Letters: "tf", Values: []TarValue{f(1, "a.tar"),
+			{Letter: '>', At: 2, Attached: true, Val: "out"}, {Letter: '>', At: 4, Val: "v"}}}},
+		{"-cf x.tar --listed s.db -gt.db src", Tar{Letters: "cfg", Values: []TarValue{f(1, "x.tar"),
+			{Letter: 'g', At: 3, Val: "s.db"}, {Letter: 'g', At: 4, Attached: true, Val: "t.db"}}, Operands: []int{5}}},
 		// commands: the value, or the next word; exec= is dropped
 		{"-cf x.tar --to-command=sh .", Tar{Letters: "cf", Values: []TarValue{f(1, "x.tar")}, Operands: []int{3}, Runs: []string{"sh"}}},
 		{"-c --checkpoint-action exec=id .", Tar{Letters: "c", Operands: []int{2, 3}, Runs: []string{"id"}, ToStdout: true}},
