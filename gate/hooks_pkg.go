@@ -91,7 +91,7 @@ func (c *plainCall) pipCmd() {
 	// another index, links page, trusted host or proxy: pip list -o sends
 	// the installed packages there, pip install takes code from there
 	// (optparse takes -iURL and unique prefixes: --index=URL)
-	foreign := hasShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
+	foreign := pipShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
 	switch args[ops[0]].val {
 	case "list", "show", "freeze", "check", "help", "inspect":
 		// freeze -r FILE prints FILE's comment and option lines, and each
@@ -120,6 +120,31 @@ func (c *plainCall) pipCmd() {
 			}
 		}
 	}
+}
+
+// pipShort says one of pip's short options letters is in args, read as
+// optparse reads a cluster: the rest of the word after an option that
+// takes a value (pipValueFlags) is that value, so -rrequirements.txt
+// holds no -i.
+func pipShort(args []word, letters string) bool {
+	for _, w := range args {
+		v := w.val
+		if v == "--" {
+			return false
+		}
+		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(letters, v[j]) >= 0 {
+				return true
+			}
+			if pipValueFlags["-"+v[j:j+1]] {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // cargo polices cargo's flags: --config and -Z set configuration that can
