@@ -551,14 +551,27 @@ func hasFlag(args []word, names ...string) bool {
 }
 
 // hasShort reports a short flag letter, alone or combined (-rf has r).
-func hasShort(args []word, letters string) bool {
+func hasShort(args []word, letters string) bool { return hasShortBefore(args, letters, "") }
+
+// hasShortBefore is hasShort that reads a cluster as getopt does: the
+// rest of a word after one of the options values (that take a value) is
+// that value (pip -rrequirements.txt holds no -i).
+func hasShortBefore(args []word, letters, values string) bool {
 	for _, w := range args {
 		v := w.val
 		if v == "--" {
 			return false
 		}
-		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters) {
-			return true
+		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(letters, v[j]) >= 0 {
+				return true
+			}
+			if strings.IndexByte(values, v[j]) >= 0 {
+				break
+			}
 		}
 	}
 	return false

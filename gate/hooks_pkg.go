@@ -73,6 +73,10 @@ func (c *plainCall) pkgManager() {
 	}
 }
 
+// pipShortValues are pip's short options that take a value (those of
+// pipValueFlags), read in a cluster (-rFILE).
+const pipShortValues = "rctife"
+
 // pipValueFlags are pip's options that take a value.
 var pipValueFlags = map[string]bool{"-r": true, "--requirement": true, "-c": true, "--constraint": true, "-t": true, "--target": true,
 	"--prefix": true, "--root": true, "--src": true, "-i": true, "--index-url": true, "--extra-index-url": true, "-f": true,
@@ -91,7 +95,7 @@ func (c *plainCall) pipCmd() {
 	// another index, links page, trusted host or proxy: pip list -o sends
 	// the installed packages there, pip install takes code from there
 	// (optparse takes -iURL and unique prefixes: --index=URL)
-	foreign := pipShort(args, "if") || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
+	foreign := hasShortBefore(args, "if", pipShortValues) || hasLongAbbrev(args, "--index-url", "--extra-index-url", "--find-links", "--trusted-host", "--proxy")
 	switch args[ops[0]].val {
 	case "list", "show", "freeze", "check", "help", "inspect":
 		// freeze -r FILE prints FILE's comment and option lines, and each
@@ -120,31 +124,6 @@ func (c *plainCall) pipCmd() {
 			}
 		}
 	}
-}
-
-// pipShort says one of pip's short options letters is in args, read as
-// optparse reads a cluster: the rest of the word after an option that
-// takes a value (pipValueFlags) is that value, so -rrequirements.txt
-// holds no -i.
-func pipShort(args []word, letters string) bool {
-	for _, w := range args {
-		v := w.val
-		if v == "--" {
-			return false
-		}
-		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
-			continue
-		}
-		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(letters, v[j]) >= 0 {
-				return true
-			}
-			if pipValueFlags["-"+v[j:j+1]] {
-				break
-			}
-		}
-	}
-	return false
 }
 
 // cargo polices cargo's flags: --config and -Z set configuration that can
