@@ -20,7 +20,9 @@ func TestGitExamplesDecide(t *testing.T) {
 		for _, ex := range examples {
 			n++
 			call := "git " + ex.Args
-			assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
+			v := Analyze(bash(call), e)
+			assert.Equal(t, ex.Want, answerOf(v, ex.Want), call)
+			assert.NotContains(t, codes(v), "ask.internal", call)
 		}
 	}
 	for _, s := range cmds.GitSubs() {
@@ -32,16 +34,14 @@ func TestGitExamplesDecide(t *testing.T) {
 	assert.Greater(t, n, 70)
 }
 
-// Every hook git's table names is a reader in gitHooks, every reader is
-// named, and a subcommand whose flags are declared is its entry's only name.
+// Every entry of git's table that names a hook has examples, which run
+// it (TestGitExamplesDecide: a name no reader has panics, and Analyze
+// answers ask.internal); a subcommand whose flags are declared is its
+// entry's only name.
 func TestGitHooksResolve(t *testing.T) {
-	used := map[string]bool{}
 	for _, s := range cmds.GitSubs() {
-		for _, h := range []string{s.Hook, s.Files} {
-			if h != "" {
-				used[h] = true
-				assert.Contains(t, gitHooks, h, s.Names)
-			}
+		if s.Hook != "" || s.Files != "" {
+			assert.NotEmpty(t, s.Examples, "git %s names a hook and has no example", s.Names)
 		}
 		if s.Cmd != nil {
 			assert.Equal(t, s.Cmd.Name, s.Names, "a declared Cmd is its entry's one name")
@@ -53,10 +53,8 @@ func TestGitHooksResolve(t *testing.T) {
 			assert.Same(t, s, cmds.GitSubOf(n), n)
 		}
 	}
-	for name := range gitHooks {
-		assert.True(t, used[name], "hook %s is named by no subcommand", name)
-	}
 	assert.Nil(t, cmds.GitSubOf("frobnicate"))
+	assert.False(t, (&gitCall{}).hook("frobnicate"), "an unknown hook name runs nothing")
 }
 
 // A -c without "=" sets a key to true, and an include key so is no file:

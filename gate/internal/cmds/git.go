@@ -240,7 +240,7 @@ var gitSubTable = []*GitSub{
 		want("apply --directory=/home/u fix.diff", "human human.outside-write")}},
 	{Names: "hash-object", Files: "hash-object", Examples: []argv.Example{want("hash-object -w .env", "human human.sensitive-read")}},
 	// -u with -f, --reset or --force overwrite the work tree
-	{Names: "read-tree", WorkTree: true, Hook: "overwrite"},
+	{Names: "read-tree", WorkTree: true, Hook: "overwrite", Examples: []argv.Example{want("read-tree -u --reset HEAD", "human human.history-rewrite")}},
 	{Names: "checkout-index", WorkTree: true, Hook: "overwrite", Files: "index-prefix", Examples: []argv.Example{want("checkout-index -f -a", "human human.history-rewrite")}},
 	{Names: "branch", Hook: "branch", Cmd: sub("branch", flags("-a --all -r --remotes -l --list -v -vv --verbose -q --quiet --show-current --no-color --color --no-column -i --ignore-case "+
 		"--omit-empty", "--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev", "--column --color --abbrev"),
@@ -268,19 +268,20 @@ var gitSubTable = []*GitSub{
 		"-f --show-name --score-debug --minimal --progress --no-progress --color-lines --color-by-age -M -C",
 		"-L -S --reverse --since --ignore-rev --ignore-revs-file --abbrev --encoding --first-parent", ""), ex("-L 1,5 README.md", "")),
 		Examples: []argv.Example{want("blame README.md", "allow"), want("blame .env", "human human.sensitive-read")}},
-	{Names: "annotate", Class: GitReads, Hook: "blame"},
+	{Names: "annotate", Class: GitReads, Hook: "blame", Examples: []argv.Example{want("annotate .env", "human human.sensitive-read")}},
 	{Names: "show", Class: GitReads, Hook: "show", Paths: PathsNameOnly, Cmd: gitLog("show", ex("HEAD --stat", ""), ex("--name-only HEAD", "")),
 		Examples: []argv.Example{want("show HEAD", "allow"), want("show HEAD:.env", "human human.sensitive-read")}},
 	{Names: "cat-file", Class: GitReads, Hook: "show", Cmd: sub("cat-file", flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z",
-		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", ""))},
+		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", "")),
+		Examples: []argv.Example{want("cat-file -p HEAD:.env", "human human.sensitive-read")}},
 	// operands may be paths: git diff .env shows the secret's changes
 	{Names: "log", Class: GitReads, Hook: "log", NamesOnly: true, Paths: PathsNameOnly, Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
 		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag"), want("log --outp x", "ask ask.flag")}},
-	{Names: "whatchanged", Class: GitReads, Hook: "log", Cmd: gitLog("whatchanged")},
+	{Names: "whatchanged", Class: GitReads, Hook: "log", Cmd: gitLog("whatchanged"), Examples: []argv.Example{want("whatchanged -p .env", "human human.sensitive-read")}},
 	{Names: "diff", Class: GitReads, Hook: "log", Paths: PathsNameOnly, Cmd: sub("diff", flags(gitDiffFlags+" --cached --staged --no-index", gitDiffValues, gitOptional),
 		ex("--stat", ""), ex("--cached --name-only", ""), ex("HEAD~1 -- src/", ""), ex("--ext-diff", "--ext-diff")),
 		Examples: []argv.Example{want("diff --stat", "allow"), want("diff .env", "human human.sensitive-read"), want("diff --ext-diff", "ask ask.flag")}},
-	{Names: "show-branch", Class: GitReads, Hook: "log", NamesOnly: true},
+	{Names: "show-branch", Class: GitReads, Hook: "log", NamesOnly: true, Examples: []argv.Example{want("show-branch", "allow")}},
 	// the plumbing diffs print raw lines (modes, hashes, names) unless -p
 	// asks for the patch, which shows a secret's changes like git diff
 	{Names: "diff-tree diff-index diff-files", Class: GitReads, Hook: "log", NamesOnly: true,
