@@ -137,7 +137,7 @@ func isRemote(v string) bool {
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	t := netTool(lb)
 	s := summary{net: true, rawNet: t.Net == cmds.Socket, downloader: t.Downloader()}
-	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
+	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc, dest: -1}
 	switch t.Hook {
 	case "openssl":
 		if !c.openssl() {
@@ -164,8 +164,9 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	sensitiveBefore := len(a.facts)
 	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
-	} else if d, ok := storeTarget(args); ok && t.Gets {
-		a.writeWord(d, sc, idx) // gsutil cp gs://b/x ~/.bashrc, s3cmd get s3://b/x F
+	} else if d, ok := c.download(); ok {
+		c.dest = d // gsutil cp gs://b/x ~/.bashrc, rclone copy r:b ~/.ssh/: written, not sent
+		a.writeWord(args[d], sc, idx)
 	}
 	if opts, ok := cmds.TransferOf(lb); ok {
 		c.ftpBatch(opts)
@@ -277,21 +278,33 @@ func (c *netCall) remoteNames() {
 	}
 }
 
-// storeTarget is the local destination of a copy from a storage service
-// (gsutil cp gs://b/x F, s3cmd get s3://b/x F): the last operand, when an
-// earlier one is a URL and it is not.
-func storeTarget(args []word) (word, bool) {
-	var ops []word
-	for _, w := range args {
-		if !strings.HasPrefix(w.val, "-") || w.dyn {
-			ops = append(ops, w)
+// download is the index of the local file or directory a copy from a
+// storage service writes (gsutil cp gs://b/x F, aws s3 sync s3://b/ DIR,
+// rclone copy r:b DIR): the last operand of one of its entry's Gets
+// subcommands, when an earlier operand is on the service and it is not.
+// The values of its Values flags are no operands (aws s3 cp s3://b/x F
+// --exclude PAT writes F, not PAT).
+func (c *netCall) download() (int, bool) {
+	ops := operands(c.args, c.t.ValueFlags())
+	for _, sub := range c.t.Gets {
+		lead := strings.Fields(sub)
+		n := len(lead)
+		if len(ops) < n+2 || !slices.EqualFunc(ops[:n], lead, func(i int, v string) bool { return c.args[i].val == v && !c.args[i].dyn }) {
+			continue
 		}
+		last, srcs := ops[len(ops)-1], ops[n:len(ops)-1]
+		if c.args[last].dyn || onService(c.args[last].val) || !slices.ContainsFunc(srcs, func(i int) bool { return onService(c.args[i].val) }) {
+			return 0, false
+		}
+		return last, true
 	}
-	n := len(ops)
-	if n < 2 || ops[n-1].dyn || strings.Contains(ops[n-1].val, "://") || !slices.ContainsFunc(ops[:n-1], func(w word) bool { return strings.Contains(w.val, "://") }) {
-		return word{}, false
-	}
-	return ops[n-1], true
+	return 0, false
+}
+
+// onService reports a storage operand on the service, not a local path:
+// s3://b/x, gs://b, rclone's remote:path and :backend:path.
+func onService(v string) bool {
+	return isRemote(v) || strings.HasPrefix(v, ":") && strings.Count(v, ":") > 1
 }
 
 // netCall is one network tool's call being analysed: its fact, words and
@@ -305,6 +318,7 @@ type netCall struct {
 	args    []word
 	sc      *scope
 	fileOps bool // its file operands and --*file* values are sent
+	dest    int  // the operand a download writes, not sent; -1: none
 }
 
 // word reads word i of the tool's arguments; skip: word i+1 is its value.
@@ -509,7 +523,7 @@ func (c *netCall) fileOperand(i int) {
 	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
 	w := c.args[i]
 	v := c.args[i].val
-	if c.fileOps && i > 0 {
+	if c.fileOps && i > 0 && i != c.dest {
 		// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
 		// aws file://FILE
 		var cands []string

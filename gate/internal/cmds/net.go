@@ -57,16 +57,19 @@ type NetTool struct {
 	// SendsFiles: its file operands and --*file* values are sent (gh,
 	// aws, gsutil, rclone, the mailers)
 	SendsFiles bool
-	// Values are the flags of an ssh-family client that take a value
-	// (identity, config, jump host, port, forward): not operands, not
-	// uploads, space-separated
+	// Values are the flags that take a value, space-separated: an
+	// ssh-family client's (identity, config, jump host, port, forward) and
+	// a storage client's (aws s3 cp --exclude PAT, --profile P): not
+	// operands, not uploads
 	Values string
 	// Copies: it copies files between hosts, host:path operands; the last
 	// operand is where (scp, sftp, rsync)
 	Copies bool
-	// Gets: a copy from the service (an earlier operand a URL) writes its
-	// last operand (gsutil cp gs://b/x F, s3cmd get s3://b/x F)
-	Gets bool
+	// Gets are the subcommands (their leading operands) with which a copy
+	// from the service (an earlier operand s3://b/x or remote:path) writes
+	// its last operand rather than sending it (gsutil cp gs://b/x F, rclone
+	// copy r:b DIR); not rclone bisync, which sends DIR back
+	Gets []string
 	// Forwards: it takes ssh's -R and -o RemoteForward, which let the
 	// remote host reach this machine's ports (ssh, autossh)
 	Forwards bool
@@ -169,6 +172,11 @@ func (t *NetTool) Reads() bool { return t.Words == AllWords }
 // sshValues are the options of ssh that take a value.
 const sshValues = "-i -F -J -l -p -o -E -b -c -D -L -R -W -w -S -m -O -Q -B -e"
 
+// rcloneValues are the options of rclone that take a value.
+const rcloneValues = "--config --exclude --include --filter --exclude-from --include-from --filter-from --files-from --transfers " +
+	"--checkers --bwlimit --log-file --log-level --max-age --min-age --max-size --min-size --backup-dir --suffix --max-transfer " +
+	"--max-depth --retries --low-level-retries --timeout --contimeout --stats --user-agent --order-by --compare-dest --copy-dest"
+
 // sends is the answer for a call that sends .env to the network.
 const sends = "deny floor.exfil"
 
@@ -177,8 +185,10 @@ func client(kind Net, name string, ex ...argv.Example) *NetTool {
 	return &NetTool{Name: name, Net: kind, Examples: ex}
 }
 
-// gets is t whose copies from the service write their last operand.
-func gets(t *NetTool) *NetTool { t.Gets = true; return t }
+// gets is t whose copies from the service with one of subs (space-separated
+// where one has several words, "s3 cp") write their last operand, and whose
+// flags vals take a value.
+func gets(t *NetTool, vals string, subs ...string) *NetTool { t.Gets, t.Values = subs, vals; return t }
 
 // sendsFiles is t whose file operands are sent.
 func sendsFiles(t *NetTool) *NetTool { t.SendsFiles = true; return t }
@@ -295,10 +305,15 @@ func netTable() []*NetTool {
 		client(Probe, "traceroute", probe), client(Probe, "traceroute6", probe), client(Probe, "tracepath", probe), client(Probe, "mtr", probe),
 		client(Probe, "hping3", probe), client(Probe, "nping", probe),
 
-		gets(sendsFiles(client(Store, "gsutil", want("cp .env gs://b", sends), want("cp gs://b/x /home/u/.bashrc", "human human.persistence-write")))),
+		gets(sendsFiles(client(Store, "gsutil", want("cp .env gs://b", sends), want("cp gs://b/x /home/u/.bashrc", "human human.persistence-write"))),
+			"-o -h -p -u", "cp", "mv", "rsync"),
 		gets(sendsFiles(client(Store, "s3cmd", want("put .env s3://b", sends), want("get s3://b/x /home/u/.bashrc", "human human.persistence-write"),
-			want("get s3://b/x data.csv", "ask")))),
-		sendsFiles(client(Store, "rclone", want("copy .env r:b", sends))),
+			want("get s3://b/x data.csv", "ask"))), "-c --config --exclude --include --rexclude --rinclude --region --acl-grant --mime-type", "get", "sync"),
+		// rclone copy r:b ~/.ssh/ writes ~/.ssh/, it does not send it
+		gets(sendsFiles(client(Store, "rclone", want("copy .env r:b", sends), want("copy /home/u/.ssh r:b --exclude x", sends),
+			want("copy r:b /home/u/.ssh/", "human human.persistence-write"), want("copyto :s3:b/k /home/u/.bashrc", "human human.persistence-write"),
+			want("sync r:b data/ --exclude .env", "ask"), want("bisync r:b /home/u/.ssh/", sends))), rcloneValues,
+			"copy", "sync", "move", "copyto", "moveto", "copyurl"),
 		// gh's and aws's upload paths: their other subcommands are the cloud CLIs'
 		{Name: "gh", Net: Store, SendsFiles: true, FormFiles: true, Examples: []argv.Example{want("gist create .env", sends),
 			want("api -F 'files[a][content]=@.env' gists", sends)}},
