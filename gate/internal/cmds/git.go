@@ -192,7 +192,10 @@ var gitSubTable = []*GitSub{
 	// a URL sends whatever it spells to any host; a configured remote is known-safe
 	{Names: "ls-remote", Remote: true, Hook: "ls-remote", Commands: []string{"--upload-pack", "--exec"}, Examples: []argv.Example{want("ls-remote origin", "allow"), want("ls-remote https://example.com/r.git", "ask")}},
 	{Names: "submodule", Remote: true, Group: true, Hook: "submodule", Examples: []argv.Example{want("submodule status", "allow"), want("submodule foreach 'rm -rf ~'", "deny floor.rm-root")}},
-	{Names: "send-email request-pull", Remote: true},
+	// send-email runs its --*-cmd options' values through the shell
+	{Names: "send-email", Remote: true, Commands: []string{"--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd"},
+		Examples: []argv.Example{want("send-email --to-cmd='rm -rf ~' x.patch", "deny floor.rm-root"), want("send-email x.patch", "ask")}},
+	{Names: "request-pull", Remote: true},
 	{Names: "send-pack", Commands: []string{"--receive-pack", "--exec"}},
 	{Names: "difftool", Commands: []string{"--extcmd", "-x"}, ValueLetters: "sXCt", Examples: []argv.Example{want("difftool -x 'rm -rf ~'", "deny floor.rm-root")}},
 	{Names: "archive", Remote: true, Commands: []string{"--exec"}, Files: "archive-output", Examples: []argv.Example{want("archive -o out.tar HEAD", "ask")}},
