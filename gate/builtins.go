@@ -2,6 +2,7 @@ package gate
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -18,8 +19,10 @@ import (
 // table like any program.
 func (c *plainCall) builtin() bool {
 	switch c.lb {
-	case "cd", "pushd", "chdir":
-		c.cd()
+	case "cd", "chdir":
+		c.cd(true)
+	case "pushd":
+		c.cd(false) // it prints the stack
 	case "popd":
 		c.popd()
 	case "alias":
@@ -95,7 +98,8 @@ func (c *plainCall) assigns() {
 
 // cd, pushd and chdir change the working directory the later commands
 // are read in: to the one value their operand can take, else unknown.
-func (c *plainCall) cd() {
+// quiet: it prints nothing (cd and chdir; pushd prints the stack).
+func (c *plainCall) cd(quiet bool) {
 	a, lb, args, sc := c.a, c.lb, c.args, c.sc
 	ops := operands(args, nil)
 	switch {
@@ -110,6 +114,9 @@ func (c *plainCall) cd() {
 
 	default:
 		sc.cwd = a.resolvePath(args[ops[0]].val, sc.cwd, false).abs
+	}
+	if quiet && sc.cwd != "" {
+		c.s.out = &printsNothing // cd prints only through CDPATH or cd -
 	}
 	c.safe("changes directory")
 }
@@ -166,6 +173,9 @@ func (c *plainCall) set() {
 				a.arrays = map[string][]word{}
 			}
 			a.arrays["@"] = slices.Clone(args[i+1:])
+			for n, w := range args[i+1 : min(len(args), i+10)] {
+				a.setVals(strconv.Itoa(n+1), w.values()) // set -- ~; rm -rf "$1"
+			}
 		}
 		// set -a exports what builtins assign later (printf -v GIT_PAGER)
 		a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")

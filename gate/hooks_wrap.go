@@ -844,11 +844,7 @@ func (c *wrapCall) shell(args []word) summary {
 		for n, w := range args[i+1 : min(len(args), i+10)] {
 			name := strconv.Itoa(n)
 			saved = append(saved, a.vals[name])
-			if w.dyn {
-				a.setVals(name, &varVals{vals: w.alts})
-			} else {
-				a.setVals(name, &varVals{vals: []string{w.val}, exact: true})
-			}
+			a.setVals(name, w.values())
 		}
 		s := a.shellString(f, args[i], sc, idx)
 		for n, v := range saved {

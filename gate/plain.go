@@ -191,6 +191,9 @@ func (c *plainCall) readers() bool {
 				a.readWord(w, sc, idx, false) // error messages echo the file
 			}
 		}
+		if out := placePrinted(c.spec.Output, args, sc.cwd); out != nil {
+			s.out = out
+		}
 		if lb == "echo" || lb == "printf" {
 			s.out = printedText(lb, args)
 			for _, w := range args {
@@ -569,6 +572,27 @@ func (a *analyzer) hostsOf(idx int) []string {
 		}
 	}
 	return hosts
+}
+
+// placePrinted is what pwd and dirname print when the gate knows it: the
+// working directory, and the directory part of each literal operand
+// (rm -rf "$(dirname "$PWD")" deletes the working directory's parent);
+// nil for anything else.
+func placePrinted(o argv.Output, args []word, cwd string) *stdinSrc {
+	switch {
+	case o == argv.WorkDir && cwd != "" && !slices.ContainsFunc(args, func(w word) bool { return w.dyn }):
+		return &stdinSrc{text: cwd + "\n", known: true}
+	case o != argv.Dirs || len(args) == 0:
+		return nil
+	}
+	var b strings.Builder
+	for _, w := range args {
+		if w.dyn || strings.HasPrefix(w.val, "-") {
+			return nil // dirname -z: NUL-separated
+		}
+		b.WriteString(path.Dir(w.val) + "\n")
+	}
+	return &stdinSrc{text: b.String(), known: true}
 }
 
 // printedText is what echo or printf prints, when the gate can tell.

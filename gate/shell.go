@@ -74,6 +74,25 @@ type stdinSrc struct {
 	broadList bool
 }
 
+// then is the output of x and then y, as a list (x; y, x && y) prints it:
+// nil unless each is known, one of them possibly known to be empty.
+func (x *stdinSrc) then(y *stdinSrc) *stdinSrc {
+	switch {
+	case x == nil || y == nil:
+		return nil
+	case x.known && x.text == "":
+		return y
+	case y.known && y.text == "":
+		return x
+	case x.known && y.known:
+		return &stdinSrc{text: x.text + y.text, known: true}
+	}
+	return nil
+}
+
+// printsNothing is the output of a command known to print nothing.
+var printsNothing = stdinSrc{known: true}
+
 func (s *summary) or(o summary) {
 	s.taint = s.taint || o.taint
 	s.net = s.net || o.net
@@ -338,14 +357,16 @@ func (a *analyzer) shell(src string, sc *scope) summary {
 
 func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope) summary {
 	var s summary
+	out := &printsNothing
 	for _, st := range list {
 		one := a.stmt(st, sc)
 		s.or(one)
 		s.projList = len(list) == 1 && one.projList
 		s.cleanList = len(list) == 1 && one.cleanList
-		if len(list) == 1 {
-			s.out = one.out
-		}
+		out = out.then(one.out)
+	}
+	if len(list) > 0 {
+		s.out = out
 	}
 	return s
 }
@@ -664,7 +685,9 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 			return s
 		default:
 			s := a.stmt(c.X, sc)
-			s.or(a.stmt(c.Y, sc))
+			y := a.stmt(c.Y, sc)
+			s.or(y)
+			s.out = s.out.then(y.out) // cd .. && pwd prints the parent
 			return s
 		}
 	case *syntax.Subshell:

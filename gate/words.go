@@ -69,6 +69,15 @@ type varVals struct {
 	exact bool
 }
 
+// values are the values a variable given w takes: w's own, or the ones
+// the gate knows it may take (nil: unknown).
+func (w word) values() *varVals {
+	if w.dyn {
+		return &varVals{vals: w.alts}
+	}
+	return &varVals{vals: []string{w.val}, exact: true}
+}
+
 // word normalizes w, analysing every substitution nested in it.
 func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	var out word

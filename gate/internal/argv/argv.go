@@ -46,7 +46,8 @@ const (
 	NotSafe         // the call is no longer known-safe: xxd -r, file -C
 )
 
-// Output is what a reader prints of the files it reads.
+// Output is what a reader prints of the files it reads, or what a Data
+// program prints that the gate can tell.
 type Output uint8
 
 const (
@@ -55,6 +56,11 @@ const (
 	// no operand: ls, tree, du, stat
 	Names
 	Counts // a count, a size or a type, never contents: wc, file, df
+	// WorkDir: it prints the working directory (pwd), Dirs: the directory
+	// part of each operand (dirname): text the gate knows, a place
+	// (rm -rf "$(dirname "$PWD")")
+	WorkDir
+	Dirs
 )
 
 // Class is what kind of program a declaration is to the gate's code.

@@ -15,6 +15,9 @@ func asData(cs ...*argv.Command) []*argv.Command {
 	return cs
 }
 
+// printsPlace marks a program whose output is a place (argv.WorkDir, Dirs).
+func printsPlace(o argv.Output, c *argv.Command) *argv.Command { c.Output = o; return c }
+
 // shellWords are builtins and programs whose words are the shell's data:
 // a word the table does not declare is read by the gate's code, not asked
 // about (echo -x prints -x; test -nt compares).
@@ -30,7 +33,7 @@ const testOperators = "-b -c -d -e -f -g -h -L -k -p -r -s -S -t -u -w -x -O -G 
 var core = asData(
 	shellWords("echo", flags("-n -e -E", "", ""), want("-n hello", "allow"), ex("-e 'a\\tb'", "")),
 	shellWords("printf", flags("", "-v", ""), ex("'%s\\n' x", ""), ex("-v out %s x", "")),
-	shellWords("pwd", flags("-L -P", "", ""), want("-P", "allow")),
+	printsPlace(argv.WorkDir, shellWords("pwd", flags("-L -P", "", ""), want("-P", "allow"))),
 	shellWords("true", flags("", "", "")),
 	shellWords("false", flags("", "", "")),
 	shellWords(":", flags("", "", ""), ex("x y", "")),
@@ -51,7 +54,7 @@ var core = asData(
 	shellWords("dirs", flags("-c -l -p -v", "", ""), ex("-v", "")),
 	gnu("sleep", flags("", "", "")),
 	gnu("basename", flags("-a --multiple -z --zero", "-s --suffix", "")),
-	gnu("dirname", flags("-z --zero", "", "")),
+	printsPlace(argv.Dirs, gnu("dirname", flags("-z --zero", "", ""))),
 	&argv.Command{Name: "cal", Numeric: true, Flags: flags("-1 -3 -h -j -m -s -w -y -Y --monday --sunday --julian --year --twelve --week --vertical", "-A -B -n --months --span --color", "")},
 	gnu("clear", flags("-x", "-T", "")),
 	gnu("date", flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
