@@ -8,8 +8,8 @@ import (
 
 // Sqlite reads sqlite3 input (SQL and dot-commands): .shell and .system
 // run commands; .read, .import, .open and .restore read files; .output,
-// .once, .save and .backup write them; any of these given |CMD (and
-// .dump's) runs CMD.
+// .once, .save, .backup, .log and .trace write them; any of the first
+// ones given |CMD (and .dump's) runs CMD.
 //
 //	Sqlite(".shell id")          → [Run id]
 //	Sqlite(".once out.csv\nSELECT 1;") → [Write out.csv]
@@ -39,9 +39,30 @@ func Sqlite(text string) []Step {
 			} else if len(fs) > 0 && cmd != "dump" {
 				steps = append(steps, Step{Write, strings.Trim(fs[len(fs)-1], `'"`)})
 			}
+		case "log", "trace":
+			// .log FILE and .trace [OPTIONS] FILE write their log to FILE
+			// (off, stdout and stderr are no file)
+			if f := sqliteLogFile(fs); f != "" {
+				steps = append(steps, Step{Write, f})
+			}
 		}
 	}
 	return steps
+}
+
+// sqliteLogFile is the file .log or .trace writes, given the words after
+// it: the last one that is not an option, "" for none or off, stdout,
+// stderr.
+func sqliteLogFile(fs []string) string {
+	if len(fs) == 0 || strings.HasPrefix(fs[len(fs)-1], "-") {
+		return ""
+	}
+	switch f := strings.Trim(fs[len(fs)-1], `'"`); f {
+	case "off", "stdout", "stderr":
+		return ""
+	default:
+		return f
+	}
 }
 
 // dbRE is a regular expression compiled when first used.

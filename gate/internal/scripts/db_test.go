@@ -25,6 +25,9 @@ func TestSqlite(t *testing.T) {
 		{".dump |sh", []Step{{Run, "sh"}}},
 		{".output", nil},
 		{".open a.db\n.save b.db", []Step{{Read, "a.db"}, {Write, "b.db"}}},
+		{".log ~/.bashrc", []Step{{Write, "~/.bashrc"}}},
+		{".trace --stmt 'q.log'", []Step{{Write, "q.log"}}},
+		{".log off\n.trace stderr\n.trace --profile\n.log", nil},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, Sqlite(c.text), c.text)
