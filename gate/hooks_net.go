@@ -137,7 +137,7 @@ func isRemote(v string) bool {
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	t := netTool(lb)
 	s := summary{net: true, rawNet: t.Net == cmds.Socket, downloader: t.Downloader()}
-	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc, dest: -1}
+	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
 	switch t.Hook {
 	case "openssl":
 		if !c.openssl() {
@@ -164,9 +164,10 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	sensitiveBefore := len(a.facts)
 	if d, ok := copyTarget(args, t.ValueFlags()); ok && t.Copies {
 		a.writeWord(d, sc, idx) // scp host:x ~/.bashrc writes ~/.bashrc
-	} else if d, ok := c.download(); ok {
-		c.dest = d // gsutil cp gs://b/x ~/.bashrc, rclone copy r:b ~/.ssh/: written, not sent
-		a.writeWord(args[d], sc, idx)
+	} else if c.dests = c.download(); c.dests != nil {
+		for _, d := range c.dests {
+			a.writeWord(args[d], sc, idx) // gsutil cp gs://b/x ~/.bashrc, rclone copy r:b ~/.ssh/: written, not sent
+		}
 	}
 	if opts, ok := cmds.TransferOf(lb); ok {
 		c.ftpBatch(opts)
@@ -278,13 +279,14 @@ func (c *netCall) remoteNames() {
 	}
 }
 
-// download is the index of the local file or directory a copy from a
-// storage service writes (gsutil cp gs://b/x F, aws s3 sync s3://b/ DIR,
-// rclone copy r:b DIR): the last operand of one of its entry's Gets
-// subcommands, when an earlier operand is on the service and it is not.
-// The values of its Values flags are no operands (aws s3 cp s3://b/x F
-// --exclude PAT writes F, not PAT).
-func (c *netCall) download() (int, bool) {
+// download lists the local files or directories a copy from a storage
+// service writes (gsutil cp gs://b/x F, aws s3 sync s3://b/ DIR, rclone
+// copy r:b DIR), when the call is one of its entry's Gets subcommands and
+// its last operand is local: each local operand after the first one on the
+// service. The values of its Values flags are no operands (aws s3 cp
+// s3://b/x F --exclude PAT writes F); the value of a flag it does not know
+// is written too, so a misread value cannot hide the real destination.
+func (c *netCall) download() []int {
 	ops := operands(c.args, c.t.ValueFlags())
 	for _, sub := range c.t.Gets {
 		lead := strings.Fields(sub)
@@ -292,13 +294,14 @@ func (c *netCall) download() (int, bool) {
 		if len(ops) < n+2 || !slices.EqualFunc(ops[:n], lead, func(i int, v string) bool { return c.args[i].val == v && !c.args[i].dyn }) {
 			continue
 		}
-		last, srcs := ops[len(ops)-1], ops[n:len(ops)-1]
-		if c.args[last].dyn || onService(c.args[last].val) || !slices.ContainsFunc(srcs, func(i int) bool { return onService(c.args[i].val) }) {
-			return 0, false
+		last := ops[len(ops)-1]
+		first := slices.IndexFunc(ops[n:], func(i int) bool { return onService(c.args[i].val) })
+		if c.args[last].dyn || onService(c.args[last].val) || first < 0 {
+			return nil
 		}
-		return last, true
+		return slices.DeleteFunc(slices.Clone(ops[n+first+1:]), func(i int) bool { return onService(c.args[i].val) })
 	}
-	return 0, false
+	return nil
 }
 
 // onService reports a storage operand on the service, not a local path:
@@ -317,8 +320,8 @@ type netCall struct {
 	t       *cmds.NetTool
 	args    []word
 	sc      *scope
-	fileOps bool // its file operands and --*file* values are sent
-	dest    int  // the operand a download writes, not sent; -1: none
+	fileOps bool  // its file operands and --*file* values are sent
+	dests   []int // the operands a download writes, not sent
 }
 
 // word reads word i of the tool's arguments; skip: word i+1 is its value.
@@ -523,7 +526,7 @@ func (c *netCall) fileOperand(i int) {
 	a, idx, lb, args, sc := c.a, c.idx, c.lb, c.args, c.sc
 	w := c.args[i]
 	v := c.args[i].val
-	if c.fileOps && i > 0 && i != c.dest {
+	if c.fileOps && i > 0 && !slices.Contains(c.dests, i) {
 		// a file operand, --body-file=FILE, -F.env, gh api -F key=@FILE,
 		// aws file://FILE
 		var cands []string

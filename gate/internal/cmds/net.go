@@ -172,6 +172,14 @@ func (t *NetTool) Reads() bool { return t.Words == AllWords }
 // sshValues are the options of ssh that take a value.
 const sshValues = "-i -F -J -l -p -o -E -b -c -D -L -R -W -w -S -m -O -Q -B -e"
 
+// awsValues are the options of aws (global and aws s3's) that take a value
+// that is not a file it sends (--sse-c-key fileb://K is one, so not here;
+// nor --sse and --sse-c, whose value is optional).
+const awsValues = "--profile --region --endpoint-url --output --query --color --ca-bundle --cli-read-timeout --cli-connect-timeout " +
+	"--exclude --include --acl --grants --storage-class --sse-kms-key-id --website-redirect --content-type " +
+	"--cache-control --content-disposition --content-encoding --content-language --expires --metadata --metadata-directive " +
+	"--expected-size --request-payer --page-size --checksum-algorithm --checksum-mode --source-region --copy-props --sse-c-copy-source"
+
 // rcloneValues are the options of rclone that take a value.
 const rcloneValues = "--config --exclude --include --filter --exclude-from --include-from --filter-from --files-from --transfers " +
 	"--checkers --bwlimit --log-file --log-level --max-age --min-age --max-size --min-size --backup-dir --suffix --max-transfer " +
@@ -317,7 +325,10 @@ func netTable() []*NetTool {
 		// gh's and aws's upload paths: their other subcommands are the cloud CLIs'
 		{Name: "gh", Net: Store, SendsFiles: true, FormFiles: true, Examples: []argv.Example{want("gist create .env", sends),
 			want("api -F 'files[a][content]=@.env' gists", sends)}},
-		sendsFiles(client(Store, "aws", want("s3 cp .env s3://b", sends))),
+		gets(sendsFiles(client(Store, "aws", want("s3 cp .env s3://b", sends), want("s3 cp .env s3://b --exclude x --profile p", sends),
+			want("s3 cp s3://b/x /home/u/.bashrc --profile p", "human human.persistence-write"),
+			want("s3 sync s3://b/ /home/u/.ssh/ --exclude '*.tmp'", "human human.persistence-write"), want("--region eu-west-1 s3 cp s3://b/x data.csv", "ask"))),
+			awsValues, "s3 cp", "s3 mv", "s3 sync"),
 
 		tunnel("ngrok"), tunnel("lt"), tunnel("localtunnel"), tunnel("frpc"), tunnel("expose"), tunnel("pgrok"), tunnel("telebit"),
 		tunnel("sish"), tunnel("cloudflared", "tunnel"), tunnel("bore", "local"), tunnel("tailscale", "funnel", "serve"),
