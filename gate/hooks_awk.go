@@ -98,10 +98,31 @@ func (c *awkCall) option(i int) int {
 		}
 		c.ok = false
 		return last
+	case awkReportFile(v) != "":
+		c.ok = false
+		c.a.writeWord(word{val: awkReportFile(v)}, c.sc, c.idx)
 	default:
 		c.ok = false
 	}
 	return i
+}
+
+// awkReportFile is the file gawk's -d, -p and -o (--dump-variables,
+// --profile, --pretty-print) write their report to: the option's
+// attached value, or awkvars.out and awkprof.out; "" for another option.
+func awkReportFile(v string) string {
+	for _, o := range []struct{ short, long, file string }{
+		{"-d", "--dump-variables", "awkvars.out"}, {"-p", "--profile", "awkprof.out"}, {"-o", "--pretty-print", "awkprof.out"}} {
+		switch {
+		case v == o.short || v == o.long:
+			return o.file
+		case strings.HasPrefix(v, o.long+"="):
+			return v[len(o.long)+1:]
+		case strings.HasPrefix(v, o.short) && !strings.HasPrefix(v, "--"):
+			return v[len(o.short):]
+		}
+	}
+	return ""
 }
 
 // programFile: -f FILE, word i, is read, or is the program when it is a
