@@ -202,6 +202,8 @@ func (a *analyzer) gdbCommand(f *rfact, c string, sc *scope, idx int) {
 		a.inlineCode(f, idx, g.Lang, g.Code, sc)
 	case g.Runs:
 		a.reparse(g.Run, sc, idx)
+	case g.Write != "":
+		a.writeWord(word{val: g.Write}, sc, idx)
 	}
 }
 

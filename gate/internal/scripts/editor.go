@@ -96,6 +96,9 @@ type GdbCmd struct {
 	Lang, Code string // code it runs, and its language: python, gdb (C in the debugged process), guile
 	Runs       bool   // it runs the shell command Run
 	Run        string
+	// Write is a file it writes: dump/append … memory|value FILE, set
+	// logging file FILE
+	Write string
 }
 
 // Gdb reads one gdb command: python CODE runs Python in gdb, call and
@@ -109,6 +112,9 @@ func Gdb(c string) GdbCmd {
 	if verb, code, _ := strings.Cut(c, " "); gdbCode[verb] != "" {
 		return GdbCmd{Lang: gdbCode[verb], Code: code}
 	}
+	if f := gdbWrites(strings.Fields(c)); f != "" {
+		return GdbCmd{Write: f}
+	}
 	switch {
 	case strings.HasPrefix(c, "!"):
 		return GdbCmd{Runs: true, Run: c[1:]}
@@ -120,4 +126,20 @@ func Gdb(c string) GdbCmd {
 		}
 	}
 	return GdbCmd{}
+}
+
+// gdbWrites is the file a gdb command writes, "" for none: dump and
+// append [FORMAT] memory|value FILE …, set logging file FILE.
+func gdbWrites(fs []string) string {
+	switch {
+	case len(fs) >= 4 && fs[0] == "set" && fs[1] == "logging" && fs[2] == "file":
+		return fs[3]
+	case len(fs) >= 3 && (fs[0] == "dump" || fs[0] == "append"):
+		for i, w := range fs[1 : len(fs)-1] {
+			if w == "memory" || w == "value" {
+				return fs[i+2]
+			}
+		}
+	}
+	return ""
 }

@@ -56,6 +56,11 @@ func TestGdb(t *testing.T) {
 		{`call system("id")`, GdbCmd{Lang: "gdb", Code: `system("id")`}},
 		{"py import os", GdbCmd{Lang: "python", Code: "import os"}},
 		{"gu (system)", GdbCmd{Lang: "guile", Code: "(system)"}},
+		{"dump binary memory ~/.bashrc 0x0 0x10", GdbCmd{Write: "~/.bashrc"}},
+		{"append value out.bin x", GdbCmd{Write: "out.bin"}},
+		{"set logging file gdb.txt", GdbCmd{Write: "gdb.txt"}},
+		{"dump memory", GdbCmd{}},
+		{"set logging on", GdbCmd{}},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, Gdb(c.cmd), c.cmd)
