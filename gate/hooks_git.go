@@ -168,6 +168,11 @@ func (o *gitOptions) read(args []word, i int) int {
 	v := args[i].val
 	opt, val, attached := cmds.GitGlobalOf(v)
 	if opt == nil {
+		if !cmds.GitSwitch(v) {
+			// an option git's table lacks may run or write something
+			// (SPEC §5.1); git itself refuses most of them
+			o.unsafe = "git " + clip(v, 80) + " is a flag the gate does not know"
+		}
 		return i
 	}
 	w, last := args[i], i // the word holding the value, and the last word taken

@@ -1,6 +1,7 @@
 package cmds
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,9 +16,17 @@ import (
 
 // git is git's entry: its global options end at the subcommand's name;
 // its Subs are the subcommands whose flags are declared.
-var git = tool("git", flags("-v -p --paginate -P --no-pager --no-replace-objects --bare --literal-pathspecs --glob-pathspecs --noglob-pathspecs "+
-	"--icase-pathspecs --no-optional-locks --no-advice --exec-path --html-path --man-path --info-path",
-	gitGlobalValues()+" --list-cmds", ""), gitDeclared()...)
+var git = tool("git", flags(gitSwitches, gitGlobalValues()+" --list-cmds", ""), gitDeclared()...)
+
+// gitSwitches are git's global options without a value.
+const gitSwitches = "-v -h -p --paginate -P --no-pager --no-replace-objects --no-lazy-fetch --bare --literal-pathspecs --glob-pathspecs " +
+	"--noglob-pathspecs --icase-pathspecs --no-optional-locks --no-advice --exec-path --html-path --man-path --info-path"
+
+// GitSwitch reports a global option without a value, spelled as git
+// reads it: in full (no abbreviation, no cluster).
+func GitSwitch(v string) bool {
+	return v == "--help" || v == "--version" || slices.Contains(strings.Fields(gitSwitches), v)
+}
 
 // GitOption is what one of git's global options does to the call.
 type GitOption uint8
