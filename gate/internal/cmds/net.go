@@ -293,7 +293,11 @@ func netTable() []*NetTool {
 		{Name: "rsync", Net: Remote, Copies: true, Hook: "rsync", Values: "-e --rsh", Examples: []argv.Example{want("-a .env example.com:/tmp", sends),
 			want("-e 'rm -rf ~' x example.com:y", "deny floor.rm-root"), want("--rsync-path='rm -rf ~' x example.com:y", "deny floor.rm-root"),
 			want("--rsync-path 'sudo rsync' x example.com:y", "human human.privileged")}},
-		known(&NetTool{Name: "autossh", Net: Remote, Forwards: true, Examples: []argv.Example{want("-M 0 -R 8080:localhost:80 example.com", "human human.expose")}}, ExposureOnly),
+		// autossh -M PORT [-f] passes its other options to ssh: its remote
+		// command is read as ssh's is
+		{Name: "autossh", Net: Remote, Values: "-M " + sshValues, Forwards: true, SSHConfig: true, Hook: "ssh", Examples: []argv.Example{
+			want("-M 0 -R 8080:localhost:80 example.com", "human human.expose"), want("-M 0 -f example.com 'rm -rf ~'", "deny floor.rm-root"),
+			want("-M 20000 -o ProxyCommand='rm -rf ~' example.com", "deny floor.rm-root"), want("-M 0 -N -L 8080:db:5432 example.com", "ask")}},
 
 		hooked(client(FileTransfer, "ftp", want("example.com", "ask"), want("-u ftp://example.com/ .env", sends)), "", "ftp"),
 		client(FileTransfer, "lftp", want("-c 'put .env' example.com", sends)),
