@@ -395,12 +395,24 @@ func (c *netCall) output(name word) {
 }
 
 // runs reads word i as an option whose value is a command the tool runs:
-// wget --use-askpass, rsync --rsync-path (on the remote host) and -e, ssh's
+// scp -S and sftp -D (its entry's Programs), wget --use-askpass, rsync --rsync-path (on the remote host) and -e, ssh's
 // -o and -F (ProxyCommand, LocalCommand). skip: the next word is its
 // value; done: word i is one.
 func (c *netCall) runs(i int) (skip, done bool) {
 	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
 	v := args[i].val
+	if fl, prog, attached, ok := c.t.ProgramFlag(v); ok {
+		// scp -S PROG runs PROG in ssh's place, sftp -D PROG as its server
+		if !attached {
+			if i+1 >= len(args) {
+				return false, true
+			}
+			prog, skip = args[i+1].val, true
+		}
+		f.ask = reason("ask.flag", c.lb+" "+fl+" runs a local program")
+		a.reparse(prog, sc, idx)
+		return skip, true
+	}
 	switch {
 	case c.t.Hook == "wget" && strings.HasPrefix(v, "--") && strings.Contains(v, "=") && longOpt(strings.TrimPrefix(v[:strings.IndexByte(v, '=')], "--"), wgetLong) == "use-askpass":
 		// wget --use-askpass=CMD runs CMD for the credentials

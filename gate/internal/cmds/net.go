@@ -1,6 +1,7 @@
 package cmds
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -62,6 +63,10 @@ type NetTool struct {
 	// a storage client's (aws s3 cp --exclude PAT, --profile P): not
 	// operands, not uploads
 	Values string
+	// Programs are its short flags whose value is a local program it runs
+	// as its transport or its server (scp -S PROG, sftp -D PROG): read as a
+	// command, as rsync -e is
+	Programs string
 	// Copies: it copies files between hosts, host:path operands; the last
 	// operand is where (scp, sftp, rsync)
 	Copies bool
@@ -161,6 +166,27 @@ func (t *NetTool) FileFlag(v string) (f *argv.Flag, value string, attached bool)
 		}
 	}
 	return nil, "", false
+}
+
+// ProgramFlag finds one of Programs in the word v: -S, -SPROG, and -S in
+// a cluster of short flags (-qS PROG, -qSPROG), up to a letter of Values
+// (another flag that takes the rest as its value). attached: the program
+// is in v.
+func (t *NetTool) ProgramFlag(v string) (flag, program string, attached, ok bool) {
+	if t.Programs == "" || len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", "", false, false
+	}
+	progs := strings.Fields(t.Programs)
+	for j := 1; j < len(v) && isLetter(v[j]); j++ {
+		f := "-" + v[j:j+1]
+		if slices.Contains(progs, f) {
+			return f, v[j+1:], j+1 < len(v), true
+		}
+		if t.ValueFlags()[f] {
+			break
+		}
+	}
+	return "", "", false, false
 }
 
 // Downloader reports a client whose output is a download.
@@ -285,10 +311,13 @@ func netTable() []*NetTool {
 			want("-NL *:8080:db:5432 example.com", "human human.expose"), want("-D [::]:1080 example.com", "human human.expose"),
 			want("-o LocalForward='0.0.0.0:8080 db:5432' example.com", "human human.expose"), want("-L 8080:db:5432 example.com", "ask"),
 			want("-D localhost:1080 example.com", "ask")}},
-		{Name: "scp", Net: Remote, Copies: true, SSHConfig: true, Values: "-i -F -J -l -P -o -S -c -D -X", Examples: []argv.Example{want(".env example.com:/tmp", sends),
-			want("example.com:x /home/u/.bashrc", "human human.persistence-write")}},
-		{Name: "sftp", Net: Remote, Copies: true, SSHConfig: true, Values: "-i -F -J -l -P -o -S -b -c -D -R -s -B -X", Examples: []argv.Example{want("example.com", "ask"),
-			want("-b batch.txt example.com", "ask")}},
+		// -S PROG is run in ssh's place, -D PROG as a local sftp server
+		{Name: "scp", Net: Remote, Copies: true, SSHConfig: true, Values: "-i -F -J -l -P -o -S -c -D -X", Programs: "-S -D", Examples: []argv.Example{
+			want(".env example.com:/tmp", sends), want("example.com:x /home/u/.bashrc", "human human.persistence-write"),
+			want("-S 'rm -rf ~' example.com:x .", "deny floor.rm-root"), want("-qS./x.sh example.com:x y", "ask")}},
+		{Name: "sftp", Net: Remote, Copies: true, SSHConfig: true, Values: "-i -F -J -l -P -o -S -b -c -D -R -s -B -X", Programs: "-S -D", Examples: []argv.Example{
+			want("example.com", "ask"), want("-b batch.txt example.com", "ask"), want("-D 'rm -rf ~' example.com", "deny floor.rm-root"),
+			want("-S ./x.sh example.com", "ask")}},
 		// rsync between local paths is a file tool's copy (files.go)
 		{Name: "rsync", Net: Remote, Copies: true, Hook: "rsync", Values: "-e --rsh", Examples: []argv.Example{want("-a .env example.com:/tmp", sends),
 			want("-e 'rm -rf ~' x example.com:y", "deny floor.rm-root"), want("--rsync-path='rm -rf ~' x example.com:y", "deny floor.rm-root"),
