@@ -5,6 +5,11 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
 	"github.com/perm-peer/perm-peer/protocol"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -142,4 +147,270 @@ func (a *analyzer) floorFact(code, detail string) {
 func (a *analyzer) humanFact(code, detail string) {
 	a.noAlways = true
 	a.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, human: reason(code, detail)})
+}
+
+// resolveMaybe resolves a file name taken from part of a word.
+func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) pathRef {
+	if w.dyn {
+		a.envSuffix(w.val, p)
+		return pathRef{raw: p}
+	}
+	return a.resolvePath(p, sc.cwd, forWrite)
+}
+
+// readWord records a read of every brace alternative of a word.
+func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
+	if w.proc {
+		return // reads the output of a command analysed on its own
+	}
+	if w.dyn && w.secretPaths && !listOnly {
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
+			human: reason("human.sensitive-read", "reads files a listing did not keep away from secrets")})
+	}
+	if w.dyn && w.projPaths && (listOnly || w.cleanPaths && !w.secretPaths) {
+		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
+		// and a count or listing shows nothing of their contents; cat
+		// $(git ls-files '*.go'): project files whose names are no secret
+		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: listOnly,
+			safe: reason("gate.read", "reads project files a listing names")})
+		return
+	}
+	if w.dyn {
+		// the values the call gave the variables: exact ones replace the
+		// unknown read, others only add stricter facts
+		for _, alt := range w.alts {
+			a.readWord(word{val: alt}, sc, parent, listOnly)
+		}
+		if !w.exact || len(w.alts) == 0 {
+			a.readFact(pathRef{raw: w.val}, parent, listOnly)
+		}
+		return
+	}
+	for _, alt := range braceExpand(w.val) {
+		r := a.resolvePath(alt, sc.cwd, false)
+		if r.glob && r.known && !listOnly && a.readGlobMatches(r, parent) {
+			continue
+		}
+		a.readFact(r, parent, listOnly)
+		if r.glob && r.known && !listOnly {
+			a.globLinks(r.abs, parent)
+		}
+	}
+}
+
+// readGlobMatches judges a read of a glob by the files it matches on disk
+// (cat *.json), as if they had been named: the pattern's own fact says
+// where it reads, each match whether it is a secret or a link out of the
+// project. False when the glob cannot be expanded.
+func (a *analyzer) readGlobMatches(r pathRef, parent int) bool {
+	ms, ok := globMatches(r.abs)
+	if !ok {
+		return false
+	}
+	// listOnly skips the guess from the pattern's name; it is a content read
+	a.facts[a.readFact(r, parent, true)].listOnly = false
+	for _, m := range ms {
+		// only what is not a plain read in the project is worth a fact
+		if i := a.readFact(a.resolvePath(m, "", false), parent, false); a.facts[i].safe != nil {
+			a.facts = a.facts[:i]
+		}
+	}
+	return true
+}
+
+// globLinks reads the symlinks a glob matches as the files they point to:
+// cat src/*.txt must not read a link to .env or to a file outside the
+// project without saying so.
+func (a *analyzer) globLinks(pattern string, parent int) {
+	dir, base := filepath.Dir(pattern), filepath.Base(pattern)
+	if hasGlob(dir) {
+		return // only the last element is matched here
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	n := 0
+	for _, e := range ents {
+		if e.Type()&os.ModeSymlink == 0 || strings.HasPrefix(e.Name(), ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if ok, _ := filepath.Match(base, e.Name()); ok {
+			a.readFact(a.resolvePath(filepath.Join(dir, e.Name()), "", false), parent, false)
+			if n++; n >= maxAlts {
+				return
+			}
+		}
+	}
+}
+
+func (a *analyzer) writeWord(w word, sc *scope, parent int) {
+	if w.proc {
+		return // feeds a command analysed on its own
+	}
+	if w.dyn {
+		for _, alt := range w.alts {
+			a.writeWord(word{val: alt}, sc, parent)
+		}
+		if !w.exact || len(w.alts) == 0 {
+			a.writeFact(pathRef{raw: w.val}, parent)
+		}
+		return
+	}
+	for _, alt := range braceExpand(w.val) {
+		r := a.resolvePath(alt, sc.cwd, true)
+		// the gate cannot tell what the shell writes into package.json:
+		// sed -i may rewrite a script as surely as npm pkg set
+		if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
+			scriptsWrite(a.facts[i])
+		}
+	}
+}
+
+// readFact decides a read on its own: env dumps and secrets are human-only,
+// the project is known-safe, anything else asks.
+func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
+	f := &rfact{kind: protocol.FactRead, path: r, parent: parent, listOnly: listOnly}
+	switch {
+	case r.known && (isEnvDumpPath(r.abs) || isEnvDumpPath(r.real)) || !r.known && isEnvDumpPath(r.raw):
+		f.human = reason("human.env-dump", "reads a process environment")
+	case !listOnly && a.sensitive(r):
+		f.human = reason("human.sensitive-read", "reads a sensitive file")
+	case r.known && r.abs == "/dev/null" && r.real == r.abs:
+		// diff /dev/null new.go, cmd < /dev/null: reads nothing
+		f.safe = reason("gate.read", "/dev/null is empty")
+	case !r.known:
+		f.open = reason("ask.unknown-path", "a path only known at run time")
+	case a.inProject(r):
+		f.safe = reason("gate.read", "read inside the project")
+	default:
+		f.open = reason("ask.outside-read", "read outside the project")
+	}
+	return a.add(f)
+}
+
+// writeFact decides a write: perm-peer's own files and disks are floors;
+// persistence, system and outside-project writes are human-only; a write in
+// the project asks unless a rule or grant covers it.
+func (a *analyzer) writeFact(r pathRef, parent int) int {
+	if r.known && harmlessDevice(r.abs) || r.raw == "/dev/null" {
+		return -1
+	}
+	return a.add(a.checkWrite(&rfact{kind: protocol.FactWrite, path: r, parent: parent}, false))
+}
+
+// deletedBy is the path whose persistence class a write stands for. A
+// delete plants nothing, so a glob it removes (rm -rf build/*, which may
+// match a build/.envrc) counts by the directory it empties: emptying
+// .github/workflows or .git/hooks still changes what runs.
+func deletedBy(r pathRef, deleting bool) pathRef {
+	if !deleting || !r.glob || !r.known {
+		return r
+	}
+	emptied := func(p string) string {
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			p = filepath.Dir(p[:i+1])
+		}
+		return filepath.Join(p, "x")
+	}
+	out := pathRef{raw: emptied(r.abs), abs: emptied(r.abs), real: emptied(r.real), known: true}
+	for _, v := range r.via {
+		out.via = append(out.via, emptied(v))
+	}
+	return out
+}
+
+func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
+	r := f.path
+	switch {
+	case r.known && (diskDevice(r.abs) || diskDevice(r.real)):
+		f.floor = reason("floor.disk-write", "writes a raw disk device")
+	case a.protectedWrite(r, deleting):
+		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
+	case !r.known && a.mayNameOwn(r.raw):
+		f.human = reason("human.protected-unresolved", "writes a path only known at run time that may be perm-peer's own policy, grants or database")
+	case a.persistence(deletedBy(r, deleting)) != "":
+		f.human = reason("human.persistence-write", "writes a "+a.persistence(deletedBy(r, deleting)))
+	case gitRef(r):
+		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
+	case !r.known:
+		f.ask = reason("ask.unknown-path", "a path only known at run time")
+	case slices.ContainsFunc(r.both(), func(p string) bool { return strings.HasPrefix(p, "/etc/") || p == "/etc" }):
+		f.human = reason("human.system-write", "writes a system file")
+	case !a.inProject(r):
+		f.human = reason("human.outside-write", "writes outside the project")
+	}
+	return f
+}
+
+// rmHow is how hard a deletion is: the flag spellings SPEC §5.3 lists
+// (-f as well as -r) make a deletion of a floor target a floor, while
+// only a recursive one of a path known at run time alone is human-only
+// (SPEC §5.4: rm -rf of an unresolved variable; rm -f "$tmp" in a cleanup
+// trap deletes one file and asks).
+type rmHow uint8
+
+const (
+	rmPlain rmHow = iota
+	rmForce
+	rmRecursive
+)
+
+// deleteWord records the removal of a word's files; recursive deletion of
+// /, system directories, home, the project or its parents is a floor.
+func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
+	strong := how >= rmForce
+	if w.dyn {
+		for _, alt := range w.alts {
+			a.deleteWord(word{val: alt}, sc, parent, how)
+		}
+		for _, x := range w.extra {
+			a.deleteWord(word{val: x}, sc, parent, how)
+		}
+		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
+		if emp := w.empty; emp != "" && strong {
+			r := a.resolvePath(emp, sc.cwd, false)
+			if r.known && (hasGlob(emp) && a.floorGlob(r) != "" || emp == "/*") {
+				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
+			}
+		}
+		if how == rmRecursive && f.floor == nil {
+			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
+		}
+		a.add(a.checkWrite(f, true))
+		return
+	}
+	for _, alt := range braceExpand(w.val) {
+		if alt == "" {
+			// rm "" fails (no such file): it deletes nothing, not the cwd
+			continue
+		}
+		r := a.resolvePath(alt, sc.cwd, true)
+		f := &rfact{kind: protocol.FactDelete, path: r, parent: parent}
+		base := filepath.Base(alt)
+		switch {
+		case base == "." || base == ".." || alt == "." || alt == ".." || alt == "~" || alt == "~/" || strings.HasPrefix(alt, "~/*"):
+			f.floor = reason("floor.rm-root", "deletes "+alt)
+		case r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real)):
+			f.floor = reason("floor.rm-root", "deletes "+r.abs)
+		case r.known && r.glob && a.floorGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes everything matching "+a.floorGlob(r))
+		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes "+a.homeDirGlob(r))
+		case !r.known && strong && hasGlob(alt):
+			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
+		case !r.known && how == rmRecursive:
+			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
+		}
+		if f.floor == nil {
+			a.checkWrite(f, true)
+		}
+		if f.floor == nil && f.human == nil && f.ask == nil && !a.inProject(r) {
+			f.human = reason("human.outside-write", "deletes outside the project")
+		}
+		if f.floor == nil && f.human == nil && (base == ".git" || strings.Contains(filepath.ToSlash(alt), ".git/objects") || strings.Contains(filepath.ToSlash(alt), ".git/refs")) {
+			f.human = reason("human.history-rewrite", "deletes the repository's history")
+		}
+		a.add(f)
+	}
 }

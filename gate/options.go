@@ -1,0 +1,160 @@
+// options.go holds the hand-written readers of options that predate the
+// table's parser (gate/internal/argv); each is an argv scanner the
+// architecture test counts, to be replaced by a table entry.
+
+package gate
+
+import (
+	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+)
+
+func hasWord(args []word, w string) bool {
+	for _, x := range args {
+		if x.val == w {
+			return true
+		}
+	}
+	return false
+}
+
+// longOpt resolves a GNU long option name that may be abbreviated; "" when
+// it is unknown or ambiguous.
+func longOpt(name string, opts []string) string {
+	found := ""
+	for _, o := range opts {
+		if o == name {
+			return o
+		}
+		if name != "" && strings.HasPrefix(o, name) {
+			if found != "" {
+				return ""
+			}
+			found = o
+		}
+	}
+	return found
+}
+
+// hasLongAbbrev reports a long flag that is name or a GNU/git abbreviation
+// of it (--outp for --output), alone or with =value.
+func hasLongAbbrev(args []word, names ...string) bool {
+	for _, w := range args {
+		v := w.val
+		if v == "--" {
+			return false
+		}
+		if !strings.HasPrefix(v, "--") || len(v) < 3 {
+			continue
+		}
+		n, _, _ := strings.Cut(v[2:], "=")
+		for _, name := range names {
+			if strings.HasPrefix(strings.TrimPrefix(name, "--"), n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasShortPrefix reports a flag that is p or p with an attached value
+// (git grep -Ovim).
+func hasShortPrefix(args []word, p string) bool {
+	for _, w := range args {
+		if w.val == "--" {
+			return false
+		}
+		if strings.HasPrefix(w.val, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagValues returns the values of the named options, written NAME VALUE
+// or NAME=VALUE (docker, pip, terraform and eslint spell them so).
+func flagValues(args []word, names ...string) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			break
+		}
+		for _, n := range names {
+			switch {
+			case v == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(v, n+"="):
+				out = append(out, word{val: v[len(n)+1:], dyn: args[i].dyn})
+			}
+		}
+	}
+	return out
+}
+
+// optionValues returns the values of a short option letter (-f FILE, -fFILE,
+// -uf FILE, -ufFILE) and of a long one (--file FILE, --file=FILE, and the
+// abbreviations getopt accepts, --fi FILE).
+func optionValues(args []word, letter byte, long string) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.val
+		switch {
+		case v == "--":
+			return out
+		case strings.HasPrefix(v, "--") && len(v) > 2:
+			n, val, eq := strings.Cut(v[2:], "=")
+			if !strings.HasPrefix(strings.TrimPrefix(long, "--"), n) {
+				continue
+			}
+			if eq {
+				out = append(out, word{val: val, dyn: w.dyn})
+			} else if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		case len(v) > 1 && v[0] == '-':
+			if j := strings.IndexByte(v[1:], letter); j >= 0 {
+				if rest := v[j+2:]; rest != "" {
+					out = append(out, word{val: rest, dyn: w.dyn})
+				} else if i+1 < len(args) {
+					i++
+					out = append(out, args[i])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fdVal are fd's options that take the next word.
+var fdVal = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true,
+	"-E": true, "--exclude": true, "--min-depth": true, "--exact-depth": true, "-S": true, "--size": true, "-j": true,
+	"--threads": true, "-c": true, "--color": true, "--changed-within": true, "--changed-before": true, "-o": true,
+	"--owner": true, "--base-directory": true, "--path-separator": true, "--search-path": true, "--max-results": true,
+	"--ignore-file": true, "--format": true, "--batch-size": true, "--and": true}
+
+// parseArgs parses args by the table's declaration c.
+func parseArgs(c *argv.Command, args []word) argv.Invocation {
+	return c.ParseAt(len(args), wordAt(args))
+}
+
+// wordAt reads args as the table's parser takes them: a word's value, and
+// whether it is known only at run time.
+func wordAt(args []word) func(int) (string, bool) {
+	return func(i int) (string, bool) { return args[i].val, args[i].dyn }
+}
+
+// valueWord is the word holding u's value: the next word, or the value
+// attached to the flag's own word (-oFILE, --output=FILE).
+func valueWord(args []word, u argv.Use) (word, bool) {
+	switch {
+	case u.ValAt < 0:
+		return word{}, false
+	case u.ValAt == u.At:
+		return word{val: u.Value, dyn: args[u.At].dyn}, true
+	}
+	return args[u.ValAt], true
+}
