@@ -179,7 +179,10 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 			i++
 		}
 	}
-	for _, g := range a.facts[sensitiveBefore:] {
+	for j, g := range a.facts[sensitiveBefore:] {
+		if c.inProgram(sensitiveBefore + j) {
+			continue // rclone --password-command 'pass show x': read here, not sent
+		}
 		if g.human != nil && g.human.Code == "human.sensitive-read" && a.surelySensitive(g.path) {
 			f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
 		}
@@ -322,6 +325,15 @@ type netCall struct {
 	sc      *scope
 	fileOps bool  // its file operands and --*file* values are sent
 	dests   []int // the operands a download writes, not sent
+	// programs are the ranges of facts of the programs its Programs flags
+	// run: what they read is not what the client sends
+	programs [][2]int
+}
+
+// inProgram reports fact j to be one of a program the client runs (scp
+// -S PROG, rclone --password-command CMD).
+func (c *netCall) inProgram(j int) bool {
+	return slices.ContainsFunc(c.programs, func(r [2]int) bool { return r[0] <= j && j < r[1] })
 }
 
 // word reads word i of the tool's arguments; skip: word i+1 is its value.
@@ -410,7 +422,9 @@ func (c *netCall) runs(i int) (skip, done bool) {
 			prog, skip = args[i+1].val, true
 		}
 		f.ask = reason("ask.flag", c.lb+" "+fl+" runs a local program")
+		start := len(a.facts)
 		a.reparse(prog, sc, idx)
+		c.programs = append(c.programs, [2]int{start, len(a.facts)})
 		return skip, true
 	}
 	switch {
