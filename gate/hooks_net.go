@@ -577,7 +577,7 @@ func (c *netCall) fileOperand(i int) {
 		for _, cand := range cands {
 			if r := a.resolveMaybe(w, cand, sc, false); a.sensitive(r) {
 				a.readFact(r, idx, false)
-			} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
+			} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || c.toService(i) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
 				lb == "wormhole" || lb == "croc" {
 				// aws s3 sync . s3://b, rclone copy . remote:, az …
 				// upload-batch -s .: the directory's .env goes along
@@ -591,6 +591,12 @@ func (c *netCall) fileOperand(i int) {
 			}
 		}
 	}
+}
+
+// toService reports an operand after operand i on a storage service: aws
+// s3 sync . s3://b --profile p sends the directory whatever flags follow.
+func (c *netCall) toService(i int) bool {
+	return slices.ContainsFunc(operands(c.args, c.t.ValueFlags()), func(j int) bool { return j > i && cloudDest(c.args[j].val) })
 }
 
 // ftpBatch reads the batches a file-transfer client runs (cmds.Transfer):
