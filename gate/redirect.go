@@ -89,7 +89,36 @@ func stripLeadingTabs(t string) string {
 	return strings.Join(lines, "")
 }
 
-func litText(w *syntax.Word) (string, bool) {
+func litText(w *syntax.Word) (string, bool) { return knownText(w, nil) }
+
+// oneValue knows the value of $NAME when the call gives it one: HOME (not
+// reassigned), PWD (a known working directory), a variable the call set
+// to one value.
+func oneValue(a *analyzer, sc *scope) func(p *syntax.ParamExp) (string, bool) {
+	return func(p *syntax.ParamExp) (string, bool) {
+		if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || p.Param == nil {
+			return "", false
+		}
+		name := p.Param.Value
+		v := a.vals[name]
+		switch {
+		case v != nil && len(v.vals) == 1:
+			return v.vals[0], true
+		case v != nil:
+			return "", false
+		case name == "HOME" && a.env.Home != "":
+			return a.env.Home, true
+		case name == "PWD" && sc.cwd != "":
+			return sc.cwd, true
+		}
+		return "", false
+	}
+}
+
+// knownText is litText with the parameters param knows the one value of
+// ($HOME, a variable assigned once): read h <<< "$HOME" reads the home
+// directory.
+func knownText(w *syntax.Word, param func(p *syntax.ParamExp) (string, bool)) (string, bool) {
 	var b strings.Builder
 	ok := true
 	var walk func(parts []syntax.WordPart, quoted bool)
@@ -106,6 +135,15 @@ func litText(w *syntax.Word) (string, bool) {
 				b.WriteString(sglText(p))
 			case *syntax.DblQuoted:
 				walk(p.Parts, true)
+			case *syntax.ParamExp:
+				if param != nil {
+					if v, known := param(p); known {
+						b.WriteString(v)
+						continue
+					}
+				}
+				ok = false
+				b.WriteString("$_")
 			default:
 				ok = false
 				b.WriteString("$_")

@@ -228,7 +228,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 				a.pendingStdin = &stdinSrc{text: t, known: ok}
 			}
 		case syntax.WordHdoc:
-			t, ok := litText(r.Word)
+			t, ok := knownText(r.Word, oneValue(a, sc))
 			a.pendingStdin = &stdinSrc{text: t + "\n", known: ok}
 		case syntax.DplIn:
 			if in := a.fdText[r.Word.Lit()]; in != nil && fd == "0" {
