@@ -13,7 +13,8 @@
 // (text to syntax tree) → walk.go, assign.go, redirect.go, words.go (the
 // tree walked as the shell would run it: statements, assignments,
 // redirections, words) → commands.go (exec: a simple command looked up in
-// the command table, gate/internal/cmds) → builtins.go and the hooks_*.go
+// the command table, gate/internal/cmds) → engine.go (the families a
+// program belongs to) → builtins.go and the hooks_*.go
 // (what a program's words do, a hook named by its table entry, the
 // embedded languages read by gate/internal/scripts) → paths.go,
 // sensitive.go, floors.go, ownfiles.go (where a path is and what it holds)

