@@ -209,29 +209,8 @@ var pkgTools = []*Tool{
 			want("why react", "allow"), want("add https://x.test/p.tgz", "ask ask.flag"), want("view react", "ask"), want("list", "ask")},
 	},
 	{Name: "bun", Grant: ByScript, Installs: installWords, Runs: []string{"x"}, Registry: NPM, FetchesURLs: true, Examples: []argv.Example{want("x cowsay", "human human.remote-code")}},
-	{Name: "pip",
-		Cmd:         tool("pip", pipGlobal, pipQueries...),
-		Hook:        "pip",
-		Grant:       BySub,
-		Nested:      pipGroups,
-		Installs:    installWords,
-		Configures:  []string{"config set", "config edit"},
-		Version:     true,
-		FetchesURLs: true,
-		Examples: []argv.Example{
-			want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")},
-	},
-	{Name: "pip3",
-		Cmd:         tool("pip3", pipGlobal, pipQueries...),
-		Hook:        "pip",
-		Grant:       BySub,
-		Nested:      pipGroups,
-		Installs:    installWords,
-		Configures:  []string{"config set", "config edit"},
-		Version:     true,
-		FetchesURLs: true,
-		Examples:    []argv.Example{want("show requests", "allow")},
-	},
+	pipTool("pip", want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")),
+	pipTool("pip3", want("show requests", "allow")),
 	{Name: "uv",
 		Grant:       BySub,
 		Nested:      pipGroups,
@@ -323,4 +302,19 @@ func toolCmds() []*argv.Command {
 		}
 	}
 	return out
+}
+
+// pipTool is pip's entry under one of its names (pip, pip3).
+func pipTool(name string, ex ...argv.Example) *Tool {
+	return &Tool{Name: name,
+		Cmd:         tool(name, pipGlobal, pipQueries...),
+		Hook:        "pip",
+		Grant:       BySub,
+		Nested:      pipGroups,
+		Installs:    installWords,
+		Configures:  []string{"config set", "config edit"},
+		Version:     true,
+		FetchesURLs: true,
+		Examples:    ex,
+	}
 }
