@@ -96,11 +96,7 @@ func TestWrapperExamplesDecide(t *testing.T) {
 	n := 0
 	for _, w := range cmds.Wrappers() {
 		assert.NotEmpty(t, w.Examples, w.Name)
-		for _, ex := range w.Examples {
-			n++
-			call := strings.TrimSpace(w.Name + " " + ex.Args)
-			assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
-		}
+		n += examplesDecide(t, e, w.Name, w.Examples)
 	}
 	assert.Greater(t, n, 90)
 }
@@ -136,6 +132,17 @@ func TestShortSpellingArity(t *testing.T) {
 	for _, cmd := range []string{"sort -cX README.md", "tail -f/etc/passwd", "uniq -Df 1 README.md out.txt"} {
 		assert.NotEqual(t, protocol.DecisionAllow, Analyze(bash(cmd), e).Decision, cmd)
 	}
+}
+
+// examplesDecide runs each example of program name through Analyze and
+// checks the answer it states (argv.Example.Want); it returns how many ran.
+func examplesDecide(t *testing.T, e Env, name string, exs []argv.Example) int {
+	t.Helper()
+	for _, ex := range exs {
+		call := strings.TrimSpace(name + " " + ex.Args)
+		assert.Equal(t, ex.Want, answerOf(Analyze(bash(call), e), ex.Want), call)
+	}
+	return len(exs)
 }
 
 // answerOf is v as an example's Want reads it: the decision ("human" for
