@@ -54,6 +54,9 @@ func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
 	if !c.extract && !c.list {
 		c.packedFiles()
 	}
+	if len(c.t.Unknown) > 0 {
+		f.ask = reason("ask.flag", "tar "+clip(c.t.Unknown[0], 80)+" is a flag the gate does not know")
+	}
 	if c.list && !c.extract && f.ask == nil && f.human == nil {
 		f.safe = reason("gate.safe", "tar -t only lists an archive")
 	}

@@ -14,6 +14,8 @@ type Tar struct {
 	Runs []string
 	// ToStdout: the archive goes to stdout (no -f, or -f -)
 	ToStdout bool
+	// Unknown are the long options tar does not have (--zz)
+	Unknown []string
 }
 
 // TarValue is the value of one of tar's options.
@@ -42,6 +44,47 @@ var tarLongNames = []struct {
 }{{"file", 'f'}, {"files-from", 'T'}, {"directory", 'C'}, {"exclude", '!'}, {"exclude-from", 'X'},
 	{"use-compress-program", 'I'}, {"info-script", 'F'}, {"new-volume-script", 'F'},
 	{"listed-incremental", 'g'}, {"index-file", '>'}, {"volno-file", '>'}}
+
+// tarOptions are GNU tar's other long options (1.35) and bsdtar's (macOS's
+// tar, libarchive 3.7), for telling an
+// option it does not have (tar -tf a.tar --zz): read only to say so.
+var tarOptions = strings.Fields(`append catenate concatenate compare diff create delete extract get list test-label update
+check-device no-check-device incremental hole-detection ignore-failed-read level no-seek seek occurrence restrict
+sparse-version sparse keep-old-files keep-newer-files keep-directory-symlink no-overwrite-dir one-top-level overwrite
+overwrite-dir recursive-unlink remove-files skip-old-files unlink-first verify ignore-command-error
+no-ignore-command-error to-stdout to-command atime-preserve clamp-mtime delay-directory-restore group group-map mode
+mtime no-delay-directory-restore no-same-owner no-same-permissions numeric-owner owner owner-map preserve-permissions
+same-permissions same-owner sort preserve-order same-order preserve acls no-acls selinux no-selinux xattrs no-xattrs
+xattrs-exclude xattrs-include force-local multi-volume tape-length rmt-command rsh-command blocking-factor
+read-full-records ignore-zeros record-size format old-archive portability pax-option posix label auto-compress
+bzip2 xz lzip lzma lzop no-auto-compress zstd gzip gunzip ungzip compress uncompress add-file backup
+exclude-backups exclude-caches exclude-caches-all exclude-caches-under exclude-ignore exclude-ignore-recursive
+exclude-tag exclude-tag-all exclude-tag-under exclude-vcs exclude-vcs-ignores null no-null unquote no-unquote
+verbatim-files-from no-verbatim-files-from no-recursion recursion suffix anchored no-anchored ignore-case
+no-ignore-case wildcards no-wildcards wildcards-match-slash no-wildcards-match-slash dereference hard-dereference
+starting-file newer after-date newer-mtime one-file-system absolute-names strip-components transform xform
+checkpoint checkpoint-action full-time check-links no-quote-chars quote-chars quoting-style block-number
+show-defaults show-omitted-dirs show-snapshot-field-ranges show-stored-names show-transformed-names totals utc
+verbose warning interactive confirmation help usage version
+include chroot options uid gid uname gname fast-read nodump disable-copyfile mac-metadata no-mac-metadata
+passphrase read-sparse no-read-sparse safe-writes no-safe-writes lrzip lz4 grzip b64encode uuencode insecure
+fflags no-fflags newer-than newer-mtime-than older older-than older-mtime older-mtime-than no-xattrs
+hfsCompression nopreserveHFSCompression clear-nochange-fflags`)
+
+// tarHas reports a long option name tar has, or a prefix of one.
+func tarHas(name string) bool {
+	for _, o := range tarOptions {
+		if strings.HasPrefix(o, name) {
+			return true
+		}
+	}
+	for _, l := range tarLongNames {
+		if strings.HasPrefix(l.name, name) {
+			return true
+		}
+	}
+	return false
+}
 
 // tarCommands are tar's long options whose value is a command tar runs.
 var tarCommands = []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command", "rmt-command"}
@@ -118,6 +161,9 @@ func (r *tarReader) long(v string, i int) int {
 			r.value(l.letter, i, true, val)
 			return i
 		}
+	}
+	if name == "" || !tarHas(name) {
+		r.t.Unknown = append(r.t.Unknown, v)
 	}
 	return i
 }
