@@ -78,3 +78,18 @@ func FuzzTar(f *testing.F) {
 		}
 	})
 }
+
+// TestTarUnknownOptions: a long option neither GNU tar nor bsdtar has is
+// reported; a unique prefix of one they have is not.
+func TestTarUnknownOptions(t *testing.T) {
+	for line, want := range map[string][]string{
+		"-tf a.tar --zz-bogus":           {"--zz-bogus"},
+		"-tf a.tar --wildcards '*.go'":   nil,
+		"--list --file=a.tar --no-recur": nil,
+		"-tf a.tar --include '*.c'":      nil, // bsdtar
+		"-tf a.tar --exclu=x":            nil,
+		"-tf a.tar --to-stdouts":         {"--to-stdouts"},
+	} {
+		assert.Equal(t, want, readTar(line).Unknown, line)
+	}
+}
