@@ -823,12 +823,15 @@ func (c *gitCall) blame() {
 // show reads the files its operands name.
 func (c *gitCall) show() {
 	rest, ops, gsc, gidx, cwd, a := c.rest, c.ops, c.sc, c.idx, c.cwd, c.a
+	// git show --stat REV -- .env names the file, as git log does; REV:F
+	// prints F's contents whatever the flags
+	namesOnly := gitNamesOnly(false, rest)
 	for _, o := range ops {
 		v := rest[o].val
 		if c := strings.IndexByte(v, ':'); c >= 0 && c+1 < len(v) {
 			a.readFact(a.resolvePath(v[c+1:], cwd, false), gidx, false)
 		} else {
-			a.readWord(rest[o], gsc, gidx, false)
+			a.readWord(rest[o], gsc, gidx, namesOnly)
 		}
 	}
 }
