@@ -89,7 +89,9 @@ func (x *stdinSrc) then(y *stdinSrc) *stdinSrc {
 	return nil
 }
 
-// printsNothing is the output of a command known to print nothing.
+// printsNothing is the output of a command known to print nothing. It is
+// shared, not allocated per statement: no reader changes a stdinSrc it is
+// handed (one it adjusts, it copies first).
 var printsNothing = stdinSrc{known: true}
 
 func (s *summary) or(o summary) {

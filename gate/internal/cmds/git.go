@@ -25,8 +25,11 @@ const gitSwitches = "-v -h -p --paginate -P --no-pager --no-replace-objects --no
 // GitSwitch reports a global option without a value, spelled as git
 // reads it: in full (no abbreviation, no cluster).
 func GitSwitch(v string) bool {
-	return v == "--help" || v == "--version" || slices.Contains(strings.Fields(gitSwitches), v)
+	return v == "--help" || v == "--version" || slices.Contains(gitSwitchNames, v)
 }
+
+// gitSwitchNames are gitSwitches split once, not on every call.
+var gitSwitchNames = strings.Fields(gitSwitches)
 
 // GitOption is what one of git's global options does to the call.
 type GitOption uint8
