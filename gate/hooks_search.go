@@ -246,3 +246,56 @@ func breToERE(p string) string {
 	}
 	return b.String()
 }
+
+// searches reads the searches and the languages: grep, sed, awk, jq, fd.
+// It reports whether one of its arms matched.
+func (c *plainCall) searches() bool {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	s := &c.s
+	switch {
+	case lb == "grep" || lb == "egrep" || lb == "fgrep" || lb == "rg" || lb == "ag" || lb == "ack" || lb == "zgrep":
+		a.grep(f, idx, lb, args, sc)
+	case lb == "sed" || lb == "gsed":
+		a.sed(f, idx, args, sc)
+	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
+		s.taint = a.awk(f, idx, args, sc) || s.taint
+	case lb == "jq" || lb == "yq" || lb == "gojq":
+		s.taint = a.jq(f, idx, lb, args, sc) || s.taint
+	case lb == "fd" || lb == "fdfind":
+		// fd [PATTERN] [PATH…] -x/-X CMD…: the command is the rest of the line (up to ';')
+		x := slices.IndexFunc(args, func(w word) bool {
+			return w.val == "-x" || w.val == "--exec" || w.val == "-X" || w.val == "--exec-batch"
+		})
+		opts := args
+		if x >= 0 {
+			f.ask = reason("ask.flag", "fd --exec runs a command")
+			opts = args[:x]
+		} else {
+			c.safe("fd only lists")
+		}
+		ops := operands(opts, fdVal)
+		var roots []word
+		for n, i := range ops {
+			if n > 0 {
+				a.readWord(args[i], sc, idx, true)
+				roots = append(roots, args[i])
+			}
+		}
+		if x >= 0 {
+			cmd := args[x+1:]
+			if end := slices.IndexFunc(cmd, func(w word) bool { return w.val == ";" }); end >= 0 {
+				cmd = cmd[:end]
+			}
+			// unfiltered: no pattern but a match-all one, no type, extension or exclusion
+			if len(ops) == 0 || !args[ops[0]].dyn && (args[ops[0]].val == "." || args[ops[0]].val == "" || args[ops[0]].val == "^") &&
+				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
+				// only named roots: in the current directory fd's own ignore rules
+				// (hidden, .gitignore) leave less than rm -rf . would
+				a.execOverTree(f, idx, lb, cmd, roots, fdRepl(), sc)
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}

@@ -158,3 +158,118 @@ func valueWord(args []word, u argv.Use) (word, bool) {
 	}
 	return args[u.ValAt], true
 }
+
+// skipOpts returns the index of the first operand: short flags whose letter
+// is in withVal take the next word; long flags in longVal too.
+func skipOpts(args []word, withVal string, longVal map[string]bool) int {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			return i + 1
+		case strings.HasPrefix(v, "--"):
+			if longVal[v] {
+				i++
+			}
+		case len(v) > 1 && v[0] == '-':
+			// getopt: in a cluster (sudo -iu root) the first value-taking
+			// letter takes the rest of the word, or the next word when last
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte(withVal, v[j]) >= 0 {
+					if j == len(v)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			return i
+		}
+	}
+	return len(args)
+}
+
+// shortValue reads args[j] as a cluster of short options the way getopt
+// does and returns the value of letter in it: the rest of the word, or the
+// next word when letter ends it (-ix CMD, -xCMD). Letters in withVal that
+// come first take the rest themselves, hiding letter.
+func shortValue(args []word, j int, letter byte, withVal string) (string, bool) {
+	v := args[j].val
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", false
+	}
+	for k := 1; k < len(v); k++ {
+		switch {
+		case v[k] == letter && k < len(v)-1:
+			return v[k+1:], true
+		case v[k] == letter && j+1 < len(args):
+			return args[j+1].val, true
+		case v[k] == letter || strings.IndexByte(withVal, v[k]) >= 0:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// operands lists the non-flag words, skipping values of flags in valFlags.
+func operands(args []word, valFlags map[string]bool) []int {
+	var out []int
+	dd := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case dd:
+			out = append(out, i)
+		case v == "--":
+			dd = true
+		case len(v) > 1 && v[0] == '-' && !args[i].dyn:
+			if valFlags[v] {
+				i++
+			}
+		default:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func hasFlag(args []word, names ...string) bool {
+	for _, w := range args {
+		if w.val == "--" {
+			return false
+		}
+		for _, n := range names {
+			if w.val == n || (strings.HasPrefix(n, "--") && strings.HasPrefix(w.val, n+"=")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasShort reports a short flag letter, alone or combined (-rf has r).
+func hasShort(args []word, letters string) bool { return hasShortBefore(args, letters, "") }
+
+// hasShortBefore is hasShort that reads a cluster as getopt does: the
+// rest of a word after one of the options values (that take a value) is
+// that value (pip -rrequirements.txt holds no -i).
+func hasShortBefore(args []word, letters, values string) bool {
+	for _, w := range args {
+		v := w.val
+		if v == "--" {
+			return false
+		}
+		if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(letters, v[j]) >= 0 {
+				return true
+			}
+			if strings.IndexByte(values, v[j]) >= 0 {
+				break
+			}
+		}
+	}
+	return false
+}
