@@ -143,6 +143,11 @@ type Command struct {
 	// Unknown is what a flag the declaration lacks does: Ask, or Ignore,
 	// which FirstUnknown does not report (Parse still does).
 	Unknown Unknown
+	// Hook names the gate's reader of what the flags do not say (a
+	// script's language, a subcommand's effect), "" for none; package
+	// gate resolves the name (TestHooksResolve), so the table stays data
+	// and one program's knowledge has one place.
+	Hook string
 
 	once  sync.Once
 	flags []Flag // Flags, each Each entry split into its flags
