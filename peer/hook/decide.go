@@ -370,7 +370,11 @@ func (c *call) settleAsks(ctx context.Context) {
 }
 
 // settle takes pending ask a and audits res as its outcome, unless another
-// process took it first (and audits it). Failures are logged.
+// process took it first (and audits it). The outcome is a fact of the
+// past, so the current call's deadline does not cancel its record (a
+// cancelled commit would record it as a headless reject); an outcome that
+// could not be recorded is put back, for a later call to settle.
+// Failures are logged.
 func (c *call) settle(ctx context.Context, a store.PendingAsk, res toolResult) {
 	taken, ok, err := c.db.TakePendingAsk(c.ev.SessionID, a.ID)
 	if err != nil {
@@ -379,8 +383,11 @@ func (c *call) settle(ctx context.Context, a store.PendingAsk, res toolResult) {
 	if !ok {
 		return
 	}
-	if err := c.recordOutcome(ctx, taken, res); err != nil {
+	if err := c.recordOutcome(context.WithoutCancel(ctx), taken, res); err != nil {
 		slog.Warn("record a call's outcome", "tool_use_id", a.ID, "err", err)
+		if err := c.db.PutPendingAsk(c.ev.SessionID, taken); err != nil {
+			slog.Warn("put back a pending ask", "tool_use_id", a.ID, "err", err)
+		}
 	}
 }
 
