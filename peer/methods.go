@@ -128,7 +128,7 @@ func (s *Server) rules(method string, raw *json.RawMessage) result {
 
 func (s *Server) grantsList(method string, raw *json.RawMessage) result {
 	return withWorld(s, method, raw, func(w *world, _ protocol.GrantsListParams) result {
-		grants, err := w.db.Grants()
+		grants, err := w.db.AllGrants()
 		if err != nil {
 			return internalError(err)
 		}

@@ -9,10 +9,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/perm-peer/perm-peer/protocol"
+	"github.com/perm-peer/perm-peer/store"
 )
 
 // SPEC §1 names "judges whose parse failures turn into approvals" as the bug
@@ -245,4 +249,47 @@ func TestTurnBackwardsKeepsBreaker(t *testing.T) {
 	if calls.Load() > 3 {
 		t.Fatalf("breaker never opened: %d model calls after %d rejections", calls.Load(), 3)
 	}
+}
+
+// grants/list shows a grant of one session only (perm-peer allow
+// --session) after the project's, with its session, as the CLI's grants
+// list does, and grants/revoke removes it by that id.
+func TestGrantsListShowsSessionGrants(t *testing.T) {
+	proj := t.TempDir()
+	dbPath := filepath.Join(t.TempDir(), "shared.db")
+	db, err := store.Open(dbPath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddGrant(protocol.Grant{Pattern: "Bash(make lint *)"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddSessionGrant(protocol.Grant{Pattern: "Bash(make deploy)", SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	h := newHarness(t, proj, dbPath)
+	h.init(false, nil)
+	h.call("l", "grants/list", map[string]any{})
+	gl := h.wait("l")["result"].(map[string]any)["grants"].([]any)
+	if len(gl) != 2 {
+		t.Fatalf("grants: want the project's and the session's, got %v", gl)
+	}
+	project, own := gl[0].(map[string]any), gl[1].(map[string]any)
+	if project["pattern"] != "Bash(make lint *)" || project["sessionId"] != nil {
+		t.Errorf("first: the project's grant, got %v", project)
+	}
+	if own["pattern"] != "Bash(make deploy)" || own["sessionId"] != "s1" || !strings.HasPrefix(own["id"].(string), "s") {
+		t.Errorf("second: session s1's grant, got %v", own)
+	}
+	h.call("v", "grants/revoke", map[string]any{"id": own["id"]})
+	if m := h.wait("v"); m["error"] != nil {
+		t.Fatalf("revoke: %v", m)
+	}
+	h.call("l2", "grants/list", map[string]any{})
+	if gl := h.wait("l2")["result"].(map[string]any)["grants"].([]any); len(gl) != 1 {
+		t.Errorf("after the revoke: want the project's grant only, got %v", gl)
+	}
+	h.close()
 }

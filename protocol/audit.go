@@ -82,7 +82,8 @@ type RulesResult struct {
 	Rendered string     `json:"rendered"`
 }
 
-// Grant is a persistent "always" answer scoped to the project.
+// Grant is a persistent "always" answer scoped to the project, or to one
+// of its sessions (SessionID set; perm-peer allow --session).
 type Grant struct {
 	ID        string `json:"id"`
 	Pattern   string `json:"pattern"` // policy-rule syntax, e.g. "Bash(go test *)"
@@ -95,7 +96,8 @@ type Grant struct {
 // GrantsListParams is the (empty) params of grants/list.
 type GrantsListParams struct{}
 
-// GrantsListResult is the result of grants/list.
+// GrantsListResult is the result of grants/list: the project's grants,
+// then its sessions' own.
 type GrantsListResult struct {
 	Grants []Grant `json:"grants"`
 }

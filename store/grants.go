@@ -75,6 +75,18 @@ func (db *DB) Grants() ([]protocol.Grant, error) {
 	return out, nil
 }
 
+// AllGrants lists the project's grants, oldest first, then its sessions'
+// own (perm-peer allow --session), by session then pattern: everything
+// that may clear a call of this project without asking.
+func (db *DB) AllGrants() ([]protocol.Grant, error) {
+	grants, err := db.Grants()
+	if err != nil {
+		return nil, err
+	}
+	own, err := db.AllSessionGrants()
+	return append(grants, own...), err
+}
+
 // RevokeGrant deletes a grant, the project's or a session's
 // (IsSessionGrantID); ErrNotFound if there is none with that id.
 func (db *DB) RevokeGrant(id string) error {

@@ -66,7 +66,7 @@ func runGrants(args []string) int {
 }
 
 func listGrants(db *store.DB, asJSON bool) int {
-	grants, err := allGrants(db)
+	grants, err := db.AllGrants()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer grants list: %v\n", err)
 		return exitFailed
@@ -82,16 +82,6 @@ func listGrants(db *store.DB, asJSON bool) int {
 		fmt.Println(grantLine(g))
 	}
 	return exitOK
-}
-
-// allGrants are the project's grants, then its sessions' own.
-func allGrants(db *store.DB) ([]protocol.Grant, error) {
-	grants, err := db.Grants()
-	if err != nil {
-		return nil, err
-	}
-	own, err := db.AllSessionGrants()
-	return append(grants, own...), err
 }
 
 // grantLine renders one grant for people: ID  PATTERN  covers  provenance.
@@ -115,7 +105,7 @@ func grantLine(g protocol.Grant) string {
 }
 
 func revokeGrant(db *store.DB, id string) int {
-	grants, err := allGrants(db)
+	grants, err := db.AllGrants()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "perm-peer grants revoke: %v\n", err)
 		return exitFailed
