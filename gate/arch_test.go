@@ -24,7 +24,7 @@ import (
 const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 4
-	maxAnalyzerFuncs = 160
+	maxAnalyzerFuncs = 106
 	maxNameCompares  = 214 // lb == "…", lb != "…" and case "…" of switch lb
 	maxNameSets      = 12  // package-level sets keyed by program names
 	maxArgvScanners  = 26  // functions that compare a word with "--" themselves

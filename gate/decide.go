@@ -13,24 +13,24 @@ import (
 )
 
 // verdict decides every fact and aggregates (SPEC §4 steps 1–5).
-func (a *analyzer) verdict(action string) Verdict {
-	grants := make([]*rule, 0, len(a.env.Grants))
-	for _, g := range a.env.Grants {
+func (fl *factLog) verdict(action string) Verdict {
+	grants := make([]*rule, 0, len(fl.env.Grants))
+	for _, g := range fl.env.Grants {
 		grants = append(grants, compileGrant(g.Pattern))
 	}
-	for _, f := range a.facts {
-		a.decide(f, grants)
+	for _, f := range fl.facts {
+		fl.decide(f, grants)
 	}
 	v := Verdict{Action: action}
 	stage := 6
-	for _, f := range a.facts {
+	for _, f := range fl.facts {
 		s := factStage(f)
 		if s < stage {
 			stage = s
 		}
 	}
 	allAllowed := true
-	for _, f := range a.facts {
+	for _, f := range fl.facts {
 		if f.dec != protocol.DecisionAllow {
 			allAllowed = false
 		}
@@ -48,7 +48,7 @@ func (a *analyzer) verdict(action string) Verdict {
 		v.Decision = protocol.DecisionAsk
 	case allAllowed:
 		v.Decision = protocol.DecisionAllow
-		v.DecidedBy = a.allowedBy()
+		v.DecidedBy = fl.allowedBy()
 	default:
 		v.Decision = protocol.DecisionAsk
 	}
@@ -58,13 +58,13 @@ func (a *analyzer) verdict(action string) Verdict {
 		func(f *rfact) bool { return f.by == protocol.ByFloor || f.humanOnly },
 		func(f *rfact) bool { return f.by != protocol.ByFloor && !f.humanOnly },
 	} {
-		for _, f := range a.facts {
+		for _, f := range fl.facts {
 			if f.dec == v.Decision && f.reason != nil && pass(f) && !hasReason(v.Reasons, f.reason) {
 				v.Reasons = append(v.Reasons, *f.reason)
 			}
 		}
 	}
-	for _, f := range a.facts {
+	for _, f := range fl.facts {
 		v.Facts = append(v.Facts, f.public())
 		if f.path.known && f.path.abs != "" {
 			v.Resources = appendUnique(v.Resources, f.path.abs)
@@ -76,7 +76,7 @@ func (a *analyzer) verdict(action string) Verdict {
 		v.Resources = v.Resources[:20]
 	}
 	if v.Decision == protocol.DecisionAsk && !v.HumanOnly {
-		v.Always = a.always() // only an ask can be answered "always"
+		v.Always = fl.always() // only an ask can be answered "always"
 	}
 	return v
 }
@@ -113,10 +113,10 @@ func factStage(f *rfact) int {
 
 // allowedBy names the strongest decider among allowed facts: a grant or the
 // session cache when one was needed, else a user rule, else the gate.
-func (a *analyzer) allowedBy() protocol.DecidedBy {
+func (fl *factLog) allowedBy() protocol.DecidedBy {
 	best := protocol.ByGate
 	rank := map[protocol.DecidedBy]int{protocol.ByGate: 0, protocol.ByRule: 1, protocol.ByGrant: 2, protocol.BySession: 3}
-	for _, f := range a.facts {
+	for _, f := range fl.facts {
 		if rank[f.by] > rank[best] {
 			best = f.by
 		}
@@ -140,7 +140,7 @@ func riskRank(r protocol.Risk) int {
 
 // decide settles one fact: floor, deny rule, ask rule / human-only, grant,
 // allow rule / known-safe / covered by its owner, else open.
-func (a *analyzer) decide(f *rfact, grants []*rule) {
+func (fl *factLog) decide(f *rfact, grants []*rule) {
 	set := func(d protocol.Decision, by protocol.DecidedBy, r *protocol.Reason, risk protocol.Risk) {
 		f.dec, f.by, f.reason, f.risk = d, by, r, risk
 	}
@@ -148,11 +148,11 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		set(protocol.DecisionDeny, protocol.ByFloor, f.floor, protocol.RiskCritical)
 		return
 	}
-	if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.deny }), true); r != nil {
+	if r := fl.match(f, fl.polRules(func(p *Policy) []*rule { return p.deny }), true); r != nil {
 		set(protocol.DecisionDeny, protocol.ByRule, &protocol.Reason{Code: "rule.deny", Detail: "denied by policy", Rule: r.src}, protocol.RiskHigh)
 		return
 	}
-	if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.ask }), true); r != nil {
+	if r := fl.match(f, fl.polRules(func(p *Policy) []*rule { return p.ask }), true); r != nil {
 		set(protocol.DecisionAsk, "", &protocol.Reason{Code: "rule.ask", Detail: "the policy asks the user", Rule: r.src}, protocol.RiskMedium)
 		f.humanOnly = true
 		return
@@ -160,9 +160,9 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 	if f.human != nil && f.ask == nil && (f.ruleClears || f.clearWord != "") {
 		// a flag-policed variant (git -c x rebase) is not what the rule
 		// allowed; the host's own rules (Policy.hostAllow) count here only
-		allow := a.polRules(func(p *Policy) []*rule { return p.allow })
-		for i, r := range append(allow[:len(allow):len(allow)], a.polRules((*Policy).hostRules)...) {
-			if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && a.matchOne(f, r, false) {
+		allow := fl.polRules(func(p *Policy) []*rule { return p.allow })
+		for i, r := range append(allow[:len(allow):len(allow)], fl.polRules((*Policy).hostRules)...) {
+			if (f.clearWord == "" || slices.Contains(r.lits, f.clearWord)) && fl.matchOne(f, r, false) {
 				detail := "allowed by policy"
 				if f.byHostRule = i >= len(allow); f.byHostRule {
 					detail = "allowed by the host's own settings"
@@ -177,7 +177,7 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		f.humanOnly = true
 		return
 	}
-	if r := a.mayDeny(f); r != nil {
+	if r := fl.mayDeny(f); r != nil {
 		set(protocol.DecisionAsk, "", &protocol.Reason{Code: "ask.may-match-deny", Detail: "dynamic words could match a deny rule", Rule: r.src}, protocol.RiskHigh)
 		return
 	}
@@ -186,8 +186,8 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 		return
 	}
 	for i, g := range grants {
-		if g != nil && a.matchOne(f, g, false) {
-			by := a.env.Grants[i].By
+		if g != nil && fl.matchOne(f, g, false) {
+			by := fl.env.Grants[i].By
 			if by != protocol.BySession {
 				by = protocol.ByGrant
 			}
@@ -195,14 +195,14 @@ func (a *analyzer) decide(f *rfact, grants []*rule) {
 			return
 		}
 	}
-	if r := a.match(f, a.polRules(func(p *Policy) []*rule { return p.allow }), false); r != nil {
+	if r := fl.match(f, fl.polRules(func(p *Policy) []*rule { return p.allow }), false); r != nil {
 		set(protocol.DecisionAllow, protocol.ByRule, &protocol.Reason{Code: "rule.allow", Detail: "allowed by policy", Rule: r.src}, protocol.RiskLow)
 		return
 	}
-	if f.parent >= 0 && f.parent < len(a.facts) {
+	if f.parent >= 0 && f.parent < len(fl.facts) {
 		// a host rule cleared only the parent's human-only class: what the
 		// command runs is the host's to decide, as without perm-peer
-		if p := a.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate && !p.byHostRule && !otherHost(f, p) {
+		if p := fl.facts[f.parent]; p.dec == protocol.DecisionAllow && p.by != protocol.ByGate && !p.byHostRule && !otherHost(f, p) {
 			set(protocol.DecisionAllow, p.by, &protocol.Reason{Code: "covered", Detail: "part of a command the " + string(p.by) + " covers", Rule: p.reason.Rule}, protocol.RiskLow)
 			return
 		}
@@ -257,17 +257,17 @@ func (f *rfact) reasonOpen() *protocol.Reason {
 	return reason("ask.unknown-command", "not in the known-safe set")
 }
 
-func (a *analyzer) polRules(get func(*Policy) []*rule) []*rule {
-	if a.pol == nil {
+func (fl *factLog) polRules(get func(*Policy) []*rule) []*rule {
+	if fl.pol == nil {
 		return nil
 	}
-	return get(a.pol)
+	return get(fl.pol)
 }
 
 // match returns the first rule of list that applies to f.
-func (a *analyzer) match(f *rfact, list []*rule, restrictive bool) *rule {
+func (fl *factLog) match(f *rfact, list []*rule, restrictive bool) *rule {
 	for _, r := range list {
-		if a.matchOne(f, r, restrictive) {
+		if fl.matchOne(f, r, restrictive) {
 			return r
 		}
 	}
@@ -277,7 +277,7 @@ func (a *analyzer) match(f *rfact, list []*rule, restrictive bool) *rule {
 // matchOne applies one rule to one fact. Restrictive (deny, ask) matching
 // also sees through path executables (/usr/bin/git is git) and ignores case
 // in paths; allowing matching does neither.
-func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
+func (fl *factLog) matchOne(f *rfact, r *rule, restrictive bool) bool {
 	switch r.kind {
 	case ruleBash:
 		if f.kind != protocol.FactExec || len(f.argv) == 0 {
@@ -290,7 +290,7 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 			if f.wrapper && len(r.lits) < 2 {
 				return false // a wrapper is never covered by a rule on its name alone
 			}
-			if a.outsideProject(f) {
+			if fl.outsideProject(f) {
 				return false // a rule's make, npm test, pytest are this project's, not the tree cd leads to
 			}
 		}
@@ -327,7 +327,7 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 		}
 		forms := f.path.both()
 		for _, p := range forms {
-			m := r.matchPath(p, a.env.Project, a.env.Home, restrictive)
+			m := r.matchPath(p, fl.env.Project, fl.env.Home, restrictive)
 			if restrictive && m {
 				return true
 			}
@@ -353,8 +353,8 @@ func (a *analyzer) matchOne(f *rfact, r *rule, restrictive bool) bool {
 // outsideProject reports an exec fact that runs outside the project, or
 // where the gate cannot tell (cd "$X"): the build files, scripts and tests
 // it runs there are not the ones a Bash rule or grant was given for.
-func (a *analyzer) outsideProject(f *rfact) bool {
-	if a.env.Project == "" || f.cwd == a.env.Project {
+func (pl *places) outsideProject(f *rfact) bool {
+	if pl.env.Project == "" || f.cwd == pl.env.Project {
 		return false
 	}
 	if f.cwd == "" {
@@ -365,29 +365,29 @@ func (a *analyzer) outsideProject(f *rfact) bool {
 	// it to another tree (cd vendored-link && make build, or a session
 	// opened there) runs that tree's Makefile. The root itself costs no
 	// syscall.
-	return !within(a.realDir(f.cwd), a.realDir(a.env.Project))
+	return !within(pl.realDir(f.cwd), pl.realDir(pl.env.Project))
 }
 
 // realDir is where directory p leads on disk; for one that does not exist
 // yet, its deepest existing ancestor resolved with the rest joined. Each
 // rule checked asks again, so the answers are kept for the call.
-func (a *analyzer) realDir(p string) string {
-	if real, ok := a.realDirs[p]; ok {
+func (pl *places) realDir(p string) string {
+	if real, ok := pl.realDirs[p]; ok {
 		return real
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		real = resolveMissing(p)
 	}
-	if a.realDirs == nil {
-		a.realDirs = map[string]string{}
+	if pl.realDirs == nil {
+		pl.realDirs = map[string]string{}
 	}
-	a.realDirs[p] = real
+	pl.realDirs[p] = real
 	return real
 }
 
 // mayDeny reports a deny rule that a command with dynamic words could match.
-func (a *analyzer) mayDeny(f *rfact) *rule {
+func (fl *factLog) mayDeny(f *rfact) *rule {
 	if f.kind != protocol.FactExec || f.static >= len(f.argv) {
 		return nil
 	}
@@ -398,7 +398,7 @@ func (a *analyzer) mayDeny(f *rfact) *rule {
 	if f.namesake != "" && len(static) > 0 {
 		static = append([]string{f.namesake}, static[1:]...)
 	}
-	for _, r := range a.polRules(func(p *Policy) []*rule { return p.deny }) {
+	for _, r := range fl.polRules(func(p *Policy) []*rule { return p.deny }) {
 		if r.kind == ruleBash && r.mayMatch(static) {
 			return r
 		}

@@ -25,26 +25,26 @@ func (a *analyzer) noteEnvWord(w *syntax.Word, val string, sc *scope) {
 }
 
 // addEnvVal records s as a spelling of the dynamic value val.
-func (a *analyzer) addEnvVal(val, s string) {
-	if s == val || len(a.envVals[val]) >= maxAlts || slices.Contains(a.envVals[val], s) {
+func (pl *places) addEnvVal(val, s string) {
+	if s == val || len(pl.envVals[val]) >= maxAlts || slices.Contains(pl.envVals[val], s) {
 		return
 	}
-	if a.envVals == nil {
-		a.envVals = map[string][]string{}
+	if pl.envVals == nil {
+		pl.envVals = map[string][]string{}
 	}
-	a.envVals[val] = append(a.envVals[val], s)
+	pl.envVals[val] = append(pl.envVals[val], s)
 }
 
 // envSuffix gives part, the end of a dynamic word's value val that names a
 // file (dd of=$X, --output=$X), the spellings val's have.
-func (a *analyzer) envSuffix(val, part string) {
+func (pl *places) envSuffix(val, part string) {
 	pre, ok := strings.CutSuffix(val, part)
 	if !ok || pre == "" || strings.Contains(pre, "$") {
 		return
 	}
-	for _, s := range a.envVals[val] {
+	for _, s := range pl.envVals[val] {
 		if rest, ok := strings.CutPrefix(s, pre); ok {
-			a.addEnvVal(part, rest)
+			pl.addEnvVal(part, rest)
 		}
 	}
 }

@@ -59,9 +59,38 @@ func reason(code, detail string) *protocol.Reason {
 	return &protocol.Reason{Code: code, Detail: detail}
 }
 
-// analyzer holds the state of one Analyze call.
-type analyzer struct {
+// places is what the paths of one call are judged against: the peer's
+// environment (home, cwd, project, its variables), the policy's sensitive
+// globs, perm-peer's own files, and what the call itself made of files and
+// words so far. Resolving, classifying and guarding a path needs this and
+// nothing of the shell's state.
+type places struct {
+	env      *Env
+	pol      *Policy
+	prot     ownPaths          // protected()'s answer, once computed
 	realDirs map[string]string // realDir's answers in this call
+	tainted  map[string]bool   // files written from a secret
+	fetched  map[string]bool   // files written by a downloader in this call
+	// envVals are dynamic words' values as the peer's environment expands
+	// them, by the word's value as written (see envWord)
+	envVals map[string][]string
+}
+
+// factLog is what the walk found: the facts of one call, recorded and
+// decided by paths (places), whatever shell state led to them.
+type factLog struct {
+	places
+	facts    []*rfact
+	noAlways bool // an interpreter, shell, wrapper or function is involved
+	simple   int  // simple commands seen (always offers a pattern for one)
+}
+
+// analyzer holds the state of one Analyze call: the shell's state as the
+// walk goes (variables, arrays, aliases, functions, fds, stdin) beside the
+// facts it logs. The log is embedded so the walk and the hooks call
+// a.readWord, a.resolvePath as before; those methods see no shell state.
+type analyzer struct {
+	factLog
 	// cdpath: the call sets CDPATH, so a relative cd may land anywhere
 	cdpath bool
 	// typedInput: the text being read was typed into a process (a
@@ -69,10 +98,6 @@ type analyzer struct {
 	typedInput bool
 	// typedSplit: typedLines is reading the lines of typed text
 	typedSplit bool
-	env        *Env
-	pol        *Policy
-	facts      []*rfact
-	prot       []string
 	funcs      map[string]*syntax.Stmt
 	noFunc     bool            // the next exec is a command/builtin/exec inner command, which skips functions
 	taint      map[string]bool // variables assigned from a secret
@@ -80,9 +105,6 @@ type analyzer struct {
 	// secretParts: variables assigned a cut or rewritten secret (see cutsValue)
 	secretParts map[string]bool
 	vals        map[string]*varVals
-	// envVals are dynamic words' values as the peer's environment expands
-	// them, by the word's value as written (see envWord)
-	envVals map[string][]string
 	// listVars are loop variables holding one name from a project listing
 	// (for f in $(git ls-files '*.go'), … | while read f): that listing's
 	// projPaths, cleanPaths and secretPaths
@@ -104,13 +126,9 @@ type analyzer struct {
 	// a here-string, the previous pipeline stage); stdin is that of the
 	// command being analysed, read by shells and xargs.
 	pendingStdin, stdin *stdinSrc
-	tainted             map[string]bool // files written from a secret
-	fetched             map[string]bool // files written by a downloader in this call
 	depth               int
 	nodes               int
-	owner               int  // fact that owns commands parsed from a wrapper's string (-1: none)
-	simple              int  // simple commands seen
-	noAlways            bool // an interpreter, shell, wrapper or function is involved
+	owner               int // fact that owns commands parsed from a wrapper's string (-1: none)
 
 	// fdText is what reading fd N gives after exec N<<<TEXT, exec N<<EOF or
 	// exec N< <(…): bash <&3, or any later reader of fd 0
@@ -123,55 +141,55 @@ type analyzer struct {
 	fileSearches []clearedSearch
 }
 
-func (a *analyzer) add(f *rfact) int {
-	a.facts = append(a.facts, f)
-	return len(a.facts) - 1
+func (fl *factLog) add(f *rfact) int {
+	fl.facts = append(fl.facts, f)
+	return len(fl.facts) - 1
 }
 
 // opaque records something the gate cannot see into; it always asks.
-func (a *analyzer) opaque(code, detail string, humanOnly bool) int {
-	a.noAlways = true
+func (fl *factLog) opaque(code, detail string, humanOnly bool) int {
+	fl.noAlways = true
 	f := &rfact{kind: protocol.FactOpaque, detail: detail, parent: -1}
 	if humanOnly {
 		f.human = reason(code, detail)
 	} else {
 		f.ask = reason(code, detail)
 	}
-	return a.add(f)
+	return fl.add(f)
 }
 
-func (a *analyzer) floorFact(code, detail string) {
-	a.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, floor: reason(code, detail)})
+func (fl *factLog) floorFact(code, detail string) {
+	fl.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, floor: reason(code, detail)})
 }
 
-func (a *analyzer) humanFact(code, detail string) {
-	a.noAlways = true
-	a.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, human: reason(code, detail)})
+func (fl *factLog) humanFact(code, detail string) {
+	fl.noAlways = true
+	fl.add(&rfact{kind: protocol.FactOpaque, detail: detail, parent: -1, human: reason(code, detail)})
 }
 
 // resolveMaybe resolves a file name taken from part of a word.
-func (a *analyzer) resolveMaybe(w word, p string, sc *scope, forWrite bool) pathRef {
+func (fl *factLog) resolveMaybe(w word, p string, sc *scope, forWrite bool) pathRef {
 	if w.dyn {
-		a.envSuffix(w.val, p)
+		fl.envSuffix(w.val, p)
 		return pathRef{raw: p}
 	}
-	return a.resolvePath(p, sc.cwd, forWrite)
+	return fl.resolvePath(p, sc.cwd, forWrite)
 }
 
 // readWord records a read of every brace alternative of a word.
-func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
+func (fl *factLog) readWord(w word, sc *scope, parent int, listOnly bool) {
 	if w.proc {
 		return // reads the output of a command analysed on its own
 	}
 	if w.dyn && w.secretPaths && !listOnly {
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
+		fl.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent,
 			human: reason("human.sensitive-read", "reads files a listing did not keep away from secrets")})
 	}
 	if w.dyn && w.projPaths && (listOnly || w.cleanPaths && !w.secretPaths) {
 		// wc -l $(git ls-files), … | xargs wc -l: names of project files,
 		// and a count or listing shows nothing of their contents; cat
 		// $(git ls-files '*.go'): project files whose names are no secret
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: listOnly,
+		fl.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: parent, listOnly: listOnly,
 			safe: reason("gate.read", "reads project files a listing names")})
 		return
 	}
@@ -179,21 +197,21 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 		// the values the call gave the variables: exact ones replace the
 		// unknown read, others only add stricter facts
 		for _, alt := range w.alts {
-			a.readWord(word{val: alt}, sc, parent, listOnly)
+			fl.readWord(word{val: alt}, sc, parent, listOnly)
 		}
 		if !w.exact || len(w.alts) == 0 {
-			a.readFact(pathRef{raw: w.val}, parent, listOnly)
+			fl.readFact(pathRef{raw: w.val}, parent, listOnly)
 		}
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
-		r := a.resolvePath(alt, sc.cwd, false)
-		if r.glob && r.known && !listOnly && a.readGlobMatches(r, parent) {
+		r := fl.resolvePath(alt, sc.cwd, false)
+		if r.glob && r.known && !listOnly && fl.readGlobMatches(r, parent) {
 			continue
 		}
-		a.readFact(r, parent, listOnly)
+		fl.readFact(r, parent, listOnly)
 		if r.glob && r.known && !listOnly {
-			a.globLinks(r.abs, parent)
+			fl.globLinks(r.abs, parent)
 		}
 	}
 }
@@ -202,17 +220,17 @@ func (a *analyzer) readWord(w word, sc *scope, parent int, listOnly bool) {
 // (cat *.json), as if they had been named: the pattern's own fact says
 // where it reads, each match whether it is a secret or a link out of the
 // project. False when the glob cannot be expanded.
-func (a *analyzer) readGlobMatches(r pathRef, parent int) bool {
+func (fl *factLog) readGlobMatches(r pathRef, parent int) bool {
 	ms, ok := globMatches(r.abs)
 	if !ok {
 		return false
 	}
 	// listOnly skips the guess from the pattern's name; it is a content read
-	a.facts[a.readFact(r, parent, true)].listOnly = false
+	fl.facts[fl.readFact(r, parent, true)].listOnly = false
 	for _, m := range ms {
 		// only what is not a plain read in the project is worth a fact
-		if i := a.readFact(a.resolvePath(m, "", false), parent, false); a.facts[i].safe != nil {
-			a.facts = a.facts[:i]
+		if i := fl.readFact(fl.resolvePath(m, "", false), parent, false); fl.facts[i].safe != nil {
+			fl.facts = fl.facts[:i]
 		}
 	}
 	return true
@@ -221,7 +239,7 @@ func (a *analyzer) readGlobMatches(r pathRef, parent int) bool {
 // globLinks reads the symlinks a glob matches as the files they point to:
 // cat src/*.txt must not read a link to .env or to a file outside the
 // project without saying so.
-func (a *analyzer) globLinks(pattern string, parent int) {
+func (fl *factLog) globLinks(pattern string, parent int) {
 	dir, base := filepath.Dir(pattern), filepath.Base(pattern)
 	if hasGlob(dir) {
 		return // only the last element is matched here
@@ -236,7 +254,7 @@ func (a *analyzer) globLinks(pattern string, parent int) {
 			continue
 		}
 		if ok, _ := filepath.Match(base, e.Name()); ok {
-			a.readFact(a.resolvePath(filepath.Join(dir, e.Name()), "", false), parent, false)
+			fl.readFact(fl.resolvePath(filepath.Join(dir, e.Name()), "", false), parent, false)
 			if n++; n >= maxAlts {
 				return
 			}
@@ -244,59 +262,59 @@ func (a *analyzer) globLinks(pattern string, parent int) {
 	}
 }
 
-func (a *analyzer) writeWord(w word, sc *scope, parent int) {
+func (fl *factLog) writeWord(w word, sc *scope, parent int) {
 	if w.proc {
 		return // feeds a command analysed on its own
 	}
 	if w.dyn {
 		for _, alt := range w.alts {
-			a.writeWord(word{val: alt}, sc, parent)
+			fl.writeWord(word{val: alt}, sc, parent)
 		}
 		if !w.exact || len(w.alts) == 0 {
-			a.writeFact(pathRef{raw: w.val}, parent)
+			fl.writeFact(pathRef{raw: w.val}, parent)
 		}
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
-		r := a.resolvePath(alt, sc.cwd, true)
+		r := fl.resolvePath(alt, sc.cwd, true)
 		// the gate cannot tell what the shell writes into package.json:
 		// sed -i may rewrite a script as surely as npm pkg set
-		if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
-			scriptsWrite(a.facts[i])
+		if i := fl.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
+			scriptsWrite(fl.facts[i])
 		}
 	}
 }
 
 // readFact decides a read on its own: env dumps and secrets are human-only,
 // the project is known-safe, anything else asks.
-func (a *analyzer) readFact(r pathRef, parent int, listOnly bool) int {
+func (fl *factLog) readFact(r pathRef, parent int, listOnly bool) int {
 	f := &rfact{kind: protocol.FactRead, path: r, parent: parent, listOnly: listOnly}
 	switch {
 	case r.known && (isEnvDumpPath(r.abs) || isEnvDumpPath(r.real)) || !r.known && isEnvDumpPath(r.raw):
 		f.human = reason("human.env-dump", "reads a process environment")
-	case !listOnly && a.sensitive(r):
+	case !listOnly && fl.sensitive(r):
 		f.human = reason("human.sensitive-read", "reads a sensitive file")
 	case r.known && r.abs == "/dev/null" && r.real == r.abs:
 		// diff /dev/null new.go, cmd < /dev/null: reads nothing
 		f.safe = reason("gate.read", "/dev/null is empty")
 	case !r.known:
 		f.open = reason("ask.unknown-path", "a path only known at run time")
-	case a.inProject(r):
+	case fl.inProject(r):
 		f.safe = reason("gate.read", "read inside the project")
 	default:
 		f.open = reason("ask.outside-read", "read outside the project")
 	}
-	return a.add(f)
+	return fl.add(f)
 }
 
 // writeFact decides a write: perm-peer's own files and disks are floors;
 // persistence, system and outside-project writes are human-only; a write in
 // the project asks unless a rule or grant covers it.
-func (a *analyzer) writeFact(r pathRef, parent int) int {
+func (fl *factLog) writeFact(r pathRef, parent int) int {
 	if r.known && harmlessDevice(r.abs) || r.raw == "/dev/null" {
 		return -1
 	}
-	return a.add(a.checkWrite(&rfact{kind: protocol.FactWrite, path: r, parent: parent}, false))
+	return fl.add(fl.checkWrite(&rfact{kind: protocol.FactWrite, path: r, parent: parent}, false))
 }
 
 // deletedBy is the path whose persistence class a write stands for. A
@@ -320,24 +338,24 @@ func deletedBy(r pathRef, deleting bool) pathRef {
 	return out
 }
 
-func (a *analyzer) checkWrite(f *rfact, deleting bool) *rfact {
+func (fl *factLog) checkWrite(f *rfact, deleting bool) *rfact {
 	r := f.path
 	switch {
 	case r.known && (diskDevice(r.abs) || diskDevice(r.real)):
 		f.floor = reason("floor.disk-write", "writes a raw disk device")
-	case a.protectedWrite(r, deleting):
+	case fl.protectedWrite(r, deleting):
 		f.floor = reason("floor.protected", "writes perm-peer's own policy, grants or database")
-	case !r.known && a.mayNameOwn(r.raw):
+	case !r.known && fl.mayNameOwn(r.raw):
 		f.human = reason("human.protected-unresolved", "writes a path only known at run time that may be perm-peer's own policy, grants or database")
-	case a.persistence(deletedBy(r, deleting)) != "":
-		f.human = reason("human.persistence-write", "writes a "+a.persistence(deletedBy(r, deleting)))
+	case fl.persistence(deletedBy(r, deleting)) != "":
+		f.human = reason("human.persistence-write", "writes a "+fl.persistence(deletedBy(r, deleting)))
 	case gitRef(r):
 		f.human = reason("human.history-rewrite", "moves or deletes a git ref, past what the reflog shows")
 	case !r.known:
 		f.ask = reason("ask.unknown-path", "a path only known at run time")
 	case slices.ContainsFunc(r.both(), func(p string) bool { return strings.HasPrefix(p, "/etc/") || p == "/etc" }):
 		f.human = reason("human.system-write", "writes a system file")
-	case !a.inProject(r):
+	case !fl.inProject(r):
 		f.human = reason("human.outside-write", "writes outside the project")
 	}
 	return f
@@ -358,26 +376,26 @@ const (
 
 // deleteWord records the removal of a word's files; recursive deletion of
 // /, system directories, home, the project or its parents is a floor.
-func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
+func (fl *factLog) deleteWord(w word, sc *scope, parent int, how rmHow) {
 	strong := how >= rmForce
 	if w.dyn {
 		for _, alt := range w.alts {
-			a.deleteWord(word{val: alt}, sc, parent, how)
+			fl.deleteWord(word{val: alt}, sc, parent, how)
 		}
 		for _, x := range w.extra {
-			a.deleteWord(word{val: x}, sc, parent, how)
+			fl.deleteWord(word{val: x}, sc, parent, how)
 		}
 		f := &rfact{kind: protocol.FactDelete, path: pathRef{raw: w.val}, parent: parent}
 		if emp := w.empty; emp != "" && strong {
-			r := a.resolvePath(emp, sc.cwd, false)
-			if r.known && (hasGlob(emp) && a.floorGlob(r) != "" || emp == "/*") {
+			r := fl.resolvePath(emp, sc.cwd, false)
+			if r.known && (hasGlob(emp) && fl.floorGlob(r) != "" || emp == "/*") {
 				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
 			}
 		}
 		if how == rmRecursive && f.floor == nil {
 			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
 		}
-		a.add(a.checkWrite(f, true))
+		fl.add(fl.checkWrite(f, true))
 		return
 	}
 	for _, alt := range braceExpand(w.val) {
@@ -385,32 +403,32 @@ func (a *analyzer) deleteWord(w word, sc *scope, parent int, how rmHow) {
 			// rm "" fails (no such file): it deletes nothing, not the cwd
 			continue
 		}
-		r := a.resolvePath(alt, sc.cwd, true)
+		r := fl.resolvePath(alt, sc.cwd, true)
 		f := &rfact{kind: protocol.FactDelete, path: r, parent: parent}
 		base := filepath.Base(alt)
 		switch {
 		case base == "." || base == ".." || alt == "." || alt == ".." || alt == "~" || alt == "~/" || strings.HasPrefix(alt, "~/*"):
 			f.floor = reason("floor.rm-root", "deletes "+alt)
-		case r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real)):
+		case r.known && (fl.floorTarget(r.abs) || fl.floorTarget(r.real)):
 			f.floor = reason("floor.rm-root", "deletes "+r.abs)
-		case r.known && r.glob && a.floorGlob(r) != "":
-			f.floor = reason("floor.rm-root", "deletes everything matching "+a.floorGlob(r))
-		case r.known && r.glob && how == rmRecursive && a.homeDirGlob(r) != "":
-			f.floor = reason("floor.rm-root", "deletes "+a.homeDirGlob(r))
+		case r.known && r.glob && fl.floorGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes everything matching "+fl.floorGlob(r))
+		case r.known && r.glob && how == rmRecursive && fl.homeDirGlob(r) != "":
+			f.floor = reason("floor.rm-root", "deletes "+fl.homeDirGlob(r))
 		case !r.known && strong && hasGlob(alt):
 			f.human = reason("human.rm-unresolved", "deletes a glob in an unknown directory")
 		case !r.known && how == rmRecursive:
 			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
 		}
 		if f.floor == nil {
-			a.checkWrite(f, true)
+			fl.checkWrite(f, true)
 		}
-		if f.floor == nil && f.human == nil && f.ask == nil && !a.inProject(r) {
+		if f.floor == nil && f.human == nil && f.ask == nil && !fl.inProject(r) {
 			f.human = reason("human.outside-write", "deletes outside the project")
 		}
 		if f.floor == nil && f.human == nil && (base == ".git" || strings.Contains(filepath.ToSlash(alt), ".git/objects") || strings.Contains(filepath.ToSlash(alt), ".git/refs")) {
 			f.human = reason("human.history-rewrite", "deletes the repository's history")
 		}
-		a.add(f)
+		fl.add(f)
 	}
 }

@@ -45,7 +45,7 @@ var systemTop = map[string]bool{
 // floorTarget reports whether recursively deleting p is a hard floor: /,
 // top-level directories, system directories one level down, the home
 // directory, the project and every ancestor of either.
-func (a *analyzer) floorTarget(p string) bool {
+func (pl *places) floorTarget(p string) bool {
 	if p == "" {
 		return false
 	}
@@ -59,7 +59,7 @@ func (a *analyzer) floorTarget(p string) bool {
 	if len(parts) == 2 && systemTop[strings.ToLower(parts[0])] {
 		return true
 	}
-	for _, keep := range []string{a.env.Home, a.env.Project} {
+	for _, keep := range []string{pl.env.Home, pl.env.Project} {
 		if keep != "" && within(keep, p) {
 			return true
 		}
@@ -70,15 +70,15 @@ func (a *analyzer) floorTarget(p string) bool {
 // floorGlob is the form of a glob (lexical, or through the links its
 // directories are) whose deletion could remove a floor target: /*, ~/*,
 // /u*, project/*, /*/*; "" when none.
-func (a *analyzer) floorGlob(r pathRef) string {
+func (pl *places) floorGlob(r pathRef) string {
 	for _, p := range r.both() {
-		if dir := filepath.Dir(p); !hasGlob(dir) && a.floorTarget(dir) && broadGlob(filepath.Base(p)) {
+		if dir := filepath.Dir(p); !hasGlob(dir) && pl.floorTarget(dir) && broadGlob(filepath.Base(p)) {
 			return p
 		}
 		if strings.Count(p, "/") == 1 {
 			return p
 		}
-		for _, keep := range []string{a.env.Home, a.env.Project} {
+		for _, keep := range []string{pl.env.Home, pl.env.Project} {
 			for k := keep; k != "" && k != "/"; k = filepath.Dir(k) {
 				if ok, _ := doublestar.Match(p, k); ok {
 					return p
@@ -99,8 +99,8 @@ var homeDirs = []string{"Desktop", "Documents", "Downloads", "Music", "Pictures"
 // through the links its directories are, as "P, which matches ~/D"; ""
 // when none. A name starting with a dot is matched only by a pattern
 // starting with one, as bash globs do by default.
-func (a *analyzer) homeDirGlob(r pathRef) string {
-	home := a.env.Home
+func (pl *places) homeDirGlob(r pathRef) string {
+	home := pl.env.Home
 	if home == "" || home == "/" {
 		return ""
 	}

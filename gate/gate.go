@@ -96,7 +96,7 @@ func analyze(call protocol.ToolCall, env Env) Verdict {
 	if env.Cwd == "" {
 		env.Cwd = env.Project
 	}
-	a := &analyzer{env: &env, pol: env.Policy, owner: -1}
+	a := &analyzer{factLog: factLog{places: places{env: &env, pol: env.Policy}}, owner: -1}
 	if k := jsonkey.Repeated(call.RawInput); k != "" {
 		// hosts' parsers disagree on which copy wins: only a person decides
 		a.humanFact(ReasonDuplicateKey, "rawInput repeats the key "+k+" (at some depth, or in another letter case)")

@@ -382,27 +382,27 @@ func terminalTool(tool string) bool {
 // kindFacts adds the file effects an unknown tool declares through its ACP
 // kind, so floors and deny rules still see them; without a kind, the paths
 // it names are read (a secret among them is human-only).
-func (a *analyzer) kindFacts(call protocol.ToolCall, in map[string]any) {
-	cwd := a.env.Cwd
+func (fl *factLog) kindFacts(call protocol.ToolCall, in map[string]any) {
+	cwd := fl.env.Cwd
 	if c := firstString(in, cwdKeys[:4]...); c != "" {
-		cwd = a.resolvePath(c, a.env.Cwd, false).abs
+		cwd = fl.resolvePath(c, fl.env.Cwd, false).abs
 	}
-	a.otherPaths(in, cwd, 0)
+	fl.otherPaths(in, cwd, 0)
 	if call.Kind == "" || kindClass[call.Kind] == tUnknown {
-		for _, p := range a.paths(call, in, cwd, srcKeys) {
-			if a.sensitive(p) {
-				a.readFact(p, -1, false)
+		for _, p := range fl.paths(call, in, cwd, srcKeys) {
+			if fl.sensitive(p) {
+				fl.readFact(p, -1, false)
 			}
 		}
 	}
 	switch kindClass[call.Kind] {
 	case tRead, tSearch:
-		for _, p := range a.paths(call, in, cwd, srcKeys) {
-			a.readFact(p, -1, false)
+		for _, p := range fl.paths(call, in, cwd, srcKeys) {
+			fl.readFact(p, -1, false)
 		}
 	case tWrite, tDelete, tMove:
-		for _, p := range a.paths(call, in, cwd, srcKeys|dstKeys) {
-			a.writeFact(p, -1)
+		for _, p := range fl.paths(call, in, cwd, srcKeys|dstKeys) {
+			fl.writeFact(p, -1)
 		}
 	}
 }
@@ -676,19 +676,19 @@ func (t *toolFacts) fetch(sc *scope) string {
 	return name + ": " + clip(strings.Join(urls, ", "), 300)
 }
 
-func (a *analyzer) fetchFact(raw string, sc *scope) {
+func (fl *factLog) fetchFact(raw string, sc *scope) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		a.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL the gate cannot parse")})
+		fl.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL the gate cannot parse")})
 		return
 	}
 	if strings.EqualFold(u.Scheme, "file") {
 		p, _ := uriPath(raw)
-		a.readFact(a.resolvePath(p, sc.cwd, false), -1, false)
+		fl.readFact(fl.resolvePath(p, sc.cwd, false), -1, false)
 		return
 	}
 	if u.Hostname() == "" {
-		a.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL without a host")})
+		fl.add(&rfact{kind: protocol.FactNetwork, host: raw, parent: -1, ask: reason("ask.network", "a URL without a host")})
 		return
 	}
 	port := u.Port()
@@ -700,14 +700,14 @@ func (a *analyzer) fetchFact(raw string, sc *scope) {
 		// a token in the URL goes to that host: no domain rule was given for that
 		f.human = reason("human.secret-url", "the URL carries what looks like a credential")
 	}
-	a.add(f)
+	fl.add(f)
 }
 
 // cloudMetadata makes a request to a cloud instance metadata service a
 // sensitive read, by whatever tool: it answers with the machine's
 // credentials (SPEC §5.5), so auto mode must not clear it as network.
-func (a *analyzer) cloudMetadata() {
-	for _, f := range a.facts {
+func (fl *factLog) cloudMetadata() {
+	for _, f := range fl.facts {
 		if f.kind == protocol.FactNetwork && f.floor == nil && f.human == nil && metadataHost(f.host) {
 			f.human = reason("human.sensitive-read", "asks a cloud metadata service for the machine's credentials")
 		}
@@ -883,7 +883,7 @@ func firstString(in map[string]any, keys ...string) string {
 
 // paths collects the files a tool call names: argument keys, a paths
 // array, multiedit edits and ACP locations.
-func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, keys keySet) []pathRef {
+func (fl *factLog) paths(call protocol.ToolCall, in map[string]any, cwd string, keys keySet) []pathRef {
 	type kv struct {
 		rank int
 		val  string
@@ -934,7 +934,7 @@ func (a *analyzer) paths(call protocol.ToolCall, in map[string]any, cwd string, 
 			continue
 		}
 		seen[r] = true
-		out = append(out, a.resolve(r, cwd, true, true))
+		out = append(out, fl.resolve(r, cwd, true, true))
 	}
 	return out
 }
@@ -1036,7 +1036,7 @@ func withoutKeys(in map[string]any, keys ...string) map[string]any {
 // {"edits":[{"file_path":…}]}, {"args":{"path":…}}) from depth on: a value
 // the host opens is one whatever its depth. Known path keys are skipped
 // only at the top, where paths reads them.
-func (a *analyzer) otherPaths(in map[string]any, cwd string, depth int) {
+func (fl *factLog) otherPaths(in map[string]any, cwd string, depth int) {
 	if depth > maxInputDepth { // commandInInput makes what lies below human-only
 		return
 	}
@@ -1052,31 +1052,31 @@ func (a *analyzer) otherPaths(in map[string]any, cwd string, depth int) {
 		case string:
 			strs = []string{x}
 		case map[string]any:
-			a.otherPaths(x, cwd, depth+1)
+			fl.otherPaths(x, cwd, depth+1)
 		case []any:
 			for _, e := range x {
 				switch y := e.(type) {
 				case string:
 					strs = append(strs, y)
 				case map[string]any:
-					a.otherPaths(y, cwd, depth+1)
+					fl.otherPaths(y, cwd, depth+1)
 				}
 			}
 		}
 		for _, s := range strs {
-			a.otherPath(s, cwd)
+			fl.otherPath(s, cwd)
 		}
 	}
 }
 
 // otherPath reads one string value that may name a file or a URL.
-func (a *analyzer) otherPath(s, cwd string) {
+func (fl *factLog) otherPath(s, cwd string) {
 	if len(s) > 4096 || strings.ContainsAny(s, "\n\x00") {
 		return
 	}
 	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && metadataHost(u.Hostname()) {
 		// an MCP fetch tool allowed by name must not fetch credentials
-		a.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
+		fl.add(&rfact{kind: protocol.FactNetwork, host: strings.ToLower(u.Hostname()), parent: -1})
 		return
 	}
 	if !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "../") || strings.HasPrefix(strings.ToLower(s), "file:")) {
@@ -1086,8 +1086,8 @@ func (a *analyzer) otherPath(s, cwd string) {
 	if !isPath {
 		return
 	}
-	if r := a.resolve(p, cwd, true, true); a.sensitive(r) {
-		a.readFact(r, -1, false)
+	if r := fl.resolve(p, cwd, true, true); fl.sensitive(r) {
+		fl.readFact(r, -1, false)
 	}
 }
 
@@ -1108,7 +1108,7 @@ func patchText(in map[string]any, rawStr string) string {
 
 // patchPaths finds the files a patch text touches and adds their write
 // (or delete) facts, under fact parent (-1: the call itself).
-func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
+func (fl *factLog) patchPaths(text string, sc *scope, parent int) []pathRef {
 	var out []pathRef
 	// the hunk lines of a package.json being changed, to check its scripts
 	var pkg []int // its write facts (--- and +++ name it twice)
@@ -1117,7 +1117,7 @@ func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
 	endPkg := func() {
 		if len(pkg) > 0 && (touchesScripts(news) || editsScripts(pkgPath, olds, news)) {
 			for _, i := range pkg {
-				scriptsWrite(a.facts[i])
+				scriptsWrite(fl.facts[i])
 			}
 		}
 		pkg, pkgPath, news, olds = nil, "", nil, nil
@@ -1164,10 +1164,10 @@ func (a *analyzer) patchPaths(text string, sc *scope, parent int) []pathRef {
 			}
 			p = strings.TrimPrefix(strings.TrimPrefix(p, "a/"), "b/")
 		}
-		r := a.resolvePath(p, sc.cwd, true)
+		r := fl.resolvePath(p, sc.cwd, true)
 		if del {
-			a.deleteWord(word{val: p}, sc, parent, rmRecursive)
-		} else if i := a.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
+			fl.deleteWord(word{val: p}, sc, parent, rmRecursive)
+		} else if i := fl.writeFact(r, parent); i >= 0 && isPackageJSON(r) {
 			if r.real != pkgPath {
 				endPkg()
 				pkgPath = r.real
@@ -1418,12 +1418,12 @@ func displayPaths(ps []pathRef) string {
 }
 
 // always computes what an "always" answer may grant (SPEC §5.7).
-func (a *analyzer) always() *Always {
-	if a.noAlways {
+func (fl *factLog) always() *Always {
+	if fl.noAlways {
 		return nil
 	}
 	var top []*rfact
-	for _, f := range a.facts {
+	for _, f := range fl.facts {
 		if f.parent < 0 {
 			top = append(top, f)
 		}
@@ -1436,17 +1436,17 @@ func (a *analyzer) always() *Always {
 		return nil // asks whatever rule or grant covers it (flag-policed): a grant would never apply
 	}
 	rel := func(p string) string {
-		if a.env.Project != "" && within(p, a.env.Project) && p != a.env.Project {
-			return strings.TrimPrefix(p, a.env.Project+"/")
+		if fl.env.Project != "" && within(p, fl.env.Project) && p != fl.env.Project {
+			return strings.TrimPrefix(p, fl.env.Project+"/")
 		}
 		return p
 	}
 	switch f.kind {
 	case protocol.FactExec:
-		if a.outsideProject(f) {
+		if fl.outsideProject(f) {
 			return nil // no grant would cover it there
 		}
-		if a.simple != 1 || f.static != len(f.argv) || len(f.argv) == 0 {
+		if fl.simple != 1 || f.static != len(f.argv) || len(f.argv) == 0 {
 			return nil
 		}
 		base := strings.ToLower(filepath.Base(f.argv[0]))
@@ -1492,7 +1492,7 @@ func (a *analyzer) always() *Always {
 		if !f.path.known || f.path.glob {
 			return nil
 		}
-		if f.listOnly && !a.inProject(f.path) {
+		if f.listOnly && !fl.inProject(f.path) {
 			// a listing outside the project names files; Read(dir/**) would
 			// let every later call read their contents
 			return nil

@@ -20,30 +20,30 @@ import (
 type ownPaths []string
 
 // protected lists perm-peer's own files and directories.
-func (a *analyzer) protected() ownPaths {
-	if a.prot != nil {
-		return a.prot
+func (pl *places) protected() ownPaths {
+	if pl.prot != nil {
+		return pl.prot
 	}
 	var out ownPaths
-	if a.env.Project != "" {
-		out = append(out, filepath.Join(a.env.Project, ".perm-peer"))
+	if pl.env.Project != "" {
+		out = append(out, filepath.Join(pl.env.Project, ".perm-peer"))
 	}
-	if a.env.Home != "" {
-		out = append(out, filepath.Join(a.env.Home, ".config", "perm-peer"), filepath.Join(a.env.Home, ".local", "state", "perm-peer"))
+	if pl.env.Home != "" {
+		out = append(out, filepath.Join(pl.env.Home, ".config", "perm-peer"), filepath.Join(pl.env.Home, ".local", "state", "perm-peer"))
 	}
 	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
-		if d, ok := a.env.getenv(v); ok && filepath.IsAbs(d) {
+		if d, ok := pl.env.getenv(v); ok && filepath.IsAbs(d) {
 			out = append(out, filepath.Join(d, "perm-peer"))
 		}
 	}
-	if a.pol != nil {
-		for _, f := range []string{a.pol.userFile, a.pol.projectFile} {
+	if pl.pol != nil {
+		for _, f := range []string{pl.pol.userFile, pl.pol.projectFile} {
 			if f != "" {
 				out = append(out, filepath.Clean(f))
 			}
 		}
 	}
-	for _, p := range a.env.Protected {
+	for _, p := range pl.env.Protected {
 		if p == "" {
 			continue
 		}
@@ -52,20 +52,20 @@ func (a *analyzer) protected() ownPaths {
 			out = append(out, d) // the other projects' databases and their locks
 		}
 	}
-	a.prot = out
+	pl.prot = out
 	return out
 }
 
 // protectedWrite reports whether writing (or deleting) the path touches
 // perm-peer's own policy, grants or database (a hard floor). Deleting an
 // ancestor of a protected file counts too.
-func (a *analyzer) protectedWrite(r pathRef, deleting bool) bool {
+func (pl *places) protectedWrite(r pathRef, deleting bool) bool {
 	if !r.known {
-		return a.unresolvedProtected(r.raw, deleting)
+		return pl.unresolvedProtected(r.raw, deleting)
 	}
 	for _, p := range r.both() {
 		lp := strings.ToLower(p)
-		for _, prot := range a.protected() {
+		for _, prot := range pl.protected() {
 			lprot := strings.ToLower(prot)
 			if within(lp, lprot) || (deleting && within(lprot, lp)) {
 				return true
@@ -82,20 +82,20 @@ func (a *analyzer) protectedWrite(r pathRef, deleting bool) bool {
 // names perm-peer's own files: it says .perm-peer, one of its spellings in
 // the peer's environment is one of them, or the directory written before
 // its first expansion is inside one (~/.config/perm-peer/$f).
-func (a *analyzer) unresolvedProtected(raw string, deleting bool) bool {
+func (pl *places) unresolvedProtected(raw string, deleting bool) bool {
 	if strings.Contains(strings.ToLower(raw), ".perm-peer") {
 		return true
 	}
-	for _, s := range a.spellings(raw) {
+	for _, s := range pl.spellings(raw) {
 		if !strings.Contains(s, "$") {
-			if filepath.IsAbs(s) && a.protected().spell(a.resolvePath(s, "", true)) {
+			if filepath.IsAbs(s) && pl.protected().spell(pl.resolvePath(s, "", true)) {
 				return true
 			}
 			continue
 		}
 		dir := s[:strings.IndexByte(s, '$')]
 		if i := strings.LastIndexByte(dir, '/'); i > 0 && filepath.IsAbs(dir) {
-			if r := a.resolvePath(dir[:i], "", true); r.known && !r.glob && a.protected().hold(r) {
+			if r := pl.resolvePath(dir[:i], "", true); r.known && !r.glob && pl.protected().hold(r) {
 				return true
 			}
 		}
@@ -134,8 +134,8 @@ func (own ownPaths) hold(r pathRef) bool {
 
 // spellings are the forms of a dynamic word's value: as written ($X/…),
 // then as the peer's environment expands it (see envWord).
-func (a *analyzer) spellings(raw string) []string {
-	if vs := a.envVals[raw]; len(vs) > 0 {
+func (pl *places) spellings(raw string) []string {
+	if vs := pl.envVals[raw]; len(vs) > 0 {
 		return append([]string{raw}, vs...)
 	}
 	return []string{raw}
@@ -149,8 +149,8 @@ func (a *analyzer) spellings(raw string) []string {
 // make every unresolved write human-only; nor is $BIN/perm-peer, a build
 // of perm-peer itself (rm -rf $X/perm-peer is human-only as a recursive
 // deletion of an unresolved path).
-func (a *analyzer) mayNameOwn(raw string) bool {
-	for _, s := range a.spellings(raw) {
+func (pl *places) mayNameOwn(raw string) bool {
+	for _, s := range pl.spellings(raw) {
 		comps := strings.Split(strings.ToLower(s), "/")
 		dyn := false
 		for j, c := range comps {
@@ -171,11 +171,11 @@ func (a *analyzer) mayNameOwn(raw string) bool {
 
 // holdsProtected reports a directory that contains one of perm-peer's own
 // files: a recursive copy or an extraction into it may overwrite them.
-func (a *analyzer) holdsProtected(r pathRef) bool {
+func (pl *places) holdsProtected(r pathRef) bool {
 	if !r.known {
 		return false
 	}
-	for _, p := range a.protected() {
+	for _, p := range pl.protected() {
 		if within(p, r.abs) || within(p, r.real) {
 			return true
 		}
@@ -212,14 +212,14 @@ func (own ownPaths) twins() []string {
 // there are floors (protectedWrite); these it cannot see into, and the
 // agent must not change the rules that judge it even in a mode that
 // approves every ask.
-func (a *analyzer) guardOwnFiles() {
-	for _, f := range a.facts {
+func (fl *factLog) guardOwnFiles() {
+	for _, f := range fl.facts {
 		if f.kind != protocol.FactExec || f.safe != nil || f.floor != nil || f.human != nil || len(f.argv) < 2 {
 			continue
 		}
 		for _, w := range f.argv[1:] {
 			// a word with spaces is a message (git commit -m '… .perm-peer …'), not a path
-			if !strings.ContainsAny(w, " \t\n") && a.namesOwnFile(w) {
+			if !strings.ContainsAny(w, " \t\n") && fl.namesOwnFile(w) {
 				f.human = reason("human.protected-touch", "a command the gate cannot see into names perm-peer's own policy, grants or database")
 				break
 			}
@@ -229,13 +229,13 @@ func (a *analyzer) guardOwnFiles() {
 
 // namesOwnFile reports a word that mentions one of perm-peer's own paths,
 // in any of its spellings, or may name one (mayNameOwn).
-func (a *analyzer) namesOwnFile(w string) bool {
-	for _, s := range a.spellings(w) {
-		if a.protected().mention(s) {
+func (pl *places) namesOwnFile(w string) bool {
+	for _, s := range pl.spellings(w) {
+		if pl.protected().mention(s) {
 			return true
 		}
 	}
-	return strings.Contains(w, "$") && a.mayNameOwn(w)
+	return strings.Contains(w, "$") && pl.mayNameOwn(w)
 }
 
 // mention reports text that contains one of perm-peer's own paths.

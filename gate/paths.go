@@ -27,12 +27,12 @@ type pathRef struct {
 // resolvePath makes p absolute against cwd, cleans it and resolves symlinks
 // when the file exists. forWrite also resolves the parent directory, so a new
 // file written through a symlinked directory lands where it really goes.
-func (a *analyzer) resolvePath(p, cwd string, forWrite bool) pathRef {
-	return a.resolve(p, cwd, forWrite, false)
+func (pl *places) resolvePath(p, cwd string, forWrite bool) pathRef {
+	return pl.resolve(p, cwd, forWrite, false)
 }
 
 // resolve is resolvePath; literal paths (from file tools) have no globs.
-func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
+func (pl *places) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
 	r = pathRef{raw: p, glob: !literal && hasGlob(p)}
 	var extAlts []string
 	if loose, ok := loosenExtglob(p); ok && !literal {
@@ -47,17 +47,17 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
 			if _, ext := loosenExtglob(x); ext {
 				continue // a group extglobNames could not read
 			}
-			if rx := a.resolve(x, cwd, forWrite, false); rx.known {
+			if rx := pl.resolve(x, cwd, forWrite, false); rx.known {
 				r.via = appendForm(r.via, rx.abs)
 			}
 		}
 	}()
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
-		if a.env.Home == "" {
+		if pl.env.Home == "" {
 			return r
 		}
-		p = a.env.Home + p[1:]
+		p = pl.env.Home + p[1:]
 	case p == "~+" || strings.HasPrefix(p, "~+/"):
 		// ~+ is $PWD; ~- is $OLDPWD, which the gate does not know
 		if cwd == "" {
@@ -69,10 +69,10 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
 	case strings.HasPrefix(p, "~"):
 		// ~user: the user's home, next to ours (root's is /root)
 		user, rest, _ := strings.Cut(p[1:], "/")
-		if a.env.Home == "" || strings.ContainsAny(user, "$`") {
+		if pl.env.Home == "" || strings.ContainsAny(user, "$`") {
 			return r
 		}
-		home := filepath.Join(filepath.Dir(a.env.Home), user)
+		home := filepath.Join(filepath.Dir(pl.env.Home), user)
 		if user == "root" {
 			home = "/root"
 		}
@@ -91,7 +91,7 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
 	if r.glob {
 		// the shell walks the directories a glob names as the kernel
 		// resolves them: up/* with up -> .. is ../* (SPEC §5.5)
-		if forms := globThrough(unclean, a.realDir); len(forms) > 0 {
+		if forms := globThrough(unclean, pl.realDir); len(forms) > 0 {
 			r.real, r.via = forms[0], forms[1:]
 		}
 		return r
@@ -105,7 +105,7 @@ func (a *analyzer) resolve(p, cwd string, forWrite, literal bool) (r pathRef) {
 				fi, err = os.Stat(real)
 			}
 			if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
-				r.real = a.hardLinkedTwin(real, fi)
+				r.real = pl.hardLinkedTwin(real, fi)
 			}
 		} else {
 			// a dangling link: writing through it creates its target
@@ -400,12 +400,12 @@ func within(p, dir string) bool {
 }
 
 // inProject reports whether every form of the path lies inside the project.
-func (a *analyzer) inProject(r pathRef) bool {
-	if !r.known || a.env.Project == "" {
+func (pl *places) inProject(r pathRef) bool {
+	if !r.known || pl.env.Project == "" {
 		return false
 	}
 	for _, p := range r.both() {
-		if !within(p, a.env.Project) {
+		if !within(p, pl.env.Project) {
 			return false
 		}
 	}
@@ -533,38 +533,38 @@ func braceExpand(s string) []string {
 
 // markTainted records a file written from a secret in this call, so that
 // sending it on later in the same call is exfiltration too.
-func (a *analyzer) markTainted(r pathRef) {
-	if a.tainted == nil {
-		a.tainted = map[string]bool{}
+func (pl *places) markTainted(r pathRef) {
+	if pl.tainted == nil {
+		pl.tainted = map[string]bool{}
 	}
 	for _, p := range r.both() {
-		a.tainted[p] = true
+		pl.tainted[p] = true
 	}
 }
 
 // markFetched records a file a downloader wrote: running it later in the
 // same call is download-then-execute.
-func (a *analyzer) markFetched(r pathRef) {
+func (pl *places) markFetched(r pathRef) {
 	if !r.known {
 		return
 	}
-	if a.fetched == nil {
-		a.fetched = map[string]bool{}
+	if pl.fetched == nil {
+		pl.fetched = map[string]bool{}
 	}
 	for _, p := range r.both() {
-		a.fetched[p] = true
+		pl.fetched[p] = true
 	}
 }
 
 // runsFetched reports a script or program path written by a downloader
 // earlier in the call; it makes f human-only.
-func (a *analyzer) runsFetched(f *rfact, w word, sc *scope) {
-	if a.fetched == nil || w.dyn {
+func (pl *places) runsFetched(f *rfact, w word, sc *scope) {
+	if pl.fetched == nil || w.dyn {
 		return
 	}
-	r := a.resolvePath(w.val, sc.cwd, false)
+	r := pl.resolvePath(w.val, sc.cwd, false)
 	for _, p := range r.both() {
-		if a.fetched[p] {
+		if pl.fetched[p] {
 			f.human = reason("human.download-exec", "runs a file downloaded in the same command")
 		}
 	}
@@ -644,7 +644,7 @@ func globMatches(pattern string) (matches []string, ok bool) {
 // ~/.ssh/id_rsa k, ln ~/.local/state/perm-peer/x.db n.db): a secret name
 // beside it, a home secret file or one of perm-peer's own. It is p itself
 // when there is none.
-func (a *analyzer) hardLinkedTwin(p string, fi os.FileInfo) string {
+func (pl *places) hardLinkedTwin(p string, fi os.FileInfo) string {
 	var cands []string
 	if ents, err := os.ReadDir(filepath.Dir(p)); err == nil && len(ents) <= 4000 {
 		for _, e := range ents {
@@ -653,7 +653,7 @@ func (a *analyzer) hardLinkedTwin(p string, fi os.FileInfo) string {
 			}
 		}
 	}
-	if h := a.env.Home; h != "" {
+	if h := pl.env.Home; h != "" {
 		if ents, err := os.ReadDir(filepath.Join(h, ".ssh")); err == nil && len(ents) <= 4000 {
 			for _, e := range ents {
 				cands = append(cands, filepath.Join(h, ".ssh", e.Name()))
@@ -663,7 +663,7 @@ func (a *analyzer) hardLinkedTwin(p string, fi os.FileInfo) string {
 			cands = append(cands, filepath.Join(h, s))
 		}
 	}
-	cands = append(cands, a.protected().twins()...)
+	cands = append(cands, pl.protected().twins()...)
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && c != p && os.SameFile(fi, st) {
 			return c

@@ -93,7 +93,7 @@ func (s searchCmd) checkScope(a *analyzer, roots []pathRef) scopeCheck {
 			clean = false // not on disk (yet), or a file the read facts decide
 			continue
 		}
-		capped := how.secrets(a, r, func(real string) bool {
+		capped := how.secrets(&a.places, r, func(real string) bool {
 			if s.includes(path.Base(real)) {
 				files = append(files, real)
 			}

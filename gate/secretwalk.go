@@ -20,8 +20,8 @@ import (
 //
 // excl are name patterns the command leaves out (rsync/tar --exclude .env):
 // a file or directory whose name matches one is not carried.
-func (a *analyzer) dirSecret(r pathRef, follow bool, excl ...string) (found, capped bool) {
-	capped = dirWalk{follow: follow, hidden: true, excl: excl}.secrets(a, r, func(string) bool {
+func (pl *places) dirSecret(r pathRef, follow bool, excl ...string) (found, capped bool) {
+	capped = dirWalk{follow: follow, hidden: true, excl: excl}.secrets(pl, r, func(string) bool {
 		found = true
 		return false
 	})
@@ -43,7 +43,7 @@ const maxWalk = 4000
 // target; a link to a sensitive directory such as ~/.ssh is passed as it
 // is), until found returns false. capped: the walk stopped at maxWalk
 // entries before it was done.
-func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool) (capped bool) {
+func (how dirWalk) secrets(pl *places, r pathRef, found func(real string) bool) (capped bool) {
 	if !r.known || r.glob {
 		return false
 	}
@@ -54,7 +54,7 @@ func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return false
 	}
-	w := walker{how: how, a: a, found: found}
+	w := walker{how: how, pl: pl, found: found}
 	w.walk(root, 0)
 	return w.capped
 }
@@ -63,7 +63,7 @@ func (how dirWalk) secrets(a *analyzer, r pathRef, found func(real string) bool)
 // stopped (found returned false, or the walk reached maxWalk: capped).
 type walker struct {
 	how          dirWalk
-	a            *analyzer
+	pl           *places
 	found        func(real string) bool
 	n            int
 	stop, capped bool
@@ -113,22 +113,22 @@ func (w *walker) visit(root, p string, e dirEnt, depth int) {
 			return
 		}
 		if st, err := os.Stat(target); err == nil && st.IsDir() && depth < 3 &&
-			!w.a.sensitive(pathRef{raw: p, abs: p, real: target, known: true}) {
+			!w.pl.sensitive(pathRef{raw: p, abs: p, real: target, known: true}) {
 			w.walk(target, depth+1)
 			return
 		}
 		real = target
 	}
 	if fi, ok := linkedInfo(p, e); ok && e.typ.IsRegular() {
-		real = w.a.hardLinkedTwin(p, fi) // notes.txt made by ln .env notes.txt is .env
+		real = w.pl.hardLinkedTwin(p, fi) // notes.txt made by ln .env notes.txt is .env
 	}
 	if !e.isDir() {
-		if w.a.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !w.found(real) {
+		if w.pl.sensitive(pathRef{raw: p, abs: p, real: real, known: true}) && !w.found(real) {
 			w.stop = true
 		}
 		return
 	}
-	ents, err := w.a.env.Dirs.readDir(p)
+	ents, err := w.pl.env.Dirs.readDir(p)
 	if err != nil {
 		return
 	}

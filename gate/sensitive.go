@@ -137,9 +137,9 @@ var globCandidates = []string{".env", ".env.local", ".env.production", "id_rsa",
 
 // sensitive reports whether any form of the path names a secret (SPEC §5.5).
 // Matching is path-aware and case-insensitive.
-func (a *analyzer) sensitive(r pathRef) bool {
+func (pl *places) sensitive(r pathRef) bool {
 	for _, p := range r.both() {
-		if a.tainted[p] {
+		if pl.tainted[p] {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func (a *analyzer) sensitive(r pathRef) bool {
 	if !r.known {
 		return r.raw != "" && sensitiveBase(strings.ToLower(filepath.Base(r.raw)))
 	}
-	home := strings.ToLower(a.env.Home)
+	home := strings.ToLower(pl.env.Home)
 	for _, p := range r.both() {
 		lp := strings.ToLower(p)
 		if base := filepath.Base(lp); sensitiveBase(base) && (base != ".npmrc" || npmrcHasToken(p)) {
@@ -183,7 +183,7 @@ func (a *analyzer) sensitive(r pathRef) bool {
 			within(lp, "/run/secrets") || within(lp, "/var/run/secrets") { // docker and kubernetes secret mounts
 			return true
 		}
-		for _, g := range a.pol.sensitiveGlobs(a.env) {
+		for _, g := range pl.pol.sensitiveGlobs(pl.env) {
 			if ok, _ := doublestar.Match(g, lp); ok {
 				return true
 			}
@@ -215,7 +215,7 @@ func publicKey(r pathRef) bool {
 // dist/* host: could send a dist/server.key, so it is a human-only read,
 // but only ~/.ssh/* (whose fixed directory is itself sensitive) is surely
 // a secret, enough for the exfiltration floor that no one can override.
-func (a *analyzer) surelySensitive(r pathRef) bool {
+func (pl *places) surelySensitive(r pathRef) bool {
 	if !r.glob || !r.known {
 		return true
 	}
@@ -223,7 +223,7 @@ func (a *analyzer) surelySensitive(r pathRef) bool {
 	if i := strings.IndexAny(dir, "*?["); i >= 0 {
 		dir = filepath.Dir(dir[:i+1])
 	}
-	if a.sensitive(pathRef{raw: dir, abs: dir, real: dir, known: true}) {
+	if pl.sensitive(pathRef{raw: dir, abs: dir, real: dir, known: true}) {
 		return true
 	}
 	// a pattern that matches no ordinary file name is aimed at the secret
@@ -329,7 +329,7 @@ func gitRef(r pathRef) bool {
 
 // persistence classifies a write that makes something run later or changes
 // how agents and tools behave (SPEC §5.4); "" when it is none of those.
-func (a *analyzer) persistence(r pathRef) string {
+func (pl *places) persistence(r pathRef) string {
 	forms := r.both()
 	if !r.known {
 		forms = []string{"/" + strings.TrimPrefix(r.raw, "/")}
@@ -344,7 +344,7 @@ func (a *analyzer) persistence(r pathRef) string {
 		// not every persistence file its pattern could name
 		if ms, ok := globMatches(r.abs); ok {
 			for _, m := range ms {
-				if kind := a.persistence(a.resolve(m, "", true, true)); kind != "" {
+				if kind := pl.persistence(pl.resolve(m, "", true, true)); kind != "" {
 					return kind
 				}
 			}
@@ -356,7 +356,7 @@ func (a *analyzer) persistence(r pathRef) string {
 		for _, p := range forms {
 			for _, c := range persistCandidates {
 				if m := globSuffixMatch(p, c); m != "" {
-					if kind := a.persistence(pathRef{raw: m, abs: m, real: m, known: true}); kind != "" {
+					if kind := pl.persistence(pathRef{raw: m, abs: m, real: m, known: true}); kind != "" {
 						return kind
 					}
 				}
