@@ -100,7 +100,7 @@ func (c *wrapCall) transparent() summary {
 func (c *wrapCall) ownOptions() int {
 	w, args := c.w, c.args
 	if w.Opts == nil {
-		return skipOpts(args, w.Values, w.Long)
+		return firstOperand(w.Values, args)
 	}
 	inv := parseArgs(w.Opts, args)
 	for _, u := range inv.Uses {
@@ -261,38 +261,44 @@ func (c *wrapCall) prefix() summary {
 	f.open = reason("ask.runner", w.Name+" runs another program")
 	s := a.subcmdEffects(f, idx, w.Name, args)
 	start := w.Skip
-	if w.Values != "" {
-		start = skipOpts(args, w.Values, nil)
+	if w.Values != nil {
+		start = firstOperand(w.Values, args)
 	}
 	if len(w.Schedules) > 0 && hasLongAbbrev(args, w.Schedules...) {
 		// a timer or path trigger runs the command again later: persistence
 		f.human = reason("human.persistence-write", w.Name+" schedules a command")
 	}
+	rest := args[min(start, len(args)):]
 	if l := w.Log; l != nil {
 		args := args[:start+skipOpts(args[start:], l.Values, map[string]bool{l.Long: true})]
 		for _, v := range optionValues(args, l.Letter, l.Long) {
 			a.writeWord(v, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
 		}
 	}
+	// its flags are switches (their values unknown): each operand up to
+	// "--" may be where the command starts, the words after "--" are it
+	inv := parseArgs(switchesOnly, rest)
 	tried := 0
-	for i := start; i < len(args) && tried < 3; i++ {
-		v := args[i].val
-		if v == "--" {
-			if w.DashShell {
-				// capsh … -- ARGS: ARGS go to /bin/bash (capsh -- -c CMD)
-				return a.inner(append([]word{{val: "bash"}}, args[i+1:]...), sc, idx)
-			}
-			s.or(a.inner(args[i+1:], sc, idx))
-			return s
+	for _, i := range inv.Operands {
+		if tried >= 3 || inv.Ended > 0 && i >= inv.Ended {
+			break
 		}
-		if strings.HasPrefix(v, "-") || args[i].dyn || isAssignWord(v) {
+		if v := rest[i].val; v == "-" || rest[i].dyn || isAssignWord(v) {
 			continue
 		}
 		tried++
 		guessing := a.guessing
 		a.guessing = true
-		s.or(a.inner(args[i:], sc, idx))
+		s.or(a.inner(rest[i:], sc, idx))
 		a.guessing = guessing
+	}
+	switch {
+	case tried >= 3 || inv.Ended == 0:
+	case w.DashShell:
+		// capsh … -- ARGS: ARGS go to /bin/bash (capsh -- -c CMD)
+		return a.inner(append([]word{{val: "bash"}}, rest[inv.Ended:]...), sc, idx)
+	default:
+		s.or(a.inner(rest[inv.Ended:], sc, idx))
 	}
 	return s
 }
@@ -432,10 +438,10 @@ func (c *wrapCall) stringRunner() summary {
 	if ops := operands(args, nil); w.Hook == "sg" && len(ops) > 1 {
 		return a.shellString(f, args[ops[1]], sc, idx) // sg GROUP CMD: CMD is a shell string
 	}
-	if w.Values != "" {
+	if w.Values != nil {
 		// runuser -u USER [--] CMD ARGS: the command after the options
 		// the table declares runs as given
-		if i := skipOpts(args, w.Values, w.Long); i < len(args) {
+		if i := firstOperand(w.Values, args); i < len(args) {
 			return a.inner(args[i:], sc, idx)
 		}
 	}
@@ -443,12 +449,22 @@ func (c *wrapCall) stringRunner() summary {
 }
 
 // tmuxShellCmd are the tmux commands that take a shell command, with their
-// value-taking option letters: the first operand is a shell string, several
+// options that take a value: the first operand is a shell string, several
 // operands (tmux ≥ 3.0) an argv it execs.
-var tmuxShellCmd = map[string]string{"new": "cefFnstxy", "new-session": "cefFnstxy", "neww": "ceFnt", "new-window": "ceFnt",
-	"splitw": "ceFlt", "split-window": "ceFlt", "respawn-pane": "cet", "respawnp": "cet", "respawn-window": "cet",
-	"respawnw": "cet", "run": "dt", "run-shell": "dt", "pipe-pane": "t", "pipep": "t", "if-shell": "t", "if": "t",
-	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy"}
+var tmuxShellCmd = func() map[string]*argv.Command {
+	m := map[string]*argv.Command{}
+	for names, vals := range map[string]string{"new new-session": "cefFnstxy", "neww new-window": "ceFnt",
+		"splitw split-window": "ceFlt", "respawn-pane respawnp respawn-window respawnw": "cet", "run run-shell": "dt",
+		"pipe-pane pipep if-shell if": "t", "display-popup popup": "bcdehsStTwxy"} {
+		for _, n := range strings.Fields(names) {
+			m[n] = argv.Valued(vals)
+		}
+	}
+	return m
+}()
+
+// tmuxSendKeys are tmux send-keys' options that take a value.
+var tmuxSendKeys = argv.Valued("tNc")
 
 // tmuxKeys are send-keys key names that submit the typed line.
 var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t"}
@@ -459,7 +475,7 @@ var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnt
 func (c *wrapCall) tmux() summary {
 	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
 	var s summary
-	i := skipOpts(args, "cLSfT", nil)
+	i := firstOperand(c.w.Values, args)
 	for j := 0; j+1 < i; j++ { // tmux -c CMD runs CMD with the shell
 		if v := args[j].val; v == "-c" || len(v) > 2 && v[0] == '-' && strings.IndexByte(v, 'c') == len(v)-1 {
 			s.or(a.shellString(f, args[j+1], sc, idx))
@@ -477,7 +493,7 @@ func (c *wrapCall) tmux() summary {
 			seg = nil
 		}
 		if cmd == "send" || cmd == "send-keys" {
-			k := skipOpts(rest, "tNc", nil)
+			k := firstOperand(tmuxSendKeys, rest)
 			var typed strings.Builder
 			dyn := false
 			literal := hasShort(rest[:k], "l")
@@ -500,7 +516,7 @@ func (c *wrapCall) tmux() summary {
 		if !ok {
 			continue
 		}
-		k := skipOpts(rest, vals, nil)
+		k := firstOperand(vals, rest)
 		switch n := len(rest) - k; {
 		case n == 1 || n > 1 && (cmd == "if-shell" || cmd == "if" || strings.HasPrefix(cmd, "run")):
 			s.or(a.shellString(f, rest[k], sc, idx))
@@ -510,16 +526,6 @@ func (c *wrapCall) tmux() summary {
 	}
 	return s
 }
-
-// parallelLong are GNU parallel's long options that take the next word.
-var parallelLong = map[string]bool{"--jobs": true, "--max-procs": true, "--sshlogin": true, "--sshloginfile": true,
-	"--arg-file": true, "--delay": true, "--halt": true, "--joblog": true, "--results": true, "--res": true,
-	"--tmpdir": true, "--timeout": true, "--retries": true, "--max-args": true, "--max-chars": true, "--max-lines": true,
-	"--colsep": true, "--delimiter": true, "--workdir": true, "--wd": true, "--basefile": true, "--env": true,
-	"--tagstring": true, "--tag-string": true, "--memfree": true, "--load": true, "--nice": true, "--block": true,
-	"--block-size": true, "--transferfile": true, "--return": true, "--termseq": true, "--limit": true, "--ssh": true,
-	"--rpl": true, "--eof": true, "--profile": true, "--recstart": true, "--recend": true, "--header": true,
-	"--shard": true, "--bin": true, "--group-by": true, "--compress-program": true, "--decompress-program": true}
 
 // parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).
 var parallelRepl = lazyRE(`\{[0-9]*[./#%]*/?\.?\}`)
@@ -546,7 +552,7 @@ func (c *wrapCall) parallel() summary {
 			}
 		}
 	}
-	i := skipOpts(cmd, "jPSIEanNsLCd", parallelLong)
+	i := firstOperand(c.w.Values, cmd)
 	for _, w := range cmd[:i] {
 		if w.val == "-a" || w.val == "--arg-file" || strings.HasPrefix(w.val, "--arg-file=") {
 			fromFile = true
@@ -645,7 +651,7 @@ func (c *wrapCall) privileged() summary {
 		return c.su()
 	}
 	f.human, f.ruleClears = reason("human.privileged", c.w.Name+" runs the command with other privileges"), true
-	i := skipOpts(args, c.w.Values, c.w.Long)
+	i := firstOperand(c.w.Values, args)
 	if i < len(args) {
 		i = min(i+c.w.Lead, len(args))
 	}
@@ -797,7 +803,7 @@ func (c *wrapCall) runFrom(args []word, skip int) summary {
 			return summary{}
 		}
 	}
-	i := skipOpts(rest, "p", map[string]bool{"--package": true})
+	i := firstOperand(c.w.Values, rest)
 	if i < len(rest) {
 		return a.inner(rest[i:], sc, idx)
 	}

@@ -189,6 +189,23 @@ func skipOpts(args []word, withVal string, longVal map[string]bool) int {
 	return len(args)
 }
 
+// switchesOnly reads every option as a switch: a wrapper none of whose
+// own options takes a value, or one whose values the gate does not know.
+var switchesOnly = argv.Valued("")
+
+// firstOperand is the index of the first operand of args read by c
+// (argv.Valued: the options that take a value), len(args) when there is
+// none; nil reads every option as a switch.
+func firstOperand(c *argv.Command, args []word) int {
+	if c == nil {
+		c = switchesOnly
+	}
+	if i := c.FirstOperand(len(args), wordAt(args)); i >= 0 {
+		return i
+	}
+	return len(args)
+}
+
 // shortValue reads args[j] as a cluster of short options the way getopt
 // does and returns the value of letter in it: the rest of the word, or the
 // next word when letter ends it (-ix CMD, -xCMD). Letters in withVal that

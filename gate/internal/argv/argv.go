@@ -95,6 +95,11 @@ const (
 	// Words: the words are the program's data, not flags it acts on (echo
 	// -x prints -x, test -nt compares, exit 1): an undeclared one is data
 	Words
+	// Skip: the declaration names only the options that take a value
+	// (a wrapper's: sudo -u USER CMD); any other is a switch, read on in
+	// its cluster (sudo -Eu root: -E, then -u's value), reported by Parse
+	// and never by FirstUnknown
+	Skip
 )
 
 // Flag is one flag in all its spellings: synonyms, so a prefix matching
@@ -173,6 +178,9 @@ type Invocation struct {
 	Operands []int    // indexes of the operands
 	Unknown  []string // flags the declaration does not have, as written
 	Uses     []Use    // the declared flags found, in order
+	// Ended is the index of the word after the "--" that ends the flags
+	// (the words from it are operands), 0 when no "--" does
+	Ended int
 }
 
 // Use is one declared flag found in an argument list, with its value.
@@ -185,6 +193,22 @@ type Use struct {
 	// there is none. Value is the value itself (the first of Two).
 	ValAt int
 	Value string
+}
+
+// Valued declares only the options that take a value, the short letters
+// of letters and the long options long ("--user"), each spelling a flag
+// of its own; any other option is a switch (Unknown: Skip). A wrapper
+// whose own options are not all declared is read so: its command starts
+// at the first operand.
+func Valued(letters string, long ...string) *Command {
+	c := &Command{Unknown: Skip}
+	for i := range letters {
+		c.Flags = append(c.Flags, Flag{Names: "-" + letters[i:i+1], Arity: Value})
+	}
+	for _, l := range long {
+		c.Flags = append(c.Flags, Flag{Names: l, Arity: Value})
+	}
+	return c
 }
 
 // Sub returns the declaration of subcommand name, nil when the table
@@ -366,6 +390,7 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 			if mode == firstOperand && i+1 < n {
 				return i + 1
 			}
+			inv.Ended = i + 1
 			c.operands(i+1, n, inv, mode)
 			return -1
 		case strings.HasPrefix(v, "--"):
@@ -464,6 +489,12 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 			continue
 		}
 		f, ok := c.short[v[j]]
+		if !ok && c.Unknown == Skip {
+			if record {
+				inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
+			}
+			continue
+		}
 		if !ok {
 			inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
 			return i

@@ -163,3 +163,39 @@ func TestEachSplitsAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestValued checks a declaration of the options that take a value only
+// (Unknown: Skip): any other is a switch, read on in its cluster, and the
+// first operand is where a wrapper's command starts.
+func TestValued(t *testing.T) {
+	sudo := Valued("ug", "--user")
+	for _, c := range []struct {
+		args  string
+		first int
+	}{
+		{"-u root ls", 2},
+		{"-Eu root ls", 2}, // -E a switch, then -u's value
+		{"-uroot ls", 1},   // attached
+		{"-Eiuroot ls", 1}, // the rest of the cluster is -u's
+		{"--user root ls", 2},
+		{"--user=root ls", 1},
+		{"--us root ls", 1}, // no abbreviation: --us is a switch
+		{"--preserve-env ls", 1},
+		{"-5 ls", 1},
+		{"-- -u ls", 1},
+		{"-u", -1},
+		{"- ls", 0},
+	} {
+		args := strings.Fields(c.args)
+		if got := sudo.FirstOperand(len(args), func(i int) (string, bool) { return args[i], false }); got != c.first {
+			t.Errorf("%q: first operand %d, want %d", c.args, got, c.first)
+		}
+	}
+	if u := sudo.FirstUnknown(2, func(i int) (string, bool) { return []string{"-E", "ls"}[i], false }); u != "" {
+		t.Errorf("FirstUnknown of a Skip declaration: %q, want none", u)
+	}
+	inv := sudo.Parse(strings.Fields("-E a -- b c"), nil)
+	if inv.Ended != 3 || !reflect.DeepEqual(inv.Operands, []int{1, 3, 4}) || !reflect.DeepEqual(inv.Unknown, []string{"-E"}) {
+		t.Errorf("-E a -- b c: %+v, want operands [1 3 4], ended 3, unknown [-E]", inv)
+	}
+}

@@ -47,9 +47,11 @@ type Wrapper struct {
 	// Lead is the number of operands of its own after its options
 	// (chroot's new root)
 	Lead int
-	// Values are the short options of a prefix runner that take a value
-	// (sandbox-exec -f FILE -n NAME -p PROFILE -D K=V CMD)
-	Values string
+	// Values are its own options that take a value, when Opts does not
+	// declare them all (argv.Valued: sudo -u USER CMD, sandbox-exec -f
+	// FILE CMD): any other option is a switch, and the command starts at
+	// the first operand. nil: none takes one.
+	Values *argv.Command
 	// Log is the option naming the file a prefix runner writes its trace
 	// to (strace -o FILE), nil for none
 	Log *LogOption
@@ -59,9 +61,6 @@ type Wrapper struct {
 	// DashShell: the words after -- are arguments of /bin/bash, not a
 	// command (capsh -- -c CMD)
 	DashShell bool
-	// Long are the long options that take the next word as their value
-	// (timeout --signal KILL CMD)
-	Long map[string]bool
 	// LongNames are all its long options, without dashes: GNU getopt
 	// takes a unique prefix of one (env --split='CMD')
 	LongNames []string
@@ -95,15 +94,6 @@ type Wrapper struct {
 	Examples []argv.Example
 }
 
-// LogOption is a prefix runner's option naming the file it writes: its
-// short letter and long name, and every short option of the runner that
-// takes a value (so the option is looked for only among the runner's own).
-type LogOption struct {
-	Letter byte
-	Long   string
-	Values string
-}
-
 // Runs reports whether a call whose first argument is first (of n)
 // runs a command: a subcommand runner needs its subcommand, a package
 // runner the words it skips (direnv exec alone runs nothing).
@@ -134,13 +124,13 @@ func subRunner(name string, kind Wrap, skip int, subs []string, ex ...argv.Examp
 	return &Wrapper{Name: name, Wrap: kind, Subs: subs, Skip: skip, Examples: ex}
 }
 
-// longs are long options that take a value, as a set.
-func longs(names string) map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(names) {
-		m[n] = true
-	}
-	return m
+// LogOption is a prefix runner's option naming the file it writes: its
+// short letter and long name, and every short option of the runner that
+// takes a value (so the option is looked for only among the runner's own).
+type LogOption struct {
+	Letter byte
+	Long   string
+	Values string
 }
 
 // opts are a wrapper's own options: none takes a value but those of vals.
@@ -220,19 +210,44 @@ func transparents() []*Wrapper {
 	return out
 }
 
+// sudoValues are sudo's options that take a value.
+var sudoValues = argv.Valued("ugCDhprtTUPR", "--user", "--group", "--chdir", "--prompt", "--host", "--role", "--type",
+	"--other-user", "--close-from", "--command-timeout", "--chroot")
+
 // privileged gives the privileged wrappers the options of theirs that
 // take a value: sudo's, which serve doas, run0, pkexec and chroot too.
 func privileged(ws []*Wrapper) []*Wrapper {
 	for _, w := range ws {
-		w.Values = "ugCDhprtTUPR"
-		w.Long = longs("--user --group --chdir --prompt --host --role --type --other-user --close-from --command-timeout --chroot")
+		w.Values = sudoValues
+	}
+	return ws
+}
+
+// parallelValues are GNU parallel's options that take a value.
+var parallelValues = argv.Valued("jPSIEanNsLCd", "--jobs", "--max-procs", "--sshlogin", "--sshloginfile", "--arg-file",
+	"--delay", "--halt", "--joblog", "--results", "--res", "--tmpdir", "--timeout", "--retries", "--max-args", "--max-chars",
+	"--max-lines", "--colsep", "--delimiter", "--workdir", "--wd", "--basefile", "--env", "--tagstring", "--tag-string",
+	"--memfree", "--load", "--nice", "--block", "--block-size", "--transferfile", "--return", "--termseq", "--limit", "--ssh",
+	"--rpl", "--eof", "--profile", "--recstart", "--recend", "--header", "--shard", "--bin", "--group-by",
+	"--compress-program", "--decompress-program")
+
+// packageValues are a package runner's options that take a value (npx -p
+// PKG CMD): its program starts at the first operand after them.
+var packageValues = argv.Valued("p", "--package")
+
+// packageRunners gives the package runners their options that take a value.
+func packageRunners(ws []*Wrapper) []*Wrapper {
+	for _, w := range ws {
+		if w.Wrap == Package {
+			w.Values = packageValues
+		}
 	}
 	return ws
 }
 
 func wrapperTable() []*Wrapper {
 	run, exec := []string{"run"}, []string{"exec"}
-	return slices.Concat(
+	return packageRunners(slices.Concat(
 		// sudo [-u USER …] CMD: privileges, whatever CMD is
 		privileged(wrapOf(Privileged, []string{"sudo", "doas", "run0", "pkexec"}, "-u root rm -rf ~")),
 		privileged([]*Wrapper{{Name: "chroot", Wrap: Privileged, Lead: 1, Examples: []argv.Example{want("/srv/root rm -rf ~", floorInside)}}}),
@@ -258,7 +273,7 @@ func wrapperTable() []*Wrapper {
 				"--path-property", "--socket-property"},
 				Examples: []argv.Example{want("rm -rf ~", floorInside), want("--on-calendar=daily make", "human human.persistence-write")}},
 			{Name: "capsh", Wrap: Prefix, DashShell: true, Examples: []argv.Example{want("-- -c 'rm -rf ~'", floorInside)}},
-			{Name: "sandbox-exec", Wrap: Prefix, Values: "fnpD", Examples: []argv.Example{want("-p '(version 1)' rm -rf ~", floorInside)}},
+			{Name: "sandbox-exec", Wrap: Prefix, Values: argv.Valued("fnpD"), Examples: []argv.Example{want("-p '(version 1)' rm -rf ~", floorInside)}},
 			// poetry run CMD, asdf exec CMD, aws-vault exec PROFILE CMD
 			subRunner("poetry", Prefix, 1, run, want("run rm -rf ~", floorInside)),
 			subRunner("uv", Prefix, 1, run, want("run rm -rf ~", floorInside)),
@@ -308,17 +323,17 @@ func wrapperTable() []*Wrapper {
 			// script -c CMD, tmux new 'CMD', at (stdin): a shell string
 			{Name: "script", Wrap: String, Hook: "script", Examples: []argv.Example{want("-qc 'rm -rf ~' /dev/null", floorInside), want("-q /dev/null rm -rf ~", floorInside)}},
 			subRunner("nix-shell", String, 0, nil, want("--run 'rm -rf ~'", floorInside)),
-			{Name: "runuser", Wrap: String, Values: "ugGw", Long: longs("--user --group --supp-group --whitelist-environment"),
+			{Name: "runuser", Wrap: String, Values: argv.Valued("ugGw", "--user", "--group", "--supp-group", "--whitelist-environment"),
 				Examples: []argv.Example{want("-u nobody -- rm -rf ~", floorInside), want("-u nobody -c 'rm -rf ~'", floorInside)}},
-			{Name: "tmux", Wrap: String, Hook: "tmux", Examples: []argv.Example{want("new 'rm -rf ~'", floorInside), want("send-keys 'rm -rf ~' Enter", floorInside)}},
-			{Name: "parallel", Wrap: String, Hook: "parallel", Examples: []argv.Example{want("rm -rf ::: ~", floorInside)}},
+			{Name: "tmux", Wrap: String, Hook: "tmux", Values: argv.Valued("cLSfT"), Examples: []argv.Example{want("new 'rm -rf ~'", floorInside), want("send-keys 'rm -rf ~' Enter", floorInside)}},
+			{Name: "parallel", Wrap: String, Hook: "parallel", Values: parallelValues, Examples: []argv.Example{want("rm -rf ::: ~", floorInside)}},
 			// at and batch run their stdin later: persistence
 			{Name: "at", Wrap: String, Hook: "at", Examples: []argv.Example{want("now", "human human.persistence-write")}},
 			{Name: "batch", Wrap: String, Hook: "at", Examples: []argv.Example{want("", "human human.persistence-write")}},
 			{Name: "sg", Wrap: String, Hook: "sg", Examples: []argv.Example{want("wheel 'rm -rf ~'", floorInside)}},
 			subRunner("vagrant", String, 0, []string{"ssh"}, want("ssh -c 'rm -rf ~'", floorInside)),
 		},
-	)
+	))
 }
 
 var wrapperIndex = index(wrapperTable(), func(w *Wrapper) string { return w.Name })
