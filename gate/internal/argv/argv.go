@@ -81,6 +81,10 @@ const (
 	// name, each a name or a format's $NAME (all of them with none):
 	// printenv, envsubst
 	Environ
+	// Builtin: a shell builtin that changes the shell's own state (its
+	// directory, aliases, options, traps, history, variables): package
+	// gate's builtins.go reads its words, the one closed switch over them
+	Builtin
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.
@@ -100,6 +104,10 @@ const (
 	// its cluster (sudo -Eu root: -E, then -u's value), reported by Parse
 	// and never by FirstUnknown
 	Skip
+	// Fails: an undeclared flag makes the shell's builtin fail before it
+	// acts ("cd: -Z: invalid option"), so it is not read as changing the
+	// answer yet; reading it as Ask is a tightening of its own (T1)
+	Fails
 )
 
 // Flag is one flag in all its spellings: synonyms, so a prefix matching

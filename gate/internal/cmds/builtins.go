@@ -1,0 +1,76 @@
+package cmds
+
+import "github.com/perm-peer/perm-peer/gate/internal/argv"
+
+// The shell builtins that change the shell's own state: its directory
+// (cd, pushd, popd), aliases, options, traps, history, limits and the
+// command hash. What they do is to the gate's model of the shell, not to
+// files, so package gate's builtins.go reads their words in its one closed
+// switch (argv.Builtin); the table says which flags each has.
+//
+// Flags are bash 5.2's (help NAME); the directory builtins also take
+// zsh's (-q -s, -NUM for a stack entry), whose chdir is cd. zsh's alias
+// -g (a global alias, expanded anywhere in a line) is left undeclared: the
+// gate expands aliases in command position only.
+//
+// A builtin fails on a flag it does not have before it acts ("cd: -Z:
+// invalid option"), so an undeclared flag is argv.Fails for now, which
+// keeps every answer; reading it as Ask is the T1 tightening.
+
+// shellBuiltin declares a builtin whose options end at its first operand,
+// as bash's internal getopt reads them.
+func shellBuiltin(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Flags: f, Class: argv.Builtin, Unknown: argv.Fails, StopAtOperand: true, Examples: ex}
+}
+
+// stackBuiltin is a directory-stack builtin: -NUM names a stack entry.
+func stackBuiltin(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
+	c := shellBuiltin(name, f, ex...)
+	c.Numeric = true
+	return c
+}
+
+// cdFlags are cd's: bash's -L -P -e -@, zsh's -q (quiet) and -s (refuse
+// symbolic links).
+const cdFlags = "-L -P -e -@ -q -s"
+
+// ulimitLetters are ulimit's resources and -S/-H; the limit is an operand.
+const ulimitLetters = "-S -H -a -b -c -d -e -f -i -k -l -m -n -p -q -r -s -t -u -v -x -P -R -T"
+
+// compgenSwitches and compgenValues are compgen's (bash 5.3 adds -V ARRAY).
+const (
+	compgenSwitches = "-a -b -c -d -e -f -g -j -k -s -u -v"
+	compgenValues   = "-o -A -G -W -F -C -X -P -S -V"
+)
+
+// builtins are the shell builtins that change the shell's state.
+var builtins = []*argv.Command{
+	stackBuiltin("cd", flags(cdFlags, "", ""), want("-P /tmp", "allow"), want("src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read")),
+	stackBuiltin("chdir", flags(cdFlags, "", ""), want("-q src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read")),
+	stackBuiltin("pushd", flags("-n "+cdFlags, "", ""), want("-n src", "allow"), want("+2", "allow"),
+		want("~/.aws && cat credentials", "human human.sensitive-read")),
+	stackBuiltin("popd", flags("-n -q", "", ""), want("-n", "allow"), want("+1", "allow"), want("&& rm -rf build", "human human.rm-unresolved")),
+	shellBuiltin("alias", flags("-p", "", ""), want("ll='ls -l'", "allow"), want("-p", "allow"),
+		want("ls='rm -rf ~'", "deny floor.rm-root")),
+	shellBuiltin("unalias", flags("-a", "", ""), want("-a", "allow"), want("ll", "allow")),
+	shellBuiltin("set", flags("-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T", "-o", ""),
+		want("-euo pipefail", "allow"), want("-x", "allow"), want("-- a b", "allow"),
+		want("", "human human.env-dump"), want("-k", "ask ask.flag"), want("-o keyword", "ask ask.flag")),
+	shellBuiltin("hash", flags("-d -l -r -t", "-p", ""), want("-r", "allow"), want("-t ls", "allow"),
+		want("-p /tmp/x ls", "ask ask.flag")),
+	shellBuiltin("mapfile", flags("-t", "-C -c -d -n -O -s -u", ""), want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"),
+		want("-t lines", "ask")),
+	shellBuiltin("readarray", flags("-t", "-C -c -d -n -O -s -u", ""), want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"),
+		want("-t lines", "ask")),
+	shellBuiltin("compgen", flags(compgenSwitches, compgenValues, ""), want("-v", "human human.env-dump"),
+		want("-C 'rm -rf ~'", "deny floor.rm-root"), want("-c", "ask")),
+	shellBuiltin("history", flags("-a -c -n -p -r -s -w", "-d", ""), want("-r ~/.ssh/id_rsa", "human human.sensitive-read"),
+		want("-c", "ask")),
+	shellBuiltin("trap", flags("-l -p -P", "", ""), want("-p", "allow"), want("'echo done' EXIT", "allow"),
+		want("'rm -rf ~' EXIT", "deny floor.rm-root")),
+	shellBuiltin("shopt", flags("-o -p -q -s -u", "", ""), want("-s extglob", "allow"), want("-s lastpipe", "ask")),
+	shellBuiltin("ulimit", flags(ulimitLetters, "", ""), want("-n", "allow"), want("-Sn", "allow"), want("-n 1024", "ask")),
+	shellBuiltin("umask", flags("-p -S", "", ""), want("-S", "allow"), want("022", "ask")),
+	// getopts OPTSTRING NAME [ARG…]: the words after NAME are what it parses
+	shellBuiltin("getopts", flags("", "", ""), want("ab: opt", "ask")),
+}
