@@ -26,7 +26,7 @@ const (
 	maxFuncsOver100  = 4
 	maxAnalyzerFuncs = 106
 	maxNameCompares  = 214 // lb == "…", lb != "…" and case "…" of switch lb
-	maxNameSets      = 12  // package-level sets keyed by program names
+	maxNameSets      = 10  // package-level sets keyed by program names
 	maxArgvScanners  = 25  // functions that compare a word with "--" themselves
 	minTableCoverage = 455 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):

@@ -40,39 +40,59 @@ const (
 	tMCP
 )
 
-var toolNames = map[string]toolClass{
-	"bash": tShell, "shell": tShell, "exec": tShell, "execute": tShell, "run_terminal_cmd": tShell, "terminal": tShell,
-	"run_shell_command": tShell, "run_command": tShell, "local_shell": tShell, "shell_command": tShell, "execute_command": tShell,
-	"read": tRead, "read_file": tRead, "view": tRead, "view_file": tRead, "open_file": tRead, "readfile": tRead, "cat": tRead, "notebookread": tRead,
-	"write": tWrite, "write_file": tWrite, "create": tWrite, "create_file": tWrite, "edit": tWrite, "multiedit": tWrite,
-	"str_replace": tWrite, "edit_file": tWrite, "replace": tWrite, "insert": tWrite, "notebookedit": tWrite, "writefile": tWrite,
-	"apply_patch": tPatch, "patch": tPatch, "str_replace_based_edit_tool": tEditor, "str_replace_editor": tEditor,
-	"delete": tDelete, "delete_file": tDelete, "remove": tDelete, "remove_file": tDelete,
-	"move": tMove, "rename": tMove, "move_file": tMove,
-	"grep": tSearch, "search": tSearch, "codebase_search": tSearch, "grep_search": tSearch, "search_files": tSearch, "ripgrep": tSearch,
-	"glob": tList, "ls": tList, "list": tList, "list_dir": tList, "list_directory": tList, "find": tList, "file_search": tList, "find_files": tList,
-	"webfetch": tFetch, "fetch": tFetch, "web_fetch": tFetch, "fetch_url": tFetch,
-	"websearch": tWebSearch, "web_search": tWebSearch, "search_web": tWebSearch,
-	// Continue, Gemini CLI
-	"create_new_file": tWrite, "edit_existing_file": tWrite, "read_many_files": tRead, "search_file_content": tSearch,
-	"file_glob_search": tList, "run_terminal_command": tShell, "fetch_url_content": tFetch,
+// toolClasses are the agent hosts' tool names, lower case, by class:
+// Claude Code's Bash, Read, Grep, Glob, WebFetch; Codex's shell and
+// apply_patch; Gemini CLI's run_shell_command, read_many_files; Cursor's
+// run_terminal_cmd; Continue's create_new_file, file_glob_search; the
+// editors' str_replace_based_edit_tool. A few are also programs' names
+// (bash, cat, grep, ls, find, patch, exec): here they name the host's
+// tool, whose input says what it does, never a program the shell runs.
+var toolClasses = []struct {
+	class toolClass
+	names string
+}{
+	{tShell, "bash shell exec execute run_terminal_cmd terminal run_shell_command run_command local_shell shell_command execute_command run_terminal_command"},
+	{tRead, "read read_file view view_file open_file readfile cat notebookread read_many_files"},
+	{tWrite, "write write_file create create_file edit multiedit str_replace edit_file replace insert notebookedit writefile create_new_file edit_existing_file"},
+	{tPatch, "apply_patch patch"},
+	{tEditor, "str_replace_based_edit_tool str_replace_editor"},
+	{tDelete, "delete delete_file remove remove_file"},
+	{tMove, "move rename move_file"},
+	{tSearch, "grep search codebase_search grep_search search_files ripgrep search_file_content"},
+	{tList, "glob ls list list_dir list_directory find file_search find_files file_glob_search"},
+	{tFetch, "webfetch fetch web_fetch fetch_url fetch_url_content"},
+	{tWebSearch, "websearch web_search search_web"},
 	// Claude Code's BashOutput and KillShell act only on the agent's own
 	// background shell, whose command was judged when it started
-	"bashoutput": tNoop, "killshell": tNoop, "killbash": tNoop,
-	"think": tNoop, "todowrite": tNoop, "todo_write": tNoop, "todoread": tNoop, "todo_read": tNoop, "update_plan": tNoop,
+	{tNoop, "bashoutput killshell killbash think todowrite todo_write todoread todo_read update_plan"},
 }
+
+// toolNames is toolClasses by name.
+var toolNames = func() map[string]toolClass {
+	m := map[string]toolClass{}
+	for _, c := range toolClasses {
+		for _, n := range strings.Fields(c.names) {
+			if _, dup := m[n]; dup {
+				panic("gate: toolClasses names " + n + " twice")
+			}
+			m[n] = c.class
+		}
+	}
+	return m
+}()
 
 var kindClass = map[protocol.ToolKind]toolClass{
 	protocol.KindRead: tRead, protocol.KindEdit: tWrite, protocol.KindDelete: tDelete, protocol.KindMove: tMove,
 	protocol.KindSearch: tSearch, protocol.KindExecute: tShell, protocol.KindFetch: tFetch, protocol.KindThink: tNoop,
 }
 
-// pathKeys and destKeys name a tool's files. They are compared after
-// normKey: hosts spell them file_path, filePath, filepath (Continue) or
-// File_Path (a Go struct decoder matches any case).
-var pathKeys = []string{"path", "file_path", "file", "filename", "target_file", "notebook_path", "absolute_path",
-	"relative_path", "relative_workspace_path", "target_directory", "directory", "dir_path", "dir", "source", "old_path", "from",
-	"uri"} // MCP resources: file:///…
+// pathKeys and destKeys are the keys of a tool's input that name its
+// files, in the order paths reads them (uri: MCP resources, file:///…).
+// They are compared after normKey: hosts spell them file_path, filePath,
+// filepath (Continue) or File_Path (a Go struct decoder matches any case).
+// Some are also programs' names (file, source): here they are JSON keys.
+var pathKeys = strings.Fields(`path file_path file filename target_file notebook_path absolute_path
+	relative_path relative_workspace_path target_directory directory dir_path dir source old_path from uri`)
 var destKeys = []string{"destination", "new_path", "to", "target", "dest"}
 
 // keyRank maps a normalized path key to its place in pathKeys (dest keys
