@@ -36,15 +36,17 @@ var searches = []*argv.Command{
 			"--colors --color --path-separator --field-context-separator --field-match-separator --context-separator -r --replace "+
 			"--ignore-file --regex-size-limit --dfa-size-limit --engine --hyperlink-format --generate", ""),
 		Examples: []argv.Example{ex("-n foo src", ""), ex("--files", ""), ex("-g '*.go' x", ""), ex("--pre cat x", "--pre")}},
-	{Name: "ag", Numeric: true, Flags: flags("-a --all-types -c --count --color --nocolor --column --nocolumn -f --follow --hidden -i --ignore-case "+
+	// ag reads its long options by getopt_long and ack by Getopt::Long:
+	// both take a unique prefix of one (ag --hidd is --hidden)
+	{Name: "ag", Abbrev: true, Numeric: true, Flags: flags("-a --all-types -c --count --color --nocolor --column --nocolumn -f --follow --hidden -i --ignore-case "+
 		"-s --case-sensitive -S --smart-case -l --files-with-matches -L --files-without-matches -n --norecurse -Q --literal -v --invert-match "+
 		"-w --word-regexp -u --unrestricted -U --skip-vcs-ignores --vimgrep --heading --noheading --break --nobreak --filename --nofilename "+
 		"--group --nogroup --line-numbers --no-numbers --nomultiline --multiline --null -0 --print-long-lines --passthrough -o --only-matching "+
 		"--silent --stats -t --all-text -z --search-zip --search-binary -g",
 		"-A --after -B --before -C --context -G --file-search-regex --ignore --ignore-dir -m --max-count --depth -p --path-to-ignore "+
 			"--pager --workers --color-line-number --color-match --color-path", ""),
-		Examples: []argv.Example{ex("--hidden foo", "")}},
-	{Name: "ack", Numeric: true, Flags: flags("-i --ignore-case -I --no-ignore-case -S --smart-case -v --invert-match -w --word-regexp -Q --literal "+
+		Examples: []argv.Example{ex("--hidden foo", ""), ex("--hidd foo", ""), ex("--zz foo", "--zz")}},
+	{Name: "ack", Abbrev: true, Numeric: true, Flags: flags("-i --ignore-case -I --no-ignore-case -S --smart-case -v --invert-match -w --word-regexp -Q --literal "+
 		"-l --files-with-matches -L --files-without-matches -c --count -h --no-filename -H --with-filename --column --no-column "+
 		"-f -r -R --recurse -n --no-recurse --follow --nofollow -k --known-types --color --nocolor --heading --noheading --break --nobreak "+
 		"--group --nogroup -1 -s -x --nopager --noenv --flush --print0 --sort-files --show-types",
