@@ -116,8 +116,7 @@ func (c *plainCall) readers() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	s := &c.s
 	switch {
-	case otherTools[lb]:
-		s.or(c.otherTool())
+	case c.otherTool():
 	case c.is(argv.Data):
 		if lb == "date" {
 			for _, w := range optionValues(args, 'f', "--file") {

@@ -1,42 +1,81 @@
-// hooks_other.go reads the tools the table does not declare yet whose
-// words the gate knows (otherTools): compilers, debuggers, databases.
+// hooks_other.go reads the tools with a language or a target of their
+// own that no other family claims: editors driven by commands, debuggers,
+// database shells, split, compilers, kill, power switches, a file server
+// and the secret stores, each through the hook its table entry names.
 
 package gate
 
 import (
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// otherTools are programs that run command strings, write files named by
-// an option or print secrets; otherTool models each.
-var otherTools = map[string]bool{"sponge": true, "ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
-	"emacs": true, "gdb": true, "man": true, "sqlite3": true, "split": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
-	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true, "shutdown": true, "reboot": true,
-	"poweroff": true, "halt": true, "httpd": true, "gpg": true, "gpg2": true, "security": true, "secret-tool": true,
+// otherTools are the programs not yet in the table whose words
+// otherTool reads.
+var otherTools = map[string]bool{"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
+	"emacs": true, "gdb": true, "sqlite3": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
+	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true,
 	"psql": true, "mysql": true, "mariadb": true, "lldb": true}
 
 // compilers read their operands and write -o FILE.
 var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
 
-// otherTool reads the tools with a language or a target of their own:
-// editors driven by commands, debuggers, database shells, split,
-// compilers, kill, power switches and the secret stores.
-func (c *plainCall) otherTool() summary {
+// hookName is the hook the table names for program lb: its entry's
+// (spec, nil for none), else its tool's; "" for none.
+func hookName(spec *argv.Command, lb string) string {
+	if spec != nil && spec.Hook != "" {
+		return spec.Hook
+	}
+	return toolHook(lb)
+}
+
+// otherHook is the reader of hook name h that otherTool runs, nil for a
+// name that is not one of its hooks.
+func otherHook(h string) func(*plainCall) {
+	switch h {
+	case "sponge":
+		return (*plainCall).sponge
+	case "man":
+		return (*plainCall).man
+	case "split":
+		return (*plainCall).split
+	case "file-server":
+		return (*plainCall).fileServer
+	case "power-off":
+		return (*plainCall).powerOff
+	case "gpg":
+		return (*plainCall).gpg
+	case "keychain":
+		return (*plainCall).keychain
+	case "secret-service":
+		return (*plainCall).secretService
+	}
+	return nil
+}
+
+// otherTool reads a call through its entry's hook among otherHook's, or
+// the programs not yet in the table (otherTools).
+// It reports whether it read the call.
+func (c *plainCall) otherTool() bool {
+	if run := otherHook(hookName(c.spec, c.lb)); run != nil {
+		run(c)
+		return true
+	}
+	if !otherTools[c.lb] {
+		return false
+	}
+	c.s.or(c.notInTable())
+	return true
+}
+
+// notInTable reads the programs of otherTools.
+func (c *plainCall) notInTable() summary {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	var s summary
-	secret := func(what string) {
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " " + what}, parent: idx,
-			human: reason("human.sensitive-read", lb+" prints "+what)})
-		s.taint = true
-	}
 	ops := operands(args, nil)
 	switch {
-	case lb == "sponge":
-		for _, i := range ops {
-			a.writeWord(args[i], sc, idx)
-		}
 	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
 		c.exEditor()
 	case lb == "emacs":
@@ -45,14 +84,10 @@ func (c *plainCall) otherTool() summary {
 		c.gdb()
 	case lb == "lldb":
 		s.or(c.lldb())
-	case lb == "man":
-		c.man()
 	case lb == "sqlite3":
 		c.sqlite3()
 	case lb == "psql" || lb == "mysql" || lb == "mariadb":
 		a.dbClient(lb, args, sc, idx)
-	case lb == "split":
-		c.split()
 	case lb == "cmake" && len(args) > 1 && args[0].val == "-E":
 		a.cmakeE(f, idx, args[1:], sc)
 	case compilers[lb]:
@@ -64,25 +99,57 @@ func (c *plainCall) otherTool() summary {
 		}
 	case lb == "kill":
 		c.kill()
-	case lb == "httpd":
-		f.human = reason("human.file-server", "httpd serves a directory, secrets such as .env included, to the network")
-	case lb == "shutdown" || lb == "reboot" || lb == "poweroff" || lb == "halt":
-		f.human = reason("human.teardown", lb+" stops the machine")
-	case lb == "gpg" || lb == "gpg2":
-		if hasLongAbbrev(args, "--export-secret-keys", "--export-secret-subkeys") {
-			secret("secret keys")
-		}
-		for _, i := range ops {
-			a.readWord(args[i], sc, idx, false)
-		}
-	case lb == "security":
-		if len(ops) > 0 && (strings.HasPrefix(args[ops[0]].val, "find-") && hasShort(args, "wg") || args[ops[0]].val == "dump-keychain") {
-			secret("a keychain password")
-		}
-	case lb == "secret-tool":
-		if len(ops) > 0 && args[ops[0]].val == "lookup" {
-			secret("a stored secret")
-		}
 	}
 	return s
+}
+
+// sponge writes its operand with what it soaked up from stdin.
+func (c *plainCall) sponge() {
+	for _, i := range operands(c.args, nil) {
+		c.a.writeWord(c.args[i], c.sc, c.idx)
+	}
+}
+
+// fileServer: httpd serves a directory to the network.
+func (c *plainCall) fileServer() {
+	c.f.human = reason("human.file-server", c.lb+" serves a directory, secrets such as .env included, to the network")
+}
+
+// powerOff: shutdown, reboot, poweroff and halt stop the machine.
+func (c *plainCall) powerOff() {
+	c.f.human = reason("human.teardown", c.lb+" stops the machine")
+}
+
+// printsSecret adds the human-only read of what, which the call prints,
+// and taints its output.
+func (c *plainCall) printsSecret(what string) {
+	c.a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: c.lb + " " + what}, parent: c.idx,
+		human: reason("human.sensitive-read", c.lb+" prints "+what)})
+	c.s.taint = true
+}
+
+// gpg reads its operands, and --export-secret-keys prints secret keys.
+func (c *plainCall) gpg() {
+	if hasLongAbbrev(c.args, "--export-secret-keys", "--export-secret-subkeys") {
+		c.printsSecret("secret keys")
+	}
+	for _, i := range operands(c.args, nil) {
+		c.a.readWord(c.args[i], c.sc, c.idx, false)
+	}
+}
+
+// keychain: macOS security find-*-password -w or -g prints a password,
+// dump-keychain the keychain.
+func (c *plainCall) keychain() {
+	args := c.args
+	if ops := operands(args, nil); len(ops) > 0 && (strings.HasPrefix(args[ops[0]].val, "find-") && hasShort(args, "wg") || args[ops[0]].val == "dump-keychain") {
+		c.printsSecret("a keychain password")
+	}
+}
+
+// secretService: secret-tool lookup prints a stored secret.
+func (c *plainCall) secretService() {
+	if ops := operands(c.args, nil); len(ops) > 0 && c.args[ops[0]].val == "lookup" {
+		c.printsSecret("a stored secret")
+	}
 }

@@ -1,0 +1,44 @@
+package cmds
+
+import "github.com/perm-peer/perm-peer/gate/internal/argv"
+
+// The secret stores and the tools that decrypt: the forms in which they
+// print a secret are human-only reads, decided by the gate's hooks
+// (gate/hooks_other.go) or by its tables of subcommand forms
+// (gate/subcmds.go's secretPrinters). None is known-safe but its help.
+
+// gpgFlags are the common flags of GnuPG's gpg and gpg2: the commands
+// (--decrypt, --export-secret-keys, …) are flags too.
+var gpgFlags = with(flags("-d --decrypt -e --encrypt -s --sign --clearsign --clear-sign -b --detach-sign -c --symmetric -a --armor "+
+	"-k --list-keys --list-public-keys -K --list-secret-keys --list-sigs --check-sigs --fingerprint --verify --import --export "+
+	"--export-secret-keys --export-secret-subkeys --gen-key --generate-key --full-generate-key --full-gen-key --delete-keys "+
+	"--delete-secret-keys --edit-key --recv-keys --send-keys --search-keys --refresh-keys --list-packets --card-status "+
+	"--batch --yes --no --no-tty -q --quiet -v --verbose --with-colons --with-fingerprint --keyid-format --no-default-keyring "+
+	"--always-trust --dry-run -n",
+	"-r --recipient -u --local-user --default-key --homedir --passphrase --pinentry-mode --keyserver --trust-model "+
+		"--cipher-algo --digest-algo --compress-algo -z --keyring --secret-keyring --status-fd --logger-fd --command-fd", ""),
+	writes("-o --output"), reads("--passphrase-file"))
+
+// gpgEntry is gpg's entry under name (gpg, gpg2).
+func gpgEntry(name string, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Abbrev: true, Flags: gpgFlags, Hook: "gpg",
+		Examples: append([]argv.Example{want("--export-secret-keys -a me", "human human.sensitive-read"), want("--list-keys", "ask"),
+			want("--version", "allow")}, ex...)}
+}
+
+var secretStores = []*argv.Command{
+	gpgEntry("gpg", want("-o out.txt -d secret.gpg", "human human.sensitive-read")), gpgEntry("gpg2"),
+	// macOS security: find-*-password -w or -g prints a password, and
+	// dump-keychain -d the keychain's secrets
+	withHook("keychain", tool("security", flags("-h -i -p -q -v", "", ""),
+		sub("find-generic-password", flags("-g -w", "-a -c -C -D -G -j -l -r -s", "")),
+		sub("find-internet-password", flags("-g -w", "-a -c -C -d -D -j -l -p -P -r -s -t", "")),
+		sub("dump-keychain", flags("-a -d -i -r", "", "")), sub("list-keychains", flags("", "-d -s", ""))),
+		want("find-generic-password -s gh -w", "human human.sensitive-read"), want("dump-keychain", "human human.sensitive-read"),
+		want("list-keychains", "ask")),
+	// libsecret's secret-tool: lookup prints the stored secret
+	withHook("secret-service", tool("secret-tool", flags("", "", ""),
+		sub("lookup", flags("", "", "")), sub("search", flags("--all --unlock", "", "")), sub("store", flags("", "--label --collection", "")),
+		sub("clear", flags("", "", "")), sub("lock", flags("", "--collection", ""))),
+		want("lookup service gh", "human human.sensitive-read"), want("search service gh", "ask")),
+}

@@ -1,0 +1,47 @@
+package cmds
+
+import "github.com/perm-peer/perm-peer/gate/internal/argv"
+
+// The programs whose words a hook of the gate's reads (gate/hooks_other.go)
+// that are neither secret stores nor archivers: a file server, the power
+// switches, man, and two text tools that write files. None is known-safe
+// but man looking a page up and their help.
+
+// hookCmd is a program whose words the gate's hook named hook reads.
+func hookCmd(name, hook string, f []argv.Flag, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Flags: f, Hook: hook, Examples: ex}
+}
+
+// withHook names the hook that reads c's words, and gives its examples.
+func withHook(hook string, c *argv.Command, ex ...argv.Example) *argv.Command {
+	c.Hook, c.Examples = hook, append(c.Examples, ex...)
+	return c
+}
+
+// powerFlags are the flags of shutdown, reboot, poweroff and halt
+// (systemd's, sysvinit's and BSD's together).
+var powerFlags = flags("-h -H --halt -P -p --poweroff -r --reboot -k -c -f --force -w --wtmp-only -d --no-wtmp -n --no-sync "+
+	"--no-wall -q -i", "", "")
+
+var systemCmds = []*argv.Command{
+	// Apache httpd serves a directory, .env included, whatever its flags
+	hookCmd("httpd", "file-server", flags("-X -S -t -v -V -l -L -M -h", "-d -f -C -c -D -e -E -k", ""),
+		want("-X", "human human.file-server"), want("-v", "human human.file-server")),
+	hookCmd("shutdown", "power-off", powerFlags, want("-h now", "human human.teardown"), want("-r +5", "human human.teardown")),
+	hookCmd("reboot", "power-off", powerFlags, want("", "human human.teardown"), want("-f", "human human.teardown")),
+	hookCmd("poweroff", "power-off", powerFlags, want("", "human human.teardown")),
+	hookCmd("halt", "power-off", powerFlags, want("-p", "human human.teardown")),
+	// man looks pages up and searches them; -P and -H run a program, -l
+	// and a path show a local file (the hook decides which only look up)
+	withHook("man", gnu("man", with(flags("-k --apropos -f --whatis -w --where --path -a --all -l --local-file", "-M --manpath -S -s --sections -L --locale", "-H --html"),
+		runs("-P --pager"), reads("-C --config-file")),
+		want("ls", "allow"), want("-k socket", "allow"), want("1 printf", "allow"), want("-P cat ls", "ask ask.flag"), want("./ls.1", "ask"))),
+	// sponge soaks up stdin and writes it to its operand (-a appends)
+	hookCmd("sponge", "sponge", flags("-a", "", ""), want("out.txt", "ask ask.write"), want("-a log.txt", "ask ask.write")),
+	// split writes its input's pieces to PREFIXaa…, or feeds each to the
+	// command of --filter
+	withHook("split", gnu("split", with(flags("-d -x -e --elide-empty-files -u --unbuffered --verbose",
+		"-a --suffix-length -b --bytes -C --line-bytes -l --lines -n --number -t --separator --additional-suffix",
+		"--numeric-suffixes --hex-suffixes"), runs("--filter")),
+		want("-l 100 big.txt part.", "ask ask.write"), want("--filter='wc -l' big.txt", "ask"))),
+}
