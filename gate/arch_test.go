@@ -25,7 +25,7 @@ const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 4
 	maxAnalyzerFuncs = 106
-	maxNameCompares  = 202 // lb == "…", lb != "…" and case "…" of switch lb
+	maxNameCompares  = 185 // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 10  // package-level sets keyed by program names
 	maxArgvScanners  = 25  // functions that compare a word with "--" themselves
 	minTableCoverage = 467 // of the programs the gate names, those the table declares
@@ -38,6 +38,12 @@ const (
 	maxWrappersUnread = 92
 )
 
+// maxBuiltinSwitchNames are the names of the one closed switch over the
+// builtins that change the shell's state (builtins.go's builtin, design
+// §6.1), which the issue's target keeps: they are counted apart from
+// maxNameCompares, and only shell builtins of the table may be there.
+const maxBuiltinSwitchNames = 17
+
 // archFigures are the measured figures.
 type archFigures struct {
 	biggest      int
@@ -45,6 +51,9 @@ type archFigures struct {
 	over100      []string
 	methods      int
 	nameCompares int
+	// builtinNames are the case labels of builtinsSwitch
+	builtinNames int
+	notBuiltins  []string // its labels that are no builtin of the table
 	nameSets     []string // package-level sets keyed by program names
 	scanners     []string // functions that compare a word with "--"
 }
@@ -53,8 +62,8 @@ func TestArchitectureCeilings(t *testing.T) {
 	fig := measureArch(t)
 	names := programNames(t)
 	covered := tableCoverage(names)
-	t.Logf("biggest function %s: %d lines; %d over 100 lines %v; %d analyzer methods; %d command-name comparisons",
-		fig.biggestName, fig.biggest, len(fig.over100), fig.over100, fig.methods, fig.nameCompares)
+	t.Logf("biggest function %s: %d lines; %d over 100 lines %v; %d analyzer methods; %d command-name comparisons, and %d names in the builtins switch",
+		fig.biggestName, fig.biggest, len(fig.over100), fig.over100, fig.methods, fig.nameCompares, fig.builtinNames)
 	ignored := unknownIgnored()
 	t.Logf("%d program-name sets %v; %d argv scanners %v; %d of %d programs in the table, %d of whose entries ignore unknown flags",
 		len(fig.nameSets), fig.nameSets, len(fig.scanners), fig.scanners, covered, len(names), ignored)
@@ -71,6 +80,10 @@ func TestArchitectureCeilings(t *testing.T) {
 	check("functions over 100 lines", len(fig.over100), maxFuncsOver100)
 	check("analyzer methods", fig.methods, maxAnalyzerFuncs)
 	check("command-name comparisons", fig.nameCompares, maxNameCompares)
+	check("names in the builtins switch", fig.builtinNames, maxBuiltinSwitchNames)
+	for _, n := range fig.notBuiltins {
+		t.Errorf("builtins switch: %s is not a shell builtin of the table (argv.Builtin, or Words: jobs), so it counts with the others", n)
+	}
 	check("program-name sets", len(fig.nameSets), maxNameSets)
 	check("argv scanners", len(fig.scanners), maxArgvScanners)
 	check("table entries that ignore unknown flags", ignored, maxUnknownIgnored)
@@ -164,7 +177,11 @@ func measureArch(t *testing.T) archFigures {
 				fig.methods++
 			}
 		}
-		fig.nameCompares += nameCompares(f)
+		sw := builtinsSwitch(name, f)
+		rest, builtins := nameCompares(f, sw)
+		fig.nameCompares += rest
+		fig.builtinNames += builtins
+		fig.notBuiltins = append(fig.notBuiltins, notBuiltins(sw)...)
 		fig.nameSets = append(fig.nameSets, nameSets(f, known)...)
 		fig.scanners = append(fig.scanners, argvScanners(f)...)
 	}
@@ -186,39 +203,97 @@ func isAnalyzerMethod(fn *ast.FuncDecl) bool {
 	return ok && id.Name == "analyzer"
 }
 
+// builtinsSwitch is the switch on lb that the design keeps (§6.1): the
+// one closed switch over the names of the builtins that change the
+// shell's state, the top-level switch of builtin in builtins.go. It is
+// nil in any other file. Nothing else is set apart: a name compared
+// anywhere else, builtins.go's other functions included, is counted.
+func builtinsSwitch(file string, f *ast.File) *ast.SwitchStmt {
+	if file != "builtins.go" {
+		return nil
+	}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "builtin" || fn.Body == nil {
+			continue
+		}
+		for _, st := range fn.Body.List {
+			if sw, ok := st.(*ast.SwitchStmt); ok && sw.Tag != nil && isLB(sw.Tag) {
+				return sw
+			}
+		}
+	}
+	return nil
+}
+
+// notBuiltins are the names of the builtins switch that the table does
+// not declare as shell builtins: setting the switch apart is for them only.
+func notBuiltins(sw *ast.SwitchStmt) []string {
+	var out []string
+	for _, c := range switchLabels(sw) {
+		spec := cmds.Lookup(c)
+		if spec == nil || spec.Class != argv.Builtin && spec.Unknown != argv.Words {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// switchLabels are the string literals of sw's cases (none for nil).
+func switchLabels(sw *ast.SwitchStmt) []string {
+	var out []string
+	if sw == nil {
+		return nil
+	}
+	for _, c := range sw.Body.List {
+		for _, e := range c.(*ast.CaseClause).List {
+			if l, ok := e.(*ast.BasicLit); ok && l.Kind == token.STRING {
+				out = append(out, strings.Trim(l.Value, "`\""))
+			}
+		}
+	}
+	return out
+}
+
+// isLB says e is lb or x.lb: a call's program name.
+func isLB(e ast.Expr) bool {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		e = sel.Sel
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "lb"
+}
+
 // nameCompares counts the places that pick on a command name: lb (or
 // x.lb) compared with a string literal, and each string literal of a case
-// of switch lb.
-func nameCompares(f *ast.File) int {
-	n := 0
-	isLB := func(e ast.Expr) bool {
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			e = sel.Sel // c.lb: a call's program name
-		}
-		id, ok := e.(*ast.Ident)
-		return ok && id.Name == "lb"
-	}
+// of switch lb. Those of builtins (the builtins switch) are counted apart.
+func nameCompares(f *ast.File, builtins *ast.SwitchStmt) (rest, inBuiltins int) {
 	isStr := func(e ast.Expr) bool { l, ok := e.(*ast.BasicLit); return ok && l.Kind == token.STRING }
 	ast.Inspect(f, func(node ast.Node) bool {
 		switch x := node.(type) {
 		case *ast.BinaryExpr:
 			if (x.Op == token.EQL || x.Op == token.NEQ) && (isLB(x.X) && isStr(x.Y) || isStr(x.X) && isLB(x.Y)) {
-				n++
+				rest++
 			}
 		case *ast.SwitchStmt:
-			if x.Tag != nil && isLB(x.Tag) {
-				for _, c := range x.Body.List {
-					for _, e := range c.(*ast.CaseClause).List {
-						if isStr(e) {
-							n++
-						}
+			if x.Tag == nil || !isLB(x.Tag) {
+				break
+			}
+			for _, c := range x.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					switch {
+					case !isStr(e):
+					case x == builtins:
+						inBuiltins++
+					default:
+						rest++
 					}
 				}
 			}
 		}
 		return true
 	})
-	return n
+	return rest, inBuiltins
 }
 
 // nameSets are the package-level variables whose literal holds two or
