@@ -270,9 +270,10 @@ func (c *wrapCall) prefix() summary {
 	}
 	rest := args[min(start, len(args)):]
 	if l := w.Log; l != nil {
-		args := args[:start+skipOpts(args[start:], l.Values, map[string]bool{l.Long: true})]
-		for _, v := range optionValues(args, l.Letter, l.Long) {
-			a.writeWord(v, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
+		for _, u := range parseArgs(l, rest).Uses {
+			if v, has := valueWord(rest, u); has && u.Flag.Role == argv.Write {
+				a.writeWord(v, sc, idx) // strace -o ~/.bashrc CMD writes its trace there
+			}
 		}
 	}
 	// its flags are switches (their values unknown): each operand up to

@@ -159,36 +159,6 @@ func valueWord(args []word, u argv.Use) (word, bool) {
 	return args[u.ValAt], true
 }
 
-// skipOpts returns the index of the first operand: short flags whose letter
-// is in withVal take the next word; long flags in longVal too.
-func skipOpts(args []word, withVal string, longVal map[string]bool) int {
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		switch {
-		case v == "--":
-			return i + 1
-		case strings.HasPrefix(v, "--"):
-			if longVal[v] {
-				i++
-			}
-		case len(v) > 1 && v[0] == '-':
-			// getopt: in a cluster (sudo -iu root) the first value-taking
-			// letter takes the rest of the word, or the next word when last
-			for j := 1; j < len(v); j++ {
-				if strings.IndexByte(withVal, v[j]) >= 0 {
-					if j == len(v)-1 {
-						i++
-					}
-					break
-				}
-			}
-		default:
-			return i
-		}
-	}
-	return len(args)
-}
-
 // switchesOnly reads every option as a switch: a wrapper none of whose
 // own options takes a value, or one whose values the gate does not know.
 var switchesOnly = argv.Valued("")

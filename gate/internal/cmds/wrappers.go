@@ -52,9 +52,10 @@ type Wrapper struct {
 	// FILE CMD): any other option is a switch, and the command starts at
 	// the first operand. nil: none takes one.
 	Values *argv.Command
-	// Log is the option naming the file a prefix runner writes its trace
-	// to (strace -o FILE), nil for none
-	Log *LogOption
+	// Log are a prefix runner's options that take a value, the one naming
+	// the file it writes its trace to with Role Write (strace -o FILE),
+	// nil for none
+	Log *argv.Command
 	// Schedules are the long options with which it runs the command
 	// again later (systemd-run --on-calendar): persistence
 	Schedules []string
@@ -124,13 +125,15 @@ func subRunner(name string, kind Wrap, skip int, subs []string, ex ...argv.Examp
 	return &Wrapper{Name: name, Wrap: kind, Subs: subs, Skip: skip, Examples: ex}
 }
 
-// LogOption is a prefix runner's option naming the file it writes: its
-// short letter and long name, and every short option of the runner that
-// takes a value (so the option is looked for only among the runner's own).
-type LogOption struct {
-	Letter byte
-	Long   string
-	Values string
+// logOption declares a prefix runner's options that take a value
+// (letters), the one naming the file it writes (the short letter of
+// write, and its long name, by unique prefix) among them: the others are
+// switches it skips, and the first operand (the command) ends them.
+func logOption(letters, write string) *argv.Command {
+	c := argv.Valued(strings.ReplaceAll(letters, write[1:2], ""))
+	c.Abbrev, c.StopAtOperand = true, true
+	c.Flags = append(c.Flags, argv.Flag{Names: write, Arity: argv.Value, Role: argv.Write})
+	return c
 }
 
 // opts are a wrapper's own options: none takes a value but those of vals.
@@ -266,7 +269,7 @@ func wrapperTable() []*Wrapper {
 			"dbus-launch", "dbus-run-session", "fakeroot", "eatmydata", "nocache", "numactl", "prlimit", "catchsegv", "screen",
 			"chpst", "flatpak-spawn", "entr", "dotenv", "with-contenv", "cgexec", "unbuffered"}, "rm -rf ~"),
 		[]*Wrapper{
-			{Name: "strace", Wrap: Prefix, Log: &LogOption{Letter: 'o', Long: "--output", Values: "oeEpPsuUaSAbI"},
+			{Name: "strace", Wrap: Prefix, Log: logOption("oeEpPsuUaSAbI", "-o --output"),
 				Examples: []argv.Example{want("-f rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write")}},
 			{Name: "systemd-run", Wrap: Prefix, Schedules: []string{"--on-calendar", "--on-active", "--on-boot", "--on-startup",
 				"--on-unit-active", "--on-unit-inactive", "--on-clock-change", "--on-timezone-change", "--timer-property",
