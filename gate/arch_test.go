@@ -24,7 +24,7 @@ import (
 const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 4
-	maxAnalyzerFuncs = 106
+	maxAnalyzerFuncs = 94
 	maxNameCompares  = 185 // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 10  // package-level sets keyed by program names
 	maxArgvScanners  = 24  // functions that compare a word with "--" themselves

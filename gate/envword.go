@@ -7,21 +7,21 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// unknownPart stands for an expansion envWord cannot know.
+// unknownPart stands for an expansion envExpansion cannot know.
 const unknownPart = "$?"
 
 // noteEnvWord records how the peer's environment spells a dynamic word
-// (envWord) when that differs from its value as written, for the checks
+// (envExpansion) when that differs from its value as written, for the checks
 // of perm-peer's own files: "${XDG_CONFIG_HOME:-$HOME/.config}/perm-peer/x"
 // is written $XDG_CONFIG_HOME/perm-peer/x but is ~/.config/perm-peer/x
 // where the variable is unset. Only stricter answers come from it: the
 // agent's shell may not share the peer's environment.
-func (a *analyzer) noteEnvWord(w *syntax.Word, val string, sc *scope) {
+func (pl *places) noteEnvWord(vals map[string]*varVals, w *syntax.Word, val string, sc *scope) {
 	var b strings.Builder
-	if a.envWord(w.Parts, sc, &b, true, false) == 0 {
+	if (envExpansion{pl.env, vals}).word(w.Parts, sc, &b, true, false) == 0 {
 		return
 	}
-	a.addEnvVal(val, b.String())
+	pl.addEnvVal(val, b.String())
 }
 
 // addEnvVal records s as a spelling of the dynamic value val.
@@ -54,22 +54,30 @@ func hasParamExp(parts []syntax.WordPart) bool {
 	return hasPart(parts, func(p syntax.WordPart) bool { _, ok := p.(*syntax.ParamExp); return ok })
 }
 
-// envWord writes the value of parts as the shell would expand them in the
+// envExpansion expands words as the shell would in the peer's
+// environment, with the one value the call gave a variable where it gave
+// one (vals).
+type envExpansion struct {
+	env  *Env
+	vals map[string]*varVals
+}
+
+// word writes the value of parts as the shell would expand them in the
 // peer's environment, unknownPart for what it cannot know (command
 // substitutions, variables the call set to unknown values). It returns the
 // number of variables it resolved.
-func (a *analyzer) envWord(parts []syntax.WordPart, sc *scope, b *strings.Builder, first, quoted bool) int {
+func (x envExpansion) word(parts []syntax.WordPart, sc *scope, b *strings.Builder, first, quoted bool) int {
 	n := 0
 	for i, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			b.WriteString(litValue(p.Value, a.env.Home, first && i == 0, quoted))
+			b.WriteString(litValue(p.Value, x.env.Home, first && i == 0, quoted))
 		case *syntax.SglQuoted:
 			b.WriteString(sglText(p))
 		case *syntax.DblQuoted:
-			n += a.envWord(p.Parts, sc, b, first && i == 0, true)
+			n += x.word(p.Parts, sc, b, first && i == 0, true)
 		case *syntax.ParamExp:
-			n += a.envParam(p, sc, b, quoted)
+			n += x.param(p, sc, b, quoted)
 		default:
 			b.WriteString(unknownPart)
 		}
@@ -77,10 +85,10 @@ func (a *analyzer) envWord(parts []syntax.WordPart, sc *scope, b *strings.Builde
 	return n
 }
 
-// envParam writes one parameter expansion's value (see envWord): $X,
+// param writes one parameter expansion's value (see word): $X,
 // ${X}, and ${X-d} ${X:-d} ${X=d} ${X:=d} ${X+d} ${X:+d} ${X?m} ${X:?m}
 // the way bash reads them.
-func (a *analyzer) envParam(p *syntax.ParamExp, sc *scope, b *strings.Builder, quoted bool) int {
+func (x envExpansion) param(p *syntax.ParamExp, sc *scope, b *strings.Builder, quoted bool) int {
 	name := ""
 	if p.Param != nil {
 		name = p.Param.Value
@@ -89,7 +97,7 @@ func (a *analyzer) envParam(p *syntax.ParamExp, sc *scope, b *strings.Builder, q
 		b.WriteString(unknownPart)
 		return 0
 	}
-	val, set := a.varValue(name, sc)
+	val, set := x.value(name, sc)
 	if !set && val == unknownPart {
 		b.WriteString(unknownPart)
 		return 0
@@ -122,23 +130,23 @@ func (a *analyzer) envParam(p *syntax.ParamExp, sc *scope, b *strings.Builder, q
 		return 1
 	}
 	// bash expands a ~ that starts the word (of=${X:-~/x} too), but not in quotes
-	return 1 + a.envWord(p.Exp.Word.Parts, sc, b, !quoted, quoted)
+	return 1 + x.word(p.Exp.Word.Parts, sc, b, !quoted, quoted)
 }
 
-// varValue is a variable's value for envWord: the one value the call gave
+// value is a variable's value for word: the one value the call gave
 // it, else the peer's environment's. set is false for an unset variable;
 // a variable the call set to values the gate does not know is unknownPart.
-func (a *analyzer) varValue(name string, sc *scope) (val string, set bool) {
+func (x envExpansion) value(name string, sc *scope) (val string, set bool) {
 	switch {
 	case name == "PWD" && sc.cwd != "":
 		return sc.cwd, true
-	case a.vals[name] != nil:
-		if v := a.vals[name]; len(v.vals) == 1 {
+	case x.vals[name] != nil:
+		if v := x.vals[name]; len(v.vals) == 1 {
 			return v.vals[0], true
 		}
 		return unknownPart, false
 	}
-	return a.env.getenv(name)
+	return x.env.getenv(name)
 }
 
 // validName reports a shell variable name (not $1, $@, $? …).

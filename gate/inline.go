@@ -307,7 +307,7 @@ func (a *analyzer) textSpellings(l string, sc *scope) []string {
 		return []string{l}
 	}
 	var b strings.Builder
-	a.envWord(w.Parts, sc, &b, true, false)
+	envExpansion{a.env, a.vals}.word(w.Parts, sc, &b, true, false)
 	return []string{l, b.String()}
 }
 

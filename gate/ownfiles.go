@@ -133,7 +133,7 @@ func (own ownPaths) hold(r pathRef) bool {
 }
 
 // spellings are the forms of a dynamic word's value: as written ($X/…),
-// then as the peer's environment expands it (see envWord).
+// then as the peer's environment expands it (see envExpansion).
 func (pl *places) spellings(raw string) []string {
 	if vs := pl.envVals[raw]; len(vs) > 0 {
 		return append([]string{raw}, vs...)

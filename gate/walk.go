@@ -371,11 +371,11 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 }
 
 // pathWord resolves a word used as a file name.
-func (a *analyzer) pathWord(w word, sc *scope, forWrite bool) pathRef {
+func (fl *factLog) pathWord(w word, sc *scope, forWrite bool) pathRef {
 	if w.dyn {
 		return pathRef{raw: w.val}
 	}
-	return a.resolvePath(w.val, sc.cwd, forWrite)
+	return fl.resolvePath(w.val, sc.cwd, forWrite)
 }
 
 func (a *analyzer) command(c syntax.Command, sc *scope) summary {
@@ -558,20 +558,20 @@ func (a *analyzer) forWords(wi *syntax.WordIter, body []*syntax.Stmt, sc *scope)
 
 // bindListVar records that variable name holds one name from a project
 // listing, as w does; any later assignment forgets it.
-func (a *analyzer) bindListVar(name string, w word) {
+func (ss *shellState) bindListVar(name string, w word) {
 	if !w.projPaths {
 		return
 	}
-	if a.listVars == nil {
-		a.listVars = map[string]word{}
+	if ss.listVars == nil {
+		ss.listVars = map[string]word{}
 	}
-	a.listVars[name] = word{projPaths: true, cleanPaths: w.cleanPaths, secretPaths: w.secretPaths, broadPaths: w.broadPaths}
+	ss.listVars[name] = word{projPaths: true, cleanPaths: w.cleanPaths, secretPaths: w.secretPaths, broadPaths: w.broadPaths}
 }
 
 // listVarWord is the listing a word "$f" or $f expands, for a variable
 // bindListVar recorded.
-func (a *analyzer) listVarWord(w *syntax.Word) (word, bool) {
-	if len(w.Parts) != 1 || len(a.listVars) == 0 {
+func (ss *shellState) listVarWord(w *syntax.Word) (word, bool) {
+	if len(w.Parts) != 1 || len(ss.listVars) == 0 {
 		return word{}, false
 	}
 	part := w.Parts[0]
@@ -582,13 +582,13 @@ func (a *analyzer) listVarWord(w *syntax.Word) (word, bool) {
 	if !ok || p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil {
 		return word{}, false
 	}
-	lv, ok := a.listVars[p.Param.Value]
+	lv, ok := ss.listVars[p.Param.Value]
 	return lv, ok
 }
 
 // mayAssign reports whether body may change variable name (or anything,
 // through eval, source, read, a function call or a dynamic command).
-func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
+func (ss *shellState) mayAssign(body []*syntax.Stmt, name string) bool {
 	may := false
 	for _, st := range body {
 		walkNodes(st, func(n syntax.Node) bool {
@@ -606,7 +606,7 @@ func (a *analyzer) mayAssign(body []*syntax.Stmt, name string) bool {
 						"command", "builtin", "trap", "export", "declare", "typeset", "local", "readonly", "alias":
 						may = true
 					default:
-						may = may || a.funcs[cmd] != nil || a.aliases[cmd] != ""
+						may = may || ss.funcs[cmd] != nil || ss.aliases[cmd] != ""
 					}
 				}
 			}
@@ -922,10 +922,10 @@ func (a *analyzer) testSecret(x syntax.TestExpr) {
 
 // secretValue reports an operand that expands part of a secret variable's
 // value (not its length, ${#X}).
-func (a *analyzer) secretValue(n syntax.Node) bool {
+func (ss *shellState) secretValue(n syntax.Node) bool {
 	found := false
 	walkNodes(n, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && !p.Length && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
+		if p, ok := n.(*syntax.ParamExp); ok && !p.Length && (p.Param != nil && (secretVarName(p.Param.Value) || ss.secrets[p.Param.Value]) || indirect(p)) {
 			found = true
 		}
 		return !found
@@ -968,11 +968,11 @@ func (a *analyzer) typedLines(src string, err error, sc *scope) {
 
 // secretPartOf reports an operand that cuts or rewrites a secret
 // variable's value (${X:3:1}, ${X/#sk-a*/}, ${X#…}).
-func (a *analyzer) secretPartOf(n syntax.Node) bool {
+func (ss *shellState) secretPartOf(n syntax.Node) bool {
 	found := false
 	walkNodes(n, func(n syntax.Node) bool {
 		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && !p.Length && (cutsValue(p) &&
-			(secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || a.secretParts[p.Param.Value]) {
+			(secretVarName(p.Param.Value) || ss.secrets[p.Param.Value]) || ss.secretParts[p.Param.Value]) {
 			found = true
 		}
 		return !found

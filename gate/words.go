@@ -112,7 +112,7 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	if !out.dyn {
 		out.alts, out.exact = nil, false
 	} else if hasParamExp(w.Parts) {
-		a.noteEnvWord(w, out.val, sc)
+		a.noteEnvWord(a.vals, w, out.val, sc)
 	}
 	return out
 }
@@ -946,10 +946,10 @@ func indirect(p *syntax.ParamExp) bool {
 
 // mentionsSecretVar reports an expansion of a secret-named variable, or of
 // one only known at run time (${!x}), anywhere in node.
-func (a *analyzer) mentionsSecretVar(node syntax.Node) bool {
+func (ss *shellState) mentionsSecretVar(node syntax.Node) bool {
 	found := false
 	walkNodes(node, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && (secretVarName(p.Param.Value) || a.secrets[p.Param.Value]) || indirect(p)) {
+		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && (secretVarName(p.Param.Value) || ss.secrets[p.Param.Value]) || indirect(p)) {
 			found = true
 		}
 		return !found
@@ -973,15 +973,15 @@ func expandsTaint(node syntax.Node, tainted func(name string) bool) bool {
 // arithSecret reports arithmetic that reads a secret variable's value:
 // ${KEY:3:1} or $KEY inside it, or a bare secret name (PIN+0); ${#KEY}
 // is only its length.
-func (a *analyzer) arithSecret(n syntax.Node) bool {
+func (ss *shellState) arithSecret(n syntax.Node) bool {
 	found := false
 	walkNodes(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ParamExp:
-			found = found || !n.Length && n.Param != nil && (secretVarName(n.Param.Value) || a.secrets[n.Param.Value])
+			found = found || !n.Length && n.Param != nil && (secretVarName(n.Param.Value) || ss.secrets[n.Param.Value])
 			return false
 		case *syntax.Word:
-			if t, ok := litText(n); ok && (secretVarName(t) || a.secrets[t]) {
+			if t, ok := litText(n); ok && (secretVarName(t) || ss.secrets[t]) {
 				found = true
 			}
 		}
