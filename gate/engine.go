@@ -48,6 +48,14 @@ type plainCall struct {
 // is says the program's table entry is of class cl.
 func (c *plainCall) is(cl argv.Class) bool { return c.spec != nil && c.spec.Class == cl }
 
+// hook is the hook the program's table entry names, "" for none.
+func (c *plainCall) hook() string {
+	if c.spec == nil {
+		return ""
+	}
+	return c.spec.Hook
+}
+
 // safe makes the command known-safe.
 func (c *plainCall) safe(why string) { c.f.safe = reason("gate.safe", why) }
 
@@ -83,7 +91,7 @@ func (c *plainCall) hostState() bool {
 		default:
 			c.safe(lb + " prints the named variables")
 		}
-	case lb == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
+	case c.hook() == "sysctl" && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.val, "=") }):
 		// sysctl NAME=VALUE writes /proc/sys like -w does
 		f.human = reason("human.system-write", "sysctl changes a kernel setting")
 	default:
@@ -118,41 +126,7 @@ func (c *plainCall) readers() bool {
 	switch {
 	case c.otherTool():
 	case c.is(argv.Data):
-		if lb == "date" {
-			for _, w := range optionValues(args, 'f', "--file") {
-				a.readWord(w, sc, idx, false) // error messages echo the file
-			}
-		}
-		if out := placePrinted(c.spec.Output, args, sc.cwd); out != nil {
-			s.out = out
-		}
-		if lb == "echo" || lb == "printf" {
-			s.out = printedText(lb, args)
-			for _, w := range args {
-				if w.secretVar {
-					f.human = reason("human.env-dump", lb+" prints a variable that holds a secret")
-					s.taint = true
-				}
-			}
-		}
-		if (lb == "exit" || lb == "return") && slices.ContainsFunc(args, func(w word) bool { return w.secretVar }) {
-			// exit $(( 36#${KEY:3:1} )): the status shows a byte of it
-			f.human = reason("human.env-dump", lb+" returns a variable that holds a secret as its status")
-		}
-		if (lb == "test" || lb == "[" || lb == "expr") && secretCompare(args) {
-			// [ "${TOKEN:0:1}" = s ] && echo y: a yes/no answer about the
-			// value (see testSecret)
-			f.human = reason("human.env-dump", lb+" compares a variable that holds a secret with a pattern")
-		}
-		switch {
-		case lb == "date" && (hasFlag(args, "-s") || hasLongAbbrev(args, "--set")):
-		case lb == "ps" && psShowsEnv(args):
-			f.human = reason("human.env-dump", "ps with e prints every process's environment")
-			s.taint = true
-		case lb == "hostname" && len(operands(args, nil)) > 0:
-		default:
-			c.safe(lb + " is read-only")
-		}
+		c.data()
 	case cmds.Reader(lb) != nil:
 		if out := a.reader(f, idx, lb, args, sc); out != nil {
 			s.out = out // cat with no operand passes its stdin on
@@ -164,7 +138,7 @@ func (c *plainCall) readers() bool {
 				a.readWord(args[i], sc, idx, false)
 			}
 		}
-		if lb == "less" || lb == "more" {
+		if c.hook() == "less" {
 			for _, w := range args {
 				a.lessOptions(w.val, sc, idx)
 			}
@@ -179,6 +153,57 @@ func (c *plainCall) readers() bool {
 		return false
 	}
 	return true
+}
+
+// data reads a program whose words are data (argv.Data) by its entry:
+// the files its flags read, what it prints of its words or tells of them,
+// and the flags and operands that make it not known-safe.
+func (c *plainCall) data() {
+	a, f, lb, args := c.a, c.f, c.lb, c.args
+	inv := parseArgs(c.spec, args)
+	safe := c.spec.OperandEffect != argv.NotSafe || len(inv.Operands) == 0
+	env := ""
+	if lb == "date" {
+		for _, w := range optionValues(args, 'f', "--file") {
+			c.a.readWord(w, c.sc, c.idx, false) // error messages echo the file
+		}
+	}
+	for _, u := range inv.Uses {
+		if w, has := valueWord(args, u); has && u.Flag.Role == argv.Read {
+			a.readWord(w, c.sc, c.idx, false) // date -f: error messages echo the file
+		}
+		switch u.Flag.Effect {
+		case argv.NotSafe:
+			safe = false
+		case argv.ShowsEnv:
+			env = strings.Fields(u.Flag.Names)[0]
+		}
+	}
+	if out := printed(c.spec, args, c.sc.cwd); out != nil {
+		c.s.out = out
+	}
+	if secret := slices.ContainsFunc(args, func(w word) bool { return w.secretVar }); secret {
+		switch c.spec.Output {
+		case argv.Echoed, argv.Formatted:
+			f.human = reason("human.env-dump", lb+" prints a variable that holds a secret")
+			c.s.taint = true
+		case argv.Status:
+			// exit $(( 36#${KEY:3:1} )): the status shows a byte of it
+			f.human = reason("human.env-dump", lb+" returns a variable that holds a secret as its status")
+		}
+	}
+	if c.spec.Output == argv.Answer && secretCompare(args) {
+		// [ "${TOKEN:0:1}" = s ] && echo y: a yes/no answer about the
+		// value (see testSecret)
+		f.human = reason("human.env-dump", lb+" compares a variable that holds a secret with a pattern")
+	}
+	switch {
+	case env != "":
+		f.human = reason("human.env-dump", lb+" with "+env+" prints every process's environment")
+		c.s.taint = true
+	case safe:
+		c.safe(lb + " is read-only")
+	}
 }
 
 // builds reads the archivers.

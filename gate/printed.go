@@ -10,8 +10,19 @@ import (
 	"strings"
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
-	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 )
+
+// printed is what a program whose words are data prints, by its entry's
+// Output, when the gate can tell; nil when it cannot.
+func printed(c *argv.Command, args []word, cwd string) *stdinSrc {
+	switch c.Output {
+	case argv.Echoed, argv.Formatted:
+		return printedText(c, args)
+	case argv.WorkDir, argv.Dirs:
+		return placePrinted(c.Output, args, cwd)
+	}
+	return nil
+}
 
 // placePrinted is what pwd and dirname print when the gate knows it: the
 // working directory, and the directory part of each literal operand
@@ -34,8 +45,9 @@ func placePrinted(o argv.Output, args []word, cwd string) *stdinSrc {
 	return &stdinSrc{text: b.String(), known: true}
 }
 
-// printedText is what echo or printf prints, when the gate can tell.
-func printedText(lb string, args []word) *stdinSrc {
+// printedText is what echo (argv.Echoed) or printf (Formatted) prints,
+// when the gate can tell.
+func printedText(c *argv.Command, args []word) *stdinSrc {
 	vals := make([]string, len(args))
 	dyn := false
 	for i, w := range args {
@@ -47,10 +59,10 @@ func printedText(lb string, args []word) *stdinSrc {
 	if dyn {
 		return &stdinSrc{text: strings.Join(vals, " ") + "\n"}
 	}
-	if lb == "printf" {
+	if c.Output == argv.Formatted {
 		// the table finds the format: after --, never after -v VAR, whose
 		// output goes to VAR
-		inv := cmds.Lookup(lb).Parse(vals, nil)
+		inv := c.Parse(vals, nil)
 		if len(inv.Uses)+len(inv.Unknown) > 0 || len(inv.Operands) == 0 {
 			return &stdinSrc{text: "$_"}
 		}

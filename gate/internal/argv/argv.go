@@ -43,7 +43,10 @@ type Effect uint8
 
 const (
 	NoEffect Effect = iota
-	NotSafe         // the call is no longer known-safe: xxd -r, file -C
+	NotSafe         // the call is no longer known-safe: xxd -r, file -C, date -s
+	// ShowsEnv: the call prints the environment of processes (ps e, ps
+	// -E): an ask only a person may approve, and its output is a secret
+	ShowsEnv
 )
 
 // Output is what a reader prints of the files it reads, or what a Data
@@ -61,6 +64,16 @@ const (
 	// (rm -rf "$(dirname "$PWD")")
 	WorkDir
 	Dirs
+	// Echoed: it prints its words (echo), Formatted: its words by the
+	// format its first operand is (printf): text the gate knows when they
+	// are literal, and a variable that holds a secret among them prints it
+	Echoed
+	Formatted
+	// Status: its word is its exit status (exit, return), Answer: its
+	// exit status or output answers a question about its words (test, [,
+	// expr): a variable that holds a secret among them leaks a bit of it
+	Status
+	Answer
 )
 
 // Class is what kind of program a declaration is to the gate's code.
@@ -111,7 +124,10 @@ const (
 )
 
 // Flag is one flag in all its spellings: synonyms, so a prefix matching
-// two of them (--col for --color and --colour) is no ambiguity.
+// two of them (--col for --color and --colour) is no ambiguity. A name of
+// one letter without a dash is a BSD-style letter (ps e): found in an
+// operand word, which stays an operand, since a program's dashless
+// letters are not all declared.
 type Flag struct {
 	Names  string // every spelling, space-separated: "-o --output"
 	Arity  Arity
@@ -156,6 +172,9 @@ type Command struct {
 	// Unknown is what a flag the declaration lacks does: Ask, or Ignore,
 	// which FirstUnknown does not report (Parse still does).
 	Unknown Unknown
+	// OperandEffect is what an operand does to the call: NotSafe for
+	// hostname NAME, which sets the host's name.
+	OperandEffect Effect
 	// Hook names the gate's reader of what the flags do not say (a
 	// script's language, a subcommand's effect), "" for none; package
 	// gate resolves the name (TestHooksResolve), so the table stays data
@@ -167,6 +186,8 @@ type Command struct {
 	short map[byte]*Flag
 	long  map[string]*Flag
 	word  map[string]*Flag // one-dash long names: xxd -cols, find -name
+	// letters are the BSD-style letters found in operand words (ps e)
+	letters map[byte]*Flag
 }
 
 // Example is an argument list and the first flag Parse must report as
@@ -269,6 +290,11 @@ func (c *Command) index() {
 					c.short[n[1]] = f
 				case n[0] == '-':
 					c.word[n] = f
+				case len(n) == 1:
+					if c.letters == nil {
+						c.letters = map[byte]*Flag{}
+					}
+					c.letters[n[0]] = f
 				}
 			}
 		}
@@ -388,9 +414,10 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 			}
 			if !first {
 				inv.Operands = append(inv.Operands, i)
+				c.bsdLetters(v, i, inv)
 			}
 			if c.StopAtOperand {
-				c.operands(i+1, n, inv, mode)
+				c.operands(i+1, n, at, inv, mode)
 				return -1
 			}
 			continue
@@ -399,7 +426,7 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 				return i + 1
 			}
 			inv.Ended = i + 1
-			c.operands(i+1, n, inv, mode)
+			c.operands(i+1, n, at, inv, mode)
 			return -1
 		case strings.HasPrefix(v, "--"):
 			i = c.parseLong(v, i, n, at, inv, !first)
@@ -433,6 +460,15 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 		i = c.parseShort(v, i, n, at, inv, !first)
 	}
 	return -1
+}
+
+// bsdLetters records the declared BSD-style letters of operand v, word i.
+func (c *Command) bsdLetters(v string, i int, inv *Invocation) {
+	for j := 0; j < len(v) && c.letters != nil; j++ {
+		if f, ok := c.letters[v[j]]; ok {
+			inv.Uses = append(inv.Uses, Use{Flag: f, Name: v[j : j+1], At: i, ValAt: -1})
+		}
+	}
 }
 
 // literalDash says a word known only at run time starts with a literal
@@ -482,9 +518,13 @@ func (c *Command) parseLong(v string, i, n int, at func(int) (string, bool), inv
 }
 
 // operands records words from to n as operands, in mode whole.
-func (c *Command) operands(from, n int, inv *Invocation, mode scanMode) {
+func (c *Command) operands(from, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) {
 	for j := from; mode == whole && j < n; j++ {
 		inv.Operands = append(inv.Operands, j)
+		if c.letters != nil {
+			v, _ := at(j)
+			c.bsdLetters(v, j, inv)
+		}
 	}
 }
 

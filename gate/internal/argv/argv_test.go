@@ -199,3 +199,31 @@ func TestValued(t *testing.T) {
 		t.Errorf("-E a -- b c: %+v, want operands [1 3 4], ended 3, unknown [-E]", inv)
 	}
 }
+
+// A BSD-style letter (a name without a dash) is found in the operand words
+// that hold it, never in a flag's value, and the word stays an operand.
+func TestBSDLetters(t *testing.T) {
+	ps := &Command{Name: "ps", Flags: []Flag{{Names: "-o -p", Arity: Value}, {Names: "e -E", Effect: ShowsEnv}}}
+	for _, c := range []struct {
+		args     string
+		found    []string
+		operands []string
+	}{
+		{"eww -p 1", []string{"e"}, []string{"eww"}},
+		{"aux", nil, []string{"aux"}},
+		{"-o user", nil, nil},
+		{"-E", []string{"-E"}, nil},
+		{"-p 1 -- e", []string{"e"}, []string{"e"}},
+	} {
+		inv := ps.Parse(strings.Fields(c.args), nil)
+		var found []string
+		for _, u := range inv.Uses {
+			if u.Flag.Effect == ShowsEnv {
+				found = append(found, u.Name)
+			}
+		}
+		if !reflect.DeepEqual(found, c.found) || !reflect.DeepEqual(words(c.args, inv.Operands), c.operands) {
+			t.Errorf("%q: found %v operands %v, want %v %v", c.args, found, words(c.args, inv.Operands), c.found, c.operands)
+		}
+	}
+}

@@ -4,8 +4,10 @@ import "github.com/perm-peer/perm-peer/gate/internal/argv"
 
 // The core programs touch no files: their words are data, never paths
 // (argv.Data). They print facts about the system, the shell or their
-// words; the gate's code reads the few that write or run something in a
-// spelling of their own (date -s, sysctl NAME=VALUE, ps e, jobs -x).
+// words. What a flag or an operand does is in its entry (date -s is not
+// safe, ps e shows the environment, hostname NAME sets the name), and so
+// is what a program prints of its words (its Output); sysctl NAME=VALUE
+// is its hook's, jobs -x the builtins'.
 
 // asData marks each program's words as data.
 func asData(cs ...*argv.Command) []*argv.Command {
@@ -15,8 +17,13 @@ func asData(cs ...*argv.Command) []*argv.Command {
 	return cs
 }
 
-// printsPlace marks a program whose output is a place (argv.WorkDir, Dirs).
-func printsPlace(o argv.Output, c *argv.Command) *argv.Command { c.Output = o; return c }
+// prints marks what a program prints that the gate can tell: a place
+// (argv.WorkDir, Dirs), its words (Echoed, Formatted), or what its status
+// tells of them (Status, Answer).
+func prints(o argv.Output, c *argv.Command) *argv.Command { c.Output = o; return c }
+
+// withHook names the gate's reader of what c's flags do not say.
+func withHook(hook string, c *argv.Command) *argv.Command { c.Hook = hook; return c }
 
 // shellWords are builtins and programs whose words are the shell's data:
 // a word the table does not declare is read by the gate's code, not asked
@@ -31,39 +38,48 @@ const testOperators = "-b -c -d -e -f -g -h -L -k -p -r -s -S -t -u -w -x -O -G 
 
 // core are the programs whose words are data.
 var core = asData(
-	shellWords("echo", flags("-n -e -E", "", ""), want("-n hello", "allow"), ex("-e 'a\\tb'", "")),
-	shellWords("printf", flags("", "-v", ""), ex("'%s\\n' x", ""), ex("-v out %s x", "")),
-	printsPlace(argv.WorkDir, shellWords("pwd", flags("-L -P", "", ""), want("-P", "allow"))),
+	prints(argv.Echoed, shellWords("echo", flags("-n -e -E", "", ""), want("-n hello", "allow"), ex("-e 'a\\tb'", ""),
+		want("$GITHUB_TOKEN", "human human.env-dump"))),
+	prints(argv.Formatted, shellWords("printf", flags("", "-v", ""), ex("'%s\\n' x", ""), ex("-v out %s x", ""),
+		want("'%s' \"$AWS_SECRET_ACCESS_KEY\"", "human human.env-dump"))),
+	prints(argv.WorkDir, shellWords("pwd", flags("-L -P", "", ""), want("-P", "allow"))),
 	shellWords("true", flags("", "", "")),
 	shellWords("false", flags("", "", "")),
 	shellWords(":", flags("", "", ""), ex("x y", "")),
-	&argv.Command{Name: "test", OneDash: true, Unknown: argv.Words, Flags: flags(testOperators, "", ""),
+	&argv.Command{Name: "test", Output: argv.Answer, OneDash: true, Unknown: argv.Words, Flags: flags(testOperators, "", ""),
 		Examples: []argv.Example{want("-f go.mod", "allow"), ex("a -nt b", ""), ex("-z x -o -n y", "")}},
-	&argv.Command{Name: "[", OneDash: true, Unknown: argv.Words, Flags: flags(testOperators, "", ""),
+	&argv.Command{Name: "[", Output: argv.Answer, OneDash: true, Unknown: argv.Words, Flags: flags(testOperators, "", ""),
 		Examples: []argv.Example{ex("-d src ]", ""), ex("1 -lt 2 ]", "")}},
-	shellWords("expr", flags("", "", ""), want("1 + 2", "allow"), ex("length abc", "")),
+	prints(argv.Answer, shellWords("expr", flags("", "", ""), want("1 + 2", "allow"), ex("length abc", ""),
+		want("\"$API_TOKEN\" : 'a'", "human human.env-dump"))),
 	shellWords("type", flags("-a -f -p -P -t", "", ""), ex("-t ls", "")),
 	shellWords("wait", flags("-n -f", "-p", ""), ex("-n", "")),
 	shellWords("read", flags("-e -r -s", "-a -d -i -n -N -p -t -u", ""), ex("-r line", ""), ex("-p name: n", "")),
 	shellWords("shift", flags("", "", ""), ex("2", "")),
 	shellWords("unset", flags("-f -v -n", "", ""), ex("-v X", "")),
-	shellWords("exit", flags("", "", ""), ex("1", "")),
-	shellWords("return", flags("", "", ""), ex("0", "")),
+	prints(argv.Status, shellWords("exit", flags("", "", ""), ex("1", ""))),
+	prints(argv.Status, shellWords("return", flags("", "", ""), ex("0", ""))),
 	// jobs -x runs a command: the gate's code reads it before this entry
 	shellWords("jobs", flags("-l -n -p -r -s", "", ""), ex("-l", "")),
 	shellWords("dirs", flags("-c -l -p -v", "", ""), ex("-v", "")),
 	gnu("sleep", flags("", "", "")),
 	gnu("basename", flags("-a --multiple -z --zero", "-s --suffix", "")),
-	printsPlace(argv.Dirs, gnu("dirname", flags("-z --zero", "", ""))),
+	prints(argv.Dirs, gnu("dirname", flags("-z --zero", "", ""))),
 	&argv.Command{Name: "cal", Numeric: true, Flags: flags("-1 -3 -h -j -m -s -w -y -Y --monday --sunday --julian --year --twelve --week --vertical", "-A -B -n --months --span --color", "")},
 	gnu("clear", flags("-x", "-T", "")),
-	gnu("date", flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
-		ex("+%s", ""), ex("-u +%Y-%m-%d", ""), ex("-Iseconds", ""), ex("-d yesterday", ""), ex("-s 2020-01-01", "-s")),
+	// date -s sets the clock
+	gnu("date", with(flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
+		notSafe("-s --set", argv.Value)),
+		ex("+%s", ""), ex("-u +%Y-%m-%d", ""), ex("-Iseconds", ""), ex("-d yesterday", ""), want("-s 2020-01-01", "ask ask.unknown-command"),
+		want("--set=2020-01-01", "ask ask.unknown-command")),
 	gnu("factor", flags("-h --exponents", "", "")),
 	gnu("free", flags("-b --bytes -k --kibi -m --mebi -g --gibi --tebi --pebi --kilo --mega --giga --tera --peta -h --human --si -l --lohi -t --total -v --committed -w --wide", "-c --count -s --seconds", "")),
 	gnu("getconf", flags("-a --all", "-v", "")),
 	gnu("groups", flags("", "", "")),
-	gnu("hostname", flags("-v --verbose -a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I --all-ip-addresses -s --short -y --yp --nis -V", "", "")),
+	// hostname NAME sets the host's name
+	&argv.Command{Name: "hostname", Abbrev: true, OperandEffect: argv.NotSafe,
+		Flags:    flags("-v --verbose -a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I --all-ip-addresses -s --short -y --yp --nis -V", "", ""),
+		Examples: []argv.Example{want("-f", "allow"), want("build-box", "ask ask.unknown-command")}},
 	gnu("id", flags("-a -Z --context -g --group -G --groups -n --name -r --real -u --user -z --zero -p -P", "", "")),
 	gnu("locale", flags("-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose", "", "")),
 	gnu("logname", flags("", "", "")),
@@ -74,10 +90,13 @@ var core = asData(
 	gnu("numfmt", flags("-z --zero-terminated --grouping --header --debug", "-d --delimiter --field --format --from --from-unit --invalid --padding --round --suffix --to --to-unit", "")),
 	gnu("pgrep", flags("-c --count -f --full -i --ignore-case -l --list-name -a --list-full -n --newest -o --oldest -v --inverse -w --lightweight -x --exact -r --runstates --ns --nslist -A --ignore-ancestors -L --logpidfile", "-d --delimiter -g --pgroup -G --group -P --parent -s --session -t --terminal -u --euid -U --uid -F --pidfile --cgroup --env", ""),
 		ex("-fl node", "")),
-	&argv.Command{Name: "ps", Numeric: true, Flags: flags("-A -a -d -e -f -F -H -j -l -L -m -M -N -T -V -w -x -y -c -h -r -v -E -S -X -Z "+
+	// ps e (BSD) and macOS ps -E print every process's environment
+	&argv.Command{Name: "ps", Numeric: true, Flags: with(flags("-A -a -d -e -f -F -H -j -l -L -m -M -N -T -V -w -x -y -c -h -r -v -S -X -Z "+
 		"--cumulative --deselect --forest --headers --no-headers --info -ww",
 		"-C -G -g -o -O -p -q -s -t -u -U -k --cols --columns --format --group --Group --lines --pid --ppid --quick-pid --rows --sid --sort --tty --user --User --width", ""),
-		Examples: []argv.Example{ex("aux", ""), ex("-ef", ""), ex("-p 1 -o pid,cmd", "")}},
+		argv.Flag{Names: "e -E", Effect: argv.ShowsEnv}),
+		Examples: []argv.Example{want("aux", "allow"), ex("-ef", ""), ex("-p 1 -o pid,cmd", ""), want("eww -p 1", "human human.env-dump"),
+			want("-axE -o command", "human human.env-dump")}},
 	gnu("readlink", flags("-e --canonicalize-existing -f --canonicalize -m --canonicalize-missing -n --no-newline -q --quiet -s --silent -v --verbose -z --zero", "", "")),
 	gnu("realpath", flags("-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet -s --strip --no-symlinks -z --zero -q", "--relative-to --relative-base", "")),
 	&argv.Command{Name: "seq", Abbrev: true, Flags: flags("-w --equal-width", "-f --format -s --separator -t", "")},
@@ -111,6 +130,7 @@ var core = asData(
 	&argv.Command{Name: "hostinfo", Flags: flags("", "", "")},
 	// sysctl only prints: -w, -p/--load, --system and BSD -f (which write kernel
 	// settings) are left out; NAME=VALUE writes too (the gate's code)
-	gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
-		ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system")),
+	withHook("sysctl", gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
+		ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system"),
+		want("vm.swappiness=10", "human human.system-write"))),
 )
