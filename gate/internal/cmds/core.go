@@ -22,9 +22,6 @@ func asData(cs ...*argv.Command) []*argv.Command {
 // tells of them (Status, Answer).
 func prints(o argv.Output, c *argv.Command) *argv.Command { c.Output = o; return c }
 
-// withHook names the gate's reader of what c's flags do not say.
-func withHook(hook string, c *argv.Command) *argv.Command { c.Hook = hook; return c }
-
 // shellWords are builtins and programs whose words are the shell's data:
 // a word the table does not declare is read by the gate's code, not asked
 // about (echo -x prints -x; test -nt compares).
