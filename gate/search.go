@@ -133,7 +133,7 @@ var agOptions = searchOptions{shortValue: "ABCGgmpW", abbrev: true, long: map[st
 // each spelling of an option reads its value by the option's role (grep
 // -e .env and --regexp=.env are both a pattern), so the generic guess of
 // flagValueSecrets, that a --x=V value may be a file, does not apply.
-var parsedOptions = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true}
+var parsedOptions = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true}
 
 // parseSearch reads args as the search tool lb would.
 func parseSearch(lb string, args []word) searchCmd {
