@@ -220,3 +220,8 @@ func (p *parser) str() (string, error) {
 
 // errNotObject: the text is JSON but its top level is not an object.
 var errNotObject = errors.New("the top level is not a JSON object")
+
+// Plain is text with its // and /* */ comments blanked, as
+// strip-json-comments leaves it, for a reader that only decodes a settings
+// file that allows comments (Gemini CLI's).
+func Plain(text []byte) ([]byte, error) { return stripComments(text) }

@@ -54,8 +54,10 @@ func (e *hookEnv) run(host string, input any, args ...string) hookResult {
 	}
 	cmd := exec.Command(binPath, append([]string{"hook", host}, args...)...)
 	cmd.Dir = e.project
+	// the test's home and config, never the developer's Claude, Gemini,
+	// Codex or system settings
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+e.cfg, "XDG_STATE_HOME="+e.st, "HOME="+filepath.Dir(e.project), "CLAUDE_CODE_SESSION_ATTENDED=1",
-		"CLAUDE_CONFIG_DIR=") // the test's home, never the developer's Claude settings
+		"CLAUDE_CONFIG_DIR=", "GEMINI_CLI_HOME=", "CODEX_HOME=", "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+e.geminiSystemSettings())
 	cmd.Env = append(cmd.Env, e.extraEnv...)
 	cmd.Stdin = bytes.NewReader(raw)
 	var out, errb bytes.Buffer

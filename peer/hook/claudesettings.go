@@ -62,7 +62,7 @@ const claudeLocalSettings = ".claude/settings.local.json"
 // tracked, or .claude/settings.json) is the repository's and may never
 // loosen. A file that cannot be read is left out with a warning: its
 // human-only calls ask, as without it.
-func (claude) hostAllow(ctx context.Context, pin Pin, home string) []string {
+func (claude) hostAllow(ctx context.Context, pin Pin, home, _ string) []string {
 	var files []string
 	if f := ClaudeUserSettings(home); f != "" {
 		files = append(files, f)

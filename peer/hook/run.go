@@ -37,9 +37,11 @@ type Host interface {
 }
 
 // hostRules is a host whose user keeps allow rules in the host's own
-// settings, which the host applies without a prompt.
+// settings, which the host applies without a prompt: hostAllow are those
+// rules in the gate's syntax, read for a session pinned at pin whose event
+// came from cwd (some hosts read settings from their working directory).
 type hostRules interface {
-	hostAllow(ctx context.Context, pin Pin, home string) []string
+	hostAllow(ctx context.Context, pin Pin, home, cwd string) []string
 }
 
 // Options configure Run.
@@ -127,7 +129,7 @@ func serve(ctx context.Context, h Host, in io.Reader, r *responder, opts Options
 	// only before the host's own rules: a PermissionRequest comes after
 	// they sent the call to a dialog (an ask rule, or no rule matched)
 	if hr, ok := h.(hostRules); ok && ev.Stage == StagePreTool {
-		cfg.HostAllow = func() []string { return hr.hostAllow(ctx, pin, opts.Pins.Home) }
+		cfg.HostAllow = func() []string { return hr.hostAllow(ctx, pin, opts.Pins.Home, ev.Cwd) }
 	}
 	srv := peer.New(cfg)
 	if err := srv.Open(); err != nil {

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// geminiSystemSettings is where this env's Gemini system settings would
+// be (GEMINI_CLI_SYSTEM_SETTINGS_PATH): absent unless a test writes it.
+func (e *hookEnv) geminiSystemSettings() string {
+	return filepath.Join(e.cfg, "gemini-system-settings.json")
+}
+
+// hostFiles writes files relative to the test's home ("~/"), project
+// ("p/") or config directory ("cfg/").
+func (e *hookEnv) hostFiles(files map[string]string) {
+	e.t.Helper()
+	home := filepath.Dir(e.project)
+	for rel, text := range files {
+		path := filepath.Join(home, strings.TrimPrefix(rel, "~/"))
+		switch {
+		case strings.HasPrefix(rel, "p/"):
+			path = filepath.Join(e.project, strings.TrimPrefix(rel, "p/"))
+		case strings.HasPrefix(rel, "cfg/"):
+			path = filepath.Join(e.cfg, strings.TrimPrefix(rel, "cfg/"))
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
+// geminiVerdict is the BeforeTool answer: "deny", "ask" or "none" ({}:
+// Gemini's own policy decides).
+func geminiVerdict(t *testing.T, r hookResult) (string, string) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d (stderr %q), want 0", r.code, r.stderr)
+	}
+	var out struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("stdout %q: %v", r.stdout, err)
+	}
+	if out.Decision == "" {
+		return "none", ""
+	}
+	return out.Decision, out.Reason
+}
+
+// TestHookGeminiSettingsClearRebase: the shell prefixes the user allows in
+// Gemini CLI's own settings (tools.allowed of ~/.gemini/settings.json)
+// clear a human-only git rebase as a perm-peer rule naming it would, so
+// the hook leaves the call to Gemini ({}) instead of refusing what Gemini
+// alone would run (SPEC §10.2). Without the rule the call is refused with
+// "ask the user" (Gemini's -p cannot ask). Never a file the repository
+// ships, never when a later settings layer may replace the list, never a
+// prefix the gate would read wider, never a floor.
+func TestHookGeminiSettingsClearRebase(t *testing.T) {
+	const (
+		rebase = `{"tools": {"allowed": ["run_shell_command(git rebase)"]}}`
+		empty  = `{"tools": {"allowed": []}}`
+	)
+	cases := []struct {
+		name    string
+		files   map[string]string
+		env     []string // relative to the test's home, for GEMINI_CLI_HOME
+		command string
+		want    string
+	}{
+		{name: "no settings", command: "git rebase origin/main", want: "deny"},
+		{name: "user rule", files: map[string]string{"~/.gemini/settings.json": rebase}, command: "git rebase origin/main", want: "none"},
+		{name: "user rule, bare rebase", files: map[string]string{"~/.gemini/settings.json": rebase}, command: "git rebase", want: "none"},
+		{name: "ShellTool alias, comments", files: map[string]string{"~/.gemini/settings.json": "{\n  // mine\n  \"tools\": {/* ok */ \"allowed\": [\"ShellTool(git rebase)\"]}\n}"}, command: "git rebase origin/main", want: "none"},
+		{name: "sudo named whole", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(sudo apt-get update)"]}}`}, command: "sudo apt-get update", want: "none"},
+		{name: "another rewrite", files: map[string]string{"~/.gemini/settings.json": rebase}, command: "git reset --hard origin/main", want: "deny"},
+		{name: "shorter word", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(git reb)"]}}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "every command", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command","run_shell_command(git)"]}}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "wildcard is not Gemini's", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(git *)"]}}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "double space", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(git  rebase)"]}}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "key case", files: map[string]string{"~/.gemini/settings.json": `{"Tools":{"Allowed":["run_shell_command(git rebase)"]}}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "not JSON", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(git rebase)"]}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "gemini home", files: map[string]string{"~/alt/.gemini/settings.json": rebase, "~/.gemini/settings.json": empty}, env: []string{"alt"}, command: "git rebase origin/main", want: "none"},
+		{name: "gemini home elsewhere", files: map[string]string{"~/alt/.gemini/settings.json": empty, "~/.gemini/settings.json": rebase}, env: []string{"alt"}, command: "git rebase origin/main", want: "deny"},
+		{name: "project settings", files: map[string]string{"p/.gemini/settings.json": rebase}, command: "git rebase origin/main", want: "deny"},
+		{name: "project replaces the list", files: map[string]string{"~/.gemini/settings.json": rebase, "p/.gemini/settings.json": empty}, command: "git rebase origin/main", want: "deny"},
+		{name: "project unreadable", files: map[string]string{"~/.gemini/settings.json": rebase, "p/.gemini/settings.json": `{`}, command: "git rebase origin/main", want: "deny"},
+		{name: "project other keys", files: map[string]string{"~/.gemini/settings.json": rebase, "p/.gemini/settings.json": `{"tools":{"exclude":[]}}`}, command: "git rebase origin/main", want: "none"},
+		{name: "system replaces the list", files: map[string]string{"~/.gemini/settings.json": rebase, "cfg/gemini-system-settings.json": empty}, command: "git rebase origin/main", want: "deny"},
+		{name: "outside the project", files: map[string]string{"~/.gemini/settings.json": rebase}, command: "cd /tmp && git rebase origin/main", want: "deny"},
+		{name: "floor", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(rm)","run_shell_command(rm -rf)"]}}`}, command: "rm -rf ~", want: "deny"},
+		{name: "plain ask stays Gemini's", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(curl)"]}}`}, command: "curl https://example.com", want: "none"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newHookEnv(t)
+			e.hostFiles(c.files)
+			for _, d := range c.env {
+				e.extraEnv = append(e.extraEnv, "GEMINI_CLI_HOME="+filepath.Join(filepath.Dir(e.project), d))
+			}
+			got, why := geminiVerdict(t, e.run("gemini", geminiTool(e, "run_shell_command", map[string]any{"command": c.command})))
+			if got != c.want {
+				t.Errorf("%s: %s (%s), want %s", c.command, got, why, c.want)
+			}
+			if c.want == "deny" && strings.HasPrefix(c.command, "git rebase") && !strings.Contains(why, "ask the user") {
+				t.Errorf("%s: reason %q, want the human-only refusal", c.command, why)
+			}
+		})
+	}
+}
