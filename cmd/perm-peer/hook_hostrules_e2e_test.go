@@ -116,3 +116,70 @@ func TestHookGeminiSettingsClearRebase(t *testing.T) {
 		})
 	}
 }
+
+// codexPre is Codex's PreToolUse for a shell command (codex-rs hooks
+// schema pre-tool-use.command.input).
+func codexPre(e *hookEnv, command string) map[string]any {
+	return map[string]any{"session_id": "cx-1", "turn_id": "turn-1", "transcript_path": nil, "cwd": e.project,
+		"hook_event_name": "PreToolUse", "model": "gpt", "permission_mode": "default", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": command}, "tool_use_id": "call_1"}
+}
+
+// codexVerdict is Codex's PreToolUse answer: "deny" or "none" (Codex's
+// approval policy and execpolicy decide).
+func codexVerdict(t *testing.T, r hookResult) (string, string) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d (stderr %q), want 0", r.code, r.stderr)
+	}
+	if r.stdout == "" {
+		return "none", ""
+	}
+	return preDecision(t, r)
+}
+
+// TestHookCodexRulesClearRebase: an allow prefix_rule of the user's own
+// Codex execpolicy ($CODEX_HOME/rules/*.rules, else ~/.codex/rules) clears
+// a human-only git rebase as a perm-peer rule naming it would, so
+// PreToolUse stays silent and Codex runs it as it would alone, instead of
+// the hook refusing it (SPEC §10.2). A file perm-peer cannot read exactly
+// is left out whole; a project's .codex/rules never counts.
+func TestHookCodexRulesClearRebase(t *testing.T) {
+	const rebase = `prefix_rule(pattern=["git", "rebase"], decision="allow")` + "\n"
+	cases := []struct {
+		name    string
+		files   map[string]string
+		env     []string // relative to the test's home, for CODEX_HOME
+		command string
+		want    string
+	}{
+		{name: "no rules", command: "git rebase origin/main", want: "deny"},
+		{name: "user rule", files: map[string]string{"~/.codex/rules/default.rules": rebase}, command: "git rebase origin/main", want: "none"},
+		{name: "sudo named whole", files: map[string]string{"~/.codex/rules/default.rules": `prefix_rule(pattern=["sudo", "apt-get", "update"])`}, command: "sudo apt-get update", want: "none"},
+		{name: "alternatives", files: map[string]string{"~/.codex/rules/git.rules": `prefix_rule(pattern=["git", ["commit", "rebase"]])`}, command: "git rebase origin/main", want: "none"},
+		{name: "prompt rule", files: map[string]string{"~/.codex/rules/default.rules": `prefix_rule(pattern=["git", "rebase"], decision="prompt")`}, command: "git rebase origin/main", want: "deny"},
+		{name: "program only", files: map[string]string{"~/.codex/rules/default.rules": `prefix_rule(pattern=["git"])`}, command: "git rebase origin/main", want: "deny"},
+		{name: "another rewrite", files: map[string]string{"~/.codex/rules/default.rules": rebase}, command: "git reset --hard origin/main", want: "deny"},
+		{name: "file with more than rules", files: map[string]string{"~/.codex/rules/default.rules": rebase + "X = 1\n"}, command: "git rebase origin/main", want: "deny"},
+		{name: "examples", files: map[string]string{"~/.codex/rules/default.rules": `prefix_rule(pattern=["git", "rebase"], match=["git rebase main"])`}, command: "git rebase origin/main", want: "deny"},
+		{name: "other extension", files: map[string]string{"~/.codex/rules/default.rules.bak": rebase}, command: "git rebase origin/main", want: "deny"},
+		{name: "codex home", files: map[string]string{"~/alt/rules/default.rules": rebase}, env: []string{"alt"}, command: "git rebase origin/main", want: "none"},
+		{name: "codex home elsewhere", files: map[string]string{"~/.codex/rules/default.rules": rebase}, env: []string{"alt"}, command: "git rebase origin/main", want: "deny"},
+		{name: "project rules", files: map[string]string{"p/.codex/rules/default.rules": rebase}, command: "git rebase origin/main", want: "deny"},
+		{name: "outside the project", files: map[string]string{"~/.codex/rules/default.rules": rebase}, command: "cd /tmp && git rebase origin/main", want: "deny"},
+		{name: "floor", files: map[string]string{"~/.codex/rules/default.rules": `prefix_rule(pattern=["rm"])` + "\n" + `prefix_rule(pattern=["rm", "-rf"])`}, command: "rm -rf ~", want: "deny"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newHookEnv(t)
+			e.hostFiles(c.files)
+			for _, d := range c.env {
+				e.extraEnv = append(e.extraEnv, "CODEX_HOME="+filepath.Join(filepath.Dir(e.project), d))
+			}
+			got, why := codexVerdict(t, e.run("codex", codexPre(e, c.command)))
+			if got != c.want {
+				t.Errorf("%s: %s (%s), want %s", c.command, got, why, c.want)
+			}
+		})
+	}
+}
