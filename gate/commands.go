@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 	"mvdan.cc/sh/v3/syntax"
@@ -342,14 +343,9 @@ func isShell(name string) bool {
 	return w != nil && w.Wrap == cmds.Shell
 }
 
-var interpreters = map[string]bool{"node": true, "nodejs": true, "deno": true, "ruby": true, "perl": true, "php": true,
-	"lua": true, "luajit": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true, "tclsh": true,
-	"irb": true, "groovy": true, "jshell": true, "bun": true, "java": true, "expect": true, "r": true, "julia": true,
-	"octave": true, "octave-cli": true, "gnuplot": true, "jrunscript": true, "jjs": true}
-
-func isInterpreter(lb string) bool {
-	return interpreters[lb] || strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy")
-}
+// isInterpreter reports a program the table declares an interpreter
+// (cmds/interps.go).
+func isInterpreter(lb string) bool { return cmds.InterpOf(lb) != nil }
 
 // reachesNetwork reports a DNS lookup (getent hosts NAME) or an opener
 // given a URL (open https://…, open -u URL, gio open URL): the name or URL
@@ -372,10 +368,6 @@ func isURLWord(v string) bool {
 	}
 	return strings.HasPrefix(rest, "//") || len(scheme) > 1 && rest != "" // C:\x is a drive, not a scheme
 }
-
-// patchPrograms are Codex's apply_patch program, whose argument or stdin
-// is a patch.
-var patchPrograms = map[string]bool{"apply_patch": true, "applypatch": true}
 
 // gnuPrograms are the GNU programs Homebrew installs on macOS with a g
 // prefix beside the BSD ones (coreutils, findutils, gnu-sed, gnu-tar, grep,
@@ -430,7 +422,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	} else if m, ok := remoteModule(lb, args); ok {
 		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+m+", fetched from outside the project"), true
 	}
-	if patchPrograms[lb] {
+	if spec := cmds.Lookup(lb); spec != nil && spec.Hook == "apply_patch" {
 		// Codex's shell handler applies apply_patch "PATCH" and
 		// apply_patch <<'EOF' … EOF itself: the files the patch names are
 		// written (a patch the gate cannot read asks)
@@ -451,9 +443,9 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 			return s
 		}
 	}
-	switch {
-	case isInterpreter(lb):
-		return a.interpreter(f, idx, lb, args, sc)
+	switch ip := cmds.InterpOf(lb); {
+	case ip != nil:
+		return a.interpreter(f, idx, lb, ip, args, sc)
 	case toolHook(lb) == "git":
 		return a.git(f, idx, lb, args, sc)
 	case lb == "find":
@@ -492,7 +484,8 @@ var revShellRe = lazyRE(`(?i)(socket|fsockopen|tcpsocket|net::|/dev/tcp|io::sock
 	`require\(\s*['"](node:)?net['"]\s*\)|Deno\.connect|Bun\.connect|NSStream|getStreamsToHost|NSFileHandle.*fileHandleWithSocket)`)
 var revShellExecRe = lazyRE(`(?i)(/bin/(ba|z|da)?sh|subprocess|pty\.spawn|exec|system|popen|spawn|cmd\.exe|dup2|ProcessBuilder|NSTask|Deno\.Command)`)
 
-func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *scope) summary {
+// interpreter reads a call of interpreter ip by the name lb.
+func (a *analyzer) interpreter(f *rfact, idx int, lb string, ip *cmds.Interp, args []word, sc *scope) summary {
 	a.noAlways = true
 	if len(args) == 1 && (args[0].val == "--version" || args[0].val == "-V" || args[0].val == "-v" || args[0].val == "version") {
 		f.safe = reason("gate.safe", "prints the interpreter version")
@@ -504,8 +497,8 @@ func (a *analyzer) interpreter(f *rfact, idx int, lb string, args []word, sc *sc
 			f.human = reason("human.download-exec", lb+" runs the output of a download")
 		}
 	}
-	c := parseInterp(lb, args)
-	if c.lb == "osascript" {
+	c := parseInterp(ip, args)
+	if ip.Drives {
 		// AppleScript drives other applications, the keychain and the system
 		f.human = reason("human.system-write", "osascript controls other applications and the system")
 	}
@@ -572,50 +565,22 @@ var codeModules = map[string]bool{"timeit": true, "pdb": true}
 // interpCall is an interpreter's command line: its inline code, the module
 // or libraries it loads, and where its operands start.
 type interpCall struct {
-	lb, family string
-	code       []string
-	module     string   // python -m, perl -M
-	libs       []string // ruby -r, node -r
-	inPlace    bool     // perl/ruby -i
-	phpServe   bool     // php -S
-	rest       int      // first word after the options
-}
-
-// interpLetters are the short options of an interpreter family: those
-// whose value is code, those that take a value (the rest of the cluster or
-// the next word) and those that take only the rest of the cluster.
-var interpLetters = map[string][3]string{
-	"python": {"c", "mWXQ", ""},
-	"perl":   {"eE", "IMm", "ixdD"},
-	"ruby":   {"e", "rICE", "ixTKF"},
-	"node":   {"ep", "r", ""},
-	"php":    {"rBRE", "fdcStz", ""},
-}
-
-// interpLong are long options that take the next word as their value.
-var interpLong = map[string]bool{"--require": true, "--import": true, "--loader": true, "--experimental-loader": true,
-	"--input-type": true, "--check-hash-based-pycs": true}
-
-func interpFamily(lb string) string {
-	switch {
-	case strings.HasPrefix(lb, "python") || strings.HasPrefix(lb, "pypy"):
-		return "python"
-	case lb == "node" || lb == "nodejs":
-		return "node"
-	case lb == "perl" || lb == "ruby" || lb == "php":
-		return lb
-	}
-	return ""
+	ip      *cmds.Interp
+	code    []string
+	module  string   // python -m, perl -M
+	libs    []string // ruby -r, node -r
+	inPlace bool     // perl/ruby -i
+	serve   bool     // php -S
+	rest    int      // first word after the options
 }
 
 // parseInterp reads an interpreter's options, short ones clustered as its
 // getopt does (perl -lne CODE, python3 -Ic CODE, ruby -rsocket -we CODE).
-// For interpreters it does not model, any -c/-e/--eval word's value is
-// code.
-func parseInterp(lb string, args []word) interpCall {
-	c := interpCall{lb: lb, family: interpFamily(lb), rest: len(args)}
-	letters, known := interpLetters[c.family]
-	if !known {
+// For interpreters whose options the table does not declare, any
+// -c/-e/--eval word's value is code.
+func parseInterp(ip *cmds.Interp, args []word) interpCall {
+	c := interpCall{ip: ip, rest: len(args)}
+	if !ip.Getopt {
 		for i, w := range args {
 			switch w.val {
 			case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "eval", "-Command", "-command":
@@ -645,78 +610,87 @@ func parseInterp(lb string, args []word) interpCall {
 			return c
 		case strings.HasPrefix(v, "--"):
 			n, val, eq := strings.Cut(v, "=")
-			if !eq && (n == "--eval" || n == "--print" || interpLong[n]) {
+			fl := ip.Long(n)
+			if !eq && fl != nil && fl.Arity == argv.Value {
 				val = next()
 			}
-			if n == "--eval" || n == "--print" {
-				c.code = append(c.code, val)
-			} else if n == "--require" || n == "--import" {
-				c.libs = append(c.libs, val)
-			}
-		case c.family == "node":
+			c.use(fl, val)
+		case !ip.Clusters:
 			// node does not cluster options: -pe is its alias of -p -e
-			switch v {
-			case "-e", "-p", "-pe":
-				c.code = append(c.code, next())
-			case "-r":
-				c.libs = append(c.libs, next())
+			if fl := ip.Long(v); fl != nil && fl.Arity == argv.Value {
+				c.use(fl, next())
 			}
 		default:
-			for j := 1; j < len(v); j++ {
-				l := v[j]
-				if l == 'i' && (c.family == "perl" || c.family == "ruby") {
-					c.inPlace = true
-				}
-				if (l == 'l' || l == '0' || l == 'C' || l == 'W') && (c.family == "perl" || c.family == "ruby") {
-					// -l, -0, -C, -W take only the digits that follow: -l0ne CODE
-					for j+1 < len(v) && (v[j+1] >= '0' && v[j+1] <= '9' || l == '0' && v[j+1] == 'x') {
-						j++
-					}
-					continue
-				}
-				if !strings.ContainsRune(letters[0]+letters[1]+letters[2], rune(l)) {
-					continue
-				}
-				val := v[j+1:]
-				if val == "" && !strings.ContainsRune(letters[2], rune(l)) {
-					val = next()
-				}
-				switch {
-				case strings.ContainsRune(letters[0], rune(l)):
-					c.code = append(c.code, val)
-					if c.family == "python" {
-						c.rest = i + 1 // python -c CODE: the rest is its argv
-						return c
-					}
-				case l == 'S' && c.family == "php":
-					c.phpServe = true
-				case l == 'm' && c.family == "python":
-					c.module = val
-					c.rest = i + 1
-					return c
-				case l == 'M' || l == 'm' || l == 'r':
-					c.libs = append(c.libs, val)
-				}
-				break
+			if c.cluster(v, next) {
+				c.rest = i + 1 // python -c CODE, -m MOD: the rest is its argv
+				return c
 			}
 		}
 	}
 	return c
 }
 
+// use keeps what flag fl (nil: one the table lacks) gives with value
+// val: code, or a library.
+func (c *interpCall) use(fl *argv.Flag, val string) {
+	switch {
+	case fl == nil:
+	case fl.Role == argv.Code:
+		c.code = append(c.code, val)
+	case fl.Role == argv.Load:
+		c.libs = append(c.libs, val)
+	}
+}
+
+// cluster reads the short options of word v, clustered as the
+// interpreter's getopt does (perl -lne CODE, python3 -Ic CODE, ruby
+// -rsocket -we CODE); next is the following word, as a value. It reports
+// a flag that ends the options (python -c, -m).
+func (c *interpCall) cluster(v string, next func() string) (ends bool) {
+	ip := c.ip
+	for j := 1; j < len(v); j++ {
+		l := v[j]
+		if l == ip.InPlace {
+			c.inPlace = true
+		}
+		if strings.IndexByte(ip.Digits, l) >= 0 {
+			// -l, -0, -C, -W take only the digits that follow: -l0ne CODE
+			for j+1 < len(v) && (v[j+1] >= '0' && v[j+1] <= '9' || l == '0' && v[j+1] == 'x') {
+				j++
+			}
+			continue
+		}
+		fl := ip.Short(l)
+		if fl == nil {
+			continue
+		}
+		val := v[j+1:]
+		if val == "" && fl.Arity == argv.Value {
+			val = next()
+		}
+		switch {
+		case fl.Role == argv.Code:
+			c.code = append(c.code, val)
+			return ip.CodeEnds
+		case l == ip.Serve:
+			c.serve = true
+		case l == ip.Module:
+			c.module = val
+			return true
+		default:
+			c.use(fl, val)
+		}
+		return false
+	}
+	return false
+}
+
 // serves reports an interpreter's built-in file server: python -m
 // http.server (SimpleHTTPServer), php -S, ruby -run -e httpd. They listen
 // on every interface by default.
 func (c interpCall) serves() bool {
-	switch c.family {
-	case "python":
-		return c.module == "http.server" || c.module == "SimpleHTTPServer"
-	case "php":
-		return c.phpServe
-	case "ruby":
-		return slices.Contains(c.libs, "un") && slices.ContainsFunc(c.code, func(s string) bool { return strings.HasPrefix(strings.TrimSpace(s), "httpd") })
-	}
-	return false
+	return c.serve || slices.Contains(c.ip.ServeModules, c.module) ||
+		c.ip.ServeLib != "" && slices.Contains(c.libs, c.ip.ServeLib) && slices.ContainsFunc(c.code, func(s string) bool { return strings.HasPrefix(strings.TrimSpace(s), "httpd") })
 }
 
 // extracts reports a python -m zipfile/tarfile -e: its last operand is the

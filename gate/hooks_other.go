@@ -19,9 +19,6 @@ var otherTools = map[string]bool{"ed": true, "ex": true, "vi": true, "vim": true
 	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true,
 	"psql": true, "mysql": true, "mariadb": true, "lldb": true}
 
-// compilers read their operands and write -o FILE.
-var compilers = map[string]bool{"cc": true, "gcc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true}
-
 // hookName is the hook the table names for program lb: its entry's
 // (spec, nil for none), else its tool's; "" for none.
 func hookName(spec *argv.Command, lb string) string {
@@ -90,7 +87,7 @@ func (c *plainCall) notInTable() summary {
 		a.dbClient(lb, args, sc, idx)
 	case lb == "cmake" && len(args) > 1 && args[0].val == "-E":
 		a.cmakeE(f, idx, args[1:], sc)
-	case compilers[lb]:
+	case c.spec != nil && c.spec.Hook == "cc": // a compiler (cmds/interps.go)
 		for _, w := range optionValues(args, 'o', "") {
 			a.writeWord(w, sc, idx)
 		}

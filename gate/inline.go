@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -109,7 +110,8 @@ func (a *analyzer) inlineCode(f *rfact, idx int, lb, code string, sc *scope) {
 
 // backticks: in the language `…` runs a shell command.
 func (c *inlineCall) backticks() bool {
-	return c.lb == "perl" || c.lb == "ruby" || c.lb == "php" || c.lb == "irb" || c.lb == "julia"
+	ip := cmds.InterpOf(c.lb)
+	return ip != nil && ip.Backticks
 }
 
 // commands analyses the shell commands the code runs: Tcl's exec, and
@@ -118,7 +120,7 @@ func (c *inlineCall) backticks() bool {
 func (c *inlineCall) commands() {
 	a, sc, idx := c.a, c.sc, c.idx
 	backticks := c.backticks()
-	if c.lb == "tclsh" || c.lb == "wish" || c.lb == "expect" {
+	if ip := cmds.InterpOf(c.lb); ip != nil && ip.Exec {
 		for _, m := range tclExec().FindAllStringSubmatch(c.code, 8) {
 			a.reparse(m[1], sc, idx)
 		}

@@ -36,6 +36,8 @@ const (
 	Write                 // a file the program writes: sort -o F
 	Run                   // a program it runs: sort --compress-program P
 	Source                // a file of code it runs first: bash --rcfile F
+	Code                  // code the program runs: python -c CODE, perl -e CODE
+	Load                  // a module or library it loads first: perl -MMOD, ruby -rLIB
 )
 
 // Effect is what using a flag does to the call, whatever its value.

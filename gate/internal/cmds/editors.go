@@ -23,3 +23,12 @@ var pagers = []*argv.Command{
 	opener("code", ex("-g main.go:10", "")), opener("subl", ex("main.go", "")), opener("hx", ex("main.go", "")),
 	opener("kak", ex("main.go", "")), opener("mcedit", ex("main.go", "")), opener("joe", ex("main.go", "")),
 }
+
+// editors are the programs that edit files by a script or commands the
+// gate reads (hooks named by their entries).
+var editors = []*argv.Command{
+	// Codex's apply_patch: its argument, or its stdin, is a patch, whose
+	// files it writes
+	{Name: "apply_patch", Hook: "apply_patch", Examples: []argv.Example{want("x", "ask ask.bad-input")}},
+	{Name: "applypatch", Hook: "apply_patch", Examples: []argv.Example{want("x", "ask ask.bad-input")}},
+}

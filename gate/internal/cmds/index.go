@@ -46,8 +46,8 @@ func Lookup(name string) *argv.Command {
 // the macOS readers and queries, the shell builtins, the secret stores
 // and the other programs a hook of the gate's reads (system.go).
 func All() []*argv.Command {
-	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, installerCmds(), macReaders, inspectors, queryCmds(), builtins,
-		secretStores, systemCmds)
+	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, editors, installerCmds(), macReaders, inspectors, queryCmds(), builtins,
+		secretStores, systemCmds, interpCmds())
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for
