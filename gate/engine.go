@@ -163,11 +163,6 @@ func (c *plainCall) data() {
 	inv := parseArgs(c.spec, args)
 	safe := c.spec.OperandEffect != argv.NotSafe || len(inv.Operands) == 0
 	env := ""
-	if lb == "date" {
-		for _, w := range optionValues(args, 'f', "--file") {
-			c.a.readWord(w, c.sc, c.idx, false) // error messages echo the file
-		}
-	}
 	for _, u := range inv.Uses {
 		if w, has := valueWord(args, u); has && u.Flag.Role == argv.Read {
 			a.readWord(w, c.sc, c.idx, false) // date -f: error messages echo the file

@@ -64,11 +64,14 @@ var core = asData(
 	prints(argv.Dirs, gnu("dirname", flags("-z --zero", "", ""))),
 	&argv.Command{Name: "cal", Numeric: true, Flags: flags("-1 -3 -h -j -m -s -w -y -Y --monday --sunday --julian --year --twelve --week --vertical", "-A -B -n --months --span --color", "")},
 	gnu("clear", flags("-x", "-T", "")),
-	// date -s sets the clock
+	// date -s sets the clock; -f FILE reads dates from FILE, and its
+	// error messages echo its lines (BSD's -f is an input format, read
+	// the same way)
 	gnu("date", with(flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
-		notSafe("-s --set", argv.Value)),
+		notSafe("-s --set", argv.Value), argv.Flag{Names: "-f --file", Arity: argv.Value, Role: argv.Read, Effect: argv.NotSafe}),
 		ex("+%s", ""), ex("-u +%Y-%m-%d", ""), ex("-Iseconds", ""), ex("-d yesterday", ""), want("-s 2020-01-01", "ask ask.unknown-command"),
-		want("--set=2020-01-01", "ask ask.unknown-command")),
+		want("--set=2020-01-01", "ask ask.unknown-command"), want("-f dates.txt", "ask ask.unknown-command"),
+		want("-uf.env", "human human.sensitive-read")),
 	gnu("factor", flags("-h --exponents", "", "")),
 	gnu("free", flags("-b --bytes -k --kibi -m --mebi -g --gibi --tebi --pebi --kilo --mega --giga --tera --peta -h --human --si -l --lohi -t --total -v --committed -w --wide", "-c --count -s --seconds", "")),
 	gnu("getconf", flags("-a --all", "-v", "")),
