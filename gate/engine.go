@@ -203,16 +203,7 @@ func (c *plainCall) data() {
 
 // builds reads the archivers.
 // It reports whether one of its arms matched.
-func (c *plainCall) builds() bool {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	switch {
-	case lb == "tar" || lb == "unzip" || lb == "gunzip" || lb == "zip" || lb == "gzip" || lb == "7z" || lb == "7za" || lb == "7zr" || lb == "bsdtar":
-		a.archive(f, idx, lb, args, sc)
-	default:
-		return false
-	}
-	return true
-}
+func (c *plainCall) builds() bool { return c.archiver() }
 
 // printsVersion says lb's --version alone only prints its version
 // (cmds.Tool's Version).

@@ -164,65 +164,118 @@ func (c *tarCall) packedFiles() {
 	}
 }
 
-// archive analyses the archivers other than tar (zip, unzip, gunzip, 7z):
-// what they extract, create, list or stream to stdout.
-func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope) {
-	if lb == "tar" || lb == "bsdtar" {
-		a.tar(f, idx, args, sc)
-		return
+// archiver reads a call of an archiver through the hook its entry names
+// (cmds/archives.go): tar's letters, or the command forms of zip, unzip,
+// gunzip, gzip and 7-Zip.
+// It reports whether it read the call.
+func (c *plainCall) archiver() bool {
+	switch h := hookName(c.spec, c.lb); h {
+	case "tar":
+		c.a.tar(c.f, c.idx, c.args, c.sc)
+	case "zip", "unzip", "gunzip", "gzip", "7z":
+		c.archive(h)
+	default:
+		return false
 	}
-	ops := operands(args, map[string]bool{"-d": true, "-x": true, "-i": true, "-TT": true, "--unzip-command": true})
-	sub := ""
-	if len(ops) > 0 {
-		sub = args[ops[0]].val
+	return true
+}
+
+// archiveCall is a call of an archiver other than tar, as its hook reads
+// it: its operands, and what it does with them.
+type archiveCall struct {
+	*plainCall
+	hook    string
+	ops     []int // its operands: files, and the archive it creates first
+	sub     string
+	dir     string // where it extracts: -d, -o, else the working directory
+	extract bool
+	listing bool // it only lists, tests or prints an archive
+	creates bool // it writes the archive its first operand names
+}
+
+// archive analyses the archivers other than tar (zip, unzip, gunzip,
+// gzip, 7z), hook naming which: what they extract, create, list or stream
+// to stdout.
+func (c *plainCall) archive(hook string) {
+	z := &archiveCall{plainCall: c, hook: hook, dir: c.sc.cwd,
+		ops: operands(c.args, map[string]bool{"-d": true, "-x": true, "-i": true, "-TT": true, "--unzip-command": true})}
+	if len(z.ops) > 0 {
+		z.sub = c.args[z.ops[0]].val
 	}
-	// zip -TT CMD tests the archive with CMD, through the shell
+	z.testCommands()
+	switch hook {
+	case "unzip":
+		z.unzip()
+	case "gunzip":
+		// -c, --stdout, -t and -l print, test or list
+		z.listing = hasShort(c.args, "ctl") || hasLongAbbrev(c.args, "--stdout", "--to-stdout", "--list", "--test")
+		z.extract = !z.listing
+	case "7z":
+		z.sevenZip()
+	case "zip":
+		z.creates = len(z.ops) > 0
+	}
+	z.effects()
+}
+
+// testCommands: zip -TT CMD and --unzip-command CMD test the archive with
+// CMD, through the shell.
+func (z *archiveCall) testCommands() {
+	a, f, args := z.a, z.f, z.args
 	for _, w := range optionValues(args, 0, "--unzip-command") {
 		f.ask = reason("ask.flag", "zip runs a command")
-		a.reparse(w.val, sc, idx)
+		a.reparse(w.val, z.sc, z.idx)
 	}
 	for i, w := range args {
-		if lb == "zip" && w.val == "-TT" && i+1 < len(args) {
+		if z.hook == "zip" && w.val == "-TT" && i+1 < len(args) {
 			f.ask = reason("ask.flag", "zip runs a command")
-			a.reparse(args[i+1].val, sc, idx)
+			a.reparse(args[i+1].val, z.sc, z.idx)
 		}
 	}
-	var extract, listing bool
-	dir := sc.cwd
-	switch lb {
-	case "unzip":
-		// -l, -v, -t, -Z, -z list or test; -p and -c print to stdout
-		listing = hasShort(args, "lvtZzpc")
-		extract = !listing
-		for _, w := range optionValues(args, 'd', "") {
-			dir = a.pathWord(w, sc, true).abs
-		}
-	case "gunzip":
-		listing = hasShort(args, "ctl") || hasLongAbbrev(args, "--stdout", "--to-stdout", "--list", "--test")
-		extract = !listing
-	case "7z", "7za", "7zr":
-		extract = sub == "x" || sub == "e"
-		listing = sub == "l" || sub == "t"
-		for _, w := range args {
-			if o, ok := strings.CutPrefix(w.val, "-o"); ok && o != "" {
-				dir = a.resolveMaybe(w, o, sc, true).abs
-			}
-		}
-		if len(ops) > 0 {
-			ops = ops[1:] // the command letter
+}
+
+// unzip: -l, -v, -t, -Z, -z list or test, -p and -c print to stdout;
+// otherwise it extracts, into -d DIR.
+func (z *archiveCall) unzip() {
+	z.listing = hasShort(z.args, "lvtZzpc")
+	z.extract = !z.listing
+	for _, w := range optionValues(z.args, 'd', "") {
+		z.dir = z.a.pathWord(w, z.sc, true).abs
+	}
+}
+
+// sevenZip: the command letter is the first operand (x and e extract,
+// into -oDIR, l and t list or test, a and u create or update the archive
+// named next).
+func (z *archiveCall) sevenZip() {
+	z.extract = z.sub == "x" || z.sub == "e"
+	z.listing = z.sub == "l" || z.sub == "t"
+	for _, w := range z.args {
+		if o, ok := strings.CutPrefix(w.val, "-o"); ok && o != "" {
+			z.dir = z.a.resolveMaybe(w, o, z.sc, true).abs
 		}
 	}
-	if extract {
-		r := a.resolvePath(dir, "", true)
+	if len(z.ops) > 0 {
+		z.ops = z.ops[1:] // the command letter
+	}
+	z.creates = !z.extract && !z.listing && len(z.ops) > 0 && (z.sub == "a" || z.sub == "u")
+}
+
+// effects: extracting writes the directory; the archive created is
+// written, the other operands read; an archive packed from a directory
+// holding a secret is tainted; listing only is known-safe; zip - FILES…
+// streams the archive to stdout.
+func (z *archiveCall) effects() {
+	a, f, idx, args, sc := z.a, z.f, z.idx, z.args, z.sc
+	if z.extract {
+		r := a.resolvePath(z.dir, "", true)
 		a.writeFact(r, idx)
 		if a.holdsProtected(r) {
 			f.human = reason("human.protected-overwrite", "an archive extracted where perm-peer's own files live could overwrite them")
 		}
 	}
-	// zip NAME FILES… and 7z a NAME FILES… write the archive NAME
-	creates := !extract && !listing && len(ops) > 0 && (lb == "zip" || strings.HasPrefix(lb, "7z") && (sub == "a" || sub == "u"))
-	for n, i := range ops {
-		if creates && n == 0 {
+	for n, i := range z.ops {
+		if z.creates && n == 0 {
 			if args[i].val != "-" {
 				a.writeWord(args[i], sc, idx)
 			}
@@ -230,19 +283,16 @@ func (a *analyzer) archive(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 		a.readWord(args[i], sc, idx, false)
 	}
-	if creates && args[ops[0]].val != "-" && (lb != "zip" || hasShort(args, "rR") || hasFlag(args, "--recurse-paths")) {
+	zip := z.hook == "zip"
+	if z.creates && args[z.ops[0]].val != "-" && (!zip || hasShort(args, "rR") || hasFlag(args, "--recurse-paths")) {
 		// zip stores what links point to unless -y; 7z does by default
-		a.packed([]word{args[ops[0]]}, args, ops[1:], sc, sc, lb != "zip" || !hasShort(args, "y") && !hasFlag(args, "--symlinks"))
+		a.packed([]word{args[z.ops[0]]}, args, z.ops[1:], sc, sc, !zip || !hasShort(args, "y") && !hasFlag(args, "--symlinks"))
 	}
-	if listing && f.ask == nil {
-		f.safe = reason("gate.safe", lb+" only lists, tests or prints an archive")
+	if z.listing && f.ask == nil {
+		f.safe = reason("gate.safe", z.lb+" only lists, tests or prints an archive")
 	}
-	// zip - FILES… streams the archive to stdout
-	if !extract && lb == "zip" && len(ops) > 1 && args[ops[0]].val == "-" {
-		for n, i := range ops {
-			if lb == "zip" && n == 0 {
-				continue // the archive name, "-"
-			}
+	if zip && len(z.ops) > 1 && args[z.ops[0]].val == "-" {
+		for _, i := range z.ops[1:] {
 			a.add(&rfact{kind: protocol.FactRead, path: a.pathWord(args[i], sc, false), parent: idx,
 				human: reason("human.sensitive-read", "an archive streamed to stdout carries hidden files such as .env")})
 		}

@@ -123,6 +123,11 @@ const (
 	// acts ("cd: -Z: invalid option"), so it is not read as changing the
 	// answer yet; reading it as Ask is a tightening of its own (T1)
 	Fails
+	// ByHook: the entry's Hook reads the flags in a language of the
+	// program's own (tar's, in old, short and long style: package
+	// scripts' ReadTar) and asks about a long option it lacks itself;
+	// FirstUnknown does not report (gate's TestByHookAsksUnknown)
+	ByHook
 )
 
 // Flag is one flag in all its spellings: synonyms, so a prefix matching

@@ -43,11 +43,11 @@ func Lookup(name string) *argv.Command {
 // All are the declarations of the programs' flags: the core programs, the
 // readers, the info printers, the searches, the tools with subcommands,
 // the disk tools, the file tools, the pagers and editors, the installers,
-// the macOS readers and queries, the shell builtins, the secret stores
-// and the other programs a hook of the gate's reads (system.go).
+// the macOS readers and queries, the shell builtins, the secret stores,
+// the other programs a hook of the gate's reads (system.go), the archivers.
 func All() []*argv.Command {
 	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, editors, installerCmds(), macReaders, inspectors, queryCmds(), builtins,
-		secretStores, systemCmds, interpCmds())
+		secretStores, systemCmds, interpCmds(), archivers)
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for

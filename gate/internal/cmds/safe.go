@@ -36,10 +36,10 @@ var info = []*argv.Command{
 	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
 	// Info-ZIP unzip: -l -v -t -z list, test or print the comment (the
 	// code decides which forms only read)
-	{Name: "unzip", Numeric: true, Flags: flags("-l -v -t -z -T -p -c -f -u -j -n -o -q -qq -a -aa -b -C -D -K -L -M -N -s -U -V -W -X -Y -$ -: -^ -Z -1 -2 -h",
+	{Name: "unzip", Hook: "unzip", Numeric: true, Flags: flags("-l -v -t -z -T -p -c -f -u -j -n -o -q -qq -a -aa -b -C -D -K -L -M -N -s -U -V -W -X -Y -$ -: -^ -Z -1 -2 -h",
 		"-d -x -O -I -P", ""), Examples: []argv.Example{ex("-l a.zip", ""), ex("-qq -t a.zip", ""), ex("-G a.zip", "-G")}},
-	gnu("gunzip", flags(zcats+" -k --keep --synchronous --rsyncable --fast --best -1 -2 -3 -4 -5 -6 -7 -8 -9", "-S --suffix", ""),
-		ex("-l a.gz", ""), ex("-t a.gz", ""), ex("--zz a.gz", "--zz")),
+	withHook("gunzip", gnu("gunzip", flags(zcats+" -k --keep --synchronous --rsyncable --fast --best -1 -2 -3 -4 -5 -6 -7 -8 -9", "-S --suffix", ""),
+		ex("-l a.gz", ""), ex("-t a.gz", ""), ex("--zz a.gz", "--zz"))),
 	// macOS launchctl: list and print only show the services
 	tool("launchctl", flags("", "", ""), sub("list", flags("-x", "", "")), sub("print", flags("", "", "")), sub("print-disabled", flags("", "", ""))),
 }
