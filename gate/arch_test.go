@@ -24,7 +24,7 @@ import (
 const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 4
-	maxAnalyzerFuncs = 93
+	maxAnalyzerFuncs = 77
 	maxNameCompares  = 134 // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 6   // package-level sets keyed by program names
 	maxArgvScanners  = 24  // functions that compare a word with "--" themselves

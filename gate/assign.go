@@ -240,7 +240,7 @@ func (a *analyzer) setArray(as *syntax.Assign, sc *scope) {
 }
 
 // arrayWords returns the elements "${a[@]}" or ${a[*]} expands to.
-func (a *analyzer) arrayWords(w *syntax.Word) ([]word, bool) {
+func (a *shellState) arrayWords(w *syntax.Word) ([]word, bool) {
 	if len(a.arrays) == 0 || len(w.Parts) != 1 {
 		return nil, false
 	}
@@ -277,7 +277,7 @@ func wordsOf(ws []*syntax.Word) []word {
 // setTaint records whether a variable holds a secret; the keys are also
 // "&N" for a file descriptor (exec 3<.env) and "(history)" for the shell's
 // history list (history -r ~/.ssh/id_rsa).
-func (a *analyzer) setTaint(name string, t bool) {
+func (a *shellState) setTaint(name string, t bool) {
 	if a.taint == nil {
 		a.taint = map[string]bool{}
 	}
@@ -286,7 +286,7 @@ func (a *analyzer) setTaint(name string, t bool) {
 
 // setVals records the values the call gave a variable (nil: unknown). They
 // only make answers stricter unless exact.
-func (a *analyzer) setVals(name string, v *varVals) {
+func (a *shellState) setVals(name string, v *varVals) {
 	delete(a.listVars, name)
 	if v == nil {
 		if a.vals != nil {
@@ -320,7 +320,7 @@ func (a *analyzer) setsVar(by, name string, dyn bool) {
 }
 
 // ref is the variable assigning name assigns: the target of a nameref.
-func (a *analyzer) ref(name string) string {
+func (a *shellState) ref(name string) string {
 	if t := a.refs[name]; t != "" {
 		return t
 	}

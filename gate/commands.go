@@ -457,7 +457,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 // outsideCwd makes a command that runs another in dir (env -C, go -C,
 // npm --prefix) ask when dir is outside the project or unknown: whatever
 // a rule allows for the project, the build files there are someone else's.
-func (a *analyzer) outsideCwd(f *rfact, by, dir string) {
+func (a *places) outsideCwd(f *rfact, by, dir string) {
 	if r := a.resolvePath(dir, "", false); dir == "" || !a.inProject(r) {
 		f.ask = reason("ask.outside-cwd", by+" runs it outside the project")
 	}

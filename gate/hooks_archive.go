@@ -302,7 +302,7 @@ func (z *archiveCall) effects() {
 // packed taints an archive written to a file from a directory that holds a
 // secret: uploading the archive later in the call sends that secret
 // (tar czf x.tgz . && curl -T x.tgz).
-func (a *analyzer) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) {
+func (a *places) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) {
 	for _, i := range ops {
 		if args[i].dyn {
 			continue

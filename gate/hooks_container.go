@@ -91,7 +91,7 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 
 // containerMount checks a bind mount: a container given /, a system
 // directory, the home or a secret reads everything in it.
-func (a *analyzer) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
+func (a *factLog) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
 	host, _, _ := strings.Cut(v, ":")
 	if flag == "--mount" {
 		host = ""

@@ -185,7 +185,7 @@ func (c *plainCall) drops() bool {
 
 // copyMove reads a file tool that copies, moves or links its sources to
 // a target (t.Does: Copies, Moves, Links, Syncs).
-func (a *analyzer) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
+func (a *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
 	syncs := t.Does == cmds.Syncs
 	// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
 	// empties the destination like rm -rf
@@ -273,7 +273,7 @@ func (a *analyzer) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args
 // metaWrite reads a file tool that changes its operands' metadata or
 // creates them (t.Does: ChangesMeta), after its lead operands (the mode or
 // owner); -R on a root is a floor.
-func (a *analyzer) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
+func (a *factLog) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
 	ops := operands(args, t.ValueFlags())
 	recursive := hasShort(args, "R") || hasFlag(args, "--recursive")
 	if t.Lead > 0 {
@@ -307,7 +307,7 @@ var fixerValueFlags = map[string]bool{"-c": true, "--config": true, "-o": true, 
 
 // fixer polices eslint --fix and prettier --write: they rewrite the files
 // they are given, and -o writes a report.
-func (a *analyzer) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
+func (a *factLog) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
 	for _, w := range flagValues(args, "-o", "--output-file") {
 		a.writeWord(w, sc, idx)
 	}

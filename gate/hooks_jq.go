@@ -11,7 +11,7 @@ import (
 // filter is known-safe only when every function it calls is a pure
 // builtin or its own, SPEC §5.1), the files it loads, reads or edits;
 // taint when it prints the environment.
-func (a *analyzer) jq(f *rfact, idx int, lb string, args []word, sc *scope) (taint bool) {
+func (a *factLog) jq(f *rfact, idx int, lb string, args []word, sc *scope) (taint bool) {
 	yq := lb == "yq"
 	// --arg NAME VALUE and its kin take two words: they are dropped
 	// here, so that the filter is the first operand left (after --, jq

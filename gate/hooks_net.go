@@ -1089,7 +1089,7 @@ func urlHost(v string) string {
 }
 
 // hostsOf lists the hosts command idx connects to.
-func (a *analyzer) hostsOf(idx int) []string {
+func (a *factLog) hostsOf(idx int) []string {
 	var hosts []string
 	for _, g := range a.facts[max(idx, 0):] {
 		if g.kind == protocol.FactNetwork && g.parent == idx {

@@ -13,7 +13,7 @@ import (
 
 // readsInProject reports that every read fact of command idx is a known
 // path inside the project.
-func (a *analyzer) readsInProject(idx int) bool {
+func (a *factLog) readsInProject(idx int) bool {
 	for _, g := range a.facts[idx+1:] {
 		if g.kind == protocol.FactRead && g.parent == idx && !a.inProject(g.path) {
 			return false

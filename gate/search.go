@@ -592,7 +592,7 @@ func gnuToGo(p string, basic bool) (string, bool) {
 // regularFiles reports search operands that are all regular files on disk
 // now (a symlink counts as what it points to): grep -r of a file reads
 // only that file, no hidden file beside it.
-func (a *analyzer) regularFiles(paths []word, sc *scope) bool {
+func (a *places) regularFiles(paths []word, sc *scope) bool {
 	if len(paths) == 0 {
 		return false
 	}
@@ -624,7 +624,7 @@ type clearedSearch struct {
 // nothing else in the call writes, deletes or runs an unknown program: the
 // files cannot become a directory or a link to one (rm x.yml; ln -s . x.yml),
 // nor a .env appear, before or while grep reads them.
-func (a *analyzer) searchesOnlyFiles() {
+func (a *factLog) searchesOnlyFiles() {
 	if len(a.fileSearches) == 0 {
 		return
 	}

@@ -33,7 +33,7 @@ func flagOutsideModel(f *rfact) bool {
 // model: a sensitive or system path among them (a word, or a --flag=VALUE's
 // value) is a human-only read, since the program may read it, and a
 // persistence file a human-only write, since it may write it.
-func (a *analyzer) handedPaths(args []word, sc *scope, idx int) {
+func (a *factLog) handedPaths(args []word, sc *scope, idx int) {
 	for _, w := range args {
 		v := w.val
 		if w.dyn || v == "" || strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
