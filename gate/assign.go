@@ -5,8 +5,11 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -334,41 +337,50 @@ func (a *shellState) ref(name string) string {
 var lookupEnv = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
 	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "PS4": true, "PROMPT_COMMAND": true}
 
-// builtinTargets are the variables a builtin assigns: read and mapfile
-// their operands (and -a), printf -v, getopts its second operand. Every
-// non-option word counts, which can only ask more.
-func builtinTargets(lb string, args []word) []word {
-	var out []word
-	switch lb {
-	case "read", "mapfile", "readarray", "getopts":
+// builtinTargets are the variables a builtin assigns (its entry spec's
+// argv.State and Assigns flags): read, mapfile and getopts their operands
+// (every non-option word counts, read -a's too, which can only ask more),
+// printf -v its value. printed is the parse that found the Assigns flags
+// (the targets hold what the call prints), nil for the others.
+func builtinTargets(spec *argv.Command, args []word) (out []word, printed *argv.Invocation) {
+	switch {
+	case spec == nil:
+	case spec.State == argv.ReadsLine || spec.State == argv.SetsVars:
 		for _, w := range args {
 			if !strings.HasPrefix(w.val, "-") || w.dyn {
 				out = append(out, w)
 			}
 		}
-	case "printf":
-		for i, w := range args {
+	case slices.ContainsFunc(spec.Flags, func(f argv.Flag) bool { return f.Role == argv.Assigns }):
+		inv := spec.ParseAt(len(args), func(i int) (string, bool) { return args[i].val, args[i].dyn })
+		for _, u := range inv.Uses {
 			switch {
-			case w.val == "-v" && i+1 < len(args):
-				out = append(out, args[i+1])
-			case strings.HasPrefix(w.val, "-v") && len(w.val) > 2:
-				out = append(out, word{val: w.val[2:], dyn: w.dyn})
+			case u.Flag.Role != argv.Assigns || u.ValAt < 0:
+			case u.ValAt == u.At:
+				out = append(out, word{val: u.Value, dyn: args[u.At].dyn}) // printf -vNAME
+			default:
+				out = append(out, args[u.ValAt])
 			}
 		}
+		printed = &inv
 	}
-	return out
+	return out, printed
 }
 
 // builtinValue is what printf -v NAME FORMAT ARGS may store: one of its
-// literal words (stricter answers only); nil for read and the others.
-func builtinValue(lb string, args []word) *varVals {
-	if lb != "printf" {
+// words that are not its Assigns flags or their values, when all are
+// literal (stricter answers only); nil when nothing was printed (read and
+// the others).
+func builtinValue(printed *argv.Invocation, args []word) *varVals {
+	if printed == nil {
 		return nil
 	}
 	v := &varVals{}
 	for i, w := range args {
 		switch {
-		case w.val == "-v", i > 0 && args[i-1].val == "-v", strings.HasPrefix(w.val, "-v"):
+		case slices.ContainsFunc(printed.Uses, func(u argv.Use) bool {
+			return u.Flag.Role == argv.Assigns && (u.At == i || u.ValAt == i)
+		}):
 		case w.dyn:
 			return nil
 		default:
@@ -451,7 +463,7 @@ func harmlessEnv(name, val string) bool {
 	}
 	fields := strings.Fields(val)
 	if isCommandEnv(name) {
-		return harmlessCommandEnv[val]
+		return val == "" || val == "none" || shownCommand(val)
 	}
 	up := strings.ToUpper(name)
 	switch {
@@ -501,6 +513,15 @@ func harmlessEnv(name, val string) bool {
 	return len(fields) > 0
 }
 
+// shownCommand reports a command line its program's table entry declares
+// harmless as a variable's command (argv.Command.CommandEnv): cat, true,
+// less -R. The arguments must be spelled as declared.
+func shownCommand(val string) bool {
+	prog, args, _ := strings.Cut(val, " ")
+	c := cmds.Lookup(prog)
+	return c != nil && slices.Contains(c.CommandEnv, args)
+}
+
 // harmlessFlag: f is one of names, alone or as name=VALUE.
 func harmlessFlag(f string, names map[string]bool) bool {
 	if i := strings.IndexByte(f, '='); i > 0 {
@@ -510,8 +531,6 @@ func harmlessFlag(f string, names map[string]bool) bool {
 }
 
 var (
-	harmlessCommandEnv = map[string]bool{"": true, "cat": true, "less": true, "less -R": true, "less -r": true,
-		"less -FRX": true, "less -FR": true, "more": true, "true": true, ":": true, "none": true}
 	harmlessGoFlags = map[string]bool{"-mod": true, "-count": true, "-v": true, "-race": true, "-trimpath": true,
 		"-buildvcs": true, "-short": true, "-p": true, "-tags": true, "-modcacherw": true, "-failfast": true,
 		"-cover": true, "-timeout": true, "-json": true}

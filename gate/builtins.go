@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 )
 
 // The shell builtins that change the shell's own state (its directory,
@@ -58,10 +60,11 @@ func (c *plainCall) builtin() bool {
 // of a listing; the subscripts unset and test -v evaluate.
 func (c *plainCall) assigns() {
 	a, lb, args, sc := c.a, c.lb, c.args, c.sc
-	for _, n := range builtinTargets(lb, args) {
+	targets, printed := builtinTargets(c.spec, args)
+	for _, n := range targets {
 		a.setsVar(lb, n.val, n.dyn)
 		a.subscript(n.val, sc)
-		v := builtinValue(lb, args)
+		v := builtinValue(printed, args)
 		a.setVals(n.val, v)
 		if slices.ContainsFunc(args, func(w word) bool { return w.taint }) {
 			a.setTaint(a.ref(n.val), true) // printf -v k %s "$(cat .env)"
@@ -74,7 +77,7 @@ func (c *plainCall) assigns() {
 	}
 	// … | while read f: f holds one name the listing printed, or one line
 	// of a text the call spells (echo .env | while read f; do cat "$f")
-	if lb == "read" && a.stdin != nil && len(args) > 0 && !args[len(args)-1].dyn &&
+	if c.state() == argv.ReadsLine && a.stdin != nil && len(args) > 0 && !args[len(args)-1].dyn &&
 		!slices.ContainsFunc(args[:len(args)-1], func(w word) bool { return w.val != "-r" }) {
 		name := a.ref(args[len(args)-1].val)
 		switch lines := strings.Split(strings.TrimSuffix(a.stdin.text, "\n"), "\n"); {
@@ -85,25 +88,31 @@ func (c *plainCall) assigns() {
 			a.setVals(name, &varVals{vals: lines})
 		}
 	}
-	switch lb {
-	case "unset", "test", "[":
-		// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
-		for i, w := range args {
-			if lb == "unset" || i > 0 && args[i-1].val == "-v" {
-				a.subscript(w.val, sc)
-			}
+	// unset 'a[$(cmd)]', test -v 'a[$(cmd)]' evaluate the subscript
+	for i, w := range args {
+		if c.state() == argv.UnsetsVars || c.state() == argv.TestsVars && i > 0 && args[i-1].val == "-v" {
+			a.subscript(w.val, sc)
 		}
 	}
+}
+
+// state is what the builtin does to the shell's variables or directory
+// (argv.State), NoState for a program the table does not have.
+func (c *plainCall) state() argv.State {
+	if c.spec == nil {
+		return argv.NoState
+	}
+	return c.spec.State
 }
 
 // cd, pushd and chdir change the working directory the later commands
 // are read in: to the one value their operand can take, else unknown.
 // quiet: it prints nothing (cd and chdir; pushd prints the stack).
 func (c *plainCall) cd(quiet bool) {
-	a, lb, args, sc := c.a, c.lb, c.args, c.sc
+	a, args, sc := c.a, c.args, c.sc
 	ops := operands(args, nil)
 	switch {
-	case len(ops) == 0 && lb == "cd":
+	case len(ops) == 0 && c.state() == argv.HomeDir:
 		sc.cwd = a.env.Home
 	case len(ops) == 1 && args[ops[0]].dyn && args[ops[0]].exact && len(args[ops[0]].alts) == 1 &&
 		args[ops[0]].alts[0] != "" && args[ops[0]].alts[0] != "-" && !strings.HasPrefix(args[ops[0]].alts[0], "-"):

@@ -38,6 +38,7 @@ const (
 	Source                // a file of code it runs first: bash --rcfile F
 	Code                  // code the program runs: python -c CODE, perl -e CODE
 	Load                  // a module or library it loads first: perl -MMOD, ruby -rLIB
+	Assigns               // a shell variable the builtin sets to what it prints: printf -v NAME
 )
 
 // Effect is what using a flag does to the call, whatever its value.
@@ -100,6 +101,29 @@ const (
 	// directory, aliases, options, traps, history, variables): package
 	// gate's builtins.go reads its words, the one closed switch over them
 	Builtin
+)
+
+// State is what a shell builtin does to the shell's own variables or
+// directory that its flags do not say; package gate's builtins.go and
+// assign.go read it.
+type State uint8
+
+const (
+	NoState State = iota
+	// HomeDir: it changes directory to its operand, to $HOME without one (cd)
+	HomeDir
+	// ReadsLine: its operands are variables it sets to the fields of one
+	// line of its input (read NAME…)
+	ReadsLine
+	// SetsVars: its operands are variables it sets (mapfile ARRAY,
+	// getopts OPTSTRING NAME)
+	SetsVars
+	// UnsetsVars: its words name variables, whose subscripts it evaluates
+	// (unset 'a[$(cmd)]')
+	UnsetsVars
+	// TestsVars: the word after its -v operator names a variable, whose
+	// subscript it evaluates (test -v 'a[$(cmd)]')
+	TestsVars
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.
@@ -187,6 +211,14 @@ type Command struct {
 	// gate resolves the name (TestHooksResolve), so the table stays data
 	// and one program's knowledge has one place.
 	Hook string
+	// State is what a shell builtin does to the shell's variables or
+	// directory that its flags do not say.
+	State State
+	// CommandEnv are the argument lists (each one string, "" for none)
+	// with which the program is harmless as the command line a variable
+	// like PAGER or EDITOR holds (GIT_PAGER=cat, EDITOR=true, PAGER='less
+	// -R'): it shows its input or does nothing, and runs nothing else.
+	CommandEnv []string
 
 	once  sync.Once
 	flags []Flag // Flags, each Each entry split into its flags

@@ -45,7 +45,7 @@ const (
 
 // builtins are the shell builtins that change the shell's state.
 var builtins = []*argv.Command{
-	stackBuiltin("cd", flags(cdFlags, "", ""), want("-P /tmp", "allow"), want("src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read")),
+	withState(argv.HomeDir, stackBuiltin("cd", flags(cdFlags, "", ""), want("-P /tmp", "allow"), want("src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read"))),
 	stackBuiltin("chdir", flags(cdFlags, "", ""), want("-q src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read")),
 	stackBuiltin("pushd", flags("-n "+cdFlags, "", ""), want("-n src", "allow"), want("+2", "allow"),
 		want("~/.aws && cat credentials", "human human.sensitive-read")),
@@ -58,10 +58,10 @@ var builtins = []*argv.Command{
 		want("", "human human.env-dump"), want("-k", "ask ask.flag"), want("-o keyword", "ask ask.flag")),
 	shellBuiltin("hash", flags("-d -l -r -t", "-p", ""), want("-r", "allow"), want("-t ls", "allow"),
 		want("-p /tmp/x ls", "ask ask.flag")),
-	shellBuiltin("mapfile", flags("-t", "-C -c -d -n -O -s -u", ""), want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"),
-		want("-t lines", "ask")),
-	shellBuiltin("readarray", flags("-t", "-C -c -d -n -O -s -u", ""), want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"),
-		want("-t lines", "ask")),
+	withState(argv.SetsVars, shellBuiltin("mapfile", flags("-t", "-C -c -d -n -O -s -u", ""),
+		want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
+	withState(argv.SetsVars, shellBuiltin("readarray", flags("-t", "-C -c -d -n -O -s -u", ""),
+		want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
 	shellBuiltin("compgen", flags(compgenSwitches, compgenValues, ""), want("-v", "human human.env-dump"),
 		want("-C 'rm -rf ~'", "deny floor.rm-root"), want("-c", "ask")),
 	shellBuiltin("history", flags("-a -c -n -p -r -s -w", "-d", ""), want("-r ~/.ssh/id_rsa", "human human.sensitive-read"),
@@ -72,5 +72,26 @@ var builtins = []*argv.Command{
 	shellBuiltin("ulimit", flags(ulimitLetters, "", ""), want("-n", "allow"), want("-Sn", "allow"), want("-n 1024", "ask")),
 	shellBuiltin("umask", flags("-p -S", "", ""), want("-S", "allow"), want("022", "ask")),
 	// getopts OPTSTRING NAME [ARG…]: the words after NAME are what it parses
-	shellBuiltin("getopts", flags("", "", ""), want("ab: opt", "ask")),
+	withState(argv.SetsVars, shellBuiltin("getopts", flags("", "", ""), want("ab: opt", "ask"), want("ab: PATH", "ask ask.env-prefix"))),
+}
+
+// withState gives a builtin's entry what it does to the shell's variables
+// or directory (argv.State).
+func withState(st argv.State, c *argv.Command) *argv.Command {
+	c.State = st
+	return c
+}
+
+// sets is a flag whose value is a shell variable the builtin sets to what
+// it prints (printf -v NAME).
+func sets(names string) argv.Flag {
+	return argv.Flag{Names: names, Arity: argv.Value, Role: argv.Assigns}
+}
+
+// shownCommand gives a program the argument lists with which it is
+// harmless as the command line of a variable like PAGER or EDITOR
+// (argv.Command.CommandEnv): GIT_PAGER=cat, EDITOR=true, PAGER='less -R'.
+func shownCommand(c *argv.Command, args ...string) *argv.Command {
+	c.CommandEnv = args
+	return c
 }

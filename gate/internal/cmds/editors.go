@@ -15,8 +15,9 @@ func opener(name string, ex ...argv.Example) *argv.Command {
 }
 
 var pagers = []*argv.Command{
-	withHook("less", opener("less", want("-R log.txt", "ask"), want("/home/u/.ssh/id_rsa", "human human.sensitive-read"))),
-	withHook("less", opener("more", ex("README.md", ""))),
+	shownCommand(withHook("less", opener("less", want("-R log.txt", "ask"), want("/home/u/.ssh/id_rsa", "human human.sensitive-read"))),
+		"", "-R", "-r", "-FRX", "-FR"),
+	shownCommand(withHook("less", opener("more", ex("README.md", ""))), ""),
 	opener("most", ex("log.txt", "")), opener("pg", ex("log.txt", "")),
 	opener("zless", ex("log.gz", "")), opener("zmore", ex("log.gz", "")),
 	opener("nano", ex("+10 main.go", "")), opener("pico", ex("notes.txt", "")), opener("micro", ex("main.go", "")),

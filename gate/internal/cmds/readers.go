@@ -95,8 +95,8 @@ func counts(c *argv.Command) *argv.Command { c.Output = argv.Counts; return c }
 // readers are the read-only programs whose operands are files they read
 // (package gate's readers set): cat … base64, each with its flags.
 var readers = []*argv.Command{
-	gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
-		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")),
+	shownCommand(gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
+		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")), ""),
 	{Name: "head", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
 		Examples: []argv.Example{ex("-5 x", ""), ex("-n5 x", ""), ex("-n 5 -q x", ""), ex("--lines=5 x", ""), ex("--li 5 x", ""), ex("-o out x", "-o")}},
 	{Name: "tail", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
