@@ -75,3 +75,34 @@ test("Gemini CLI: a broken perm-peer (malformed policy) blocks the call", async 
     await model.close();
   }
 });
+
+test("Gemini CLI: a human-only git rebase runs when the user's own tools.allowed names it, and is refused when it does not", async () => {
+  for (const allowed of [false, true]) {
+    const w = world();
+    execFileSync("git", ["-C", w.project, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one"]);
+    if (allowed) {
+      const settings = path.join(w.home, ".gemini", "settings.json");
+      const s = JSON.parse(fs.readFileSync(settings, "utf8"));
+      s.tools = { allowed: ["run_shell_command(git rebase)"] };
+      fs.writeFileSync(settings, JSON.stringify(s, null, 2));
+    }
+    const model = await startAnthropic([{ tool: "run_shell_command", input: { command: "git rebase HEAD" } }, { text: "done" }]);
+    try {
+      const run = await runGemini(w, model, "rebase");
+      assert.equal(run.code, 0, run.stderr.slice(-2000));
+      const results = model.toolResults();
+      assert.equal(results.length, 1, JSON.stringify(results));
+      const recs = audit(w);
+      assert.equal(recs.length, 1, JSON.stringify(recs));
+      if (allowed) {
+        assert.match(results[0].content, /up to date/, "Gemini ran the rebase its user allowed");
+        assert.deepEqual([recs[0].decision, recs[0].decidedBy], ["once", "rule"]);
+      } else {
+        assert.match(results[0].content, /perm-peer: .*ask the user/);
+        assert.deepEqual([recs[0].decision, recs[0].decidedBy], ["reject", "headless"]);
+      }
+    } finally {
+      await model.close();
+    }
+  }
+});
