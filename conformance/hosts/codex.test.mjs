@@ -98,3 +98,32 @@ test("Codex: a broken perm-peer (malformed policy) blocks the call", async () =>
     await model.close();
   }
 });
+
+test("Codex: a human-only git rebase runs when the user's own execpolicy allows it, and is refused when it does not", async () => {
+  for (const allowed of [false, true]) {
+    const w = world();
+    execFileSync("git", ["-C", w.project, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one"]);
+    if (allowed) {
+      fs.mkdirSync(path.join(w.codexHome, "rules"));
+      // the form Codex's own "always allow" appends
+      fs.writeFileSync(path.join(w.codexHome, "rules", "default.rules"), 'prefix_rule(pattern=["git","rebase"], decision="allow")\n');
+    }
+    const model = await startAnthropic([{ tool: "exec_command", input: { cmd: "git rebase HEAD" } }, { text: "done" }]);
+    try {
+      const run = await runCodex(w, model, "rebase");
+      assert.equal(run.code, 0, run.stderr.slice(-2000));
+      const ids = model.toolResults().map((r) => r.tool_use_id);
+      assert.equal(ids.length, 1, JSON.stringify(model.toolResults()));
+      const recs = audit(w);
+      if (allowed) {
+        assert.match(result(model, ids[0]), /up to date/, "Codex ran the rebase its user allowed");
+        assert.deepEqual(recs.map((r) => [r.decision, r.decidedBy]), [["once", "rule"]]);
+      } else {
+        assert.match(result(model, ids[0]), /needs a human/);
+        assert.deepEqual(recs.map((r) => [r.decision, r.decidedBy]), [["reject", "headless"]]);
+      }
+    } finally {
+      await model.close();
+    }
+  }
+});
