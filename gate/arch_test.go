@@ -27,7 +27,7 @@ const (
 	maxAnalyzerFuncs = 77
 	maxNameCompares  = 122 // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 5   // package-level sets keyed by program names
-	maxArgvScanners  = 24  // functions that compare a word with "--" themselves
+	maxArgvScanners  = 20  // functions that compare a word with "--" themselves
 	minTableCoverage = 508 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
 	// each is never known-safe (TestIgnoredNeverSafe), so an unknown flag

@@ -88,7 +88,7 @@ func gitSubcommand(a *analyzer, f *rfact, idx int, args []word, sc *scope) summa
 	}
 	c.flags()
 	c.ops = operands(c.rest, nil)
-	c.dd = slices.IndexFunc(c.rest, func(w word) bool { return w.val == "--" })
+	c.dd = switchesOnly.End(len(c.rest), wordAt(c.rest)) - 1
 	c.sendsSecrets()
 	c.writesElsewhere()
 	c.workTreeWrites()
@@ -825,7 +825,7 @@ func (c *gitCall) show() {
 	rest, ops, gsc, gidx, cwd, a := c.rest, c.ops, c.sc, c.idx, c.cwd, c.a
 	// git show --stat REV -- .env names the file, as git log does; REV:F
 	// prints F's contents whatever the flags
-	namesOnly := gitNamesOnly(false, rest)
+	namesOnly := gitNamesOnly(false, c.flagWords())
 	for _, o := range ops {
 		v := rest[o].val
 		if c := strings.IndexByte(v, ':'); c >= 0 && c+1 < len(v) {
@@ -841,7 +841,7 @@ func (c *gitCall) log() {
 	sub, rest, ops, gsc, gidx, a := c.sub, c.rest, c.ops, c.sc, c.idx, c.a
 	// operands may be paths: git diff .env shows the secret's changes;
 	// git log --format=%ci -- .env or git diff --stat only name them
-	namesOnly := gitNamesOnly(c.spec.NamesOnly, rest)
+	namesOnly := gitNamesOnly(c.spec.NamesOnly, c.flagWords())
 	for _, o := range ops {
 		if sub == "log" && o > 0 && rest[o-1].val == "-L" {
 			continue // read below
@@ -853,11 +853,7 @@ func (c *gitCall) log() {
 	}
 	// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
 	// print lines of FILE, after the last colon; START may be /regex/
-	opts := rest
-	if c.dd >= 0 {
-		opts = rest[:c.dd]
-	}
-	for i, w := range opts {
+	for i, w := range c.flagWords() {
 		v, ok := strings.CutPrefix(w.val, "-L")
 		if sub != "log" || !ok || w.dyn {
 			continue
@@ -1207,14 +1203,12 @@ var gitListFlags = map[string]bool{"--oneline": true, "--format": true, "--prett
 // the files it is given (git log -1 --format=%ci -- f, git diff --stat -- f):
 // its path operands are only listed. git diff prints a patch unless a
 // summary option replaces it; names: the subcommand prints none by
-// default (cmds.GitSub.NamesOnly: git log).
-func gitNamesOnly(names bool, rest []word) bool {
+// default (cmds.GitSub.NamesOnly: git log). opts are the words before
+// the end of its options (gitCall.flagWords).
+func gitNamesOnly(names bool, opts []word) bool {
 	summary := names
-	for _, w := range rest {
+	for _, w := range opts {
 		v := w.val
-		if v == "--" {
-			break
-		}
 		if !strings.HasPrefix(v, "-") {
 			continue
 		}
@@ -1225,6 +1219,15 @@ func gitNamesOnly(names bool, rest []word) bool {
 		summary = summary || gitSummaryFlags[name]
 	}
 	return summary
+}
+
+// flagWords are the subcommand's words before the "--" that ends its
+// options (all of them without one): where its flags are.
+func (c *gitCall) flagWords() []word {
+	if c.dd >= 0 {
+		return c.rest[:c.dd]
+	}
+	return c.rest
 }
 
 // gitSummaryFlags replace git diff's patch with names or counts.

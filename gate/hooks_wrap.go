@@ -777,11 +777,11 @@ func (c *wrapCall) runs() (s summary, ok bool) {
 		return a.container(f, idx, args, sc), true
 	case "kubectl":
 		// kubectl exec POD -- CMD (or debug) runs CMD in the pod, like docker exec
-		dashes := slices.IndexFunc(args, func(w word) bool { return w.val == "--" })
-		if dashes < 0 || !matchPath(args, []string{"exec"}, false) && !matchPath(args, []string{"debug"}, false) {
+		end := switchesOnly.End(len(args), wordAt(args))
+		if end == 0 || !matchPath(args, []string{"exec"}, false) && !matchPath(args, []string{"debug"}, false) {
 			return s, false
 		}
-		return c.runFrom(args, dashes+1), true
+		return c.runFrom(args, end), true
 	}
 	return c.runFrom(args, c.w.Skip), true
 }

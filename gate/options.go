@@ -163,6 +163,15 @@ func valueWord(args []word, u argv.Use) (word, bool) {
 // own options takes a value, or one whose values the gate does not know.
 var switchesOnly = argv.Valued("")
 
+// beforeEnd are the words of args before the "--" that ends the options
+// (all of them without one), read as switches.
+func beforeEnd(args []word) []word {
+	if end := switchesOnly.End(len(args), wordAt(args)); end > 0 {
+		return args[:end-1]
+	}
+	return args
+}
+
 // firstOperand is the index of the first operand of args read by c
 // (argv.Valued: the options that take a value), len(args) when there is
 // none; nil reads every option as a switch.

@@ -254,16 +254,14 @@ func matchPath(args []word, path []string, afterOpt bool) bool {
 	return ok
 }
 
-// pathRest is matchPath that also returns the words after the path.
+// pathRest is matchPath that also returns the words after the path; the
+// path is looked for before the "--" that ends the options.
 func pathRest(args []word, path []string, afterOpt bool) ([]word, bool) {
 	if len(path) == 0 {
 		return args, true
 	}
-	for i, w := range args {
+	for i, w := range beforeEnd(args) {
 		v := w.val
-		if v == "--" {
-			return nil, false
-		}
 		if strings.HasPrefix(v, "-") && !w.dyn {
 			afterOpt = !strings.Contains(v, "=")
 			continue

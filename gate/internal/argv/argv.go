@@ -425,6 +425,13 @@ func (c *Command) FirstOperand(n int, at func(i int) (val string, dyn bool)) int
 	return c.scan(n, at, &inv, firstOperand)
 }
 
+// End is the index of the word after the "--" that ends the flags of the
+// n words at(i) (Invocation.Ended), 0 when no "--" does.
+func (c *Command) End(n int, at func(i int) (val string, dyn bool)) int {
+	var inv Invocation
+	return max(c.scan(n, at, &inv, end), 0)
+}
+
 // scanMode is what a scan records.
 type scanMode uint8
 
@@ -432,10 +439,19 @@ const (
 	whole        scanMode = iota // operands, flags and unknown flags
 	firstUnknown                 // the first unknown flag only
 	firstOperand                 // the first operand's index only
+	end                          // the end of the flags only
 )
 
+// unknown records the unknown flag v in inv when the mode reports them.
+func (m scanMode) unknown(inv *Invocation, v string) {
+	if m == whole || m == firstUnknown {
+		inv.Unknown = append(inv.Unknown, v)
+	}
+}
+
 // scan parses the n words at(i) into inv, as far as mode needs; it
-// returns the first operand's index (-1: none) in mode firstOperand.
+// returns the first operand's index (-1: none) in mode firstOperand, the
+// index after the "--" ending the flags (-1: none) in mode end.
 // A word known only at run time is an operand unless its known start is
 // a dash: -o$X is -o with a value whatever $X holds.
 func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
@@ -465,10 +481,13 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 				return i + 1
 			}
 			inv.Ended = i + 1
+			if mode == end {
+				return i + 1
+			}
 			c.operands(i+1, n, at, inv, mode)
 			return -1
 		case strings.HasPrefix(v, "--"):
-			i = c.parseLong(v, i, n, at, inv, !first)
+			i = c.parseLong(v, i, n, at, inv, mode)
 			continue
 		}
 		if f, ok := c.word[v]; ok {
@@ -493,10 +512,10 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 			continue
 		}
 		if c.OneDash {
-			inv.Unknown = append(inv.Unknown, v)
+			mode.unknown(inv, v)
 			continue
 		}
-		i = c.parseShort(v, i, n, at, inv, !first)
+		i = c.parseShort(v, i, n, at, inv, mode)
 	}
 	return -1
 }
@@ -527,12 +546,13 @@ func next(i, n int, at func(int) (string, bool)) (int, string) {
 
 // parseLong reads the long option v, word i, and returns the index of the
 // last word it used.
-// record: the flag found is kept in inv.Uses.
-func (c *Command) parseLong(v string, i, n int, at func(int) (string, bool), inv *Invocation, record bool) int {
+// In mode whole the flag found is kept in inv.Uses.
+func (c *Command) parseLong(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
+	record := mode == whole
 	name, val, eq := strings.Cut(v[2:], "=")
 	full, f := c.lookupLong(name)
 	if f == nil || eq && f.Arity == None {
-		inv.Unknown = append(inv.Unknown, v)
+		mode.unknown(inv, v)
 		return i
 	}
 	u := Use{Flag: f, Name: "--" + full, At: i, ValAt: -1}
@@ -569,21 +589,21 @@ func (c *Command) operands(from, n int, at func(int) (string, bool), inv *Invoca
 
 // parseShort reads the cluster v, word i (-abc, -ofile, -5), and returns
 // the index of the last word it used.
-// record: the flags found are kept in inv.Uses.
-func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, record bool) int {
+// In mode whole the flags found are kept in inv.Uses.
+func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
+	record := mode == whole
 	for j := 1; j < len(v); j++ {
 		if c.Numeric && v[j] >= '0' && v[j] <= '9' {
 			continue
 		}
 		f, ok := c.short[v[j]]
-		if !ok && c.Unknown == Skip {
-			if record {
+		if !ok {
+			if mode == whole || mode == firstUnknown {
 				inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
 			}
-			continue
-		}
-		if !ok {
-			inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
+			if c.Unknown == Skip {
+				continue // a switch
+			}
 			return i
 		}
 		u := Use{Flag: f, Name: v[j-1 : j+1], At: i, ValAt: -1}

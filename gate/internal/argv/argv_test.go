@@ -194,7 +194,11 @@ func TestValued(t *testing.T) {
 	if u := sudo.FirstUnknown(2, func(i int) (string, bool) { return []string{"-E", "ls"}[i], false }); u != "" {
 		t.Errorf("FirstUnknown of a Skip declaration: %q, want none", u)
 	}
-	inv := sudo.Parse(strings.Fields("-E a -- b c"), nil)
+	words := strings.Fields("-E a -- b c")
+	if e := sudo.End(len(words), func(i int) (string, bool) { return words[i], false }); e != 3 {
+		t.Errorf("-E a -- b c: End %d, want 3", e)
+	}
+	inv := sudo.Parse(words, nil)
 	if inv.Ended != 3 || !reflect.DeepEqual(inv.Operands, []int{1, 3, 4}) || !reflect.DeepEqual(inv.Unknown, []string{"-E"}) {
 		t.Errorf("-E a -- b c: %+v, want operands [1 3 4], ended 3, unknown [-E]", inv)
 	}
