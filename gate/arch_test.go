@@ -24,11 +24,11 @@ import (
 const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 4
-	maxAnalyzerFuncs = 77
+	maxAnalyzerFuncs = 76
 	maxNameCompares  = 122 // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 5   // package-level sets keyed by program names
 	maxArgvScanners  = 20  // functions that compare a word with "--" themselves
-	minTableCoverage = 508 // of the programs the gate names, those the table declares
+	minTableCoverage = 525 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
 	// each is never known-safe (TestIgnoredNeverSafe), so an unknown flag
 	// changes no answer; declaring them serves precise values (T5)

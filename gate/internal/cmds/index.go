@@ -44,10 +44,12 @@ func Lookup(name string) *argv.Command {
 // readers, the info printers, the searches, the tools with subcommands,
 // the disk tools, the file tools, the pagers and editors, the installers,
 // the macOS readers and queries, the shell builtins, the secret stores,
-// the other programs a hook of the gate's reads (system.go), the archivers.
+// the other programs a hook of the gate's reads (system.go), the archivers,
+// the password managers and credential helpers, the coding agents and the
+// peer-to-peer senders.
 func All() []*argv.Command {
 	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, editors, installerCmds(), macReaders, inspectors, queryCmds(), builtins,
-		secretStores, systemCmds, interpCmds(), archivers)
+		secretStores, systemCmds, interpCmds(), archivers, secretCLIs, agents, senders)
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for

@@ -42,3 +42,40 @@ var secretStores = []*argv.Command{
 		sub("clear", flags("", "", "")), sub("lock", flags("", "--collection", ""))),
 		want("lookup service gh", "human human.sensitive-read"), want("search service gh", "ask")),
 }
+
+// secretCLIs are the password managers, vaults and decrypters whose
+// secret-printing forms gate/subcmds.go's secretPrinters name (vault kv
+// get, pass show, sops -d): no hook reads them, and none is known-safe
+// but its help.
+var secretCLIs = []*argv.Command{
+	examples(tool("vault", flags("", "-address -namespace -format -field -mount -output-curl-string -output-policy", ""),
+		sub("kv", flags("", "-mount -field -format -version", "")), sub("read", flags("", "-field -format", "")), sub("status", flags("", "-format", ""))),
+		want("kv get secret/app", "human human.sensitive-read"), want("status", "ask")),
+	examples(tool("pass", flags("", "", ""), sub("show", flags("-c --clip -q --qrcode", "", "")), sub("ls", flags("", "", ""))),
+		want("show web/github", "human human.sensitive-read"), want("ls", "ask")),
+	examples(tool("gopass", flags("-y --yes", "", ""), sub("show", flags("-c --clip -o --password -f --force -n --noparsing", "-r --revision", "")),
+		sub("ls", flags("-f --flat", "", ""))),
+		want("show web/github", "human human.sensitive-read"), want("ls", "ask")),
+	examples(tool("bw", flags("--pretty --raw --response --quiet --nointeraction", "--session", ""),
+		sub("get", flags("", "--itemid --organizationid", "")), sub("list", flags("", "--search --url --folderid --collectionid --organizationid", ""))),
+		want("get password github", "human human.sensitive-read"), want("list items", "ask")),
+	examples(tool("lpass", flags("", "", ""), sub("show", flags("--all --username --password --url --notes --json --expand-multi -x --clip -c", "--field --attach --basic-regexp -G --fixed-strings -F", "")),
+		sub("ls", flags("-l --long -m -u --color", "--format", ""))),
+		want("show github", "human human.sensitive-read"), want("ls", "ask")),
+	// sops -d and decrypt print the plaintext; sops FILE opens it
+	// decrypted in an editor
+	gnu("sops", with(flags("-d --decrypt -e --encrypt -i --in-place --ignore-mac --verbose", "--input-type --output-type --extract --config "+
+		"--age --pgp --kms --gcp-kms --azure-kv --hc-vault-transit --encrypted-regex --unencrypted-regex", ""), writes("--output")),
+		want("-d secrets.enc.yaml", "human human.sensitive-read"), want("-e -i app.yaml", "ask")),
+	gnu("age", with(flags("-d --decrypt -e --encrypt -a --armor -p --passphrase", "-r --recipient", ""),
+		reads("-i --identity -R --recipients-file"), writes("-o --output")),
+		want("-d -i key.txt secret.age", "human human.sensitive-read"), want("-r age1xyz -o out.age notes.txt", "ask")),
+	examples(tool("ansible-vault", flags("--ask-vault-pass --ask-vault-password -v --verbose", "--vault-id --vault-password-file --vault-pass-file", ""),
+		sub("view", flags("", "--vault-id --vault-password-file", "")), sub("encrypt", flags("", "--vault-id --vault-password-file --output", ""))),
+		want("view vars.yml", "human human.sensitive-read"), want("encrypt vars.yml", "ask")),
+	// credential helpers: get prints the credential the helper stores
+	examples(tool("docker-credential-pass", flags("", "", ""), sub("get", flags("", "", "")), sub("list", flags("", "", ""))),
+		want("get", "human human.sensitive-read"), want("list", "ask")),
+	examples(tool("git-credential-store", flags("", "--file", ""), sub("get", flags("", "", "")), sub("store", flags("", "", ""))),
+		want("get", "human human.sensitive-read"), want("--file creds get", "human human.sensitive-read")),
+}

@@ -14,7 +14,13 @@ func hookCmd(name, hook string, f []argv.Flag, ex ...argv.Example) *argv.Command
 
 // withHook names the hook that reads c's words, and gives its examples.
 func withHook(hook string, c *argv.Command, ex ...argv.Example) *argv.Command {
-	c.Hook, c.Examples = hook, append(c.Examples, ex...)
+	c.Hook = hook
+	return examples(c, ex...)
+}
+
+// examples gives c the examples ex.
+func examples(c *argv.Command, ex ...argv.Example) *argv.Command {
+	c.Examples = append(c.Examples, ex...)
 	return c
 }
 
@@ -44,4 +50,17 @@ var systemCmds = []*argv.Command{
 		"-a --suffix-length -b --bytes -C --line-bytes -l --lines -n --number -t --separator --additional-suffix",
 		"--numeric-suffixes --hex-suffixes"), runs("--filter")),
 		want("-l 100 big.txt part.", "ask ask.write"), want("--filter='wc -l' big.txt", "ask"))),
+}
+
+// senders are the peer-to-peer file senders: the files they send go to
+// whoever holds the code they print (gate/subcmds.go's uploaders).
+var senders = []*argv.Command{
+	examples(tool("croc", flags("--yes --debug --no-compress --overwrite --ask --classic --local --internal-dns --ignore-stdin",
+		"--relay --relay6 --pass --curve --ip --out --socks5 --connect --throttleUpload", ""),
+		sub("send", flags("--zip --no-local --git --exclude", "-c --code --hash --text --transfers --multicast --port", ""))),
+		want("send notes.txt", "ask"), want("--version", "allow")),
+	examples(tool("wormhole", flags("--verify --hide-progress --dump-timing", "--relay-url --transit-helper --appid", ""),
+		sub("send", flags("--hide-progress --no-qr --ignore-unsendable-files", "--text --code -c --code-length", "")),
+		sub("receive", flags("--accept-file --only-text --hide-progress", "-o --output-file", ""))),
+		want("send notes.txt", "ask"), want("receive", "ask")),
 }
