@@ -265,7 +265,7 @@ func (c *gitCall) flags() {
 		}
 	}
 	if sub == "grep" {
-		c.gs = parseSearch("git-grep", rest)
+		c.gs = readSearch(cmds.GitGrep(), rest)
 		for _, cmd := range c.gs.preCmds {
 			a.reparse(cmd, gsc, gidx) // the pager runs through the shell
 		}

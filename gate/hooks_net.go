@@ -1033,7 +1033,7 @@ func (c *plainCall) sends() {
 		}
 	} else if (netReads(lb) || lookupSubcmd(uploaders, lb, args) || reachesNetwork(lb, args)) && !c.localSync() {
 		c.s.or(a.network(f, idx, lb, args, sc))
-	} else if !parsedOptions[lb] {
+	} else if !c.hooked("search") {
 		a.flagValueSecrets(lb, args, sc, idx, nil)
 	}
 }

@@ -9,11 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
 func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
-	s := parseSearch(lb, args)
+	s := readSearch(cmds.SearchOf(lb), args)
 	for _, w := range s.paths {
 		if w.dyn && w.projPaths && (!w.secretPaths || w.broadPaths) && s.huntsSecrets() == "" {
 			// find -name '*.go' | xargs grep TODO: project files a listing
@@ -50,7 +51,7 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 	// key files hold when its output can carry their lines (search.go): a
 	// sensitive read (SPEC 5.4). grep -r reads hidden files; rg and ag skip
 	// them unless told to, so the reason points there.
-	if s.searchesHidden(lb) {
+	if s.searchesHidden() {
 		if why := s.huntsSecrets(); why != "" {
 			root := "."
 			if len(s.paths) > 0 {
@@ -247,21 +248,24 @@ func breToERE(p string) string {
 	return b.String()
 }
 
+// hooked says the program's table entry names hook h.
+func (c *plainCall) hooked(h string) bool { return c.spec != nil && c.spec.Hook == h }
+
 // searches reads the searches and the languages: grep, sed, awk, jq, fd.
 // It reports whether one of its arms matched.
 func (c *plainCall) searches() bool {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	s := &c.s
 	switch {
-	case lb == "grep" || lb == "egrep" || lb == "fgrep" || lb == "rg" || lb == "ag" || lb == "ack" || lb == "zgrep":
+	case c.hooked("search"):
 		a.grep(f, idx, lb, args, sc)
 	case lb == "sed" || lb == "gsed":
 		a.sed(f, idx, args, sc)
 	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
 		s.taint = a.awk(f, idx, args, sc) || s.taint
-	case lb == "jq" || lb == "yq" || lb == "gojq":
+	case c.hooked("jq"):
 		s.taint = a.jq(f, idx, lb, args, sc) || s.taint
-	case lb == "fd" || lb == "fdfind":
+	case c.hooked("fd"):
 		// fd [PATTERN] [PATH…] -x/-X CMD…: the command is the rest of the line (up to ';')
 		x := slices.IndexFunc(args, func(w word) bool {
 			return w.val == "-x" || w.val == "--exec" || w.val == "-X" || w.val == "--exec-batch"

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
@@ -33,6 +35,8 @@ type searchCmd struct {
 	skipsHidden bool
 	// reGlobs: the globs are ag's -G/-g regexps, not name globs
 	reGlobs bool
+	// hiddenRule: when the search reads hidden files
+	hiddenRule cmds.Hidden
 
 	dialect    dialect
 	ignoreCase bool // the last of -i/-y/-s/--no-ignore-case given
@@ -53,17 +57,19 @@ type searchCmd struct {
 	odd []string
 }
 
-type dialect int
+// dialect is how a search reads its patterns (cmds.Dialect).
+type dialect = cmds.Dialect
 
 const (
-	basicRE dialect = iota // GNU grep's default
-	extendedRE
-	fixedStrings
-	perlRE // grep -P, ag
-	rustRE // rg: RE2-like, read as Go reads it
+	basicRE      = cmds.BasicRE
+	extendedRE   = cmds.ExtendedRE
+	fixedStrings = cmds.FixedStrings
+	perlRE       = cmds.PerlRE
+	rustRE       = cmds.RustRE
 )
 
-// searchOptions lists a tool's options: the short letters that take a
+// searchOptions lists a tool's options (make's, hooks_build.go: the
+// searches are read by their table entries): the short letters that take a
 // value, and its long options (true: takes a value). GNU getopt tools
 // (grep, ag) accept unique abbreviations of long options; rg does not.
 type searchOptions struct {
@@ -77,154 +83,6 @@ type searchOptions struct {
 	// synonyms are long options that are another's spelling (--colour is
 	// --color): a prefix of both is that option, not ambiguous
 	synonyms map[string]string
-}
-
-// colorChoices are the values of GNU grep's and git's --color[=WHEN].
-var colorChoices = map[string][]string{"color": {"auto", "always", "never"}, "colour": {"auto", "always", "never"}}
-
-var grepOptions = searchOptions{shortValue: "ABCDdefmX", abbrev: true, long: map[string]bool{
-	"extended-regexp": false, "fixed-strings": false, "basic-regexp": false, "perl-regexp": false,
-	"regexp": true, "file": true, "ignore-case": false, "no-ignore-case": false, "word-regexp": false,
-	"line-regexp": false, "null-data": false, "no-messages": false, "invert-match": false, "version": false,
-	"help": false, "max-count": true, "byte-offset": false, "line-number": false, "no-line-number": false,
-	"line-buffered": false, "with-filename": false, "no-filename": false, "label": true,
-	"only-matching": false, "quiet": false, "silent": false, "binary-files": true, "text": false,
-	"directories": true, "devices": true, "recursive": false, "dereference-recursive": false,
-	"include": true, "exclude": true, "exclude-from": true, "exclude-dir": true,
-	"files-without-match": false, "files-with-matches": false, "count": false, "initial-tab": false,
-	"null": false, "after-context": true, "before-context": true, "context": true,
-	"group-separator": true, "no-group-separator": false, "color": false, "colour": false,
-}, choices: colorChoices, synonyms: map[string]string{"colour": "color"}}
-
-var rgOptions = searchOptions{shortValue: "ABCEMTdefgjmrt", long: map[string]bool{
-	"regexp": true, "file": true, "after-context": true, "before-context": true, "context": true,
-	"glob": true, "iglob": true, "type": true, "type-not": true, "type-add": true, "type-clear": true,
-	"max-count": true, "max-depth": true, "max-columns": true, "max-filesize": true, "threads": true,
-	"replace": true, "encoding": true, "engine": true, "color": true, "colors": true,
-	"context-separator": true, "field-context-separator": true, "field-match-separator": true,
-	"path-separator": true, "pre": true, "pre-glob": true, "sort": true, "sortr": true,
-	"ignore-file": true, "dfa-size-limit": true, "regex-size-limit": true, "hostname-bin": true,
-	"hyperlink-format": true, "generate": true, "maxdepth": true,
-}}
-
-// gitGrepOptions are git grep's (-O[PAGER] runs a program: see parseSearch).
-var gitGrepOptions = searchOptions{shortValue: "ABCefm", abbrev: true, long: map[string]bool{
-	"regexp": true, "file": true, "after-context": true, "before-context": true, "context": true,
-	"max-depth": true, "threads": true, "max-count": true, "open-files-in-pager": false, "color": false,
-	"extended-regexp": false, "fixed-strings": false, "basic-regexp": false, "perl-regexp": false,
-	"ignore-case": false, "word-regexp": false, "invert-match": false, "no-index": false, "untracked": false,
-	"cached": false, "recurse-submodules": false, "and": false, "or": false, "not": false, "all-match": false,
-	"line-number": false, "column": false, "count": false, "files-with-matches": false, "name-only": false,
-	"files-without-match": false, "null": false, "heading": false, "break": false, "show-function": false,
-	"function-context": false, "only-matching": false, "quiet": false, "text": false, "textconv": false, "no-textconv": false,
-	"full-name": false, "exclude-standard": false, "no-exclude-standard": false,
-}, choices: colorChoices}
-
-var agOptions = searchOptions{shortValue: "ABCGgmpW", abbrev: true, long: map[string]bool{
-	"after": true, "before": true, "context": true, "depth": true, "file-search-regex": true,
-	"ignore": true, "ignore-dir": true, "max-count": true, "pager": true, "path-to-ignore": true,
-	"width": true, "workers": true, "color-line-number": true, "color-match": true, "color-path": true,
-	"hidden": false, "unrestricted": false, "ignore-case": false, "case-sensitive": false,
-	"smart-case": false, "literal": false, "word-regexp": false, "invert-match": false,
-	"recurse": false, "no-recurse": false, "search-binary": false, "search-zip": false,
-}}
-
-// parsedOptions are the tools parseSearch reads by their option tables:
-// each spelling of an option reads its value by the option's role (grep
-// -e .env and --regexp=.env are both a pattern), so the generic guess of
-// flagValueSecrets, that a --x=V value may be a file, does not apply.
-var parsedOptions = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true}
-
-// parseSearch reads args as the search tool lb would.
-func parseSearch(lb string, args []word) searchCmd {
-	s := searchCmd{dialect: basicRE}
-	opts := grepOptions
-	switch lb {
-	case "egrep":
-		s.dialect = extendedRE
-	case "fgrep":
-		s.dialect = fixedStrings
-	case "rg":
-		opts, s.dialect, s.recursive, s.skipsHidden = rgOptions, rustRE, true, true
-	case "git-grep":
-		opts = gitGrepOptions
-	case "ag":
-		s.skipsHidden = true // ack reads hidden files
-		fallthrough
-	case "ack":
-		opts, s.dialect, s.recursive, s.smartCase, s.reGlobs = agOptions, perlRE, true, true, true
-	}
-	var operands []word
-	dd := false
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		v := w.val
-		switch {
-		case dd || w.dyn || v == "-" || !strings.HasPrefix(v, "-"):
-			operands = append(operands, w)
-			continue
-		case v == "--":
-			dd = true
-			continue
-		}
-		// next returns an option's separate value word.
-		next := func() (word, bool) {
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return word{}, false
-		}
-		if strings.HasPrefix(v, "--") {
-			name, val, hasVal := strings.Cut(v[2:], "=")
-			full, takes := opts.lookup(name)
-			if hasVal && !takes && !slices.Contains(opts.choices[full], val) {
-				s.odd = append(s.odd, "--"+name)
-			}
-			vw := word{val: val, dyn: w.dyn}
-			if takes && !hasVal {
-				vw, hasVal = next()
-			}
-			s.applyLong(lb, full, vw, hasVal)
-			continue
-		}
-		for j := 1; j < len(v); j++ {
-			c := v[j]
-			if lb == "git-grep" && c == 'O' {
-				s.pre = true // -O[PAGER]: the rest of the cluster is a program
-				if v[j+1:] != "" {
-					s.preCmds = append(s.preCmds, v[j+1:])
-				}
-				break
-			}
-			if lb != "rg" && lb != "ag" && lb != "ack" && lb != "git-grep" && c >= '0' && c <= '9' {
-				// grep -NUM: NUM lines of context.
-				k := j
-				for k < len(v) && v[k] >= '0' && v[k] <= '9' {
-					k++
-				}
-				if n, _ := strconv.Atoi(v[j:k]); n > 0 {
-					s.context = true
-				}
-				j = k - 1
-				continue
-			}
-			if strings.IndexByte(opts.shortValue, c) >= 0 {
-				vw, ok := word{val: v[j+1:], dyn: w.dyn}, j+1 < len(v)
-				if !ok {
-					vw, ok = next()
-				}
-				s.applyShort(lb, c, vw, ok)
-				break
-			}
-			s.applyShort(lb, c, word{}, false)
-		}
-	}
-	if !s.patternGiven && !s.files && len(operands) > 0 {
-		s.patterns, operands = append(s.patterns, operands[0]), operands[1:]
-	}
-	s.paths = operands
-	return s
 }
 
 // synonymOf says a synonym of the option full starts with name.
@@ -264,6 +122,46 @@ func (o searchOptions) lookup(name string) (string, bool) {
 	return found, o.long[found]
 }
 
+// readSearch reads args as the search sp reads them: each flag the table
+// declares sets what its entry says, whatever its spelling (grep -e .env
+// and --regexp=.env are both a pattern, grep -R and
+// --dereference-recursive both follow links); the first operand is the
+// pattern unless a flag gave one.
+func readSearch(sp *cmds.Search, args []word) searchCmd {
+	s := searchCmd{dialect: sp.Dialect, recursive: sp.Recursive, hiddenRule: sp.Hidden,
+		skipsHidden: sp.Hidden == cmds.HiddenIfAsked, smartCase: sp.SmartCase, reGlobs: sp.RegexpGlobs}
+	inv := parseArgs(sp.Cmd, args)
+	for _, u := range inv.Uses {
+		v, ok := valueWord(args, u)
+		s.set(u.Flag, v, ok)
+		if u.Flag.Sets == cmds.SearchColorWhen && ok && !slices.Contains(cmds.ColorWhens, v.val) {
+			// --color=WHEN of a value the program refuses
+			name, _, _ := strings.Cut(args[u.At].val, "=")
+			s.odd = append(s.odd, name)
+		}
+	}
+	for _, w := range inv.Unknown {
+		// --x=V of a flag that takes no value, or of one the table lacks:
+		// odd, and read as the flag it names (fail closed: ag --hidden=x
+		// still reads hidden files)
+		if name, _, eq := strings.Cut(w, "="); eq && strings.HasPrefix(w, "--") {
+			s.odd = append(s.odd, name)
+			for _, u := range sp.Cmd.Parse([]string{name}, nil).Uses {
+				s.set(u.Flag, word{}, false)
+			}
+		}
+	}
+	ops := inv.Operands
+	if !s.patternGiven && !s.files && len(ops) > 0 {
+		s.patterns, ops = append(s.patterns, args[ops[0]]), ops[1:]
+	}
+	s.paths = make([]word, 0, len(ops))
+	for _, i := range ops {
+		s.paths = append(s.paths, args[i])
+	}
+	return s
+}
+
 // positive reports a context length the tool accepts and that is above 0;
 // a value it cannot read counts (fail closed).
 func positive(w word) bool {
@@ -284,114 +182,71 @@ func (s *searchCmd) patternFile(w word, ok bool) {
 	}
 }
 
-func (s *searchCmd) applyShort(lb string, c byte, v word, ok bool) {
-	rgOrAg := lb == "rg" || lb == "ag" || lb == "ack"
-	switch {
-	case rgOrAg && (c == 'S' || c == 's'):
-		s.ignoreCase, s.smartCase = false, c == 'S'
-	case lb == "rg" && c == 'u':
-		s.unrestr++
-	case rgOrAg && c == 'u', lb == "rg" && c == '.':
-		s.hidden = true
-	case lb == "rg" && c == 'U', !rgOrAg && c == 'z':
-		s.context = true // across lines; grep -z: a whole file is one "line"
-	case lb == "rg" && c == 'z':
-		s.pre = true
-	case rgOrAg && (c == 'g' || c == 'G'):
-		s.globs = append(s.globs, v.val)
-	case c == 'F' && lb != "ag", c == 'Q' && lb == "ag":
-		s.dialect = fixedStrings
-	case c == 'P':
-		s.dialect = perlRE
-	case !rgOrAg && c == 'E':
+// set applies what flag f sets (cmds.Search…), with its value v when ok.
+func (s *searchCmd) set(f *argv.Flag, v word, ok bool) {
+	switch f.Sets {
+	case cmds.SearchPattern:
+		s.pattern(v, ok)
+	case cmds.SearchPatternFile:
+		s.patternFile(v, ok)
+	case cmds.SearchIgnoreCase:
+		s.ignoreCase, s.smartCase = true, false
+	case cmds.SearchMatchCase:
+		s.ignoreCase, s.smartCase = false, false
+	case cmds.SearchSmartCase:
+		s.ignoreCase, s.smartCase = false, true
+	case cmds.SearchWords:
+		s.word = true
+	case cmds.SearchLines:
+		s.line = true
+	case cmds.SearchInvert:
+		s.invert = true
+	case cmds.SearchContextLines:
+		s.context = s.context || !ok || positive(v)
+	case cmds.SearchContext:
+		s.context = true
+	case cmds.SearchExtended:
 		s.dialect = extendedRE
-	case !rgOrAg && c == 'G':
+	case cmds.SearchFixed:
+		s.dialect = fixedStrings
+	case cmds.SearchBasic:
 		s.dialect = basicRE
-	case !rgOrAg && c == 'y':
-		s.ignoreCase = true
-	case !rgOrAg && (c == 'r' || c == 'R'):
-		s.recursive, s.follow = true, s.follow || c == 'R'
-	case !rgOrAg && c == 'd':
-		s.recursive = s.recursive || v.val == "recurse" || v.dyn
-	case c == 'L' && lb == "rg":
-		s.follow = true // rg -L follows links; grep -L lists names
-	case c == 'l' || c == 'c' || c == 'q' && lb != "ag" || c == 'L':
-		s.namesOnly = true
+	case cmds.SearchPerl:
+		s.dialect = perlRE
 	default:
-		if name, ok2 := sharedShort[c]; ok2 {
-			s.applyLong(lb, name, v, ok)
-		}
+		s.setScope(f, v, ok)
 	}
 }
 
-// sharedShort are the short options grep, rg and ag share, by the long
-// option each stands for.
-var sharedShort = map[byte]string{
-	'e': "regexp", 'f': "file", 'i': "ignore-case", 'w': "word-regexp", 'x': "line-regexp",
-	'v': "invert-match", 'A': "after-context", 'B': "before-context", 'C': "context",
-}
-
-func (s *searchCmd) applyLong(lb, name string, v word, ok bool) {
-	switch name {
-	case "regexp":
-		s.pattern(v, ok)
-	case "file":
-		s.patternFile(v, ok)
-	case "ignore-case":
-		s.ignoreCase, s.smartCase = true, false
-	case "no-ignore-case", "case-sensitive":
-		s.ignoreCase, s.smartCase = false, false
-	case "smart-case":
-		s.ignoreCase, s.smartCase = false, true
-	case "word-regexp":
-		s.word = true
-	case "line-regexp":
-		s.line = true
-	case "invert-match":
-		s.invert = true
-	case "after-context", "before-context", "context", "after", "before":
-		s.context = s.context || !ok || positive(v)
-	case "null-data", "multiline", "multiline-dotall":
-		s.context = true
-	case "extended-regexp":
-		s.dialect = extendedRE
-	case "fixed-strings", "literal":
-		s.dialect = fixedStrings
-	case "basic-regexp":
-		s.dialect = basicRE
-	case "perl-regexp", "pcre2":
-		s.dialect = perlRE
-	case "recursive":
+// setScope applies what flag f sets of where the search goes and what it
+// prints (recursion, links, hidden files, names, programs it runs).
+func (s *searchCmd) setScope(f *argv.Flag, v word, ok bool) {
+	switch f.Sets {
+	case cmds.SearchRecurse:
 		s.recursive = true
-	case "dereference-recursive":
+	case cmds.SearchRecurseFollow:
 		s.recursive, s.follow = true, true
-	case "follow":
-		s.follow = true
-	case "directories":
+	case cmds.SearchRecurseIf:
 		s.recursive = s.recursive || v.val == "recurse" || v.dyn
-	case "hidden":
+	case cmds.SearchFollow:
+		s.follow = true
+	case cmds.SearchHidden:
 		s.hidden = true
-	case "no-hidden":
+	case cmds.SearchNoHidden:
 		s.hidden = false
-	case "unrestricted":
-		if lb == "rg" {
-			s.unrestr++
-		} else {
-			s.hidden = true
-		}
-	case "files-with-matches", "files-without-match", "files-without-matches", "count", "count-matches", "quiet", "name-only":
+	case cmds.SearchUnrestricted:
+		s.unrestr++
+	case cmds.SearchNamesOnly:
 		s.namesOnly = true
-	case "silent": // ag --silent only hushes its log
-		s.namesOnly = s.namesOnly || lb != "ag"
-	case "include", "glob", "iglob", "file-search-regex":
+	case cmds.SearchInclude:
 		s.globs = append(s.globs, v.val)
-	case "pre", "pre-glob", "search-zip", "hostname-bin", "open-files-in-pager":
+	case cmds.SearchPreprocess:
 		s.pre = true
-		if (name == "pre" || name == "open-files-in-pager") && ok && v.val != "" {
+		if f.Role == argv.Run && ok && v.val != "" {
 			s.preCmds = append(s.preCmds, v.val)
 		}
-	case "files":
-		s.files = lb == "rg"
+	case cmds.SearchListFiles:
+		s.files = true
 	}
 }
 
@@ -402,9 +257,9 @@ var hiddenSecretNames = []string{".env", ".env.local", ".envrc", ".npmrc", ".net
 // searchesHidden reports a recursive search that reads hidden files: grep
 // -r (unless every --include glob keeps the secrets out), rg --hidden / -.
 // / -uu, ag --hidden / -u.
-func (s searchCmd) searchesHidden(lb string) bool {
-	switch lb {
-	case "grep", "egrep", "fgrep", "zgrep":
+func (s searchCmd) searchesHidden() bool {
+	switch s.hiddenRule {
+	case cmds.HiddenIfRecursive:
 		if !s.recursive {
 			return false
 		}
@@ -419,10 +274,8 @@ func (s searchCmd) searchesHidden(lb string) bool {
 			}
 		}
 		return false
-	case "rg":
+	case cmds.HiddenIfAsked:
 		return s.hidden || s.unrestr >= 2
-	case "ag":
-		return s.hidden
 	}
 	return false
 }

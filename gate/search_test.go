@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,7 @@ func vals(ws []word) []string {
 	return out
 }
 
-// parseSearch tells patterns from paths and option values the way each
+// readSearch tells patterns from paths and option values the way each
 // tool does: values of options are skipped, -e inside a cluster takes the
 // rest of the cluster or the next word, GNU long options may be
 // abbreviated, the last case option wins.
@@ -64,7 +65,7 @@ func TestParseSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.lb+" "+c.args, func(t *testing.T) {
-			s := parseSearch(c.lb, plainWords(c.args))
+			s := readSearch(cmds.SearchOf(c.lb), plainWords(c.args))
 			want := c.patterns
 			if want == nil {
 				want = []string{}
@@ -89,7 +90,7 @@ func TestSearchesHidden(t *testing.T) {
 		"ag x": false, "ag -u x": true, "ag --hidden x": true,
 	} {
 		ws := plainWords(args)
-		assert.Equal(t, want, parseSearch(ws[0].val, ws[1:]).searchesHidden(ws[0].val), args)
+		assert.Equal(t, want, readSearch(cmds.SearchOf(ws[0].val), ws[1:]).searchesHidden(), args)
 	}
 }
 

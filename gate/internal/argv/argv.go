@@ -154,6 +154,10 @@ const (
 	ByHook
 )
 
+// Sets is what a flag sets in its hook's reading of a call; each family
+// of hooks declares its own values (argv only carries them).
+type Sets uint8
+
 // Flag is one flag in all its spellings: synonyms, so a prefix matching
 // two of them (--col for --color and --colour) is no ambiguity. A name of
 // one letter without a dash is a BSD-style letter (ps e): found in an
@@ -164,6 +168,11 @@ type Flag struct {
 	Arity  Arity
 	Role   Role
 	Effect Effect
+	// Sets is what the flag sets in the reading of its program's hook,
+	// one of the values the hook's family declares (cmds.Search's for the
+	// searches: a pattern, recursion, hidden files …), 0 for nothing:
+	// every spelling of the flag sets the same.
+	Sets Sets
 	// Each: Names lists several flags, one a word, the spellings of one
 	// joined by "|" ("-q --quiet|--silent"), each with this Arity, Role
 	// and Effect. A table writes its flags so; they are told apart when
@@ -206,6 +215,11 @@ type Command struct {
 	// OperandEffect is what an operand does to the call: NotSafe for
 	// hostname NAME, which sets the host's name.
 	OperandEffect Effect
+	// ReadOn: a letter the declaration lacks is reported (Unknown) and the
+	// rest of its cluster read on as GNU getopt does, so that a reader of
+	// what the flags set sees the letters after it (the searches: grep
+	// -Xr is still recursive to the gate, fail closed)
+	ReadOn bool
 	// Hook names the gate's reader of what the flags do not say (a
 	// script's language, a subcommand's effect), "" for none; package
 	// gate resolves the name (TestHooksResolve), so the table stays data
@@ -601,8 +615,8 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 			if mode == whole || mode == firstUnknown {
 				inv.Unknown = append(inv.Unknown, "-"+string(v[j]))
 			}
-			if c.Unknown == Skip {
-				continue // a switch
+			if c.Unknown == Skip || c.ReadOn {
+				continue // a switch, or read on past it
 			}
 			return i
 		}

@@ -303,12 +303,7 @@ var gitSubTable = []*GitSub{
 		Examples: []argv.Example{want("diff-tree HEAD -- .env", "allow"), want("diff-tree -p HEAD -- .env", "human human.sensitive-read"),
 			want("diff-index -p HEAD -- .env", "human human.sensitive-read"), want("diff-files -p .env", "human human.sensitive-read")}},
 	{Names: "range-diff", Class: GitReads, Hook: "log", Examples: []argv.Example{want("range-diff main...x -- .env", "human human.sensitive-read")}},
-	{Names: "grep", Class: GitReads, Hook: "search", Cmd: sub("grep", flags("--cached --no-index --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a --text --textconv --no-textconv "+
-		"-i --ignore-case -I -w --word-regexp -v --invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -P --perl-regexp "+
-		"-F --fixed-strings -n --line-number --column -l --files-with-matches --name-only -L --files-without-match -z --null -o --only-matching "+
-		"-c --count --no-color --break --heading -p --show-function -W --function-context --and --or --not --all-match -q --quiet -r --recursive --no-recursive",
-		"-e -f --max-depth -m --max-count --threads -A --after-context -B --before-context -C --context", "--color"),
-		ex("-n foo", ""), ex("-O vim foo", "-O")),
+	{Names: "grep", Class: GitReads, Hook: "search", Cmd: gitGrep.Cmd,
 		Examples: []argv.Example{want("grep -n TODO", "allow"), want("grep -O vim TODO", "ask ask.flag"), want("grep -f .env", "human human.sensitive-read"),
 			want("grep -f patterns.txt", "allow")}},
 	{Names: "status", Class: GitReads, Cmd: sub("status", flags("-s --short -b --branch --show-stash --long -v --verbose --ignored --no-renames --renames --ahead-behind --no-ahead-behind -z --no-column",
