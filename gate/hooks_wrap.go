@@ -146,36 +146,30 @@ func (c *wrapCall) runnerProgram() (prog int, done bool) {
 	return prog, false
 }
 
-// flock FILE CMD writes (creates) FILE, the operand at i; flock FILE -c
-// CMD, and -c CMD before FILE (getopt permutes), run CMD with the shell.
-// done: s is the call's summary.
+// flock FILE CMD writes (creates) FILE, the operand at i; flock -c CMD
+// FILE (any spelling of its option -c, --command) and flock FILE -c CMD
+// (the word after FILE -c or --command, as flock compares it) run CMD
+// with the shell. done: s is the call's summary.
 func (c *wrapCall) flock(i int) (s summary, done bool) {
 	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
-	for j, w := range args {
-		if w.val == "--" {
-			break
-		}
-		if (w.val == "-c" || w.val == "--command") && j+1 < len(args) {
-			for _, x := range append(slices.Clone(args[:j]), args[j+2:]...) {
-				if !strings.HasPrefix(x.val, "-") {
-					a.writeFact(a.pathWord(x, sc, true), idx)
-					break
-				}
-			}
-			return a.shellString(f, args[j+1], sc, idx), true
+	cmd, found := word{}, false
+	for _, u := range parseArgs(c.w.Opts, args[:i]).Uses {
+		if v, has := valueWord(args, u); has && u.Flag.Role == argv.Run {
+			cmd, found = v, true
 		}
 	}
 	if i < len(args) {
 		a.writeFact(a.pathWord(args[i], sc, true), idx)
 		i++
 	}
-	for j := i; j < len(args); j++ {
-		if args[j].val == "-c" || args[j].val == "--command" {
-			if j+1 < len(args) {
-				return a.shellString(f, args[j+1], sc, idx), true
-			}
-			return summary{}, true
+	switch {
+	case found:
+		return a.shellString(f, cmd, sc, idx), true
+	case i < len(args) && !args[i].dyn && (args[i].val == "-c" || args[i].val == "--command"):
+		if i+1 < len(args) {
+			return a.shellString(f, args[i+1], sc, idx), true
 		}
+		return summary{}, true
 	}
 	return summary{}, false
 }

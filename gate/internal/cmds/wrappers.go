@@ -179,10 +179,11 @@ func transparents() []*Wrapper {
 		{Name: "repeat", Operands: true, Lead: 1, Examples: lead}, // zsh: repeat N CMD
 		// zsh: emulate sh -c CODE evaluates CODE; without -c it sets options
 		{Name: "emulate", Hook: "emulate", Examples: []argv.Example{want("sh -c 'rm -rf ~'", floorInside), want("zsh", "allow")}},
-		// flock FILE CMD, flock FILE -c CMD (getopt permutes)
-		{Name: "flock", Opts: gnuOpts("flock", flags("-s|--shared -x|-e|--exclusive -u|--unlock -n|--nb|--nonblock -o|--close -F|--no-fork --verbose -h -V",
-			"-w|--wait|--timeout -E|--conflict-exit-code -c|--command", "")), Lead: 1, Hook: "flock",
-			Examples: []argv.Example{want("/tmp/lock rm -rf ~", floorInside), want("-w 5 x.lock ls", "ask ask.write"), want("--zz x.lock ls", "ask ask.flag")}},
+		// flock FILE CMD, flock FILE -c CMD, flock -c CMD FILE
+		{Name: "flock", Opts: gnuOpts("flock", with(flags("-s|--shared -x|-e|--exclusive -u|--unlock -n|--nb|--nonblock -o|--close -F|--no-fork --verbose -h -V",
+			"-w|--wait|--timeout -E|--conflict-exit-code", ""), argv.Flag{Names: "-c --command", Arity: argv.Value, Role: argv.Run})), Lead: 1, Hook: "flock",
+			Examples: []argv.Example{want("/tmp/lock rm -rf ~", floorInside), want("-w 5 x.lock ls", "ask ask.write"), want("--zz x.lock ls", "ask ask.flag"),
+				want("--command='rm -rf ~' x.lock", floorInside), want("x.lock -c 'rm -rf ~'", floorInside)}},
 		// watch joins its words into a shell string unless -x
 		{Name: "watch", Opts: gnuOpts("watch", flags("-b|--beep -c|--color -C|--no-color -e|--errexit -g|--chgexit -t|--no-title -w|--no-wrap -x|--exec -p|--precise -r|--no-rerun -h -v",
 			"-n|--interval -q|--equexit", "-d --differences")), Hook: "watch",
