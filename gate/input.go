@@ -10,12 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 	"github.com/perm-peer/perm-peer/redact"
 )
@@ -1435,165 +1433,6 @@ func displayPaths(ps []pathRef) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// always computes what an "always" answer may grant (SPEC §5.7).
-func (fl *factLog) always() *Always {
-	if fl.noAlways {
-		return nil
-	}
-	var top []*rfact
-	for _, f := range fl.facts {
-		if f.parent < 0 {
-			top = append(top, f)
-		}
-	}
-	if len(top) != 1 {
-		return nil
-	}
-	f := top[0]
-	if f.ask != nil {
-		return nil // asks whatever rule or grant covers it (flag-policed): a grant would never apply
-	}
-	rel := func(p string) string {
-		if fl.env.Project != "" && within(p, fl.env.Project) && p != fl.env.Project {
-			return strings.TrimPrefix(p, fl.env.Project+"/")
-		}
-		return p
-	}
-	switch f.kind {
-	case protocol.FactExec:
-		if fl.outsideProject(f) {
-			return nil // no grant would cover it there
-		}
-		if fl.simple != 1 || f.static != len(f.argv) || len(f.argv) == 0 {
-			return nil
-		}
-		base := strings.ToLower(filepath.Base(f.argv[0]))
-		if isInterpreter(base) || isShell(base) {
-			return nil
-		}
-		for _, w := range f.argv {
-			// an empty word ("") cannot be written in a Bash(…) pattern
-			if w == "" || strings.ContainsAny(w, "*()") {
-				return nil
-			}
-		}
-		pat := strings.Join(f.argv, " ")
-		// a tool whose grant is per subcommand (cmds.Tool): TOOL SUB *
-		if t := cmds.ToolOf(f.argv[0]); t != nil && t.Grant != cmds.Exact && len(f.argv) >= 2 && isPlainWord(f.argv[1]) {
-			sub := f.argv[1]
-			switch {
-			case sub == "run" && t.Grant == cmds.ByScript && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
-				pat = strings.Join(f.argv[:3], " ")
-				if len(f.argv) > 3 {
-					pat += " *"
-				}
-			case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(t, f.argv[1:]):
-				// runs arbitrary code, or installs it (pip install x * would
-				// cover git+https://… and another index): only the exact command
-			case base == "git" && gitGrantFlags(sub) != nil:
-				// git checkout -b *, not git checkout * (cmds.GitSub.GrantFlags)
-				pat = strings.Join(f.argv, " ")
-				if len(f.argv) >= 4 && slices.Contains(gitGrantFlags(sub), f.argv[2]) {
-					pat = strings.Join(f.argv[:3], " ") + " *"
-				}
-			case t.Groups(sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):
-				// gh pr create *, docker compose up *, git stash list *
-				pat = strings.Join(f.argv[:3], " ") + " *"
-			case t.Groups(sub):
-				pat = strings.Join(f.argv, " ")
-			default:
-				pat = f.argv[0] + " " + sub + " *"
-			}
-		}
-		return &Always{Pattern: "Bash(" + pat + ")", Covers: "bash: " + pat + "  (this project)"}
-	case protocol.FactRead, protocol.FactWrite:
-		if !f.path.known || f.path.glob {
-			return nil
-		}
-		if f.listOnly && !fl.inProject(f.path) {
-			// a listing outside the project names files; Read(dir/**) would
-			// let every later call read their contents
-			return nil
-		}
-		g := escapeGlob(rel(f.path.abs))
-		if f.kind == protocol.FactRead {
-			if f.listOnly {
-				g = strings.TrimSuffix(g, "/") + "/**"
-			}
-			return &Always{Pattern: "Read(" + g + ")", Covers: "read: " + g + "  (this project)"}
-		}
-		return &Always{Pattern: "Write(" + g + ")", Covers: "write: " + g + "  (this project)"}
-	case protocol.FactNetwork:
-		if f.host == "" || strings.ContainsAny(f.host, "/*") {
-			return nil
-		}
-		host := f.host
-		if localHost(host) {
-			// localhost:3000 is one service; localhost is also the Docker
-			// API on 2375 and every other admin port
-			if f.port == "" {
-				return nil
-			}
-			if strings.Contains(host, ":") {
-				host = "[" + host + "]"
-			}
-			host += ":" + f.port
-		}
-		return &Always{Pattern: "WebFetch(domain:" + host + ")", Covers: "webfetch: " + host + "  (this project)"}
-	}
-	return nil
-}
-
-// installs reports a package manager subcommand that fetches and
-// installs packages (also uv pip install, poetry add, go get): one of the
-// tool's Installs words first or second.
-func installs(t *cmds.Tool, rest []string) bool {
-	for i, w := range rest {
-		if i > 1 {
-			break
-		}
-		if slices.Contains(t.Installs, w) {
-			return true
-		}
-		if w == "get" {
-			return false // npm get KEY prints a setting: KEY is no subcommand
-		}
-	}
-	return false
-}
-
-// localHost reports a loopback, private or link-local host, or a name
-// that stays on this machine or network.
-func localHost(h string) bool {
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") || strings.HasSuffix(h, ".internal") || !strings.Contains(h, ".") && !strings.Contains(h, ":") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	if v4, ok := looseIPv4(h); ok {
-		ip = v4
-	}
-	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())
-}
-
-func isPlainWord(s string) bool {
-	if s == "" || s[0] == '-' {
-		return false
-	}
-	return !strings.ContainsAny(s, "/=$*?[]{}'\"\\ :@")
-}
-
-// escapeGlob quotes glob characters so a path matches only itself.
-func escapeGlob(p string) string {
-	var b strings.Builder
-	for _, r := range p {
-		if strings.ContainsRune(`*?[]{}\\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // decodeObject decodes a JSON object; nil for anything but one object
