@@ -70,6 +70,10 @@ func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
 		f.ask = reason("ask.flag", lb+" --pre runs a program on each file")
 		return
 	}
+	if s.pager {
+		f.ask = reason("ask.flag", lb+" --pager runs a program its output goes through")
+		return
+	}
 	if len(s.odd) > 0 {
 		// what the tool makes of it (an error, an option it has that the
 		// table lacks) is not known: not known-safe

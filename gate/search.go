@@ -47,7 +47,8 @@ type searchCmd struct {
 	// grep -z reading a whole file as one line, rg -U across lines).
 	context bool
 	pre     bool     // rg --pre/-z runs a program on each file
-	preCmds []string // the programs of --pre and git grep -O, when given
+	preCmds []string // the programs of --pre, --pager and git grep -O, when given
+	pager   bool     // ag --pager: its output goes through a program
 	files   bool     // rg --files: the operands are all paths
 	// namesOnly: the output holds file names, counts or nothing, no line
 	// (-l, -L, -c, -q); it overrides context and -o
@@ -243,6 +244,11 @@ func (s *searchCmd) setScope(f *argv.Flag, v word, ok bool) {
 	case cmds.SearchPreprocess:
 		s.pre = true
 		if f.Role == argv.Run && ok && v.val != "" {
+			s.preCmds = append(s.preCmds, v.val)
+		}
+	case cmds.SearchPager:
+		s.pager = true
+		if ok && v.val != "" {
 			s.preCmds = append(s.preCmds, v.val)
 		}
 	case cmds.SearchListFiles:

@@ -91,6 +91,9 @@ const (
 	// flag's Role is argv.Run (rg --pre CMD, git grep -O[PAGER])
 	SearchPreprocess
 	SearchListFiles // rg --files: every operand is a path, no pattern
+	// SearchPager: its value is a program the output goes through (ag
+	// --pager CMD runs CMD)
+	SearchPager
 	// SearchColorWhen: --color[=WHEN], whose value is auto, always or never
 	SearchColorWhen
 )
@@ -156,20 +159,24 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 	means("-x --line-regexp", argv.None, SearchLines),
 	meansEach("-U|--multiline --multiline-dotall --null-data", argv.None, SearchContext),
 	means("-z --search-zip", argv.None, SearchPreprocess),
+	// --hostname-bin PROG runs PROG to learn the host's name
 	argv.Flag{Names: "--pre", Arity: argv.Value, Role: argv.Run, Sets: SearchPreprocess},
-	meansEach("--pre-glob --hostname-bin", argv.Value, SearchPreprocess),
+	argv.Flag{Names: "--hostname-bin", Arity: argv.Value, Role: argv.Run, Sets: SearchPreprocess},
+	means("--pre-glob", argv.Value, SearchPreprocess),
 	means("-e --regexp", argv.Value, SearchPattern), means("-f --file", argv.Value, SearchPatternFile),
 	meansEach("-g|--glob --iglob", argv.Value, SearchInclude),
 	meansEach("-A|--after-context -B|--before-context -C|--context", argv.Value, SearchContextLines))
 
 // ag's flags. Read as the search reader read them before the table did:
-// -f sets a pattern file (ag's -f is --follow), -z and --pager set
-// nothing, --search-zip and --multiline do (see the report of issue 23).
+// -f sets a pattern file (ag's -f is --follow), -z sets nothing,
+// --search-zip and --multiline do (see the report of issue 23). --pager
+// CMD pipes the output through CMD, which runs.
 var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -n --norecurse "+
 	"-U --skip-vcs-ignores --vimgrep --heading --noheading --break --nobreak --filename --nofilename "+
 	"--group --nogroup --line-numbers --no-numbers --nomultiline --null -0 --print-long-lines --passthrough -o --only-matching "+
 	"--silent --stats -t --all-text -z --search-binary",
-	"--ignore --ignore-dir -m --max-count --depth -p --path-to-ignore --pager --workers --color-line-number --color-match --color-path", ""),
+	"--ignore --ignore-dir -m --max-count --depth -p --path-to-ignore --workers --color-line-number --color-match --color-path", ""),
+	argv.Flag{Names: "--pager", Arity: argv.Value, Role: argv.Run, Sets: SearchPager},
 	meansEach("-c|--count -l|--files-with-matches -L|--files-without-matches", argv.None, SearchNamesOnly),
 	means("-f", argv.None, SearchPatternFile), means("--follow", argv.None, SearchFollow),
 	meansEach("--hidden -u|--unrestricted", argv.None, SearchHidden),
@@ -231,12 +238,14 @@ var searchTools = []*Search{
 	grepAs("egrep", ExtendedRE), grepAs("fgrep", FixedStrings), grepAs("zgrep", BasicRE),
 	{Cmd: &argv.Command{Name: "rg", Numeric: true, ReadOn: true, Filters: true, Flags: rgFlags, Hook: "search",
 		Examples: []argv.Example{ex("-n foo src", ""), ex("--files", ""), ex("-g '*.go' x", ""), want("--pre cat x", "ask ask.flag"),
-			want("--pre 'rm -rf ~' x", "deny floor.rm-root")}},
+			want("--pre 'rm -rf ~' x", "deny floor.rm-root"),
+			want("--hostname-bin 'rm -rf ~' x", "deny floor.rm-root")}},
 		Dialect: RustRE, Recursive: true, Hidden: HiddenIfAsked},
 	// ag reads its long options by getopt_long and ack by Getopt::Long:
 	// both take a unique prefix of one (ag --hidd is --hidden)
 	{Cmd: &argv.Command{Name: "ag", Abbrev: true, Numeric: true, ReadOn: true, Flags: agFlags, Hook: "search",
-		Examples: []argv.Example{ex("--hidden foo", ""), ex("--hidd foo", ""), ex("--zz foo", "--zz")}},
+		Examples: []argv.Example{ex("--hidden foo", ""), ex("--hidd foo", ""), ex("--zz foo", "--zz"),
+			want("--pager less foo", "ask ask.flag"), want("--pager=./x.sh foo", "ask ask.flag")}},
 		Dialect: PerlRE, Recursive: true, Hidden: HiddenIfAsked, SmartCase: true, RegexpGlobs: true},
 	{Cmd: &argv.Command{Name: "ack", Abbrev: true, Numeric: true, ReadOn: true, Flags: ackFlags, Hook: "search",
 		Examples: []argv.Example{ex("foo", ""), ex("--pager=x foo", "--pager=x")}},
