@@ -57,17 +57,19 @@ func geminiVerdict(t *testing.T, r hookResult) (string, string) {
 }
 
 // TestHookGeminiSettingsClearRebase: the shell prefixes the user allows in
-// Gemini CLI's own settings (tools.allowed of ~/.gemini/settings.json)
-// clear a human-only git rebase as a perm-peer rule naming it would, so
+// Gemini CLI's own settings (tools.allowed of ~/.gemini/settings.json,
+// allow rules of ~/.gemini/policies/*.toml) clear a human-only git rebase as a perm-peer rule naming it would, so
 // the hook leaves the call to Gemini ({}) instead of refusing what Gemini
 // alone would run (SPEC §10.2). Without the rule the call is refused with
 // "ask the user" (Gemini's -p cannot ask). Never a file the repository
-// ships, never when a later settings layer may replace the list, never a
+// ships, never when a later settings layer may replace the list or the
+// policy directory, never a rule narrowed to a mode, never a
 // prefix the gate would read wider, never a floor.
 func TestHookGeminiSettingsClearRebase(t *testing.T) {
 	const (
 		rebase = `{"tools": {"allowed": ["run_shell_command(git rebase)"]}}`
 		empty  = `{"tools": {"allowed": []}}`
+		policy = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git rebase\"\ndecision = \"allow\"\npriority = 100\n"
 	)
 	cases := []struct {
 		name    string
@@ -97,6 +99,13 @@ func TestHookGeminiSettingsClearRebase(t *testing.T) {
 		{name: "system replaces the list", files: map[string]string{"~/.gemini/settings.json": rebase, "cfg/gemini-system-settings.json": empty}, command: "git rebase origin/main", want: "deny"},
 		{name: "outside the project", files: map[string]string{"~/.gemini/settings.json": rebase}, command: "cd /tmp && git rebase origin/main", want: "deny"},
 		{name: "floor", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(rm)","run_shell_command(rm -rf)"]}}`}, command: "rm -rf ~", want: "deny"},
+		{name: "policy file", files: map[string]string{"~/.gemini/policies/mine.toml": policy}, command: "git rebase origin/main", want: "none"},
+		{name: "policy file for yolo only", files: map[string]string{"~/.gemini/policies/mine.toml": policy + "modes = [\"yolo\"]\n"}, command: "git rebase origin/main", want: "deny"},
+		{name: "policy file not plain", files: map[string]string{"~/.gemini/policies/mine.toml": policy + "[rule.toolAnnotations]\nreadOnlyHint = true\n"}, command: "git rebase origin/main", want: "deny"},
+		{name: "policyPaths elsewhere", files: map[string]string{"~/.gemini/policies/mine.toml": policy, "~/.gemini/settings.json": `{"policyPaths": ["/etc/other"]}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "project sets policyPaths", files: map[string]string{"~/.gemini/policies/mine.toml": policy, "p/.gemini/settings.json": `{"policyPaths": []}`}, command: "git rebase origin/main", want: "deny"},
+		{name: "project policies", files: map[string]string{"p/.gemini/policies/mine.toml": policy}, command: "git rebase origin/main", want: "deny"},
+		{name: "gemini home policies", files: map[string]string{"~/alt/.gemini/policies/mine.toml": policy}, env: []string{"alt"}, command: "git rebase origin/main", want: "none"},
 		{name: "plain ask stays Gemini's", files: map[string]string{"~/.gemini/settings.json": `{"tools":{"allowed":["run_shell_command(curl)"]}}`}, command: "curl https://example.com", want: "none"},
 	}
 	for _, c := range cases {

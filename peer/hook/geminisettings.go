@@ -13,52 +13,80 @@ import (
 	"github.com/perm-peer/perm-peer/jsonedit"
 )
 
-// hostAllow are the shell commands the user's own Gemini CLI settings let
-// run without a confirmation: tools.allowed of ~/.gemini/settings.json
-// ($GEMINI_CLI_HOME/.gemini/settings.json when that is set, as Gemini reads
-// it). Gemini turns "run_shell_command(git rebase)" into a rule that
-// allows a command whose text starts with that prefix at a word boundary
-// (packages/cli/src/config/policy.ts mapToolsToRules, core/src/policy/
-// utils.ts buildArgsPatterns, gemini-cli 0.61.0), which is the gate's
-// Bash(git rebase:*). A project's .gemini/settings.json is the
+// hostAllow are the shell commands the user's own Gemini CLI
+// configuration lets run without a confirmation: tools.allowed of
+// ~/.gemini/settings.json ($GEMINI_CLI_HOME/.gemini/settings.json when that
+// is set, as Gemini reads it) and the allow rules of ~/.gemini/policies
+// (geminiPolicyRules). Gemini turns "run_shell_command(git rebase)" into a
+// rule that allows a command whose text starts with that prefix at a word
+// boundary (packages/cli/src/config/policy.ts mapToolsToRules, core/src/
+// policy/utils.ts buildArgsPatterns, gemini-cli 0.61.0), which is the
+// gate's Bash(git rebase:*). A project's .gemini/settings.json is the
 // repository's and never loosens; and since Gemini lets a later settings
-// layer (the workspace's, the system's) replace tools.allowed whole, the
-// user's list counts only when no such layer sets it.
+// layer (the workspace's, the system's) replace tools.allowed and
+// policyPaths whole, the user's list counts only when no such layer sets
+// it, and the policies directory only when no layer sets policyPaths.
 func (gemini) hostAllow(_ context.Context, pin Pin, home, cwd string) []string {
 	user := geminiUserSettings(home)
 	if user == "" {
 		return nil
 	}
-	data, ok := readUserFile("Gemini CLI", user)
-	if !ok {
-		return nil
+	var own geminiSettings
+	if data, ok := readUserFile("Gemini CLI", user); ok {
+		var err error
+		if own, err = readGeminiSettings(data); err != nil {
+			slog.Warn("Gemini CLI settings ignored", "file", user, "err", err)
+			return nil
+		}
 	}
-	allowed, set, err := geminiToolsAllowed(data)
-	if err != nil {
-		slog.Warn("Gemini CLI settings ignored", "file", user, "err", err)
-		return nil
+	later := geminiLaterSettings(pin, cwd, user)
+	var rules []string
+	if own.allowedSet && !later.allowedSet {
+		for _, entry := range own.allowed {
+			if r, ok := geminiShellRule(entry); ok {
+				rules = append(rules, r)
+			} else if geminiShellTool(entry) {
+				dropRule("Gemini CLI", user, entry, "not a plain command prefix")
+			}
+		}
 	}
-	if !set {
-		return nil
+	if !own.policyPaths && !later.policyPaths {
+		rules = append(rules, geminiPolicyRules(filepath.Dir(user))...)
 	}
+	return rules
+}
+
+// geminiSettings is what perm-peer reads of one Gemini settings layer.
+type geminiSettings struct {
+	allowed     []string
+	allowedSet  bool // tools.allowed is there (Gemini: this layer's list replaces an earlier one's)
+	policyPaths bool // policyPaths is there (Gemini then reads those instead of ~/.gemini/policies)
+}
+
+// geminiLaterSettings is what the settings layers Gemini merges over the
+// user's set; a layer that cannot be read counts as setting everything.
+func geminiLaterSettings(pin Pin, cwd, user string) geminiSettings {
+	var later geminiSettings
 	for _, f := range geminiLaterLayers(pin, cwd) {
 		if f == user {
 			continue
 		}
-		if geminiMaySetAllowed(f) {
-			slog.Info("Gemini CLI user tools.allowed left out: a later settings layer may replace it", "file", f)
-			return nil
+		data, err := os.ReadFile(f)
+		if os.IsNotExist(err) {
+			continue
 		}
-	}
-	var rules []string
-	for _, entry := range allowed {
-		if r, ok := geminiShellRule(entry); ok {
-			rules = append(rules, r)
-		} else if geminiShellTool(entry) {
-			dropRule("Gemini CLI", user, entry, "not a plain command prefix")
+		s, perr := readGeminiSettings(data)
+		if err != nil || perr != nil {
+			s = geminiSettings{allowedSet: true, policyPaths: true}
 		}
+		if s.allowedSet || s.policyPaths {
+			slog.Info("Gemini CLI user allow rules may be replaced by a later settings layer", "file", f,
+				"tools.allowed", s.allowedSet, "policyPaths", s.policyPaths)
+		}
+		later.allowedSet = later.allowedSet || s.allowedSet
+		later.policyPaths = later.policyPaths || s.policyPaths
 	}
-	return rules
+	return later
 }
 
 // geminiUserSettings is Gemini CLI's user settings file: GEMINI_CLI_HOME
@@ -103,48 +131,35 @@ func within(root, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// geminiMaySetAllowed: file sets tools.allowed, or cannot be read well
-// enough to tell that it does not.
-func geminiMaySetAllowed(file string) bool {
-	data, err := os.ReadFile(file)
-	if os.IsNotExist(err) {
-		return false
-	}
-	if err != nil {
-		return true
-	}
-	_, set, err := geminiToolsAllowed(data)
-	return set || err != nil
-}
-
-// geminiToolsAllowed reads tools.allowed from a Gemini settings text
-// (comments allowed, keys matched exactly as JavaScript does). set is
-// whether the key is there at all.
-func geminiToolsAllowed(data []byte) (allowed []string, set bool, err error) {
+// readGeminiSettings reads tools.allowed and whether policyPaths is set
+// from a Gemini settings text (comments allowed, keys matched exactly as
+// JavaScript does).
+func readGeminiSettings(data []byte) (geminiSettings, error) {
+	var s geminiSettings
 	plain, err := jsonedit.Plain(data)
 	if err != nil {
-		return nil, false, err
+		return s, err
 	}
 	var root map[string]json.RawMessage
 	if err := json.Unmarshal(plain, &root); err != nil {
-		return nil, false, fmt.Errorf("not a JSON object: %w", err)
+		return s, fmt.Errorf("not a JSON object: %w", err)
 	}
+	_, s.policyPaths = root["policyPaths"]
 	raw, ok := root["tools"]
 	if !ok {
-		return nil, false, nil
+		return s, nil
 	}
 	var tools map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, false, fmt.Errorf("tools is not an object: %w", err)
+		return s, fmt.Errorf("tools is not an object: %w", err)
 	}
-	raw, ok = tools["allowed"]
-	if !ok {
-		return nil, false, nil
+	if raw, s.allowedSet = tools["allowed"]; !s.allowedSet {
+		return s, nil
 	}
-	if err := json.Unmarshal(raw, &allowed); err != nil {
-		return nil, true, fmt.Errorf("tools.allowed is not a list of strings: %w", err)
+	if err := json.Unmarshal(raw, &s.allowed); err != nil {
+		return s, fmt.Errorf("tools.allowed is not a list of strings: %w", err)
 	}
-	return allowed, true, nil
+	return s, nil
 }
 
 // geminiToolRe is Gemini's reading of a tools.allowed entry with an
