@@ -76,11 +76,17 @@ test("Gemini CLI: a broken perm-peer (malformed policy) blocks the call", async 
   }
 });
 
-test("Gemini CLI: a human-only git rebase runs when the user's own tools.allowed names it, and is refused when it does not", async () => {
-  for (const allowed of [false, true]) {
+test("Gemini CLI: a human-only git rebase runs when the user's own tools.allowed or policy file names it, and is refused when neither does", async () => {
+  for (const how of ["none", "settings", "policy"]) {
+    const allowed = how !== "none";
     const w = world();
     execFileSync("git", ["-C", w.project, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one"]);
-    if (allowed) {
+    if (how === "policy") {
+      fs.mkdirSync(path.join(w.home, ".gemini", "policies"));
+      fs.writeFileSync(path.join(w.home, ".gemini", "policies", "mine.toml"),
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git rebase"\ndecision = "allow"\npriority = 100\n');
+    }
+    if (how === "settings") {
       const settings = path.join(w.home, ".gemini", "settings.json");
       const s = JSON.parse(fs.readFileSync(settings, "utf8"));
       s.tools = { allowed: ["run_shell_command(git rebase)"] };
