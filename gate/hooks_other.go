@@ -15,9 +15,7 @@ import (
 // otherTools are the programs not yet in the table whose words
 // otherTool reads.
 var otherTools = map[string]bool{"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
-	"emacs": true, "gdb": true, "sqlite3": true, "cmake": true, "cc": true, "gcc": true, "g++": true,
-	"c++": true, "clang": true, "clang++": true, "cpp": true, "tcc": true, "kill": true,
-	"psql": true, "mysql": true, "mariadb": true, "lldb": true}
+	"emacs": true, "gdb": true}
 
 // hookName is the hook the table names for program lb: its entry's
 // (spec, nil for none), else its tool's; "" for none.
@@ -48,6 +46,18 @@ func otherHook(h string) func(*plainCall) {
 		return (*plainCall).keychain
 	case "secret-service":
 		return (*plainCall).secretService
+	case "lldb":
+		return func(c *plainCall) { c.s.or(c.lldb()) }
+	case "sqlite3":
+		return (*plainCall).sqlite3
+	case "db-client":
+		return func(c *plainCall) { c.a.dbClient(c.lb, c.args, c.sc, c.idx) }
+	case "cmake":
+		return (*plainCall).cmake
+	case "cc":
+		return (*plainCall).compile
+	case "kill":
+		return (*plainCall).kill
 	}
 	return nil
 }
@@ -69,35 +79,34 @@ func (c *plainCall) otherTool() bool {
 
 // notInTable reads the programs of otherTools.
 func (c *plainCall) notInTable() summary {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	var s summary
-	ops := operands(args, nil)
+	lb := c.lb
 	switch {
 	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
 		c.exEditor()
 	case lb == "emacs":
-		c.emacs(ops)
+		c.emacs(operands(c.args, nil))
 	case lb == "gdb":
 		c.gdb()
-	case lb == "lldb":
-		s.or(c.lldb())
-	case lb == "sqlite3":
-		c.sqlite3()
-	case lb == "psql" || lb == "mysql" || lb == "mariadb":
-		a.dbClient(lb, args, sc, idx)
-	case lb == "cmake" && len(args) > 1 && args[0].val == "-E":
-		a.cmakeE(f, idx, args[1:], sc)
-	case c.spec != nil && c.spec.Hook == "cc": // a compiler (cmds/interps.go)
-		for _, w := range optionValues(args, 'o', "") {
-			a.writeWord(w, sc, idx)
-		}
-		for _, i := range operands(args, map[string]bool{"-o": true, "-I": true, "-L": true, "-l": true, "-D": true, "-x": true, "-include": true, "-MF": true}) {
-			a.readWord(args[i], sc, idx, false)
-		}
-	case lb == "kill":
-		c.kill()
 	}
-	return s
+	return summary{}
+}
+
+// cmake -E TOOL ARGS runs TOOL, a command it stands for.
+func (c *plainCall) cmake() {
+	if len(c.args) > 1 && c.args[0].val == "-E" {
+		c.a.cmakeE(c.f, c.idx, c.args[1:], c.sc)
+	}
+}
+
+// compile: a compiler reads its operands and writes -o FILE.
+func (c *plainCall) compile() {
+	a, idx, args, sc := c.a, c.idx, c.args, c.sc
+	for _, w := range optionValues(args, 'o', "") {
+		a.writeWord(w, sc, idx)
+	}
+	for _, i := range operands(args, map[string]bool{"-o": true, "-I": true, "-L": true, "-l": true, "-D": true, "-x": true, "-include": true, "-MF": true}) {
+		a.readWord(args[i], sc, idx, false)
+	}
 }
 
 // sponge writes its operand with what it soaked up from stdin.

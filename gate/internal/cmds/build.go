@@ -102,7 +102,7 @@ var buildTools = []*Tool{
 	{Name: "nx", Grant: BySub, Examples: []argv.Example{want("build", "ask")}},
 	{Name: "turbo", Grant: BySub, Examples: []argv.Example{want("build", "ask")}},
 	// compilers, toolchains and clients whose --version only prints it
-	version("rustc"), version("gcc"), version("g++"), version("clang"), version("cc"), version("cmake"), version("javac"),
-	version("tsc"), version("eslint"), version("prettier"), version("ninja"), version("bazel"), version("protoc"), version("psql"),
-	version("sqlite3"), version("mysql"), version("mariadb"),
+	version("rustc"), version("gcc"), version("g++"), version("clang"), version("cc"), hookedTool("cmake", version("cmake")), version("javac"),
+	version("tsc"), version("eslint"), version("prettier"), version("ninja"), version("bazel"), version("protoc"), hookedTool("db-client", version("psql")),
+	hookedTool("sqlite3", version("sqlite3")), hookedTool("db-client", version("mysql")), hookedTool("db-client", version("mariadb")),
 }

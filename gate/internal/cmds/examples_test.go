@@ -21,7 +21,7 @@ func TestExamples(t *testing.T) {
 			walk(c.Subs)
 		}
 	}
-	walk(append(All(), Netcat, Script, Lldb))
+	walk(append(All(), Netcat, Script))
 	for _, r := range runners {
 		all = append(all, r.Cmd)
 	}

@@ -49,7 +49,7 @@ func Lookup(name string) *argv.Command {
 // peer-to-peer senders.
 func All() []*argv.Command {
 	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, editors, installerCmds(), macReaders, inspectors, queryCmds(), builtins,
-		secretStores, systemCmds, interpCmds(), archivers, secretCLIs, agents, senders)
+		secretStores, systemCmds, interpCmds(), archivers, secretCLIs, agents, senders, debuggers)
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for

@@ -18,6 +18,9 @@ func withHook(hook string, c *argv.Command, ex ...argv.Example) *argv.Command {
 	return examples(c, ex...)
 }
 
+// hookedTool names the hook that reads t's words.
+func hookedTool(hook string, t *Tool) *Tool { t.Hook = hook; return t }
+
 // examples gives c the examples ex.
 func examples(c *argv.Command, ex ...argv.Example) *argv.Command {
 	c.Examples = append(c.Examples, ex...)
@@ -42,6 +45,9 @@ var systemCmds = []*argv.Command{
 	withHook("man", gnu("man", with(flags("-k --apropos -f --whatis -w --where --path -a --all -l --local-file", "-M --manpath -S -s --sections -L --locale", "-H --html"),
 		runs("-P --pager"), reads("-C --config-file")),
 		want("ls", "allow"), want("-k socket", "allow"), want("1 printf", "allow"), want("-P cat ls", "ask ask.flag"), want("./ls.1", "ask"))),
+	// kill signals processes: kill -1 every one the user may signal
+	numeric(hookCmd("kill", "kill", flags("-l -L --list --table", "-n -s --signal", ""),
+		want("-9 1234", "ask"), want("-9 -1", "human human.teardown"), want("-s TERM 1234", "ask"))),
 	// sponge soaks up stdin and writes it to its operand (-a appends)
 	hookCmd("sponge", "sponge", flags("-a", "", ""), want("out.txt", "ask ask.write"), want("-a log.txt", "ask ask.write")),
 	// split writes its input's pieces to PREFIXaa…, or feeds each to the
@@ -64,3 +70,7 @@ var senders = []*argv.Command{
 		sub("receive", flags("--accept-file --only-text --hide-progress", "-o --output-file", ""))),
 		want("send notes.txt", "ask"), want("receive", "ask")),
 }
+
+// debuggers run the commands and programs they are given (lldb's entry
+// is in sessions.go).
+var debuggers = []*argv.Command{Lldb}
