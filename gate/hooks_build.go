@@ -103,18 +103,6 @@ func (c *plainCall) goCmd() {
 	}
 }
 
-// makeOptions are make's options that take a value (short letters, and
-// long names GNU getopt also accepts as unique prefixes).
-var makeOptions = searchOptions{shortValue: "CfIoWE", abbrev: true, long: map[string]bool{
-	"directory": true, "file": true, "makefile": true, "include-dir": true, "eval": true, "old-file": true,
-	"assume-old": true, "what-if": true, "new-file": true, "assume-new": true, "jobs": false, "load-average": false,
-	"output-sync": false, "debug": false, "print-data-base": false, "keep-going": false, "silent": false,
-	"quiet": false, "just-print": false, "dry-run": false, "recon": false, "always-make": false, "environment-overrides": false,
-	"ignore-errors": false, "no-builtin-rules": false, "no-builtin-variables": false, "question": false,
-	"touch": false, "trace": false, "version": false, "warn-undefined-variables": false, "print-directory": false,
-	"no-print-directory": false, "check-symlink-times": false, "shuffle": false,
-}}
-
 // makeCmd polices make: injected recipes, another shell, a makefile from
 // stdin, or a makefile or directory outside the project are more than
 // "make TARGET"; make -p prints the environment.
@@ -142,73 +130,61 @@ func (c *plainCall) makeCmd() {
 			}
 		}
 	}
-	option := func(name string, v word, ok bool) {
-		switch name {
-		case "f", "file", "makefile":
-			check("makefile", v, ok)
-		case "C", "directory", "I", "include-dir":
-			check("directory", v, ok)
-		case "E", "eval":
-			f.ask = reason("ask.flag", "make --eval injects a recipe")
-			a.makeShell(v.val, sc, idx)
-		case "p", "print-data-base":
-			f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
+	spec := cmds.ToolOf(c.lb).Cmd
+	inv := parseArgs(spec, args)
+	// its options and its operands (targets, NAME=VALUE), in their order:
+	// a later one's reason is the one the call gives
+	for u, o := 0, 0; u < len(inv.Uses) || o < len(inv.Operands); {
+		if o == len(inv.Operands) || u < len(inv.Uses) && inv.Uses[u].At < inv.Operands[o] {
+			c.makeOption(inv.Uses[u], check)
+			u++
+			continue
 		}
+		c.makeOperand(args[inv.Operands[o]])
+		o++
 	}
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		v := w.val
-		next := func() (word, bool) {
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return word{}, false
+}
+
+// makeOption applies one of make's options: the makefile (Role Source)
+// or directory (Role Read) it reads, checked by check, --eval's recipe
+// (Role Run), -p's dump of every variable.
+func (c *plainCall) makeOption(u argv.Use, check func(what string, w word, ok bool)) {
+	v, has := valueWord(c.args, u)
+	switch {
+	case u.Flag.Role == argv.Source:
+		check("makefile", v, has)
+	case u.Flag.Role == argv.Read:
+		check("directory", v, has)
+	case u.Flag.Role == argv.Run:
+		c.f.ask = reason("ask.flag", "make --eval injects a recipe")
+		c.a.makeShell(v.val, c.sc, c.idx)
+	case u.Name == "-p" || u.Name == "--print-data-base":
+		c.f.human = reason("human.env-dump", "make -p prints every variable, the environment included")
+	}
+}
+
+// makeOperand reads one of make's operands: a target, or NAME=VALUE, a
+// variable that may run a program or shell code.
+func (c *plainCall) makeOperand(w word) {
+	a, f, idx, sc := c.a, c.f, c.idx, c.sc
+	n, val, eq := strings.Cut(w.val, "=")
+	switch {
+	case !eq:
+	case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || n == "MAKEFILES" || strings.HasSuffix(n, "SHELL"):
+		f.ask = reason("ask.flag", "make with "+n+" set runs another program")
+	case strings.HasSuffix(n, "!") || strings.Contains(val, "$(shell") || strings.Contains(val, "${shell"):
+		// X!=CMD and $(shell CMD) run CMD when make reads its arguments
+		f.human = reason("human.eval-opaque", "make runs a shell command given in its arguments")
+		if strings.HasSuffix(n, "!") {
+			val = "$(shell " + val + ")"
 		}
-		switch {
-		case v == "--":
-		case strings.HasPrefix(v, "--"):
-			n, val, eq := strings.Cut(v[2:], "=")
-			full, takes := makeOptions.lookup(n)
-			vw := word{val: val, dyn: w.dyn}
-			if takes && !eq {
-				vw, eq = next()
-			}
-			option(full, vw, eq)
-		case len(v) > 1 && v[0] == '-':
-			for j := 1; j < len(v); j++ {
-				c := v[j]
-				if strings.IndexByte(makeOptions.shortValue, c) >= 0 {
-					vw, ok := word{val: v[j+1:], dyn: w.dyn}, j+1 < len(v)
-					if !ok {
-						vw, ok = next()
-					}
-					option(string(c), vw, ok)
-					break
-				}
-				option(string(c), word{}, false)
-			}
-		default:
-			n, val, eq := strings.Cut(v, "=")
-			switch {
-			case !eq:
-			case n == "SHELL" || n == ".SHELLFLAGS" || n == "MAKEFLAGS" || n == "MAKE" || n == "MAKEFILES" || strings.HasSuffix(n, "SHELL"):
-				f.ask = reason("ask.flag", "make with "+n+" set runs another program")
-			case strings.HasSuffix(n, "!") || strings.Contains(val, "$(shell") || strings.Contains(val, "${shell"):
-				// X!=CMD and $(shell CMD) run CMD when make reads its arguments
-				f.human = reason("human.eval-opaque", "make runs a shell command given in its arguments")
-				if strings.HasSuffix(n, "!") {
-					val = "$(shell " + val + ")"
-				}
-				a.makeShell(val, sc, idx)
-			case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
-				// a variable a recipe expands: shell syntax in it runs
-				f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
-			case strings.Contains(val, "/") && !a.inProject(a.resolvePath(strings.Fields(val + " x")[0], sc.cwd, false)):
-				// CC=/tmp/evil: a recipe runs a program from outside the project
-				f.ask = reason("ask.flag", "make with "+n+" naming a program outside the project")
-			}
-		}
+		a.makeShell(val, sc, idx)
+	case w.dyn || strings.ContainsAny(val, ";|&$`()<>\n"):
+		// a variable a recipe expands: shell syntax in it runs
+		f.ask = reason("ask.flag", "make with "+n+" set to shell syntax, which a recipe may run")
+	case strings.Contains(val, "/") && !a.inProject(a.resolvePath(strings.Fields(val + " x")[0], sc.cwd, false)):
+		// CC=/tmp/evil: a recipe runs a program from outside the project
+		f.ask = reason("ask.flag", "make with "+n+" naming a program outside the project")
 	}
 }
 

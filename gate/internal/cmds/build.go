@@ -32,6 +32,26 @@ var goSubs = []*argv.Command{
 	sub("doc", flags("-all -c -cmd -short -src -u", "", "")),
 }
 
+// makeFlags are GNU make's options, long ones by unique prefix: the
+// makefiles it reads (Role Source: their recipes are code it runs), the
+// directories (-C, -I: Role Read), --eval's recipe (Role Run); -j, -l
+// and -O are switches when short and take an attached value when long.
+// An option make lacks is read as a switch, the rest of its cluster read
+// on (Unknown: Skip): make refuses it, and a call of make is never
+// known-safe but for --version.
+func makeFlags(name string) *argv.Command {
+	return &argv.Command{Name: name, Abbrev: true, Unknown: argv.Skip, Flags: with(
+		flags("-b -m -B|--always-make -d -e|--environment-overrides -i|--ignore-errors -k|--keep-going -L|--check-symlink-times "+
+			"-n|--just-print|--dry-run|--recon -p|--print-data-base -q|--question -r|--no-builtin-rules -R|--no-builtin-variables "+
+			"-s|--silent|--quiet --no-silent -S|--no-keep-going|--stop -t|--touch --trace -v -w|--print-directory "+
+			"--no-print-directory --warn-undefined-variables -j -l -O -h",
+			"-o|--old-file|--assume-old -W|--what-if|--new-file|--assume-new",
+			"--jobs --load-average --output-sync --debug --shuffle"),
+		argv.Flag{Names: "-f --file --makefile", Arity: argv.Value, Role: argv.Source},
+		argv.Flag{Names: "-C|--directory -I|--include-dir", Arity: argv.Value, Role: argv.Read, Each: true},
+		argv.Flag{Names: "-E --eval", Arity: argv.Value, Role: argv.Run})}
+}
+
 // version is a program whose entry says only that its --version (-V,
 // version, -version) alone prints its version.
 func version(name string) *Tool {
@@ -54,13 +74,14 @@ var buildTools = []*Tool{
 			want("install golang.org/x/tools/gopls@latest", "human human.outside-write"), want("env -w GOFLAGS=-x", "human human.persistence-write")},
 	},
 	{Name: "make",
+		Cmd:     makeFlags("make"),
 		Hook:    "make",
 		Grant:   BySub,
 		Version: true,
 		Examples: []argv.Example{want("test", "ask"), want("-f /tmp/Makefile", "ask ask.flag"),
 			want("-p", "human human.env-dump"), want("SHELL=/bin/zsh all", "ask ask.flag")},
 	},
-	{Name: "gmake", Hook: "make", Examples: []argv.Example{want("--eval='x:;rm -rf ~' x", "deny floor.rm-root")}},
+	{Name: "gmake", Cmd: makeFlags("gmake"), Hook: "make", Examples: []argv.Example{want("--eval='x:;rm -rf ~' x", "deny floor.rm-root")}},
 	{Name: "gradle",
 		Hook:    "loaders",
 		Grant:   BySub,
