@@ -43,6 +43,31 @@ type plainCall struct {
 	done bool // s is the call's summary and nothing after the arms applies
 	// spec is the program's table entry, nil when the table has none
 	spec *argv.Command
+	// parsed is args parsed by spec, once (inv)
+	parsed *argv.Invocation
+}
+
+// inv is the call's words parsed by its table entry, which it must have.
+func (c *plainCall) inv() *argv.Invocation {
+	if c.parsed == nil {
+		inv := parseArgs(c.spec, c.args)
+		c.parsed = &inv
+	}
+	return c.parsed
+}
+
+// uses says a flag of effect e is among the call's (never without an
+// entry).
+func (c *plainCall) uses(e argv.Effect) bool {
+	return c.spec != nil && slices.ContainsFunc(c.inv().Uses, func(u argv.Use) bool { return u.Flag.Effect == e })
+}
+
+// filter is what the program prints of the lines it reads.
+func (c *plainCall) filter() argv.Filter {
+	if c.spec == nil {
+		return argv.NoFilter
+	}
+	return c.spec.Filter
 }
 
 // is says the program's table entry is of class cl.
@@ -160,7 +185,7 @@ func (c *plainCall) readers() bool {
 // and the flags and operands that make it not known-safe.
 func (c *plainCall) data() {
 	a, f, lb, args := c.a, c.f, c.lb, c.args
-	inv := parseArgs(c.spec, args)
+	inv := c.inv()
 	safe := c.spec.OperandEffect != argv.NotSafe || len(inv.Operands) == 0
 	env := ""
 	for _, u := range inv.Uses {
@@ -236,29 +261,30 @@ func (c *plainCall) prints() {
 		// the names of a search, not aimed at secrets by a glob (fd's
 		// pattern may be)
 		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
-	case lb == "ls" && f.safe != nil && (hasShort(args, "aA") || hasLongAbbrev(args, "--all", "--almost-all")):
+	case f.safe != nil && c.uses(argv.ListsHidden):
 		// ls -A | xargs cat: the names include .env, like find's
 		s.projList = a.readsInProject(idx)
 		s.secretList, s.broadList = true, true
-	case (lb == "cut" || lb == "tr") && f.safe != nil && a.stdin != nil && a.stdin.secretList:
+	case c.filter() == argv.Edits && f.safe != nil && a.stdin != nil && a.stdin.secretList:
 		// grep -rc x . | cut -d: -f1 | xargs cat: cut keeps the names
 		s.secretList = true
-	case (lb == "realpath" || lb == "readlink" && hasShort(args, "fem") || lb == "ls" && hasShort(args, "d")) && f.safe != nil &&
+	case f.safe != nil && (c.spec != nil && c.spec.Output == argv.Paths || c.uses(argv.PrintsPath)) &&
 		len(operands(args, nil)) == 1 && !args[operands(args, nil)[0]].dyn && !hasGlob(args[operands(args, nil)[0]].val):
 		// f=$(realpath ~/.bashrc); echo … >> "$f": the output is the path
 		if r := a.pathWord(args[operands(args, nil)[0]], sc, false); r.known {
 			s.out = &stdinSrc{text: r.abs + "\n", known: true}
 		}
-	case c.spec != nil && c.spec.Filters && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
+	case c.filter() != argv.NoFilter && c.filter() != argv.Edits && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
-		s.projList = lb != "grep" && lb != "rg" || len(operands(args, nil)) == 1 && !hasShort(args, "o")
-		if lb != "grep" && lb != "rg" && len(operands(args, nil)) > 0 && lb != "head" && lb != "tail" {
+		matches := c.filter() == argv.Matches
+		s.projList = !matches || len(operands(args, nil)) == 1 && !hasShort(args, "o")
+		if c.filter() == argv.Lines && len(operands(args, nil)) > 0 {
 			s.projList = false
 		}
 		s.cleanList = s.projList && a.stdin.cleanList
 		// find . | grep env | xargs cat: the kept names may still be
 		// secrets (a grep may aim at them: no longer broad)
-		s.secretList = s.projList && a.stdin.secretList && (lb != "grep" && lb != "rg" || filterMayKeepSecret(lb, args))
-		s.broadList = s.secretList && a.stdin.broadList && lb != "grep" && lb != "rg"
+		s.secretList = s.projList && a.stdin.secretList && (!matches || filterMayKeepSecret(lb, args))
+		s.broadList = s.secretList && a.stdin.broadList && !matches
 	}
 }

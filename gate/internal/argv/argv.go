@@ -50,6 +50,28 @@ const (
 	// ShowsEnv: the call prints the environment of processes (ps e, ps
 	// -E): an ask only a person may approve, and its output is a secret
 	ShowsEnv
+	// ListsHidden: the names it lists include hidden ones, secrets' among
+	// them (ls -a, -A)
+	ListsHidden
+	// PrintsPath: it prints the path of its operand (readlink -f, ls -d)
+	PrintsPath
+)
+
+// Filter is what a program prints of the lines it reads: what it keeps
+// of a listing of names is such a listing (find . | grep src | xargs cat).
+type Filter uint8
+
+const (
+	NoFilter Filter = iota
+	// Lines: a subset of them, of stdin when it has no operand (sort, uniq)
+	Lines
+	// Ends: the lines at one end of them (head, tail)
+	Ends
+	// Matches: the lines that match its pattern, its first operand (grep, rg)
+	Matches
+	// Edits: each of them changed (cut, tr): a name cut from a NAME:COUNT
+	// line is still a name
+	Edits
 )
 
 // Output is what a reader prints of the files it reads, or what a Data
@@ -67,6 +89,8 @@ const (
 	// (rm -rf "$(dirname "$PWD")")
 	WorkDir
 	Dirs
+	// Paths: it prints the path of its operand (realpath)
+	Paths
 	// Echoed: it prints its words (echo), Formatted: its words by the
 	// format its first operand is (printf): text the gate knows when they
 	// are literal, and a variable that holds a secret among them prints it
@@ -206,9 +230,8 @@ type Command struct {
 	Output Output
 	// Class is what kind of program it is.
 	Class Class
-	// Filters: it prints a subset of the lines it reads (head, sort,
-	// grep), so what it keeps of a listing of names is such a listing
-	Filters bool
+	// Filter is what it prints of the lines it reads.
+	Filter Filter
 	// Unknown is what a flag the declaration lacks does: Ask, or Ignore,
 	// which FirstUnknown does not report (Parse still does).
 	Unknown Unknown

@@ -97,8 +97,11 @@ var core = asData(
 		argv.Flag{Names: "e -E", Effect: argv.ShowsEnv}),
 		Examples: []argv.Example{want("aux", "allow"), ex("-ef", ""), ex("-p 1 -o pid,cmd", ""), want("eww -p 1", "human human.env-dump"),
 			want("-axE -o command", "human human.env-dump")}},
-	gnu("readlink", flags("-e --canonicalize-existing -f --canonicalize -m --canonicalize-missing -n --no-newline -q --quiet -s --silent -v --verbose -z --zero", "", "")),
-	gnu("realpath", flags("-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet -s --strip --no-symlinks -z --zero -q", "--relative-to --relative-base", "")),
+	// readlink -f, -e and -m print their operand's canonical path, realpath always
+	gnu("readlink", with(flags("-n --no-newline -q --quiet -s --silent -v --verbose -z --zero", "", ""),
+		argv.Flag{Names: "-f --canonicalize", Effect: argv.PrintsPath}, argv.Flag{Names: "-e --canonicalize-existing", Effect: argv.PrintsPath},
+		argv.Flag{Names: "-m --canonicalize-missing", Effect: argv.PrintsPath})),
+	prints(argv.Paths, gnu("realpath", flags("-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet -s --strip --no-symlinks -z --zero -q", "--relative-to --relative-base", ""))),
 	&argv.Command{Name: "seq", Abbrev: true, Flags: flags("-w --equal-width", "-f --format -s --separator -t", "")},
 	gnu("sw_vers", flags("-productName -productVersion -buildVersion -productVersionExtra", "", "")),
 	gnu("tput", flags("-S -V -x", "-T", "")),

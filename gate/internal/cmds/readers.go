@@ -82,9 +82,9 @@ const xzValues = "-F --format -T --threads -M --memlimit --memlimit-decompress"
 
 const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --ignore-missing --quiet --status --strict -w --warn --base64 --raw --debug"
 
-// filters marks a program that prints a subset of the lines it reads
-// (argv.Command.Filters).
-func filters(c *argv.Command) *argv.Command { c.Filters = true; return c }
+// filters marks what a program prints of the lines it reads
+// (argv.Command.Filter).
+func filters(f argv.Filter, c *argv.Command) *argv.Command { c.Filter = f; return c }
 
 // lists marks a reader that prints names and metadata (argv.Names).
 func lists(c *argv.Command) *argv.Command { c.Output = argv.Names; return c }
@@ -97,9 +97,9 @@ func counts(c *argv.Command) *argv.Command { c.Output = argv.Counts; return c }
 var readers = []*argv.Command{
 	shownCommand(gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
 		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")), ""),
-	{Name: "head", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
+	{Name: "head", Abbrev: true, Numeric: true, Filter: argv.Ends, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
 		Examples: []argv.Example{ex("-5 x", ""), ex("-n5 x", ""), ex("-n 5 -q x", ""), ex("--lines=5 x", ""), ex("--li 5 x", ""), ex("-o out x", "-o")}},
-	{Name: "tail", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
+	{Name: "tail", Abbrev: true, Numeric: true, Filter: argv.Ends, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
 		"-c --bytes -n --lines --max-unchanged-stats --pid -s --sleep-interval -b", "--follow"),
 		Examples: []argv.Example{ex("-f log.txt", ""), ex("-n +20 x", ""), ex("-20f x", ""), ex("--follow=name x", ""), ex("-fn 5 x", "")}},
 	counts(gnu("wc", with(flags("-c --bytes -m --chars -l --lines -L --max-line-length -w --words", "", "--total"), readsNames("--files0-from")),
@@ -112,13 +112,15 @@ var readers = []*argv.Command{
 		ex("-b x", ""), ex("--mime-type x", ""), ex("-f names.txt", ""), ex("-C -m x", ""))),
 	lists(gnu("stat", flags("-L --dereference -f --file-system -t --terse -F -l -n -q -r -s -x", "-c --format --printf", "--cached"),
 		ex("-c %s x", ""), ex("--format=%s x", ""), ex("-Lf x", ""))),
-	lists(gnu("ls", flags("-a --all -A --almost-all --author -b --escape -B --ignore-backups -c -C -d --directory -D --dired -f -F "+
+	// ls -a and -A list hidden names; -d prints its operand's path
+	lists(gnu("ls", with(flags("--author -b --escape -B --ignore-backups -c -C -D --dired -f -F "+
 		"--file-type --full-time -g --group-directories-first -G --no-group -h --human-readable --si -H --dereference-command-line "+
 		"--dereference-command-line-symlink-to-dir -i --inode -k --kibibytes -l -L --dereference -m -n --numeric-uid-gid -N --literal -o -p "+
 		"-q --hide-control-chars --show-control-chars -Q --quote-name -r --reverse -R --recursive -s --size -S -t -u -U -v -x -X -Z --context "+
 		"--zero -1 -@ -e -O -P -W -% -, -y",
 		"--block-size --format --hide --exclude --indicator-style -I --ignore --quoting-style --sort --time --time-style -T --tabsize -w --width",
-		"--color|--colour --classify --hyperlink"),
+		"--color|--colour --classify --hyperlink"), argv.Flag{Names: "-a --all", Effect: argv.ListsHidden},
+		argv.Flag{Names: "-A --almost-all", Effect: argv.ListsHidden}, argv.Flag{Names: "-d --directory", Effect: argv.PrintsPath}),
 		ex("-la src", ""), ex("-lhS", ""), ex("--color=auto", ""), ex("--col=auto", ""), ex("--c=auto", "--c=auto"), ex("--ignore=.env", ""),
 		ex("-I .env -l", ""), ex("-j", "-j"))),
 	lists(&argv.Command{Name: "tree", Flags: with(flags("-a -d -l -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J --gitignore --ignore-case "+
@@ -145,18 +147,18 @@ var readers = []*argv.Command{
 		reads("-X --exclude-from"), reads("--from-file"), reads("--to-file")),
 		ex("-u a b", ""), ex("-ru a b", ""), ex("-U3 a b", ""), ex("--unified=3 a b", ""), ex("--from-file=a b c", "")),
 	gnu("cmp", flags("-b --print-bytes -l --verbose -s --quiet --silent", "-i --ignore-initial -n --bytes", ""), ex("-s a b", "")),
-	filters(gnu("sort", with(flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
+	filters(argv.Lines, gnu("sort", with(flags("-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i --ignore-nonprinting "+
 		"-M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort -r --reverse -V --version-sort --debug -m --merge "+
 		"-s --stable -u --unique -z --zero-terminated -c -C",
 		"--sort --batch-size -k --key -S --buffer-size -t --field-separator -T --temporary-directory --parallel", "--check"),
 		writes("-o --output"), runs("--compress-program"), readsNames("--files0-from"), reads("--random-source")),
 		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", ""), ex("-k 2 .env", ""))),
-	{Name: "uniq", Abbrev: true, Numeric: true, Filters: true, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
+	{Name: "uniq", Abbrev: true, Numeric: true, Filter: argv.Lines, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
 		"-f --skip-fields -s --skip-chars -w --check-chars", "--all-repeated --group"),
 		Examples: []argv.Example{ex("-c x", ""), ex("-Df 1 in.txt", ""), ex("--all-repeated=prepend x", "")}},
-	gnu("cut", flags("-n --complement -s --only-delimited -z --zero-terminated -w", "-b --bytes -c --characters -d --delimiter -f --fields --output-delimiter", ""),
-		ex("-d: -f1 /etc/passwd", ""), ex("-f 2 -d , x", "")),
-	gnu("tr", flags("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 -u", "", ""), ex("-d '\\r'", "")),
+	filters(argv.Edits, gnu("cut", flags("-n --complement -s --only-delimited -z --zero-terminated -w", "-b --bytes -c --characters -d --delimiter -f --fields --output-delimiter", ""),
+		ex("-d: -f1 /etc/passwd", ""), ex("-f 2 -d , x", ""))),
+	filters(argv.Edits, gnu("tr", flags("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 -u", "", ""), ex("-d '\\r'", ""))),
 	gnu("nl", flags("-p --no-renumber", "-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering -i --line-increment "+
 		"-l --join-blank-lines -n --number-format -s --number-separator -v --starting-line-number -w --number-width", ""), ex("-ba x", "")),
 	gnu("od", flags("-v --output-duplicates --traditional -a -b -c -d -f -i -l -o -s -x -D -O -X -e -F -H -I -L", "-A --address-radix -j --skip-bytes "+

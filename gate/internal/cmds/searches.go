@@ -134,7 +134,7 @@ var grepFlags = with(flags("-o --only-matching -s --no-messages -b --byte-offset
 
 // grepAs is a grep whose patterns are of dialect d with no flag.
 func grepAs(name string, d Dialect, ex ...argv.Example) *Search {
-	return &Search{Cmd: &argv.Command{Name: name, Abbrev: true, Filters: true, ReadOn: true, Flags: grepFlags, Hook: "search", Examples: ex}, Dialect: d}
+	return &Search{Cmd: &argv.Command{Name: name, Abbrev: true, Filter: argv.Matches, ReadOn: true, Flags: grepFlags, Hook: "search", Examples: ex}, Dialect: d}
 }
 
 // rg's flags. --pre, --pre-glob and --hostname-bin run programs (the
@@ -236,7 +236,7 @@ func GitGrep() *Search { return gitGrep }
 var searchTools = []*Search{
 	grepAs("grep", BasicRE, ex("-rn TODO .", ""), ex("-rnE 'a|b' src", ""), ex("-C3 x f", ""), ex("-5 x f", ""), ex("--zz x f", "--zz")),
 	grepAs("egrep", ExtendedRE), grepAs("fgrep", FixedStrings), grepAs("zgrep", BasicRE),
-	{Cmd: &argv.Command{Name: "rg", Numeric: true, ReadOn: true, Filters: true, Flags: rgFlags, Hook: "search",
+	{Cmd: &argv.Command{Name: "rg", Numeric: true, ReadOn: true, Filter: argv.Matches, Flags: rgFlags, Hook: "search",
 		Examples: []argv.Example{ex("-n foo src", ""), ex("--files", ""), ex("-g '*.go' x", ""), want("--pre cat x", "ask ask.flag"),
 			want("--pre 'rm -rf ~' x", "deny floor.rm-root"),
 			want("--hostname-bin 'rm -rf ~' x", "deny floor.rm-root")}},
