@@ -43,6 +43,9 @@ type searchCmd struct {
 	smartCase  bool
 	word, line bool
 	invert     bool
+	// everyLine: it prints every line of each file it searches, the
+	// matching ones marked (rg --passthru)
+	everyLine bool
 	// context: the output holds more than the matching lines (-A/-B/-C,
 	// grep -z reading a whole file as one line, rg -U across lines).
 	context bool
@@ -202,6 +205,8 @@ func (s *searchCmd) set(f *argv.Flag, v word, ok bool) {
 		s.line = true
 	case cmds.SearchInvert:
 		s.invert = true
+	case cmds.SearchEveryLine:
+		s.everyLine = true
 	case cmds.SearchContextLines:
 		s.context = s.context || !ok || positive(v)
 	case cmds.SearchContext:
@@ -341,6 +346,8 @@ func (s searchCmd) huntsSecrets() string {
 	switch {
 	case s.invert:
 		return "prints every line that does not match"
+	case s.everyLine:
+		return "prints every line of each file it searches"
 	case s.context:
 		return "prints the lines around each match"
 	case s.fromFile:

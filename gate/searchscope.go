@@ -125,10 +125,11 @@ func (s searchCmd) checkScope(a *analyzer, roots []pathRef) scopeCheck {
 // printedFrom returns the first of files the search can print a line of,
 // or "" when every pattern is a fixed string (no regexp operator in it, or
 // -F) that occurs in none of them, case-folded when the search ignores
-// case, and the match is not inverted. A file too large or unreadable
+// case, and the match is not inverted nor every line printed (rg
+// --passthru). A file too large or unreadable
 // counts as holding every string.
 func (s searchCmd) printedFrom(files []string) string {
-	if s.invert || s.fromFile || len(s.patterns) == 0 {
+	if s.invert || s.everyLine || s.fromFile || len(s.patterns) == 0 {
 		return files[0]
 	}
 	var res []*regexp.Regexp

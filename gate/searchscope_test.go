@@ -63,6 +63,9 @@ func TestRecursiveSearchScope(t *testing.T) {
 		{"rg --hidden hunter", true},
 		{"rg -uu hunter", true},
 		{"rg -i todo", false},
+		{"rg zzz", false},
+		{"rg --passthru zzz", true}, // every line of the key file
+		{"rg --hidden --passthru zzz", true},
 		{"rg sshkey .", false},
 		{"rg -L sshkey .", true},
 		{"rg --follow sshkey .", true},

@@ -63,6 +63,7 @@ const (
 	SearchWords                            // -w: the match is whole words
 	SearchLines                            // -x: the match is whole lines
 	SearchInvert                           // -v: the lines that do not match
+	SearchEveryLine                        // rg --passthru: every line, the matches marked
 	// SearchContextLines: its value is a number of lines printed around
 	// each match: above 0, or unknown, the output holds more than them
 	SearchContextLines
@@ -144,7 +145,7 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 	"--no-ignore-vcs --no-ignore-dot --no-ignore-exclude --no-ignore-global --no-ignore-parent --no-ignore-files --ignore --ignore-vcs "+
 	"--json --no-json --null -0 --stats --no-messages --no-config --one-file-system --sort-files --trim --vimgrep --crlf --no-crlf "+
 	"--debug --trace --type-list --no-search-zip --binary --no-binary --block-buffered --line-buffered --glob-case-insensitive "+
-	"--no-unicode --unicode --passthru --include-zero --no-require-git --auto-hybrid-regex",
+	"--no-unicode --unicode --include-zero --no-require-git --auto-hybrid-regex",
 	"-t --type -T --type-not --type-add --type-clear -m --max-count --max-depth -d --maxdepth --max-filesize --max-columns -M "+
 		"-j --threads --sort --sortr -E --encoding --colors --color --path-separator --field-context-separator --field-match-separator "+
 		"--context-separator -r --replace --ignore-file --regex-size-limit --dfa-size-limit --engine --hyperlink-format --generate", ""),
@@ -158,6 +159,7 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 	means("-v --invert-match", argv.None, SearchInvert), means("-w --word-regexp", argv.None, SearchWords),
 	means("-x --line-regexp", argv.None, SearchLines),
 	meansEach("-U|--multiline --multiline-dotall --null-data", argv.None, SearchContext),
+	means("--passthru", argv.None, SearchEveryLine),
 	means("-z --search-zip", argv.None, SearchPreprocess),
 	// --hostname-bin PROG runs PROG to learn the host's name
 	argv.Flag{Names: "--pre", Arity: argv.Value, Role: argv.Run, Sets: SearchPreprocess},
