@@ -115,7 +115,7 @@ func (c *plainCall) files() bool {
 		f.floor = reason("floor.mkfs", lb+" formats a disk")
 	case c.is(argv.ShellServer):
 		f.floor = reason("floor.reverse-shell", lb+" exposes a shell to the network")
-	case lb == "crontab":
+	case hookName(c.spec, lb) == "crontab":
 		if hasFlag(args, "-l") && len(args) == 1 {
 			c.safe("crontab -l only lists")
 		} else {
@@ -140,7 +140,7 @@ func (c *plainCall) files() bool {
 			a.readWord(args[ops[0]], sc, idx, false)
 		}
 		c.safe("zipinfo only lists an archive")
-	case lb == "ss":
+	case hookName(c.spec, lb) == "sockets":
 		// ss -ltnp lists sockets; -K kills them, and -F, -D, -f, -A, -N
 		// and filter expressions take values
 		if !slices.ContainsFunc(args, func(w word) bool {
@@ -176,7 +176,7 @@ func (c *plainCall) files() bool {
 // infrastructure and cloud CLIs are cmds.Tool entries, hooks_cloud.go).
 // It reports whether it matched.
 func (c *plainCall) drops() bool {
-	if c.lb != "dropdb" && c.lb != "dropuser" {
+	if hookName(c.spec, c.lb) != "drop-db" {
 		return false
 	}
 	c.f.human = reason("human.teardown", c.lb+" drops a database")

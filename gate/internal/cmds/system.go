@@ -32,6 +32,10 @@ func examples(c *argv.Command, ex ...argv.Example) *argv.Command {
 var powerFlags = flags("-h -H --halt -P -p --poweroff -r --reboot -k -c -f --force -w --wtmp-only -d --no-wtmp -n --no-sync "+
 	"--no-wall -q -i", "", "")
 
+// pgDropFlags are the flags of PostgreSQL's dropdb and dropuser.
+var pgDropFlags = flags("-e --echo -f --force -i --interactive --if-exists -w --no-password -W --password -V",
+	"-h --host -p --port -U --username --maintenance-db", "")
+
 var systemCmds = []*argv.Command{
 	// Apache httpd serves a directory, .env included, whatever its flags
 	hookCmd("httpd", "file-server", flags("-X -S -t -v -V -l -L -M -h", "-d -f -C -c -D -e -E -k", ""),
@@ -48,6 +52,20 @@ var systemCmds = []*argv.Command{
 	// kill signals processes: kill -1 every one the user may signal
 	numeric(hookCmd("kill", "kill", flags("-l -L --list --table", "-n -s --signal", ""),
 		want("-9 1234", "ask"), want("-9 -1", "human human.teardown"), want("-s TERM 1234", "ask"))),
+	// crontab -l alone lists the user's jobs; any other form installs or
+	// edits them, or another user's
+	hookCmd("crontab", "crontab", flags("-l -e -r -i -n -c -T -V", "-u -s", ""),
+		want("-l", "allow"), want("-e", "human human.persistence-write"), want("-u root -l", "human human.persistence-write")),
+	// ss lists sockets with its letter switches; -K kills the ones its
+	// filter matches
+	hookCmd("ss", "sockets", with(flags("-l --listening -t --tcp -u --udp -a --all -n --numeric -p --processes -x --unix -w --raw "+
+		"-4 --ipv4 -6 --ipv6 -e --extended -i --info -m --memory -s --summary -r --resolve -H --no-header -O --oneline -o --options "+
+		"-E --events -Z --context -z --contexts -b --bpf -d --dccp -S --sctp -0 --packet -M --mptcp -T --threads --vsock --tipc -V",
+		"-f --family -A --query --socket -D --diag -F --filter -N --net", ""), notSafe("-K --kill", argv.None)),
+		want("-ltnp", "allow"), want("-K dst 10.0.0.1", "ask")),
+	// PostgreSQL's dropdb and dropuser drop what they name
+	hookCmd("dropdb", "drop-db", pgDropFlags, want("app", "human human.teardown"), want("--if-exists -h db.local app", "human human.teardown")),
+	hookCmd("dropuser", "drop-db", pgDropFlags, want("bob", "human human.teardown")),
 	// sponge soaks up stdin and writes it to its operand (-a appends)
 	hookCmd("sponge", "sponge", flags("-a", "", ""), want("out.txt", "ask ask.write"), want("-a log.txt", "ask ask.write")),
 	// split writes its input's pieces to PREFIXaa…, or feeds each to the
