@@ -165,31 +165,68 @@ func (c *plainCall) alias() {
 	}
 }
 
-// set prints every variable, sets options or the positional words.
+// set prints every variable, sets options or the positional words. Its
+// words are read by set's declaration, with +X read as -X (the same
+// option, turned off); the options end at the first operand, as bash's
+// set ends them.
 func (c *plainCall) set() {
 	a, f, args := c.a, c.f, c.args
-	switch {
-	case len(args) == 0:
+	if len(args) == 0 {
 		f.human = reason("human.env-dump", "set without arguments prints every variable")
 		c.s.taint = true
-	case hasWord(args, "keyword") || hasShort(args, "k"):
+		return
+	}
+	inv := c.spec.ParseAt(len(args), func(i int) (string, bool) {
+		if v := args[i].val; len(v) > 1 && v[0] == '+' {
+			return "-" + v[1:], args[i].dyn
+		}
+		return args[i].val, args[i].dyn
+	})
+	switch {
+	case setOn(args, inv, "-k", "keyword"):
 		// set -k: NAME=VALUE anywhere in a command line sets its environment
 		f.ask = reason("ask.flag", "set -k turns arguments into environment variables")
+	case setOptionsDynamic(args, inv):
+		// x=-k; set $x: the word is read as options when it starts with - or +
+		f.ask = reason("ask.flag", "set of a word only known at run time may turn on -k")
 	default:
-		if i := slices.IndexFunc(args, func(w word) bool { return w.val == "--" }); i >= 0 {
+		if inv.Ended > 0 {
 			// set -- -rf ~: "$@" is those words
 			if a.arrays == nil {
 				a.arrays = map[string][]word{}
 			}
-			a.arrays["@"] = slices.Clone(args[i+1:])
-			for n, w := range args[i+1 : min(len(args), i+10)] {
+			a.arrays["@"] = slices.Clone(args[inv.Ended:])
+			for n, w := range args[inv.Ended:min(len(args), inv.Ended+9)] {
 				a.setVals(strconv.Itoa(n+1), w.values()) // set -- ~; rm -rf "$1"
 			}
 		}
 		// set -a exports what builtins assign later (printf -v GIT_PAGER)
-		a.allexport = a.allexport || hasShort(args, "a") || hasWord(args, "allexport")
+		a.allexport = a.allexport || setOn(args, inv, "-a", "allexport")
 		c.safe("sets shell options")
 	}
+}
+
+// setOn reports set's option turned on by its letter (-k, in a cluster:
+// -euk) or its -o name (-o keyword, -ko keyword, -ok keyword).
+func setOn(args []word, inv argv.Invocation, letter, name string) bool {
+	return slices.ContainsFunc(inv.Uses, func(u argv.Use) bool {
+		on := args[u.At].val[0] == '-' // +k, +o keyword turn it off
+		return on && (u.Name == letter || u.Name == "-o" && u.Value == name)
+	})
+}
+
+// setOptionsDynamic reports a word only known at run time where set may
+// read options: before its first operand or as it (set $OPTS, set -o "$x"),
+// not after --.
+func setOptionsDynamic(args []word, inv argv.Invocation) bool {
+	end := len(args)
+	switch {
+	case inv.Ended > 0:
+		end = inv.Ended - 1
+	case len(inv.Operands) > 0:
+		end = inv.Operands[0] + 1
+	}
+	return slices.ContainsFunc(args[:end], func(w word) bool { return w.dyn })
 }
 
 // hash -p PATH NAME: NAME now runs PATH.

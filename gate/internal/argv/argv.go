@@ -24,6 +24,11 @@ const (
 	Optional
 	Two         // two values: jq --arg NAME VALUE (the first may be attached)
 	CommandArgs // the words up to ";" or "+": find -exec CMD ARGS ;
+	// NextWord: a short flag's value is always a word of its own, the
+	// next one not yet taken unless that is a flag (then it has none), and
+	// its cluster reads on: bash's set -oe pipefail is -o pipefail -e
+	// (getopt would read -o e), set -o -k lists the options and sets -k
+	NextWord
 )
 
 // Role is what a flag's value is to the program.
@@ -629,6 +634,7 @@ func (c *Command) operands(from, n int, at func(int) (string, bool), inv *Invoca
 // In mode whole the flags found are kept in inv.Uses.
 func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
 	record := mode == whole
+	taken := i // the last word the cluster's NextWord flags took
 	for j := 1; j < len(v); j++ {
 		if c.Numeric && v[j] >= '0' && v[j] <= '9' {
 			continue
@@ -641,7 +647,7 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 			if c.Unknown == Skip || c.ReadOn {
 				continue // a switch, or read on past it
 			}
-			return i
+			return taken
 		}
 		u := Use{Flag: f, Name: v[j-1 : j+1], At: i, ValAt: -1}
 		if j > 1 {
@@ -650,6 +656,10 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 		last := i
 		switch {
 		case f.Arity == None:
+		case f.Arity == NextWord:
+			if vi, val := next(taken, n, at); vi >= 0 && !strings.HasPrefix(val, "-") {
+				u.ValAt, u.Value, taken = vi, val, vi
+			}
 		case f.Arity == Value && j == len(v)-1:
 			u.ValAt, u.Value = next(i, n, at) // -o VALUE
 			last = i + 1
@@ -665,9 +675,9 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 		if record {
 			inv.Uses = append(inv.Uses, u)
 		}
-		if f.Arity != None {
+		if f.Arity != None && f.Arity != NextWord {
 			return last
 		}
 	}
-	return i
+	return taken
 }

@@ -53,9 +53,13 @@ var builtins = []*argv.Command{
 	shellBuiltin("alias", flags("-p", "", ""), want("ll='ls -l'", "allow"), want("-p", "allow"),
 		want("ls='rm -rf ~'", "deny floor.rm-root")),
 	shellBuiltin("unalias", flags("-a", "", ""), want("-a", "allow"), want("ll", "allow")),
-	shellBuiltin("set", flags("-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T", "-o", ""),
-		want("-euo pipefail", "allow"), want("-x", "allow"), want("-- a b", "allow"),
-		want("", "human human.env-dump"), want("-k", "ask ask.flag"), want("-o keyword", "ask ask.flag")),
+	// +X is read as -X, the same option turned off; -o takes the next word
+	// even within a cluster (-oe pipefail)
+	shellBuiltin("set", with(flags("-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T", "", ""),
+		argv.Flag{Names: "-o", Arity: argv.NextWord}),
+		want("-euo pipefail", "allow"), want("-x", "allow"), want("-- a b", "allow"), want("+o keyword", "allow"),
+		want("", "human human.env-dump"), want("-k", "ask ask.flag"), want("-o keyword", "ask ask.flag"),
+		want("-oe pipefail -k", "ask ask.flag"), want("$OPTS", "ask ask.flag")),
 	shellBuiltin("hash", flags("-d -l -r -t", "-p", ""), want("-r", "allow"), want("-t ls", "allow"),
 		want("-p /tmp/x ls", "ask ask.flag")),
 	withState(argv.SetsVars, shellBuiltin("mapfile", flags("-t", "-C -c -d -n -O -s -u", ""),
