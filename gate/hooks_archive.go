@@ -24,7 +24,8 @@ type tarCall struct {
 // tar analyses a tar command line: the commands its options run, the
 // archive it writes or reads, the files it packs (relative to -C) and the
 // directory it extracts into.
-func (a *analyzer) tar(f *rfact, idx int, args []word, sc *scope) {
+func (p *plainCall) tar() {
+	a, f, idx, args, sc := p.a, p.f, p.idx, p.args, p.sc
 	c := &tarCall{a: a, f: f, idx: idx, args: args, sc: sc, t: scripts.ReadTar(len(args), wordAt(args)), dir: sc.cwd}
 	c.runs()
 	c.extract = strings.ContainsAny(c.t.Letters, "x") || hasLongAbbrev(args, "--extract", "--get")
@@ -171,7 +172,7 @@ func (c *tarCall) packedFiles() {
 func (c *plainCall) archiver() bool {
 	switch h := hookName(c.spec, c.lb); h {
 	case "tar":
-		c.a.tar(c.f, c.idx, c.args, c.sc)
+		c.tar()
 	case "zip", "unzip", "gunzip", "gzip", "7z":
 		c.archive(h)
 	default:
