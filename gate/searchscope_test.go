@@ -71,7 +71,11 @@ func TestRecursiveSearchScope(t *testing.T) {
 		{"rg --follow sshkey .", true},
 		{"ag MII", true},
 		{"ag hunter", false},
-		{"ack hunter", true}, // ack reads hidden files
+		{"ack hunter", true},      // ack reads hidden files
+		{"ack -s secret .", true}, // -s hushes errors: smart case still finds SECRET=
+		{"ack -f .", false},       // lists the files, prints no line
+		{"ag -f TODO .", false},   // -f is --follow: link.txt's key holds no TODO
+		{"ag -f sshkey .", true},  // and link.txt's key is read
 	}
 	for _, c := range cases {
 		v := Analyze(bash(c.cmd), e)

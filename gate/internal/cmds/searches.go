@@ -169,10 +169,10 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 	meansEach("-g|--glob --iglob", argv.Value, SearchInclude),
 	meansEach("-A|--after-context -B|--before-context -C|--context", argv.Value, SearchContextLines))
 
-// ag's flags. Read as the search reader read them before the table did:
-// -f sets a pattern file (ag's -f is --follow), -z sets nothing,
-// --search-zip and --multiline do (see the report of issue 23). --pager
-// CMD pipes the output through CMD, which runs.
+// ag's flags. -z sets nothing while --search-zip runs a program, and
+// --multiline reads a file as one line, as the search reader read them
+// before the table did. --pager CMD pipes the output through CMD, which
+// runs.
 var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -n --norecurse "+
 	"-U --skip-vcs-ignores --vimgrep --heading --noheading --break --nobreak --filename --nofilename "+
 	"--group --nogroup --line-numbers --no-numbers --nomultiline --null -0 --print-long-lines --passthrough -o --only-matching "+
@@ -180,7 +180,7 @@ var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -
 	"--ignore --ignore-dir -m --max-count --depth -p --path-to-ignore --workers --color-line-number --color-match --color-path", ""),
 	argv.Flag{Names: "--pager", Arity: argv.Value, Role: argv.Run, Sets: SearchPager},
 	meansEach("-c|--count -l|--files-with-matches -L|--files-without-matches", argv.None, SearchNamesOnly),
-	means("-f", argv.None, SearchPatternFile), means("--follow", argv.None, SearchFollow),
+	means("-f --follow", argv.None, SearchFollow),
 	meansEach("--hidden -u|--unrestricted", argv.None, SearchHidden),
 	means("-i --ignore-case", argv.None, SearchIgnoreCase), means("-s --case-sensitive", argv.None, SearchMatchCase),
 	means("-S --smart-case", argv.None, SearchSmartCase), means("-Q --literal", argv.None, SearchFixed),
@@ -189,20 +189,17 @@ var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -
 	meansEach("-A|--after -B|--before -C|--context", argv.Value, SearchContextLines),
 	meansEach("-G|--file-search-regex -g", argv.Value, SearchInclude))
 
-// ack's flags. Read as the search reader read them before the table did:
-// -s (no error messages) and -I match case, -x (files from stdin) matches
-// whole lines, -f (list the files) sets a pattern file, -Q sets nothing
-// while --literal reads patterns as fixed strings.
-var ackFlags = with(flags("-h --no-filename -H --with-filename --column --no-column -I "+
+// ack's flags: -f lists the files it would search, -x reads their names
+// from stdin, -s hushes its error messages.
+var ackFlags = with(flags("-h --no-filename -H --with-filename --column --no-column -s -x "+
 	"-r -R --recurse -n --no-recurse --nofollow -k --known-types --color --nocolor --heading --noheading --break --nobreak "+
-	"--group --nogroup -1 --nopager --noenv --flush --print0 --sort-files --show-types -Q",
+	"--group --nogroup -1 --nopager --noenv --flush --print0 --sort-files --show-types",
 	"-m --max-count -t --type --ignore-dir --noignore-dir --ignore-file --output --range-start --range-end --type-add --type-set --type-del", ""),
-	means("-i --ignore-case", argv.None, SearchIgnoreCase), meansEach("--no-ignore-case -s", argv.None, SearchMatchCase),
+	means("-i --ignore-case", argv.None, SearchIgnoreCase), means("-I --no-ignore-case", argv.None, SearchMatchCase),
 	means("-S --smart-case", argv.None, SearchSmartCase), means("-v --invert-match", argv.None, SearchInvert),
-	means("-w --word-regexp", argv.None, SearchWords), means("-x", argv.None, SearchLines),
-	means("--literal", argv.None, SearchFixed),
+	means("-w --word-regexp", argv.None, SearchWords), means("-Q --literal", argv.None, SearchFixed),
 	meansEach("-l|--files-with-matches -L|--files-without-matches -c|--count", argv.None, SearchNamesOnly),
-	means("-f", argv.None, SearchPatternFile), means("--follow", argv.None, SearchFollow),
+	means("-f", argv.None, SearchListFiles), means("--follow", argv.None, SearchFollow),
 	means("--match", argv.Value, SearchPattern), means("-g", argv.Value, SearchInclude),
 	meansEach("-A|--after-context -B|--before-context -C|--context", argv.Value, SearchContextLines))
 
