@@ -11,81 +11,59 @@ import (
 // options, variables and makefile text, the flags with which a build tool
 // loads code.
 
+// goFlag applies one of go's flags (cmds/build.go goFlags) and says
+// whether it polices the call: a go call with one is not known-safe.
+func (c *plainCall) goFlag(u argv.Use) bool {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	v, _ := valueWord(args, u)
+	n := u.Name[1:]
+	switch {
+	case u.Flag.Role == argv.Run:
+		// the value is a program (with arguments) go runs: analysed, and
+		// the call asks whatever rule covers go test
+		f.ask = reason("ask.flag", "go -"+n+" runs another program")
+		if v.val != "" {
+			a.reparse(v.val, sc, idx)
+		}
+	case u.Flag.Role == argv.Write:
+		// -o, and the test outputs: files written where the flag says
+		if v.val != "" {
+			a.writeWord(v, sc, idx)
+		}
+		return n != "o"
+	case u.Flag.Role == argv.Source:
+		// replaces source files with ones from anywhere
+		f.ask = reason("ask.flag", "go -overlay swaps in source files the rule never saw")
+	case u.Flag.Role == argv.Read:
+		if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
+			f.ask = reason("ask.flag", "go -modfile builds with a go.mod outside the project")
+		}
+	case n == "C":
+		a.outsideCwd(f, "go -C", a.resolveMaybe(v, v.val, sc, false).abs)
+	case n == "ldflags":
+		// -extld / -linkmode=external run another linker program
+		if v.dyn || strings.Contains(v.val, "extld") || strings.Contains(v.val, "linkmode") {
+			f.ask = reason("ask.flag", "go -ldflags runs an external linker")
+			return true
+		}
+		return false
+	case (n == "w" || n == "u") && args[0].val == "env":
+		// go env -w GOFLAGS=-toolexec=… runs in every later build
+		f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
+	}
+	return true
+}
+
 // goCmd polices go's flags (programs it runs, files it writes, a module
 // or overlay from elsewhere) and finds its queries known-safe.
 func (c *plainCall) goCmd() {
-	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	f, args := c.f, c.args
 	if len(args) == 0 {
 		return
 	}
-
 	policed := false
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if !strings.HasPrefix(w.val, "-") || w.val == "--" {
-			continue
-		}
-		// go flags take one or two dashes and =value or the next word
-		n, val, eq := strings.Cut(strings.TrimLeft(w.val, "-"), "=")
-		takeVal := func() word {
-			if eq {
-				return word{val: val, dyn: w.dyn}
-			}
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return word{}
-		}
-		switch n {
-		case "exec", "toolexec", "vettool":
-			// the value is a program (with arguments) go runs: analysed, and
-			// the call asks whatever rule covers go test
-			v := takeVal()
-			policed = true
-			f.ask = reason("ask.flag", "go -"+n+" runs another program")
-			if v.val != "" {
-				a.reparse(v.val, sc, idx)
-			}
-		case "o":
-			v := takeVal()
-			if v.val != "" {
-				a.writeWord(v, sc, idx)
-			}
-		case "C":
-			v := takeVal()
-			policed = true
-			a.outsideCwd(f, "go -C", a.resolveMaybe(v, v.val, sc, false).abs)
-		case "ldflags":
-			// -extld / -linkmode=external run another linker program
-			if v := takeVal(); v.dyn || strings.Contains(v.val, "extld") || strings.Contains(v.val, "linkmode") {
-				policed = true
-				f.ask = reason("ask.flag", "go -ldflags runs an external linker")
-			}
-		case "w", "u":
-			policed = true
-			if args[0].val == "env" {
-				// go env -w GOFLAGS=-toolexec=… runs in every later build
-				f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
-			}
-		case "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
-			// test outputs: files written where the flag says
-			policed = true
-			if v := takeVal(); v.val != "" {
-				a.writeWord(v, sc, idx)
-			}
-		case "overlay":
-			// replaces source files with ones from anywhere
-			takeVal()
-			policed = true
-			f.ask = reason("ask.flag", "go -overlay swaps in source files the rule never saw")
-		case "modfile":
-			v := takeVal()
-			policed = true
-			if r := a.resolveMaybe(v, v.val, sc, false); v.dyn || !a.inProject(r) {
-				f.ask = reason("ask.flag", "go -modfile builds with a go.mod outside the project")
-			}
-		case "pgo":
+	for _, u := range parseArgs(cmds.ToolOf(c.lb).Flags, args).Uses {
+		if c.goFlag(u) {
 			policed = true
 		}
 	}

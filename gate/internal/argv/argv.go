@@ -220,6 +220,13 @@ type Command struct {
 	// OneDash: every flag is one word with one dash (find -name, -print),
 	// never a cluster of letters
 	OneDash bool
+	// GoFlags: the flags are Go's flag package's (go build -o=bin,
+	// --toolexec PROG): one or two dashes and a name, never a cluster;
+	// the value after "=" or the next word; a switch may be given one
+	// (-v=true). "--" ends nothing: go passes the words after it to what
+	// it builds or tests, which may take go test's flags as its own, so
+	// the gate reads on.
+	GoFlags bool
 	// StopAtOperand: the first operand ends the flags, as POSIX getopt
 	// does and as a program's global options end at its subcommand
 	// (git -C dir log: log and what follows are operands of git)
@@ -365,6 +372,8 @@ func (c *Command) index() {
 			f := &c.flags[i]
 			for _, n := range strings.Fields(f.Names) {
 				switch {
+				case c.GoFlags:
+					c.long[strings.TrimLeft(n, "-")] = f
 				case strings.HasPrefix(n, "--"):
 					c.long[n[2:]] = f
 				case len(n) == 2 && n[0] == '-' && !c.OneDash:
@@ -518,6 +527,9 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 				return -1
 			}
 			continue
+		case c.GoFlags:
+			i = c.parseGo(v, i, n, at, inv, mode)
+			continue
 		case v == "--":
 			if mode == firstOperand && i+1 < n {
 				return i + 1
@@ -613,6 +625,33 @@ func (c *Command) parseLong(v string, i, n int, at func(int) (string, bool), inv
 		i += 2
 	}
 	if record {
+		inv.Uses = append(inv.Uses, u)
+	}
+	return i
+}
+
+// parseGo reads v, word i, as a flag of Go's flag package (GoFlags) and
+// returns the index of the last word it used. In mode whole the flag
+// found is kept in inv.Uses.
+func (c *Command) parseGo(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
+	name, val, eq := strings.Cut(strings.TrimLeft(v, "-"), "=")
+	f, ok := c.long[name]
+	switch {
+	case v == "--":
+		return i // no end: read on
+	case !ok:
+		mode.unknown(inv, v)
+		return i
+	}
+	u := Use{Flag: f, Name: "-" + name, At: i, ValAt: -1}
+	switch {
+	case eq:
+		u.ValAt, u.Value = i, val
+	case f.Arity == Value:
+		u.ValAt, u.Value = next(i, n, at)
+		i++
+	}
+	if mode == whole {
 		inv.Uses = append(inv.Uses, u)
 	}
 	return i

@@ -231,3 +231,31 @@ func TestBSDLetters(t *testing.T) {
 		}
 	}
 }
+
+// TestGoFlags checks Go's flag syntax: one or two dashes, =value or the
+// next word, no clusters, a switch given a value, "--" read past.
+func TestGoFlags(t *testing.T) {
+	goLike := &Command{GoFlags: true, Flags: []Flag{{Names: "-o -exec", Arity: Value, Each: true}, {Names: "-v"}}}
+	for _, c := range []struct {
+		args, want string
+	}{
+		{"build -o bin .", "-o=bin"},
+		{"build --o=bin .", "-o=bin"},
+		{"test -v=true -exec 'x y' ./...", "-v=true -exec='x y'"},
+		{"run m.go -- -o out", "-o=out"},
+		{"build -ov bin", ""}, // no cluster: -ov is unknown
+	} {
+		args := strings.Fields(strings.ReplaceAll(c.args, "'x y'", "'x_y'"))
+		var got []string
+		for _, u := range goLike.Parse(args, nil).Uses {
+			if u.ValAt < 0 {
+				got = append(got, u.Name+"=")
+				continue
+			}
+			got = append(got, u.Name+"="+strings.ReplaceAll(u.Value, "'x_y'", "'x y'"))
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%q: %q, want %q", c.args, strings.Join(got, " "), c.want)
+		}
+	}
+}

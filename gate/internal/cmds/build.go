@@ -23,6 +23,21 @@ var (
 	mvnLoads    = loads("", "-s --settings -gs --global-settings -f --file")
 )
 
+// goFlags are the go command's flags that run a program (Role Run), write
+// a file (Write: -o, the test profiles), swap in source files (Source:
+// -overlay), read a go.mod (Read: -modfile), or change where or how it
+// builds (-C DIR, -ldflags, -w and -u of go env and go get, -pgo).
+var goFlags = &argv.Command{Name: "go", GoFlags: true, Flags: []argv.Flag{
+	{Names: "-exec -toolexec -vettool", Arity: argv.Value, Role: argv.Run},
+	{Names: "-o", Arity: argv.Value, Role: argv.Write},
+	{Names: "-coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile -trace -outputdir", Arity: argv.Value, Role: argv.Write, Each: true},
+	{Names: "-overlay", Arity: argv.Value, Role: argv.Source},
+	{Names: "-modfile", Arity: argv.Value, Role: argv.Read},
+	{Names: "-C", Arity: argv.Value},
+	{Names: "-ldflags", Arity: argv.Value},
+	{Names: "-w -u -pgo", Each: true},
+}}
+
 // goSubs are the go command's queries.
 var goSubs = []*argv.Command{
 	sub("version", flags("-m -v", "", "")),
@@ -62,6 +77,7 @@ func version(name string) *Tool {
 var buildTools = []*Tool{
 	{Name: "go",
 		Cmd:         tool("go", flags("", "", ""), goSubs...),
+		Flags:       goFlags,
 		Hook:        "go",
 		Grant:       BySub,
 		Nested:      []string{"mod", "work"},

@@ -37,6 +37,10 @@ type Tool struct {
 	// directory (Role Read: asks outside the project), whatever rule
 	// covers the call. A short spelling's value may be attached (-Ix).
 	Loads []argv.Flag
+	// Flags are the flags its hook reads wherever they are, in every
+	// subcommand, by their Role (go build -o FILE: Write, -toolexec
+	// PROG: Run, -overlay FILE: Source), nil for none.
+	Flags *argv.Command
 	// Teardowns are the forms in which it deletes infrastructure, each
 	// the words a call holds anywhere (gcloud projects delete: "delete
 	// projects"): human-only (SPEC §5.4).
