@@ -241,8 +241,33 @@ func (c *plainCall) hash() {
 			f.ask = reason("ask.flag", "hash -p makes a name run another program")
 		}
 	}
+	c.hashAssigns()
 	if f.ask == nil {
 		c.safe("lists or clears the command hash table")
+	}
+}
+
+// hashAssigns reads zsh's hash NAME=PATH, which makes NAME run PATH as
+// bash's -p does (zsh's -d NAME=DIR names a directory instead); an operand
+// only known at run time may be one.
+func (c *plainCall) hashAssigns() {
+	a, args := c.a, c.args
+	inv := c.spec.ParseAt(len(args), func(i int) (string, bool) { return args[i].val, args[i].dyn })
+	if inv.Has("-d") {
+		return
+	}
+	for _, i := range inv.Operands {
+		name, path, ok := strings.Cut(args[i].val, "=")
+		switch {
+		case args[i].dyn:
+			c.f.ask = reason("ask.flag", "hash of a word only known at run time may make a name run another program")
+		case ok:
+			if a.aliases == nil {
+				a.aliases = map[string]string{}
+			}
+			a.aliases[name] = shellQuote(path)
+			c.f.ask = reason("ask.flag", "hash NAME=PATH (zsh) makes a name run another program")
+		}
 	}
 }
 

@@ -61,7 +61,7 @@ var builtins = []*argv.Command{
 		want("", "human human.env-dump"), want("-k", "ask ask.flag"), want("-o keyword", "ask ask.flag"),
 		want("-oe pipefail -k", "ask ask.flag"), want("$OPTS", "ask ask.flag")),
 	shellBuiltin("hash", flags("-d -l -r -t", "-p", ""), want("-r", "allow"), want("-t ls", "allow"),
-		want("-p /tmp/x ls", "ask ask.flag")),
+		want("-p /tmp/x ls", "ask ask.flag"), want("ls=/tmp/x", "ask ask.flag")),
 	withState(argv.SetsVars, shellBuiltin("mapfile", flags("-t", "-C -c -d -n -O -s -u", ""),
 		want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
 	withState(argv.SetsVars, shellBuiltin("readarray", flags("-t", "-C -c -d -n -O -s -u", ""),
