@@ -86,6 +86,7 @@ var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secr
 	"fly":                 {"auth token"},
 	"flyctl":              {"auth token"},
 	"gpg":                 {"-d|--decrypt"},
+	"gpg2":                {"-d|--decrypt"},
 	"keyring":             {"get"},
 	"docker-credential-*": {"get"},
 	"git-credential-*":    {"get"},
