@@ -13,7 +13,10 @@ import (
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-func (a *analyzer) grep(f *rfact, idx int, lb string, args []word, sc *scope) {
+// grep reads a search (grep and its kin, rg, ag, ack): what it reads,
+// the programs it runs, and whether its output may carry a secret.
+func (c *plainCall) grep() {
+	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	s := readSearch(cmds.SearchOf(lb), args)
 	for _, w := range s.paths {
 		if w.dyn && w.projPaths && (!w.secretPaths || w.broadPaths) && s.huntsSecrets() == "" {
@@ -262,7 +265,7 @@ func (c *plainCall) searches() bool {
 	s := &c.s
 	switch {
 	case c.hooked("search"):
-		a.grep(f, idx, lb, args, sc)
+		c.grep()
 	case lb == "sed" || lb == "gsed":
 		a.sed(f, idx, args, sc)
 	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
