@@ -27,7 +27,7 @@ const (
 	maxAnalyzerFuncs = 74
 	maxNameCompares  = 52  // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 4   // package-level sets keyed by program names
-	maxArgvScanners  = 16  // functions that compare a word with "--" themselves
+	maxArgvScanners  = 15  // functions that compare a word with "--" themselves
 	minTableCoverage = 530 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
 	// each is never known-safe (TestIgnoredNeverSafe), so an unknown flag

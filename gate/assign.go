@@ -129,7 +129,7 @@ func (a *analyzer) assign(as *syntax.Assign, sc *scope, persist bool) summary {
 		known = nil
 	}
 	if persist && as.Name != nil {
-		a.setArray(as, sc)
+		a.setArray(as, a.env.Home)
 	}
 	if as.Array != nil {
 		s.or(a.walkSubst(as.Array, sc))
@@ -213,8 +213,9 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 }
 
 // setArray records the elements of a=(…) when they are all known, so
-// "${a[@]}" as a command is seen ("a=(rm -rf ~); ${a[@]}").
-func (a *analyzer) setArray(as *syntax.Assign, sc *scope) {
+// "${a[@]}" as a command is seen ("a=(rm -rf ~); ${a[@]}"); home is what
+// an element's ~ expands to. It needs nothing but the shell's state.
+func (a *shellState) setArray(as *syntax.Assign, home string) {
 	name := as.Name.Value
 	if a.arrays != nil {
 		delete(a.arrays, name)
@@ -232,7 +233,7 @@ func (a *analyzer) setArray(as *syntax.Assign, sc *scope) {
 			return
 		}
 		if t == "~" || strings.HasPrefix(t, "~/") {
-			t = a.env.Home + t[1:]
+			t = home + t[1:]
 		}
 		elems = append(elems, word{val: t, glob: hasGlob(t)})
 	}
