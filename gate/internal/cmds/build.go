@@ -127,9 +127,10 @@ var buildTools = []*Tool{
 	},
 	// pytest -p no:cacheprovider turns a plugin off (hooks_build.go)
 	{Name: "pytest",
-		Hook:     "loaders",
-		Loads:    loads("-p", "-c --config-file --rootdir --confcutdir"),
-		Examples: []argv.Example{want("-p evil tests", "ask ask.flag"), want("-p no:cacheprovider tests", "ask")},
+		Hook:      "loaders",
+		Loads:     loads("-p", "-c --config-file --rootdir --confcutdir"),
+		PluginOff: "no:",
+		Examples:  []argv.Example{want("-p evil tests", "ask ask.flag"), want("-p no:cacheprovider tests", "ask")},
 	},
 	{Name: "dotnet", Grant: BySub, Installs: installWords, Version: true, Examples: []argv.Example{want("--version", "allow"), want("add package Newtonsoft.Json", "ask")}},
 	{Name: "rustup", Grant: BySub, Version: true, Examples: []argv.Example{want("--version", "allow")}},

@@ -51,6 +51,7 @@ var containerTools = []*Tool{
 		Secrets:    []string{"get secret -o|--output", "get secrets -o|--output", "create token", "config view --raw|--flatten"},
 		Configures: []string{"config set-credentials", "config set"},
 		Version:    true,
+		Uninstalls: []string{"uninstall"},
 		Examples:   []argv.Example{want("delete ns prod", "human human.teardown")},
 	},
 	// oc's and the cloud CLIs' groups are declared, but their grant is the
@@ -60,6 +61,7 @@ var containerTools = []*Tool{
 		AllNested:  true,
 		Secrets:    []string{"get secret -o|--output", "get secrets -o|--output", "create token", "whoami -t|--show-token", "config view --raw|--flatten"},
 		Configures: []string{"config set-credentials", "config set"},
+		Uninstalls: []string{"uninstall"},
 		Examples:   []argv.Example{want("delete namespace prod", "human human.teardown"), want("cp pod:/etc/passwd /tmp/x", "human human.outside-write")},
 	},
 	{Name: "helm",
@@ -70,8 +72,9 @@ var containerTools = []*Tool{
 		// plugins run with the tool; a package source changes where later
 		// installs go (like npm set, git remote add)
 		Configures:  []string{"plugin install", "repo add"},
+		Uninstalls:  []string{"uninstall", "delete"},
 		Version:     true,
 		FetchesURLs: true,
-		Examples:    []argv.Example{want("uninstall web", "human human.teardown")},
+		Examples:    []argv.Example{want("uninstall web", "human human.teardown"), want("delete web", "human human.teardown")},
 	},
 }

@@ -41,6 +41,14 @@ type Tool struct {
 	// subcommand, by their Role (go build -o FILE: Write, -toolexec
 	// PROG: Run, -overlay FILE: Source), nil for none.
 	Flags *argv.Command
+	// Uninstalls are the subcommands with which a cluster CLI removes a
+	// release (helm uninstall, its alias delete): a teardown when they
+	// name one (the kube hook).
+	Uninstalls []string
+	// PluginOff is the prefix of a value of a loading flag (Loads, Role
+	// Run) that turns a plugin off rather than loading one (pytest -p
+	// no:cacheprovider), "" for none.
+	PluginOff string
 	// Teardowns are the forms in which it deletes infrastructure, each
 	// the words a call holds anywhere (gcloud projects delete: "delete
 	// projects"): human-only (SPEC §5.4).
