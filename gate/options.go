@@ -1,6 +1,14 @@
-// options.go holds the hand-written readers of options that predate the
-// table's parser (gate/internal/argv); each is an argv scanner the
-// architecture test counts, to be replaced by a table entry.
+// options.go holds the gate's bridge to the table's parser (parseArgs,
+// valueWord, firstOperand, beforeEnd: gate/internal/argv) and the generic
+// readers that predate it. Those stay while ~15 files of other families
+// call them with a question's flags (hasFlag(args, "--all")) rather than
+// their program's declaration; each is an argv scanner the architecture
+// test counts. Reading them through argv honestly needs the program's
+// declaration at the call (parseArgs(cmds.Lookup(lb), args).Has, the
+// Uses' values): a Command built per call from a question's flags would
+// cost its index's allocations on every call of the hot path, and would
+// change what they answer (each says how below), so each call moves when
+// its family's entry declares the flags.
 
 package gate
 
@@ -38,7 +46,10 @@ func longOpt(name string, opts []string) string {
 }
 
 // hasLongAbbrev reports a long flag that is name or a GNU/git abbreviation
-// of it (--outp for --output), alone or with =value.
+// of it (--outp for --output), alone or with =value. It stays a scanner:
+// any prefix counts, even one the program finds ambiguous (--e for git's
+// --exec and --ext-diff), so it fails closed where a declaration with
+// only names would refuse the prefix.
 func hasLongAbbrev(args []word, names ...string) bool {
 	for _, w := range args {
 		v := w.val
@@ -59,7 +70,10 @@ func hasLongAbbrev(args []word, names ...string) bool {
 }
 
 // hasShortPrefix reports a flag that is p or p with an attached value
-// (git grep -Ovim).
+// (git grep -Ovim). It stays: its one caller (git's risky flags, whatever
+// the subcommand) has no declaration of the subcommand's other short
+// flags, and without them a parse would find -O inside -SOpen (-S's
+// value), a needless ask.
 func hasShortPrefix(args []word, p string) bool {
 	for _, w := range args {
 		if w.val == "--" {
@@ -73,7 +87,9 @@ func hasShortPrefix(args []word, p string) bool {
 }
 
 // flagValues returns the values of the named options, written NAME VALUE
-// or NAME=VALUE (docker, pip, terraform and eslint spell them so).
+// or NAME=VALUE (docker, pip, terraform and eslint spell them so). It
+// stays: it consumes no value (docker -e -e X gives "-e" and "X"), and
+// takes -v=X as X, neither of which a declaration reads so.
 func flagValues(args []word, names ...string) []word {
 	var out []word
 	for i := 0; i < len(args); i++ {
@@ -95,7 +111,10 @@ func flagValues(args []word, names ...string) []word {
 
 // optionValues returns the values of a short option letter (-f FILE, -fFILE,
 // -uf FILE, -ufFILE) and of a long one (--file FILE, --file=FILE, and the
-// abbreviations getopt accepts, --fi FILE).
+// abbreviations getopt accepts, --fi FILE). It is what argv.Valued(letter,
+// long) with Abbrev parses; it stays a loop because its ~30 calls pass the
+// letter and name, not a declaration built once (strace's moved onto one:
+// cmds/wrappers.go logOption).
 func optionValues(args []word, letter byte, long string) []word {
 	var out []word
 	for i := 0; i < len(args); i++ {
@@ -208,6 +227,9 @@ func shortValue(args []word, j int, letter byte, withVal string) (string, bool) 
 }
 
 // operands lists the non-flag words, skipping values of flags in valFlags.
+// It stays: a word known only at run time is an operand here even when it
+// starts with a dash, where the table's parser reads -$X as a flag, so
+// its ~60 calls move one family at a time, each with its goldens.
 func operands(args []word, valFlags map[string]bool) []int {
 	var out []int
 	dd := false
@@ -229,6 +251,9 @@ func operands(args []word, valFlags map[string]bool) []int {
 	return out
 }
 
+// hasFlag reports one of names as a word of its own, or a long one with
+// =value, before "--". It stays: a short name is found only alone (-x,
+// not in -ax), which a declaration's parse does not ask.
 func hasFlag(args []word, names ...string) bool {
 	for _, w := range args {
 		if w.val == "--" {
@@ -246,7 +271,9 @@ func hasFlag(args []word, names ...string) bool {
 // hasShort reports a short flag letter, alone or combined (-rf has r).
 func hasShort(args []word, letters string) bool { return hasShortBefore(args, letters, "") }
 
-// hasShortBefore is hasShort that reads a cluster as getopt does: the
+// hasShortBefore is hasShort that reads a cluster as getopt does (it
+// stays as hasShort's reader; a letter of values ending a cluster does not
+// take the next word, unlike a declaration's parse): the
 // rest of a word after one of the options values (that take a value) is
 // that value (pip -rrequirements.txt holds no -i).
 func hasShortBefore(args []word, letters, values string) bool {
