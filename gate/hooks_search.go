@@ -205,20 +205,24 @@ var secretNameSamples = []string{"./.env", "./.env.local", "./config/.env.produc
 	"./credentials.json", "./secrets.yaml", "./.npmrc", "./server.pem", "./tls.key", "./.aws/credentials", "./.netrc",
 	"./.git-credentials", "./.pgpass", "./service-account.json"}
 
-// filterMayKeepSecret reports a grep or rg line filter (… | grep PATTERN)
-// whose kept names may include a secret's: -v, -e/-f or a pattern that is
-// unknown or matches one of secretNameSamples (grep .env does, grep '\.go$'
-// does not).
+// filterMayKeepSecret reports a search used as a line filter (… | grep
+// PATTERN, rg, egrep, fgrep) whose kept names may include a secret's: -v,
+// -e/-f or a pattern, read in the program's dialect, that is unknown or
+// matches one of secretNameSamples (grep .env does, grep '\.go$' does not).
 func filterMayKeepSecret(lb string, args []word) bool {
 	ops := operands(args, nil)
 	if len(ops) != 1 || hasShort(args, "vef") || hasLongAbbrev(args, "--invert-match", "--regexp", "--file") || args[ops[0]].dyn {
 		return true
 	}
 	p := args[ops[0]].val
+	d := cmds.BasicRE // the program's dialect with no flag: egrep's is extended, rg's its own
+	if sp := cmds.SearchOf(lb); sp != nil {
+		d = sp.Dialect
+	}
 	switch {
-	case hasShort(args, "F") || hasLongAbbrev(args, "--fixed-strings"):
+	case hasShort(args, "F") || hasLongAbbrev(args, "--fixed-strings") || d == cmds.FixedStrings:
 		p = regexp.QuoteMeta(p)
-	case !hasShort(args, "EP") && !hasLongAbbrev(args, "--extended-regexp", "--perl-regexp") && args[0].val != "rg":
+	case !hasShort(args, "EP") && !hasLongAbbrev(args, "--extended-regexp", "--perl-regexp") && d == cmds.BasicRE:
 		p = breToERE(p)
 	}
 	if hasShort(args, "i") || hasLongAbbrev(args, "--ignore-case") {
