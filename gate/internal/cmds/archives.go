@@ -41,6 +41,6 @@ var archivers = []*argv.Command{
 		want("-k notes.txt", "ask"), want("-d notes.txt.gz", "ask")),
 	sevenZip("7z", "7z", want("l a.7z", "allow"), want("x a.7z -oout", "ask ask.write"), want("a out.7z src", "ask ask.write")),
 	sevenZip("7za", "7z", want("t a.7z", "allow")), sevenZip("7zr", "7z", want("l a.7z", "allow")),
-	// 7-Zip's current binary: not read as 7z is yet, so never known-safe
-	sevenZip("7zz", "", want("l a.7z", "ask")),
+	// 7-Zip's current binary (7-zip.org's 7zz), the same command line
+	sevenZip("7zz", "7z", want("l a.7z", "allow"), want("x a.7z -o/etc/app", "human human.system-write")),
 }
