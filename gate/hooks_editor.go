@@ -116,9 +116,11 @@ func (a *analyzer) exOne(f *rfact, idx int, c string, sc *scope) {
 	}
 }
 
-// exEditor reads ed, ex and vi.
+// exEditor reads ed, ex and vi by the hook their entry names: ex (ed
+// and ex, driven by commands on stdin), vi, or view (vi that only reads).
 func (c *plainCall) exEditor() {
-	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	hook := c.spec.Hook
 	// -c CMD, +CMD, --cmd CMD and an ed script on stdin are ex commands
 	for i, w := range args {
 		switch {
@@ -132,9 +134,9 @@ func (c *plainCall) exEditor() {
 	}
 	// an editor driven by commands, not by a person: ed and ex read
 	// them from stdin, vim from -c, +CMD, -s or -e
-	scripted := lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
+	scripted := hook == "ex" || hasFlag(args, "-s", "-es", "-e", "-c", "--cmd", "-S") ||
 		slices.ContainsFunc(args, func(w word) bool { return len(w.val) > 1 && w.val[0] == '+' })
-	if a.stdin != nil && (lb == "ed" || lb == "ex" || hasFlag(args, "-s", "-es", "-e")) {
+	if a.stdin != nil && (hook == "ex" || hasFlag(args, "-s", "-es", "-e")) {
 		in := a.stdinCode()
 		for _, line := range strings.Split(in.text, "\n") {
 			a.exCommand(f, idx, line, sc)
@@ -145,16 +147,16 @@ func (c *plainCall) exEditor() {
 			continue
 		}
 		a.readWord(args[i], sc, idx, false)
-		if scripted && lb != "view" {
+		if scripted && hook != "view" {
 			a.writeWord(args[i], sc, idx) // commands given up front may write what it opens
 		}
 	}
 }
 
-// emacs reads --eval code and -l files; its operands (ops) are files it
-// opens.
-func (c *plainCall) emacs(ops []int) {
+// emacs reads --eval code and -l files; its operands are files it opens.
+func (c *plainCall) emacs() {
 	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	ops := operands(args, nil)
 	for i, w := range args {
 		v := w.val
 		if (v == "--eval" || v == "-eval" || v == "--execute" || v == "-l" || v == "--load") && i+1 < len(args) {

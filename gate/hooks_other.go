@@ -12,11 +12,6 @@ import (
 	"github.com/perm-peer/perm-peer/protocol"
 )
 
-// otherTools are the programs not yet in the table whose words
-// otherTool reads.
-var otherTools = map[string]bool{"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "view": true,
-	"emacs": true, "gdb": true}
-
 // hookName is the hook the table names for program lb: its entry's
 // (spec, nil for none), else its tool's; "" for none.
 func hookName(spec *argv.Command, lb string) string {
@@ -58,37 +53,24 @@ func otherHook(h string) func(*plainCall) {
 		return (*plainCall).compile
 	case "kill":
 		return (*plainCall).kill
+	case "ex", "vi", "view":
+		return (*plainCall).exEditor
+	case "emacs":
+		return (*plainCall).emacs
+	case "gdb":
+		return (*plainCall).gdb
 	}
 	return nil
 }
 
-// otherTool reads a call through its entry's hook among otherHook's, or
-// the programs not yet in the table (otherTools).
+// otherTool reads a call through its entry's hook among otherHook's.
 // It reports whether it read the call.
 func (c *plainCall) otherTool() bool {
-	if run := otherHook(hookName(c.spec, c.lb)); run != nil {
+	run := otherHook(hookName(c.spec, c.lb))
+	if run != nil {
 		run(c)
-		return true
 	}
-	if !otherTools[c.lb] {
-		return false
-	}
-	c.s.or(c.notInTable())
-	return true
-}
-
-// notInTable reads the programs of otherTools.
-func (c *plainCall) notInTable() summary {
-	lb := c.lb
-	switch {
-	case lb == "ed" || lb == "ex" || lb == "vi" || lb == "vim" || lb == "nvim" || lb == "view":
-		c.exEditor()
-	case lb == "emacs":
-		c.emacs(operands(c.args, nil))
-	case lb == "gdb":
-		c.gdb()
-	}
-	return summary{}
+	return run != nil
 }
 
 // cmake -E TOOL ARGS runs TOOL, a command it stands for.

@@ -22,7 +22,7 @@ func TestOtherHooksResolve(t *testing.T) {
 	for _, tl := range cmds.Tools() {
 		named[tl.Hook] = true
 	}
-	for _, h := range strings.Fields("sponge man split file-server power-off gpg keychain secret-service lldb sqlite3 db-client cmake cc kill") {
+	for _, h := range strings.Fields("sponge man split file-server power-off gpg keychain secret-service lldb sqlite3 db-client cmake cc kill ex vi view emacs gdb") {
 		assert.NotNil(t, otherHook(h), h)
 		assert.True(t, named[h], "no entry names hook %s", h)
 	}

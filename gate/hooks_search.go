@@ -270,9 +270,9 @@ func (c *plainCall) searches() bool {
 	switch {
 	case c.hooked("search"):
 		c.grep()
-	case lb == "sed" || lb == "gsed":
-		a.sed(f, idx, args, sc)
-	case lb == "awk" || lb == "gawk" || lb == "mawk" || lb == "nawk":
+	case c.hooked("sed"):
+		a.sed(f, idx, c.spec, args, sc)
+	case c.hooked("awk"):
 		s.taint = a.awk(f, idx, args, sc) || s.taint
 	case c.hooked("jq"):
 		s.taint = a.jq(f, idx, lb, args, sc) || s.taint

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/scripts"
 )
 
@@ -16,18 +17,20 @@ type sedCall struct {
 	idx     int
 	args    []word
 	sc      *scope
-	ok      bool     // known-safe so far: every option known, every script known
-	inPlace bool     // -i / --in-place
-	suffix  string   // -iSUF / --in-place=SUF: the backup file's suffix
-	scripts []string // the scripts, in order
+	spec    *argv.Command // sed's table entry: its long options
+	ok      bool          // known-safe so far: every option known, every script known
+	inPlace bool          // -i / --in-place
+	suffix  string        // -iSUF / --in-place=SUF: the backup file's suffix
+	scripts []string      // the scripts, in order
 	// scriptFlag: a script came from -e or -f, so the first operand is a
 	// file, not the script
 	scriptFlag bool
 	ops        []int // the operands' indexes
 }
 
-func (a *analyzer) sed(f *rfact, idx int, args []word, sc *scope) {
-	c := &sedCall{a: a, idx: idx, args: args, sc: sc, ok: true}
+// sed reads a call of sed, whose table entry is spec.
+func (a *analyzer) sed(f *rfact, idx int, spec *argv.Command, args []word, sc *scope) {
+	c := &sedCall{a: a, idx: idx, spec: spec, args: args, sc: sc, ok: true}
 	c.options()
 	c.files()
 	ok := c.ok && !c.inPlace
@@ -84,7 +87,8 @@ func (c *sedCall) long(i int) int {
 			use(c.args[i])
 		}
 	}
-	switch longOpt(name, sedLong) {
+	full, _ := c.spec.LongFlag(name)
+	switch full {
 	case "expression":
 		c.scriptFlag = true
 		value(c.script)
@@ -191,6 +195,3 @@ func sedBackup(file, suffix string) string {
 	}
 	return dir + b
 }
-
-var sedLong = []string{"expression", "file", "in-place", "line-length", "quiet", "silent", "regexp-extended", "separate",
-	"unbuffered", "posix", "debug", "sandbox", "null-data", "zero-terminated", "follow-symlinks", "binary", "help", "version"}

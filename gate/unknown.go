@@ -76,7 +76,7 @@ func readBy(facts []*rfact, idx int, p pathRef) bool {
 // when this call gave it nothing to say (docker compose --env-file .env up).
 func knownFamily(lb string) bool {
 	return cmds.ToolOf(lb) != nil && cmds.ToolOf(lb).Modelled() || netKnown(lb) ||
-		isShell(lb) || isInterpreter(lb) || isPrefixRunner(lb) || otherTools[lb] || otherHook(hookName(cmds.Lookup(lb), lb)) != nil || cmds.ClassOf(lb) == argv.Data
+		isShell(lb) || isInterpreter(lb) || isPrefixRunner(lb) || otherHook(hookName(cmds.Lookup(lb), lb)) != nil || cmds.ClassOf(lb) == argv.Data
 }
 
 // visibleCommands are the programs whose name among an unknown program's

@@ -411,6 +411,14 @@ func split(flags []Flag) []Flag {
 	return out
 }
 
+// LongFlag resolves long option name (without its dashes) as Parse
+// does: its full name and flag, "" and nil when the declaration lacks it
+// or the prefix is ambiguous.
+func (c *Command) LongFlag(name string) (string, *Flag) {
+	c.index()
+	return c.lookupLong(name)
+}
+
 // lookupLong resolves a long option, by a prefix of one flag's spellings
 // when Abbrev, to its full name: like getopt_long, a prefix of two
 // spellings of one flag (--col: --color, --colour) is that flag, a prefix

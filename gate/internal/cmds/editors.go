@@ -25,11 +25,66 @@ var pagers = []*argv.Command{
 	opener("kak", ex("main.go", "")), opener("mcedit", ex("main.go", "")), opener("joe", ex("main.go", "")),
 }
 
-// editors are the programs that edit files by a script or commands the
-// gate reads (hooks named by their entries).
-var editors = []*argv.Command{
+// patchers are the programs that apply a patch.
+var patchers = []*argv.Command{
 	// Codex's apply_patch: its argument, or its stdin, is a patch, whose
 	// files it writes
 	{Name: "apply_patch", Hook: "apply_patch", Examples: []argv.Example{want("x", "ask ask.bad-input")}},
 	{Name: "applypatch", Hook: "apply_patch", Examples: []argv.Example{want("x", "ask ask.bad-input")}},
 }
+
+// sedFlags are GNU sed's: -e and -f give the script, -i edits in place
+// (an optional backup suffix), and the long spellings that take no
+// value are read with any =value, as the sed hook reads them.
+var sedFlags = []argv.Flag{switches("-n -E -r -s -u -z"), value("-e|--expression", argv.Code), value("-f|--file", argv.Source),
+	value("-l|--line-length", argv.Opaque), {Names: "-i --in-place", Arity: argv.Optional, Effect: argv.NotSafe},
+	optional("--quiet --silent --regexp-extended --separate --unbuffered --posix --debug --sandbox --null-data --zero-terminated " +
+		"--follow-symlinks --binary --help --version")}
+
+// sed is sed's entry under one of its names (gsed is Homebrew's GNU sed).
+func sed(name string) *argv.Command {
+	return &argv.Command{Name: name, Hook: "sed", Abbrev: true, Flags: sedFlags, Examples: []argv.Example{
+		want("-n 1p README.md", "allow"), want("-i s/a/b/ README.md", "ask ask.flag"), ex("-x 1p README.md", "-x")}}
+}
+
+// awkFlags are awk's, gawk's and mawk's: the options end at the program
+// text; -e and -f give programs, gawk's -d, -p and -o write reports, -i
+// and -l load code, and its long switches are read with any =value, as
+// the awk hook reads them.
+var awkFlags = []argv.Flag{switches("-P -c -S -L -M -b -N -r -O -s -t -V"), value("-F|--field-separator -v|--assign -W", argv.Opaque),
+	value("-e|--source", argv.Code), value("-f|--file -i|--include -l|--load", argv.Source), optional("-d|--dump-variables -p|--profile -o|--pretty-print"),
+	optional("--version --posix --traditional --compat --sandbox --lint --lint-old --bignum --characters-as-bytes --use-lc-numeric " +
+		"--re-interval --optimize --no-optimize --copyright --help")}
+
+// awk is awk's entry under one of its names.
+func awk(name string) *argv.Command {
+	return &argv.Command{Name: name, Hook: "awk", StopAtOperand: true, Flags: awkFlags, Examples: []argv.Example{
+		want("-F: {print} README.md", "allow"), want("-f prog.awk README.md", "ask"), ex("-Z {print} README.md", "-Z")}}
+}
+
+// viFlags are the flags of vi and its kin: -c, --cmd and +CMD run ex
+// commands, -S and -u source a script, -s, -e and -es read commands from
+// stdin.
+var viFlags = []argv.Flag{switches("-s -e -es -R -n -b -l -d -E -m -M -N -y -Z -r -L -h -v --help --version"),
+	value("-c|--cmd", argv.Code), value("-S -u", argv.Source), value("-i -T -w -W -t -q -U", argv.Opaque)}
+
+// editor is a program that edits files by commands, hook ex (driven by
+// commands, ed and ex on stdin), vi or view (read-only vi).
+func editor(name, hook string, ex ...argv.Example) *argv.Command {
+	return &argv.Command{Name: name, Hook: hook, Flags: viFlags, Examples: ex}
+}
+
+// editors are the programs that edit files or streams by a script or
+// commands the gate reads (the hooks their entries name), and the
+// debugger that runs commands.
+var editors = append(patchers, sed("sed"), sed("gsed"), awk("awk"), awk("gawk"), awk("mawk"), awk("nawk"),
+	editor("ed", "ex", want("notes.txt", "ask")), editor("ex", "ex", want("notes.txt", "ask")),
+	editor("vi", "vi", want("main.go", "ask")), editor("vim", "vi", want("--version", "allow"), want("-c wq main.go", "ask")),
+	editor("nvim", "vi", want("--version", "allow")), editor("view", "view", want("main.go", "ask")),
+	&argv.Command{Name: "emacs", Hook: "emacs", Flags: []argv.Flag{switches("-nw -q -Q --batch -batch --help --version"),
+		value("--eval -eval --execute", argv.Code), value("-l|--load", argv.Source)},
+		Examples: []argv.Example{want("--version", "allow"), want("--batch --eval t", "ask ask.flag")}},
+	&argv.Command{Name: "gdb", Hook: "gdb", Flags: []argv.Flag{switches("-q -quiet -batch -nx -n --help --version"),
+		value("-ex --ex -iex --iex -eval-command --eval-command", argv.Code), value("-x --x -ix --ix -command --command", argv.Source),
+		value("-p --pid", argv.Opaque)},
+		Examples: []argv.Example{want("-batch -ex run ./app", "ask")}})
