@@ -243,7 +243,13 @@ func runsCode(tool string) bool {
 // into a running shell or process (interact_with_process, write_stdin), so
 // its input/text/chars are commands as well.
 func (a *analyzer) commandInInput(in map[string]any, terminal bool) {
-	if a.nestedCommands(in, a.env.Cwd, terminal, 0) {
+	deep := a.nestedCommands(in, a.env.Cwd, terminal, 0, func(c inputCommand) {
+		a.noAlways = true
+		a.typedInput = c.typed
+		a.shell(c.text, &scope{cwd: c.cwd})
+		a.typedInput = false
+	})
+	if deep {
 		// a command below the cap would run unread: a Tool rule or auto
 		// mode must not clear it
 		a.opaque("human.too-deep", "tool input nested too deeply for the gate to read", true)
@@ -255,16 +261,23 @@ func (a *analyzer) commandInInput(in map[string]any, terminal bool) {
 // commandInInput makes a call with more below human-only.
 const maxInputDepth = 32
 
-// nestedCommands analyses the commands in v and below it; it reports
-// whether it stopped at maxInputDepth with more below.
-func (a *analyzer) nestedCommands(v any, cwd string, terminal bool, depth int) (deep bool) {
+// inputCommand is a command found in a tool's input: its text, where it
+// runs, and whether it was typed into a process (analyzer.typedInput).
+type inputCommand struct {
+	text, cwd string
+	typed     bool
+}
+
+// nestedCommands passes run the commands in v and below it, in order; it
+// reports whether it stopped at maxInputDepth with more below.
+func (pl *places) nestedCommands(v any, cwd string, terminal bool, depth int, run func(inputCommand)) (deep bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if depth > maxInputDepth {
 			return len(x) > 0
 		}
 		if c := firstString(x, cwdKeys...); c != "" {
-			cwd = a.resolvePath(c, cwd, false).abs
+			cwd = pl.resolvePath(c, cwd, false).abs
 		}
 		keys := []string{"command", "cmd", "script", "shell_command", "commandLine", "command_line"}
 		if terminal {
@@ -273,24 +286,22 @@ func (a *analyzer) nestedCommands(v any, cwd string, terminal bool, depth int) (
 		for _, k := range keys {
 			// an argv list runs as surely as a string: {"command":["rm","-rf","/"]}
 			if c, ok := commandText(x, k); ok && strings.TrimSpace(c) != "" {
-				a.noAlways = true
 				// text typed into a process is as often a REPL's (print(1+1),
 				// df.head()) as a shell's: what does not parse as shell asks
 				// instead of being human-only
-				a.typedInput = terminal && k != "command" && k != "cmd" && k != "script" && k != "shell_command" && k != "commandLine" && k != "command_line"
-				a.shell(c, &scope{cwd: cwd})
-				a.typedInput = false
+				typed := terminal && k != "command" && k != "cmd" && k != "script" && k != "shell_command" && k != "commandLine" && k != "command_line"
+				run(inputCommand{text: c, cwd: cwd, typed: typed})
 			}
 		}
 		for _, k := range sortedKeys(x) {
-			deep = a.nestedCommands(x[k], cwd, terminal, depth+1) || deep
+			deep = pl.nestedCommands(x[k], cwd, terminal, depth+1, run) || deep
 		}
 	case []any:
 		if depth > maxInputDepth {
 			return len(x) > 0
 		}
 		for _, e := range x {
-			deep = a.nestedCommands(e, cwd, terminal, depth+1) || deep
+			deep = pl.nestedCommands(e, cwd, terminal, depth+1, run) || deep
 		}
 	}
 	return deep

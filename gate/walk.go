@@ -443,7 +443,9 @@ func (a *analyzer) command(c syntax.Command, sc *scope) summary {
 		return a.walkSubst(c.X, sc)
 	case *syntax.TestClause:
 		a.testArith(c.X, sc) // -eq and friends evaluate their operands
-		a.testSecret(c.X)
+		for _, d := range a.secretTests(c.X) {
+			a.humanFact("human.env-dump", d)
+		}
 		return a.walkSubst(c.X, sc)
 	case *syntax.LetClause:
 		var s summary
@@ -894,15 +896,15 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// testSecret makes a [[ … ]] that compares a secret variable with a string
-// or pattern human-only: [[ $TOKEN == sk-a* ]] && echo y is a yes/no
-// answer about the value, and a loop of them prints it letter by letter.
-// -n, -z and a comparison with "" (is it set?) stay as they are.
-func (a *analyzer) testSecret(x syntax.TestExpr) {
+// secretTests are the comparisons of a [[ … ]] with a secret variable's
+// value, each as the reason it is human-only: [[ $TOKEN == sk-a* ]] && echo
+// y is a yes/no answer about the value, and a loop of them prints it letter
+// by letter. -n, -z and a comparison with "" (is it set?) are none.
+func (ss *shellState) secretTests(x syntax.TestExpr) (details []string) {
 	walkNodes(x, func(n syntax.Node) bool {
-		if u, ok := n.(*syntax.UnaryTest); ok && a.secretPartOf(u.X) {
+		if u, ok := n.(*syntax.UnaryTest); ok && ss.secretPartOf(u.X) {
 			// [[ -z ${TOKEN/#sk-a*/} ]]: empty only if the value starts so
-			a.humanFact("human.env-dump", "tests part of a variable that holds a secret")
+			details = append(details, "tests part of a variable that holds a secret")
 			return false
 		}
 		b, ok := n.(*syntax.BinaryTest)
@@ -911,13 +913,14 @@ func (a *analyzer) testSecret(x syntax.TestExpr) {
 		}
 		switch b.Op {
 		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch, syntax.TsBefore, syntax.TsAfter:
-			if a.secretValue(b.X) && !emptyWord(b.Y) || a.secretValue(b.Y) && !emptyWord(b.X) {
-				a.humanFact("human.env-dump", "compares a variable that holds a secret with a pattern")
+			if ss.secretValue(b.X) && !emptyWord(b.Y) || ss.secretValue(b.Y) && !emptyWord(b.X) {
+				details = append(details, "compares a variable that holds a secret with a pattern")
 				return false
 			}
 		}
 		return true
 	})
+	return details
 }
 
 // secretValue reports an operand that expands part of a secret variable's
