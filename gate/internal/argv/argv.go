@@ -172,10 +172,6 @@ const (
 	// its cluster (sudo -Eu root: -E, then -u's value), reported by Parse
 	// and never by FirstUnknown
 	Skip
-	// Fails: an undeclared flag makes the shell's builtin fail before it
-	// acts ("cd: -Z: invalid option"), so it is not read as changing the
-	// answer yet; reading it as Ask is a tightening of its own (T1)
-	Fails
 	// ByHook: the entry's Hook reads the flags in a language of the
 	// program's own (tar's, in old, short and long style: package
 	// scripts' ReadTar) and asks about a long option it lacks itself;

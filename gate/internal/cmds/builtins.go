@@ -13,14 +13,14 @@ import "github.com/perm-peer/perm-peer/gate/internal/argv"
 // -g (a global alias, expanded anywhere in a line) is left undeclared: the
 // gate expands aliases in command position only.
 //
-// A builtin fails on a flag it does not have before it acts ("cd: -Z:
-// invalid option"), so an undeclared flag is argv.Fails for now, which
-// keeps every answer; reading it as Ask is the T1 tightening.
+// A flag the table does not declare makes the call not known-safe
+// (argv.Ask): bash refuses it ("cd: -Z: invalid option", shopt -snullglob
+// is -s -n …), and the gate's model of the call would be wrong.
 
 // shellBuiltin declares a builtin whose options end at its first operand,
 // as bash's internal getopt reads them.
 func shellBuiltin(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
-	return &argv.Command{Name: name, Flags: f, Class: argv.Builtin, Unknown: argv.Fails, StopAtOperand: true, Examples: ex}
+	return &argv.Command{Name: name, Flags: f, Class: argv.Builtin, StopAtOperand: true, Examples: ex}
 }
 
 // stackBuiltin is a directory-stack builtin: -NUM names a stack entry.
@@ -45,7 +45,7 @@ const (
 
 // builtins are the shell builtins that change the shell's state.
 var builtins = []*argv.Command{
-	withState(argv.HomeDir, stackBuiltin("cd", flags(cdFlags, "", ""), want("-P /tmp", "allow"), want("src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read"))),
+	withState(argv.HomeDir, stackBuiltin("cd", flags(cdFlags, "", ""), want("-P /tmp", "allow"), want("src", "allow"), ex("-Z src", "-Z"), want("~/.ssh && cat id_rsa", "human human.sensitive-read"))),
 	stackBuiltin("chdir", flags(cdFlags, "", ""), want("-q src", "allow"), want("~/.ssh && cat id_rsa", "human human.sensitive-read")),
 	stackBuiltin("pushd", flags("-n "+cdFlags, "", ""), want("-n src", "allow"), want("+2", "allow"),
 		want("~/.aws && cat credentials", "human human.sensitive-read")),
@@ -59,20 +59,21 @@ var builtins = []*argv.Command{
 		argv.Flag{Names: "-o", Arity: argv.NextWord}),
 		want("-euo pipefail", "allow"), want("-x", "allow"), want("-- a b", "allow"), want("+o keyword", "allow"),
 		want("", "human human.env-dump"), want("-k", "ask ask.flag"), want("-o keyword", "ask ask.flag"),
-		want("-oe pipefail -k", "ask ask.flag"), want("$OPTS", "ask ask.flag")),
+		want("-oe pipefail -k", "ask ask.flag"), want("$OPTS", "ask ask.flag"), ex("--zz-bogus", "--zz-bogus")),
 	shellBuiltin("hash", flags("-d -l -r -t", "-p", ""), want("-r", "allow"), want("-t ls", "allow"),
 		want("-p /tmp/x ls", "ask ask.flag"), want("ls=/tmp/x", "ask ask.flag")),
 	withState(argv.SetsVars, shellBuiltin("mapfile", flags("-t", "-C -c -d -n -O -s -u", ""),
-		want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
+		want("-t -C reboot lines", "human human.teardown"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
 	withState(argv.SetsVars, shellBuiltin("readarray", flags("-t", "-C -c -d -n -O -s -u", ""),
-		want("-t -C 'rm -rf ~' lines", "deny floor.rm-root"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
+		want("-t -C reboot lines", "human human.teardown"), want("-t lines", "ask"), want("-t PATH", "ask ask.env-prefix"))),
 	shellBuiltin("compgen", flags(compgenSwitches, compgenValues, ""), want("-v", "human human.env-dump"),
-		want("-C 'rm -rf ~'", "deny floor.rm-root"), want("-c", "ask")),
+		want("-C reboot", "human human.teardown"), want("-c", "ask")),
 	shellBuiltin("history", flags("-a -c -n -p -r -s -w", "-d", ""), want("-r ~/.ssh/id_rsa", "human human.sensitive-read"),
 		want("-c", "ask")),
 	shellBuiltin("trap", flags("-l -p -P", "", ""), want("-p", "allow"), want("'echo done' EXIT", "allow"),
 		want("'rm -rf ~' EXIT", "deny floor.rm-root")),
-	shellBuiltin("shopt", flags("-o -p -q -s -u", "", ""), want("-s extglob", "allow"), want("-s lastpipe", "ask")),
+	shellBuiltin("shopt", flags("-o -p -q -s -u", "", ""), want("-s extglob", "allow"), want("-s lastpipe", "ask"),
+		ex("-snullglob", "-n")),
 	shellBuiltin("ulimit", flags(ulimitLetters, "", ""), want("-n", "allow"), want("-Sn", "allow"), want("-n 1024", "ask")),
 	shellBuiltin("umask", flags("-p -S", "", ""), want("-S", "allow"), want("022", "ask")),
 	// getopts OPTSTRING NAME [ARG…]: the words after NAME are what it parses
