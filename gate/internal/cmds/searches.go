@@ -169,14 +169,14 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 	meansEach("-g|--glob --iglob", argv.Value, SearchInclude),
 	meansEach("-A|--after-context -B|--before-context -C|--context", argv.Value, SearchContextLines))
 
-// ag's flags. -z sets nothing while --search-zip runs a program, and
-// --multiline reads a file as one line, as the search reader read them
-// before the table did. --pager CMD pipes the output through CMD, which
-// runs.
+// ag's flags. -z and --search-zip read compressed files with ag's own
+// zlib and lzma, no program; --multiline is read as reading a file as one
+// line, as the search reader read it before the table did. --pager CMD
+// pipes the output through CMD, which runs.
 var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -n --norecurse "+
 	"-U --skip-vcs-ignores --vimgrep --heading --noheading --break --nobreak --filename --nofilename "+
 	"--group --nogroup --line-numbers --no-numbers --nomultiline --null -0 --print-long-lines --passthrough -o --only-matching "+
-	"--silent --stats -t --all-text -z --search-binary",
+	"--silent --stats -t --all-text -z --search-zip --search-binary",
 	"--ignore --ignore-dir -m --max-count --depth -p --path-to-ignore --workers --color-line-number --color-match --color-path", ""),
 	argv.Flag{Names: "--pager", Arity: argv.Value, Role: argv.Run, Sets: SearchPager},
 	meansEach("-c|--count -l|--files-with-matches -L|--files-without-matches", argv.None, SearchNamesOnly),
@@ -185,7 +185,7 @@ var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -
 	means("-i --ignore-case", argv.None, SearchIgnoreCase), means("-s --case-sensitive", argv.None, SearchMatchCase),
 	means("-S --smart-case", argv.None, SearchSmartCase), means("-Q --literal", argv.None, SearchFixed),
 	means("-v --invert-match", argv.None, SearchInvert), means("-w --word-regexp", argv.None, SearchWords),
-	means("--multiline", argv.None, SearchContext), means("--search-zip", argv.None, SearchPreprocess),
+	means("--multiline", argv.None, SearchContext),
 	meansEach("-A|--after -B|--before -C|--context", argv.Value, SearchContextLines),
 	meansEach("-G|--file-search-regex -g", argv.Value, SearchInclude))
 
