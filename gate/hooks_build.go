@@ -62,7 +62,7 @@ func (c *plainCall) goCmd() {
 		return
 	}
 	policed := false
-	for _, u := range parseArgs(cmds.ToolOf(c.lb).Flags, args).Uses {
+	for _, u := range cmds.ToolOf(c.lb).Flags.Uses(len(args), wordAt(args)) {
 		if c.goFlag(u) {
 			policed = true
 		}

@@ -480,6 +480,14 @@ func (c *Command) FirstOperand(n int, at func(i int) (val string, dyn bool)) int
 	return c.scan(n, at, &inv, firstOperand)
 }
 
+// Uses are the declared flags found in the n words at(i), in order, as
+// Parse finds them, without recording the operands.
+func (c *Command) Uses(n int, at func(i int) (val string, dyn bool)) []Use {
+	var inv Invocation
+	c.scan(n, at, &inv, usesOnly)
+	return inv.Uses
+}
+
 // End is the index of the word after the "--" that ends the flags of the
 // n words at(i) (Invocation.Ended), 0 when no "--" does.
 func (c *Command) End(n int, at func(i int) (val string, dyn bool)) int {
@@ -495,7 +503,11 @@ const (
 	firstUnknown                 // the first unknown flag only
 	firstOperand                 // the first operand's index only
 	end                          // the end of the flags only
+	usesOnly                     // the flags found, not the operands
 )
+
+// records says the mode keeps the declared flags found in inv.Uses.
+func (m scanMode) records() bool { return m == whole || m == usesOnly }
 
 // unknown records the unknown flag v in inv when the mode reports them.
 func (m scanMode) unknown(inv *Invocation, v string) {
@@ -511,7 +523,6 @@ func (m scanMode) unknown(inv *Invocation, v string) {
 // a dash: -o$X is -o with a value whatever $X holds.
 func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
 	c.index()
-	first := mode != whole
 	for i := 0; i < n; i++ {
 		if mode == firstUnknown && len(inv.Unknown) > 0 {
 			return -1
@@ -522,8 +533,10 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 			if mode == firstOperand {
 				return i
 			}
-			if !first {
+			if mode == whole {
 				inv.Operands = append(inv.Operands, i)
+			}
+			if mode.records() {
 				c.bsdLetters(v, i, inv)
 			}
 			if c.StopAtOperand {
@@ -564,7 +577,7 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 					}
 				}
 			}
-			if !first {
+			if mode.records() {
 				inv.Uses = append(inv.Uses, u)
 			}
 			continue
@@ -604,9 +617,9 @@ func next(i, n int, at func(int) (string, bool)) (int, string) {
 
 // parseLong reads the long option v, word i, and returns the index of the
 // last word it used.
-// In mode whole the flag found is kept in inv.Uses.
+// In a mode that records (whole, usesOnly) the flag found is kept in inv.Uses.
 func (c *Command) parseLong(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
-	record := mode == whole
+	record := mode.records()
 	name, val, eq := strings.Cut(v[2:], "=")
 	full, f := c.lookupLong(name)
 	if f == nil || eq && f.Arity == None {
@@ -655,7 +668,7 @@ func (c *Command) parseGo(v string, i, n int, at func(int) (string, bool), inv *
 		u.ValAt, u.Value = next(i, n, at)
 		i++
 	}
-	if mode == whole {
+	if mode.records() {
 		inv.Uses = append(inv.Uses, u)
 	}
 	return i
@@ -674,9 +687,9 @@ func (c *Command) operands(from, n int, at func(int) (string, bool), inv *Invoca
 
 // parseShort reads the cluster v, word i (-abc, -ofile, -5), and returns
 // the index of the last word it used.
-// In mode whole the flags found are kept in inv.Uses.
+// In a mode that records (whole, usesOnly) the flags found are kept in inv.Uses.
 func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
-	record := mode == whole
+	record := mode.records()
 	taken := i // the last word the cluster's NextWord flags took
 	for j := 1; j < len(v); j++ {
 		if c.Numeric && v[j] >= '0' && v[j] <= '9' {
