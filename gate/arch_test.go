@@ -26,7 +26,7 @@ const (
 	maxFuncsOver100  = 3
 	maxAnalyzerFuncs = 71
 	maxNameCompares  = 30  // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
-	maxNameSets      = 2   // package-level sets keyed by program names
+	maxNameSets      = 0   // package-level sets keyed by program names
 	maxArgvScanners  = 15  // functions that compare a word with "--" themselves
 	minTableCoverage = 544 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):

@@ -191,12 +191,6 @@ func ipNetnsName(args []word) int {
 	return 1
 }
 
-// globNames are commands a glob in a command name (/bin/r?) is checked
-// against: it runs whichever one the glob matches.
-var globNames = []string{"rm", "rmdir", "shred", "unlink", "mv", "cp", "dd", "chmod", "chown", "sh", "bash", "zsh", "dash",
-	"eval", "curl", "wget", "nc", "ncat", "socat", "python", "python3", "perl", "ruby", "node", "git", "find", "xargs",
-	"env", "sudo", "su", "tee", "truncate", "mkfs", "wipefs", "crontab", "scp", "rsync", "ssh"}
-
 // isGlobName reports a command name bash would glob-expand: * or ?, or a
 // closed [...] class ([ itself is the test command).
 func isGlobName(s string) bool {
@@ -213,7 +207,7 @@ func (a *analyzer) globCommand(f *rfact, idx int, base string, words []word, sc 
 	a.noAlways = true
 	f.ask = reason("ask.dynamic-command", "the command name is a glob")
 	var s summary
-	for _, n := range globNames {
+	for _, n := range cmds.GlobTrials {
 		if ok, _ := path.Match(base, n); ok {
 			alt := append([]word{{val: n}}, words[1:]...)
 			s.or(a.inner(alt, sc, idx))
@@ -222,14 +216,8 @@ func (a *analyzer) globCommand(f *rfact, idx int, base string, words []word, sc 
 	return s
 }
 
-// dynamicNames are the commands whose floors depend on their arguments (not
-// mkfs, a floor whatever they are): a command name only known at run time
-// may be any of them.
-var dynamicNames = []string{"rm", "shred", "dd", "chmod", "chown", "mv", "cp", "tee", "truncate",
-	"curl", "wget", "nc", "socat", "scp", "rsync", "eval"}
-
 // dynamicFloors tries the arguments of a command whose name is only known
-// at run time with each of dynamicNames (x=RM; ${x,,} -rf ~, read c; $c -rf
+// at run time with each of cmds.DynamicTrials (x=RM; ${x,,} -rf ~, read c; $c -rf
 // ~): if one of them would be a floor, the call is human-only — not a
 // floor, as the name may be harmless. The trial leaves no trace.
 func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
@@ -246,7 +234,7 @@ func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
 	a.listVars = maps.Clone(a.listVars)
 	a.shadow = true
 	var floor, persist *protocol.Reason
-	for _, n := range dynamicNames {
+	for _, n := range cmds.DynamicTrials {
 		mark := len(a.facts)
 		a.inner(append([]word{{val: n}}, words[1:]...), sc.copy(), idx)
 		for _, g := range a.facts[mark:] {
