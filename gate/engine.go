@@ -274,7 +274,7 @@ func (c *plainCall) prints() {
 		if r := a.pathWord(args[operands(args, nil)[0]], sc, false); r.known {
 			s.out = &stdinSrc{text: r.abs + "\n", known: true}
 		}
-	case c.filter() != argv.NoFilter && c.filter() != argv.Edits && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
+	case (c.filter() == argv.Lines || c.filter() == argv.Ends || c.filter() == argv.Matches) && f.safe != nil && len(operands(args, nil)) <= 1 && a.stdin != nil && a.stdin.projList:
 		// head, sort, grep PATTERN … keep a subset of the lines they read
 		matches := c.filter() == argv.Matches
 		s.projList = !matches || len(operands(args, nil)) == 1 && !hasShort(args, "o")

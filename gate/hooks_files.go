@@ -121,7 +121,7 @@ func (c *plainCall) files() bool {
 		} else {
 			f.human = reason("human.persistence-write", "changes the crontab")
 		}
-	case (lb == "systemctl" || lb == "launchctl") && len(operands(args, nil)) > 0:
+	case c.hook() == "service" && len(operands(args, nil)) > 0:
 		switch args[operands(args, nil)[0]].val {
 		case "enable", "link", "edit", "load", "bootstrap", "set-property", "preset", "add-wants", "add-requires", "revert":
 			f.human = reason("human.persistence-write", "installs or changes a service")
@@ -134,7 +134,7 @@ func (c *plainCall) files() bool {
 				c.safe(lb + " only inspects")
 			}
 		}
-	case lb == "zipinfo":
+	case c.hook() == "zipinfo":
 		// lists an archive's members, like unzip -l; later operands name members
 		if ops := operands(args, nil); len(ops) > 0 {
 			a.readWord(args[ops[0]], sc, idx, false)
@@ -148,7 +148,7 @@ func (c *plainCall) files() bool {
 		}) {
 			c.safe("ss only lists sockets")
 		}
-	case lb == "gofmt":
+	case c.hook() == "gofmt":
 		// -w rewrites the files; -l, -d, -s only print
 		ops := operands(args, map[string]bool{"-r": true, "-cpuprofile": true})
 		for _, w := range flagValues(args, "-cpuprofile") {
@@ -164,7 +164,7 @@ func (c *plainCall) files() bool {
 		if !hasShort(args, "w") && len(flagValues(args, "-cpuprofile")) == 0 {
 			c.safe("gofmt without -w only prints")
 		}
-	case lb == "eslint" || lb == "prettier":
+	case toolHook(lb) == "fixer":
 		a.fixer(f, idx, lb, args, sc)
 	default:
 		return false

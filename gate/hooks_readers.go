@@ -72,12 +72,12 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 	ops := inv.Operands
 	// uniq IN OUT and xxd [-r] IN OUT write OUT; xxd -r alone (or with
 	// only IN) writes stdout, but is no longer a plain dump
-	if (lb == "uniq" || lb == "xxd") && len(ops) > 1 {
+	if c.OutOperand && len(ops) > 1 {
 		ok = false
 		a.writeFact(a.pathWord(args[ops[len(ops)-1]], sc, true), -1)
 		ops = ops[:len(ops)-1]
 	}
-	if lb == "cat" && len(ops) == 0 && len(args) == 0 {
+	if c.Filter == argv.Copies && len(args) == 0 {
 		out = a.stdin
 	}
 	if c.Output == argv.Names && len(ops) == 0 {
@@ -94,7 +94,7 @@ func (a *analyzer) reader(f *rfact, idx int, lb string, args []word, sc *scope) 
 	// and a flag the table lacks may make any of them print them
 	listOnly := c.Output != argv.Contents && !inv.Has("--fromfile") && len(inv.Unknown) == 0
 	for _, i := range ops {
-		if lb != "tr" && args[i].val != "-" {
+		if !c.DataOperands && args[i].val != "-" {
 			a.readWord(args[i], sc, idx, listOnly)
 		}
 	}

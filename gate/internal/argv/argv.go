@@ -77,6 +77,9 @@ const (
 	// Edits: each of them changed (cut, tr): a name cut from a NAME:COUNT
 	// line is still a name
 	Edits
+	// Copies: all of them as they are (cat): with no word at all, what
+	// it prints is its stdin
+	Copies
 )
 
 // Output is what a reader prints of the files it reads, or what a Data
@@ -246,6 +249,11 @@ type Command struct {
 	// OperandEffect is what an operand does to the call: NotSafe for
 	// hostname NAME, which sets the host's name.
 	OperandEffect Effect
+	// OutOperand: of two operands or more, the last is a file it writes
+	// (uniq IN OUT, xxd IN OUT)
+	OutOperand bool
+	// DataOperands: its operands are data, never files (tr SET1 SET2)
+	DataOperands bool
 	// ReadOn: a letter the declaration lacks is reported (Unknown) and the
 	// rest of its cluster read on as GNU getopt does, so that a reader of
 	// what the flags set sees the letters after it (the searches: grep

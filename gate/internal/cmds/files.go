@@ -102,6 +102,14 @@ type FileFlag struct {
 	Role   argv.Role
 }
 
+// fixer is a linter or formatter whose --fix or --write rewrites the
+// files it is given (eslint, prettier): its hook reads them.
+func fixer(t *Tool) *Tool {
+	t.Hook = "fixer"
+	t.Examples = append(t.Examples, want("--fix src/a.js", "ask"), want("-o /home/u/.bashrc src", "human human.persistence-write"))
+	return t
+}
+
 // fileTool is a file tool's entry: its flags with a value, its examples.
 func fileTool(name string, does Does, f []argv.Flag, ex ...argv.Example) *FileTool {
 	return &FileTool{Cmd: &argv.Command{Name: name, Class: argv.Files, Unknown: argv.Ignore, Flags: f, Examples: ex}, Does: does}

@@ -86,6 +86,10 @@ const sums = "-b --binary -c --check -t --text --tag --untagged -z --zero --igno
 // (argv.Command.Filter).
 func filters(f argv.Filter, c *argv.Command) *argv.Command { c.Filter = f; return c }
 
+// dataOperands marks a program whose operands are data, never files
+// (argv.Command.DataOperands).
+func dataOperands(c *argv.Command) *argv.Command { c.DataOperands = true; return c }
+
 // lists marks a reader that prints names and metadata (argv.Names).
 func lists(c *argv.Command) *argv.Command { c.Output = argv.Names; return c }
 
@@ -95,8 +99,8 @@ func counts(c *argv.Command) *argv.Command { c.Output = argv.Counts; return c }
 // readers are the read-only programs whose operands are files they read
 // (package gate's readers set): cat … base64, each with its flags.
 var readers = []*argv.Command{
-	shownCommand(gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
-		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")), ""),
+	filters(argv.Copies, shownCommand(gnu("cat", flags("-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v --show-nonprinting -l", "", ""),
+		ex("-n README.md", ""), ex("-An --number-nonblank x", ""), ex("-z x", "-z")), "")),
 	{Name: "head", Abbrev: true, Numeric: true, Filter: argv.Ends, Flags: flags("-q --quiet --silent -v --verbose -z --zero-terminated", "-c --bytes -n --lines", ""),
 		Examples: []argv.Example{ex("-5 x", ""), ex("-n5 x", ""), ex("-n 5 -q x", ""), ex("--lines=5 x", ""), ex("--li 5 x", ""), ex("-o out x", "-o")}},
 	{Name: "tail", Abbrev: true, Numeric: true, Filter: argv.Ends, Flags: flags("-f -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
@@ -153,18 +157,18 @@ var readers = []*argv.Command{
 		"--sort --batch-size -k --key -S --buffer-size -t --field-separator -T --temporary-directory --parallel", "--check"),
 		writes("-o --output"), runs("--compress-program"), readsNames("--files0-from"), reads("--random-source")),
 		ex("-u x", ""), ex("-cu x", ""), ex("-cX x", "-X"), ex("--check=quiet x", ""), ex("-t: -k2 x", ""), ex("-uo out in", ""), ex("--outp=x in", ""), ex("-nrk 2 x", ""), ex("-k 2 .env", ""))),
-	{Name: "uniq", Abbrev: true, Numeric: true, Filter: argv.Lines, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
+	{Name: "uniq", Abbrev: true, Numeric: true, Filter: argv.Lines, OutOperand: true, Flags: flags("-D -c --count -d --repeated -i --ignore-case -u --unique -z --zero-terminated",
 		"-f --skip-fields -s --skip-chars -w --check-chars", "--all-repeated --group"),
 		Examples: []argv.Example{ex("-c x", ""), ex("-Df 1 in.txt", ""), ex("--all-repeated=prepend x", "")}},
 	filters(argv.Edits, gnu("cut", flags("-n --complement -s --only-delimited -z --zero-terminated -w", "-b --bytes -c --characters -d --delimiter -f --fields --output-delimiter", ""),
 		ex("-d: -f1 /etc/passwd", ""), ex("-f 2 -d , x", ""))),
-	filters(argv.Edits, gnu("tr", flags("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 -u", "", ""), ex("-d '\\r'", ""))),
+	filters(argv.Edits, dataOperands(gnu("tr", flags("-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 -u", "", ""), ex("-d '\\r'", "")))),
 	gnu("nl", flags("-p --no-renumber", "-b --body-numbering -d --section-delimiter -f --footer-numbering -h --header-numbering -i --line-increment "+
 		"-l --join-blank-lines -n --number-format -s --number-separator -v --starting-line-number -w --number-width", ""), ex("-ba x", "")),
 	gnu("od", flags("-v --output-duplicates --traditional -a -b -c -d -f -i -l -o -s -x -D -O -X -e -F -H -I -L", "-A --address-radix -j --skip-bytes "+
 		"-N --read-bytes -t --format --endian -S", "--strings -w --width"), ex("-An -tx1 x", ""), ex("-c x", "")),
 	{Name: "hexdump", Flags: with(flags("-b -c -C -d -L -o -v -x", "-e -n -s", ""), reads("-f")), Examples: []argv.Example{ex("-C x", ""), ex("-n 64 -C x", "")}},
-	{Name: "xxd", Flags: with(flags("-a -autoskip -b -bits -C -capitalize -E -EBCDIC -e -h -help -i -include -p -ps -postscript -plain -d "+
+	{Name: "xxd", OutOperand: true, Flags: with(flags("-a -autoskip -b -bits -C -capitalize -E -EBCDIC -e -h -help -i -include -p -ps -postscript -plain -d "+
 		"-u -uppercase -v -version", "-c -cols -g -groupsize -l -len -n -name -o -offset -R -s -seek", ""),
 		notSafe("-r -revert", argv.None)),
 		Examples: []argv.Example{ex("-l 64 x", ""), ex("-ps x", ""), ex("-c 16 -g 1 x", ""), ex("-r dump.hex out.bin", "")}},

@@ -32,14 +32,19 @@ var info = []*argv.Command{
 	// lists the names a format holds
 	{Name: "envsubst", Class: argv.Environ, Abbrev: true, Flags: flags("-v --variables -h --help -V --version", "", ""),
 		Examples: []argv.Example{ex("'$PORT'", ""), ex("-v '$A'", ""), ex("-x", "-x")}},
-	{Name: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""), Examples: []argv.Example{ex("-1 a.zip", "")}},
-	{Name: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""), Examples: []argv.Example{ex("-l .", "")}},
+	// zipinfo lists an archive's members (its later operands name members)
+	{Name: "zipinfo", Hook: "zipinfo", Flags: flags("-1 -2 -s -m -l -v -h -M -t -T -z", "-x", ""),
+		Examples: []argv.Example{want("-1 a.zip", "allow"), want("-1 /home/u/.ssh/keys.zip", "human human.sensitive-read")}},
+	// gofmt -w rewrites its files, -cpuprofile writes one; -l -d -s print
+	{Name: "gofmt", Hook: "gofmt", Flags: flags("-d -e -l -s -w", "-r -cpuprofile", ""),
+		Examples: []argv.Example{want("-l .", "allow"), want("-w main.go", "ask")}},
 	// Info-ZIP unzip: -l -v -t -z list, test or print the comment (the
 	// code decides which forms only read)
 	{Name: "unzip", Hook: "unzip", Numeric: true, Flags: flags("-l -v -t -z -T -p -c -f -u -j -n -o -q -qq -a -aa -b -C -D -K -L -M -N -s -U -V -W -X -Y -$ -: -^ -Z -1 -2 -h",
 		"-d -x -O -I -P", ""), Examples: []argv.Example{ex("-l a.zip", ""), ex("-qq -t a.zip", ""), ex("-G a.zip", "-G")}},
 	withHook("gunzip", gnu("gunzip", flags(zcats+" -k --keep --synchronous --rsyncable --fast --best -1 -2 -3 -4 -5 -6 -7 -8 -9", "-S --suffix", ""),
 		ex("-l a.gz", ""), ex("-t a.gz", ""), ex("--zz a.gz", "--zz"))),
-	// macOS launchctl: list and print only show the services
-	tool("launchctl", flags("", "", ""), sub("list", flags("-x", "", "")), sub("print", flags("", "", "")), sub("print-disabled", flags("", "", ""))),
+	// macOS launchctl: list and print only show the services; load and
+	// bootstrap install one, reboot stops the machine (its hook)
+	withHook("service", tool("launchctl", flags("", "", ""), sub("list", flags("-x", "", "")), sub("print", flags("", "", "")), sub("print-disabled", flags("", "", "")))),
 }
