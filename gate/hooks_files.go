@@ -279,7 +279,7 @@ func (a *factLog) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args
 	if t.Lead > 0 {
 		modeIsFlag := false // chmod -w file: the mode looks like a flag
 		for _, w := range args {
-			modeIsFlag = modeIsFlag || lb == "chmod" && chmodFlagMode().MatchString(w.val)
+			modeIsFlag = modeIsFlag || t.LeadLikeFlag && chmodFlagMode().MatchString(w.val)
 		}
 		if len(ops) >= t.Lead && !modeIsFlag {
 			ops = ops[t.Lead:] // the mode or owner

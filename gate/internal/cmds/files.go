@@ -41,6 +41,9 @@ type FileTool struct {
 	Does Does
 	// Lead is how many operands come before the files (chmod MODE, chown OWNER)
 	Lead int
+	// LeadLikeFlag: its lead operand may look like a flag (chmod -w f:
+	// the mode), so with one such word no operand is taken as the lead
+	LeadLikeFlag bool
 	// ReadsOperands: its operands are files it reads (iconv)
 	ReadsOperands bool
 	// Keys are the KEY= prefixes of a Keyed tool's operands whose value
@@ -124,6 +127,9 @@ const copyValues = "-t --target-directory -S --suffix"
 // asks is t whose flags are all declared: one the table lacks asks.
 func asks(t *FileTool) *FileTool { t.Cmd.Unknown = argv.Ask; return t }
 
+// modeLikeFlag is t whose lead operand, a mode, may look like a flag.
+func modeLikeFlag(t *FileTool) *FileTool { t.LeadLikeFlag = true; return t }
+
 // withLead is t with n operands before its files.
 func withLead(t *FileTool, n int) *FileTool { t.Lead = n; return t }
 
@@ -149,7 +155,7 @@ var fileTools = []*FileTool{
 	fileTool("touch", ChangesMeta, values("-r --reference -d --date -t"), ex("a b", ""), ex("-d yesterday a", "")),
 	fileTool("mkdir", ChangesMeta, values("-m --mode"), ex("-p a/b", "")),
 	fileTool("truncate", ChangesMeta, values("-s --size -r --reference"), ex("-s 0 log.txt", "")),
-	withLead(fileTool("chmod", ChangesMeta, values("--reference"), want("+x run.sh", "ask"), want("-R 777 /", "deny floor.chmod-root")), 1),
+	modeLikeFlag(withLead(fileTool("chmod", ChangesMeta, values("--reference"), want("+x run.sh", "ask"), want("-R 777 /", "deny floor.chmod-root")), 1)),
 	withLead(fileTool("chown", ChangesMeta, values("--reference --from"), ex("-R u:g dir", "")), 1),
 	withLead(fileTool("chgrp", ChangesMeta, values("--reference --from"), ex("staff f", "")), 1),
 	withLead(fileTool("chattr", ChangesMeta, values("--reference"), ex("+i f", "")), 1),
