@@ -410,7 +410,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 	} else if m, ok := remoteModule(lb, args); ok {
 		f.human, f.ruleClears = reason(remoteCode, lb+" runs "+m+", fetched from outside the project"), true
 	}
-	if spec := cmds.Lookup(lb); spec != nil && spec.Hook == "apply_patch" {
+	spec := cmds.Lookup(lb)
+	if spec != nil && spec.Hook == "apply_patch" {
 		// Codex's shell handler applies apply_patch "PATCH" and
 		// apply_patch <<'EOF' … EOF itself: the files the patch names are
 		// written (a patch the gate cannot read asks)
@@ -436,7 +437,7 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 		return a.interpreter(f, idx, lb, ip, args, sc)
 	case toolHook(lb) == "git":
 		return a.git(f, idx, lb, args, sc)
-	case lb == "find":
+	case spec != nil && spec.Hook == "find":
 		return a.find(f, idx, args, sc)
 	}
 	return a.plain(f, idx, lb, args, sc)

@@ -260,7 +260,7 @@ func SearchOf(name string) *Search { return searchIndex()[name] }
 var searches = append(searchCmds(), []*argv.Command{
 	{Name: "fd", Flags: fdFlags(), Hook: "fd", Examples: []argv.Example{ex("-H x", ""), ex("-e go", ""), ex("--zz", "--zz")}},
 	{Name: "fdfind", Flags: fdFlags(), Hook: "fd"},
-	{Name: "find", OneDash: true, Flags: findFlags(), Examples: []argv.Example{ex(". -name '*.go' -type f", ""), ex(". -maxdepth 2 -newer x", ""),
+	{Name: "find", Hook: "find", OneDash: true, Flags: findFlags(), Examples: []argv.Example{ex(". -name '*.go' -type f", ""), ex(". -maxdepth 2 -newer x", ""),
 		ex(". -delete", "-delete"), ex(". -fprint out", "-fprint"), ex(". -exec grep -n x {} +", ""),
 		ex(". -type f -exec wc -l {} + -print", "")}},
 	{Name: "jq", Flags: jqFlags(), Hook: "jq", Examples: []argv.Example{ex("-r .a x.json", ""), ex("--arg k v .a x.json", ""), ex("-n --argjson n 1 .", "")}},
