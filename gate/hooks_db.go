@@ -57,12 +57,12 @@ func (c *plainCall) sqlite3() {
 	}
 }
 
-// dbClient analyses the client commands psql and mysql are given (-c,
-// -e, -f, stdin) and the options that run or write: psql -o |CMD, mysql
-// --pager=CMD, --tee=FILE, -L FILE.
-func (a *analyzer) dbClient(lb string, args []word, sc *scope, idx int) {
+// dbClient analyses the client commands psql (hook "psql") and mysql
+// (hook "db-client") are given (-c, -e, -f, stdin) and the options that
+// run or write: psql -o |CMD, mysql --pager=CMD, --tee=FILE, -L FILE.
+func (a *analyzer) dbClient(hook string, args []word, sc *scope, idx int) {
 	cmds := optionValues(args, 'e', "--execute")
-	if lb == "psql" {
+	if hook == "psql" {
 		cmds = optionValues(args, 'c', "--command")
 		for _, w := range optionValues(args, 'f', "--file") {
 			if in := a.scriptFrom(w); in != nil {

@@ -45,8 +45,8 @@ func otherHook(h string) func(*plainCall) {
 		return func(c *plainCall) { c.s.or(c.lldb()) }
 	case "sqlite3":
 		return (*plainCall).sqlite3
-	case "db-client":
-		return func(c *plainCall) { c.a.dbClient(c.lb, c.args, c.sc, c.idx) }
+	case "db-client", "psql":
+		return func(c *plainCall) { c.a.dbClient(hookName(c.spec, c.lb), c.args, c.sc, c.idx) }
 	case "cmake":
 		return (*plainCall).cmake
 	case "cc":

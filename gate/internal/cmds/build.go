@@ -141,6 +141,6 @@ var buildTools = []*Tool{
 	{Name: "turbo", Grant: BySub, Examples: []argv.Example{want("build", "ask")}},
 	// compilers, toolchains and clients whose --version only prints it
 	version("rustc"), version("gcc"), version("g++"), version("clang"), version("cc"), hookedTool("cmake", version("cmake")), version("javac"),
-	version("tsc"), fixer(version("eslint")), fixer(version("prettier")), version("ninja"), version("bazel"), version("protoc"), hookedTool("db-client", version("psql")),
+	version("tsc"), fixer(version("eslint")), fixer(version("prettier")), version("ninja"), version("bazel"), version("protoc"), hookedTool("psql", version("psql")),
 	hookedTool("sqlite3", version("sqlite3")), hookedTool("db-client", version("mysql")), hookedTool("db-client", version("mariadb")),
 }
