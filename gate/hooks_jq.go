@@ -7,12 +7,11 @@ import (
 	"github.com/perm-peer/perm-peer/gate/internal/scripts"
 )
 
-// jq analyses jq, gojq and yq: the filter by scripts.JqUnknownCalls (a
+// jq analyses jq, gojq and yq (yq: the entry's hook is "yq"): the filter by scripts.JqUnknownCalls (a
 // filter is known-safe only when every function it calls is a pure
 // builtin or its own, SPEC §5.1), the files it loads, reads or edits;
 // taint when it prints the environment.
-func (a *factLog) jq(f *rfact, idx int, lb string, args []word, sc *scope) (taint bool) {
-	yq := lb == "yq"
+func (a *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *scope) (taint bool) {
 	// --arg NAME VALUE and its kin take two words: they are dropped
 	// here, so that the filter is the first operand left (after --, jq
 	// takes "--arg" for the filter and refuses it)

@@ -274,8 +274,8 @@ func (c *plainCall) searches() bool {
 		a.sed(f, idx, c.spec, args, sc)
 	case c.hooked("awk"):
 		s.taint = a.awk(f, idx, args, sc) || s.taint
-	case c.hooked("jq"):
-		s.taint = a.jq(f, idx, lb, args, sc) || s.taint
+	case c.hooked("jq"), c.hooked("yq"):
+		s.taint = a.jq(f, idx, c.hooked("yq"), lb, args, sc) || s.taint
 	case c.hooked("fd"):
 		// fd [PATTERN] [PATH…] -x/-X CMD…: the command is the rest of the line (up to ';')
 		x := slices.IndexFunc(args, func(w word) bool {

@@ -265,7 +265,7 @@ var searches = append(searchCmds(), []*argv.Command{
 		ex(". -type f -exec wc -l {} + -print", "")}},
 	{Name: "jq", Flags: jqFlags(), Hook: "jq", Examples: []argv.Example{ex("-r .a x.json", ""), ex("--arg k v .a x.json", ""), ex("-n --argjson n 1 .", "")}},
 	{Name: "gojq", Flags: jqFlags(), Hook: "jq"},
-	{Name: "yq", Hook: "jq", Flags: flags("-C --colors -M --no-colors -e --exit-status -N --no-doc -P --prettyPrint -r --unwrapScalar -0 --nul-output "+
+	{Name: "yq", Hook: "yq", Flags: flags("-C --colors -M --no-colors -e --exit-status -N --no-doc -P --prettyPrint -r --unwrapScalar -0 --nul-output "+
 		"-n --null-input -s --split-exp-file --header-preprocess --no-header-preprocess --expression -v --verbose -j --tojson -y --yaml-output "+
 		"--yaml-roundtrip -c --compact-output -S --sort-keys -x --raw-output",
 		"-I --indent -o --output-format -p --input-format --xml-attribute-prefix --xml-content-name --from-file --arg --argjson --lua-prefix --lua-suffix", ""),
