@@ -43,17 +43,18 @@ type plainCall struct {
 	done bool // s is the call's summary and nothing after the arms applies
 	// spec is the program's table entry, nil when the table has none
 	spec *argv.Command
-	// parsed is args parsed by spec, once (inv)
-	parsed *argv.Invocation
+	// parsed is args parsed by spec, once (inv), when isParsed; kept by
+	// value, so that parsing costs no allocation of its own
+	parsed   argv.Invocation
+	isParsed bool
 }
 
 // inv is the call's words parsed by its table entry, which it must have.
 func (c *plainCall) inv() *argv.Invocation {
-	if c.parsed == nil {
-		inv := parseArgs(c.spec, c.args)
-		c.parsed = &inv
+	if !c.isParsed {
+		c.parsed, c.isParsed = parseArgs(c.spec, c.args), true
 	}
-	return c.parsed
+	return &c.parsed
 }
 
 // uses says a flag of effect e is among the call's (never without an
