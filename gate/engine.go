@@ -222,9 +222,42 @@ func (c *plainCall) data() {
 	case env != "":
 		f.human = reason("human.env-dump", lb+" with "+env+" prints every process's environment")
 		c.s.taint = true
+	case flagAtRunTime(c.spec, args, inv):
+		f.ask = reason("ask.flag", lb+" reads a word only known at run time where it takes flags")
 	case safe:
 		c.safe(lb + " is read-only")
 	}
+}
+
+// flagAtRunTime says a word only known at run time stands where a program
+// with flags that act (actsOnFlags) reads flags, so the flags the call has are unknown:
+// X=-f.env; date $X reads .env, X=eww; ps $X prints the environment. A
+// program whose undeclared words are data (printf) reads flags before its
+// first operand only, as bash's builtins do; one with BSD letters (ps e)
+// reads them in any operand.
+func flagAtRunTime(spec *argv.Command, args []word, inv *argv.Invocation) bool {
+	if !actsOnFlags(spec) {
+		return false // uname $X: whatever flag it is, it only prints
+	}
+	if spec.Unknown == argv.Words {
+		return len(args) > 0 && mayBeFlag(args[0], false)
+	}
+	dashless := slices.ContainsFunc(spec.Flags, func(fl argv.Flag) bool {
+		return slices.ContainsFunc(strings.Fields(fl.Names), func(n string) bool { return n[0] != '-' && n[0] != '+' })
+	})
+	return slices.ContainsFunc(inv.Operands, func(i int) bool { return mayBeFlag(args[i], dashless) })
+}
+
+// actsOnFlags: some flag of the program reads, writes or runs something,
+// or changes what the call does.
+func actsOnFlags(spec *argv.Command) bool {
+	return slices.ContainsFunc(spec.Flags, func(fl argv.Flag) bool { return fl.Role != argv.Opaque || fl.Effect != argv.NoEffect })
+}
+
+// mayBeFlag: word w is only known at run time and may hold a flag: it
+// begins with an expansion (or, for a program with BSD letters, has one).
+func mayBeFlag(w word, dashless bool) bool {
+	return w.dyn && (dashless || w.val == "" || w.val[0] == '$' || w.val[0] == '`')
 }
 
 // builds reads the archivers.
