@@ -174,7 +174,9 @@ func (c *plainCall) archiver() bool {
 	case "tar":
 		c.tar()
 	case "zip", "unzip", "gunzip", "gzip", "7z":
-		c.archive(h)
+		hc := *c // archive keeps its call in the heap: a copy spares plain's c
+		hc.archive(h)
+		*c = hc
 	default:
 		return false
 	}

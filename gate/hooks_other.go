@@ -67,10 +67,15 @@ func otherHook(h string) func(*plainCall) {
 // It reports whether it read the call.
 func (c *plainCall) otherTool() bool {
 	run := otherHook(hookName(c.spec, c.lb))
-	if run != nil {
-		run(c)
+	if run == nil {
+		return false
 	}
-	return run != nil
+	// the hook runs on a copy: a call through a func value moves its
+	// argument to the heap, and c lives on plain's stack for every call
+	hc := *c
+	run(&hc)
+	*c = hc
+	return true
 }
 
 // cmake -E TOOL ARGS runs TOOL, a command it stands for.
