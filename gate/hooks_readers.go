@@ -4,8 +4,6 @@
 package gate
 
 import (
-	"strings"
-
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
@@ -20,17 +18,6 @@ func (a *factLog) readsInProject(idx int) bool {
 		}
 	}
 	return true
-}
-
-// psShowsEnv reports ps options that print every process's environment:
-// BSD-style ones with e (ps eww), macOS -E (ps -axE).
-func psShowsEnv(args []word) bool {
-	for _, w := range args {
-		if !strings.HasPrefix(w.val, "-") && strings.Contains(w.val, "e") || hasShort([]word{w}, "E") {
-			return true
-		}
-	}
-	return false
 }
 
 // reader handles the read-only programs whose operands are files they read

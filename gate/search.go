@@ -72,60 +72,6 @@ const (
 	rustRE       = cmds.RustRE
 )
 
-// searchOptions lists a tool's options (make's, hooks_build.go: the
-// searches are read by their table entries): the short letters that take a
-// value, and its long options (true: takes a value). GNU getopt tools
-// (grep, ag) accept unique abbreviations of long options; rg does not.
-type searchOptions struct {
-	shortValue string
-	long       map[string]bool
-	abbrev     bool
-	// choices are the long options that take no separate value but may
-	// have one attached from a fixed set (--color[=WHEN]): any other
-	// attached value is odd
-	choices map[string][]string
-	// synonyms are long options that are another's spelling (--colour is
-	// --color): a prefix of both is that option, not ambiguous
-	synonyms map[string]string
-}
-
-// synonymOf says a synonym of the option full starts with name.
-func (o searchOptions) synonymOf(full, name string) bool {
-	for syn, of := range o.synonyms {
-		if of == full && strings.HasPrefix(syn, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// lookup resolves a long option name, by unique prefix where the tool
-// allows it; unknown names take no value.
-func (o searchOptions) lookup(name string) (string, bool) {
-	if takes, ok := o.long[name]; ok {
-		return name, takes
-	}
-	if !o.abbrev || name == "" {
-		return name, false
-	}
-	found := ""
-	for full := range o.long {
-		if syn, ok := o.synonyms[full]; ok {
-			full = syn
-		}
-		if strings.HasPrefix(full, name) || o.synonymOf(full, name) {
-			if found != "" && found != full {
-				return name, false // ambiguous: the tool refuses to run
-			}
-			found = full
-		}
-	}
-	if found == "" {
-		return name, false
-	}
-	return found, o.long[found]
-}
-
 // readSearch reads args as the search sp reads them: each flag the table
 // declares sets what its entry says, whatever its spelling (grep -e .env
 // and --regexp=.env are both a pattern, grep -R and
