@@ -187,7 +187,9 @@ func (c *plainCall) readers() bool {
 func (c *plainCall) data() {
 	a, f, lb, args := c.a, c.f, c.lb, c.args
 	inv := c.inv()
-	safe := c.spec.OperandEffect != argv.NotSafe || len(inv.Operands) == 0
+	safe := c.spec.OperandEffect != argv.NotSafe || !slices.ContainsFunc(inv.Operands, func(i int) bool {
+		return c.spec.FormatPrefix == 0 || !strings.HasPrefix(args[i].val, string(c.spec.FormatPrefix))
+	})
 	env := ""
 	for _, u := range inv.Uses {
 		if w, has := valueWord(args, u); has && u.Flag.Role == argv.Read {

@@ -249,6 +249,10 @@ type Command struct {
 	// OperandEffect is what an operand does to the call: NotSafe for
 	// hostname NAME, which sets the host's name.
 	OperandEffect Effect
+	// FormatPrefix: an operand starting with it is a format the program
+	// prints by, which OperandEffect spares (date +%s prints; date
+	// 01010000 sets the clock); 0 for none.
+	FormatPrefix byte
 	// OutOperand: of two operands or more, the last is a file it writes
 	// (uniq IN OUT, xxd IN OUT)
 	OutOperand bool

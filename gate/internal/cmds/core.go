@@ -33,6 +33,13 @@ func shellWords(name string, f []argv.Flag, ex ...argv.Example) *argv.Command {
 const testOperators = "-b -c -d -e -f -g -h -L -k -p -r -s -S -t -u -w -x -O -G -N -z -n -a -o -v -R " +
 	"-ef -nt -ot -eq -ne -lt -le -gt -ge"
 
+// settles marks a program whose operands set what it prints (date TIME
+// sets the clock) unless they are formats (date +FORMAT).
+func settles(c *argv.Command) *argv.Command {
+	c.OperandEffect, c.FormatPrefix = argv.NotSafe, '+'
+	return c
+}
+
 // core are the programs whose words are data.
 var core = asData(
 	prints(argv.Echoed, shellWords("echo", flags("-n -e -E", "", ""), want("-n hello", "allow"), ex("-e 'a\\tb'", ""),
@@ -67,11 +74,14 @@ var core = asData(
 	// date -s sets the clock; -f FILE reads dates from FILE, and its
 	// error messages echo its lines (BSD's -f is an input format, read
 	// the same way)
-	gnu("date", with(flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
+	// date TIME sets the clock (GNU's MMDDhhmm[[CC]YY][.ss], BSD's
+	// [[[[[cc]yy]mm]dd]HH]MM[.ss]); date +FORMAT prints
+	settles(gnu("date", with(flags("-u --utc --universal -R --rfc-email -j -n", "-d --date -r --reference -v", "-I --iso-8601 --rfc-3339 --debug"),
 		notSafe("-s --set", argv.Value), argv.Flag{Names: "-f --file", Arity: argv.Value, Role: argv.Read, Effect: argv.NotSafe}),
 		ex("+%s", ""), ex("-u +%Y-%m-%d", ""), ex("-Iseconds", ""), ex("-d yesterday", ""), want("-s 2020-01-01", "ask ask.unknown-command"),
 		want("--set=2020-01-01", "ask ask.unknown-command"), want("-f dates.txt", "ask ask.unknown-command"),
-		want("-uf.env", "human human.sensitive-read")),
+		want("-uf.env", "human human.sensitive-read"), want("01010000", "ask ask.unknown-command"),
+		want("-u 0101000020", "ask ask.unknown-command"), want("+%Y%m%d", "allow"))),
 	gnu("factor", flags("-h --exponents", "", "")),
 	gnu("free", flags("-b --bytes -k --kibi -m --mebi -g --gibi --tebi --pebi --kilo --mega --giga --tera --peta -h --human --si -l --lohi -t --total -v --committed -w --wide", "-c --count -s --seconds", "")),
 	gnu("getconf", flags("-a --all", "-v", "")),
