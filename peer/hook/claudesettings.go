@@ -38,15 +38,23 @@ func ClaudeAllow(file string) (rules []string, data []byte, err error) {
 // whole configuration there then), else ~/.claude/settings.json; "" when
 // neither is an absolute path.
 func ClaudeUserSettings(home string) string {
-	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	return userConfigFile("CLAUDE_CONFIG_DIR", home, ".claude", "settings.json")
+}
+
+// userConfigFile is file in a host's user configuration directory: $env
+// when that is set, else home/dotDir; "" (with a warning) when neither is
+// an absolute path, since a relative one would resolve against the hook's
+// working directory, which is not the host's.
+func userConfigFile(env, home, dotDir, file string) string {
+	dir := os.Getenv(env)
 	if dir == "" && home != "" {
-		dir = filepath.Join(home, ".claude")
+		dir = filepath.Join(home, dotDir)
 	}
 	if !filepath.IsAbs(dir) {
-		slog.Warn("Claude Code user settings not found: neither CLAUDE_CONFIG_DIR nor the home directory is an absolute path", "dir", dir)
+		slog.Warn("host configuration not read: neither "+env+" nor the home directory is an absolute path", "dir", dir)
 		return ""
 	}
-	return filepath.Join(dir, "settings.json")
+	return filepath.Join(dir, file)
 }
 
 // claudeLocalSettings is the project's personal settings file, which

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -54,15 +53,7 @@ func (codex) hostAllow(_ context.Context, _ Pin, home, _ string) []string {
 // relative one against its own working directory, which the hook does not
 // know), else ~/.codex/rules.
 func codexRulesDir(home string) string {
-	dir := os.Getenv("CODEX_HOME")
-	if dir == "" && home != "" {
-		dir = filepath.Join(home, ".codex")
-	}
-	if !filepath.IsAbs(dir) {
-		slog.Warn("Codex rules not read: neither CODEX_HOME nor the home directory is an absolute path", "dir", dir)
-		return ""
-	}
-	return filepath.Join(dir, "rules")
+	return userConfigFile("CODEX_HOME", home, ".codex", "rules")
 }
 
 // codexRule is one prefix_rule call: pattern's elements are a token or a
