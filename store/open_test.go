@@ -272,3 +272,42 @@ func TestLockHeldElsewhereFailsClosedThenRecovers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 }
+
+// A second peer that finds the file at 0 bytes while the first is still
+// creating it (holding the lock until bbolt has written its pages) waits for
+// the lock and opens the finished file, rather than calling it emptied.
+func TestOpenWhileAnotherPeerCreatesTheFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "p.db")
+	held, err := newLocker(p+lockSuffix).lock(true, time.Second)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(p, nil, 0o600)) // created, not yet written
+
+	opened := make(chan error, 1)
+	go func() {
+		db, err := Open(p, Options{LockTimeout: 10 * time.Second})
+		if err == nil {
+			err = db.Close()
+		}
+		opened <- err
+	}()
+	// The second peer has looked at the file (and waits for the lock)
+	// before the creator writes it; before the fix it had already refused.
+	waiting := func() bool {
+		select {
+		case err := <-opened:
+			opened <- err
+			return true
+		default:
+			return held.othersWaiting()
+		}
+	}
+	require.Eventually(t, waiting, 10*time.Second, time.Millisecond)
+	// The creator finishes: bbolt writes its first pages and our schema.
+	b, err := bolt.Open(p, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(migrate))
+	require.NoError(t, b.Close())
+	held.unlock()
+
+	require.NoError(t, <-opened)
+}

@@ -137,17 +137,13 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("audit db %s is %w: cannot create directory %s: %v", abs, ErrUnwritable, dir, err)
 	}
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("audit db %s is %w: it is a directory", abs, ErrUnwritable)
-	} else if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
-		// bbolt would initialise it as a new, empty log: an emptied log
-		// must not pass for one that never had records.
-		return nil, fmt.Errorf("audit db %s is %w (an empty file, not a database): move it aside to start a new log", abs, ErrCorrupt)
-	}
 	db := &DB{
 		path:  abs,
 		locks: newLocker(abs + lockSuffix),
 		opts:  opts,
+	}
+	if err := db.checkNotEmptied(); err != nil {
+		return nil, err
 	}
 	// A current file needs no write: a read transaction checks it, so a cold
 	// start does not pay a commit (two fsyncs).
@@ -184,6 +180,34 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 	}
 	return db, nil
+}
+
+// checkNotEmptied refuses a directory, and a file of 0 bytes: bbolt would
+// initialise it as a new, empty log, and an emptied log must not pass for
+// one that never had records. A peer that is creating the file holds the
+// exclusive lock until bbolt has written its first pages, so a 0-byte file
+// is judged again under the shared lock: seen without it, another peer's
+// brand-new file looked emptied.
+func (db *DB) checkNotEmptied() error {
+	empty := func() (bool, error) {
+		fi, err := os.Stat(db.path)
+		if err == nil && fi.IsDir() {
+			return false, fmt.Errorf("audit db %s is %w: it is a directory", db.path, ErrUnwritable)
+		}
+		return err == nil && fi.Mode().IsRegular() && fi.Size() == 0, nil
+	}
+	if e, err := empty(); !e || err != nil {
+		return err
+	}
+	lk, err := db.locks.lock(false, db.opts.LockTimeout)
+	if err != nil {
+		return db.classify(err)
+	}
+	defer lk.unlock()
+	if e, err := empty(); !e || err != nil {
+		return err
+	}
+	return fmt.Errorf("audit db %s is %w (an empty file, not a database): move it aside to start a new log", db.path, ErrCorrupt)
 }
 
 // Path is the file the store lives in.
