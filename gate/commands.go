@@ -35,6 +35,11 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 		}
 		words = words[1:]
 	}
+	if sub, ok := cmds.GitDashed(words[0].val); ok && !words[0].dyn && a.funcs[words[0].val] == nil && a.aliases[words[0].val] == "" {
+		// found on PATH, git-grep runs git grep. A path (./git-grep) may be
+		// a file this command wrote: it stays an unknown program.
+		words = append([]word{{val: "git"}, {val: sub}}, words[1:]...)
+	}
 	in := a.stdin
 	a.simple++
 	argv := make([]string, len(words))

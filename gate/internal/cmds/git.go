@@ -432,6 +432,13 @@ var gitSubIndex = sync.OnceValue(func() map[string]*GitSub {
 // does not have it.
 func GitSubOf(name string) *GitSub { return gitSubIndex()[name] }
 
+// GitDashed is the git subcommand a dashed program name stands for, as git's
+// exec-path holds them (git-grep is git grep), and whether the table has it.
+func GitDashed(name string) (sub string, ok bool) {
+	sub, ok = strings.CutPrefix(name, "git-")
+	return sub, ok && GitSubOf(sub) != nil
+}
+
 // GitGlobals are git's global options, for tests.
 func GitGlobals() []GitGlobal { return gitGlobals }
 
