@@ -349,19 +349,13 @@ func (c *plainCall) split() {
 	}
 }
 
-// kill -9 -1 signals every process the user may signal.
+// kill reads kill's pids: -1 signals every process the user may signal
+// (kill -9 -1). Its entry reads the signal in the first word only
+// (argv.Command.LeadFlag), so a -1 after it is a pid.
 func (c *plainCall) kill() {
-	f, args := c.f, c.args
-	// kill -9 -1 signals every process the user may signal
-	i := 0
-	if len(args) > 0 && (args[0].val == "-s" || args[0].val == "-n" || args[0].val == "--signal") {
-		i = 2
-	} else if len(args) > 0 && strings.HasPrefix(args[0].val, "-") && args[0].val != "--" {
-		i = 1
-	}
-	for _, w := range args[min(i, len(args)):] {
-		if w.val == "-1" {
-			f.human = reason("human.teardown", "kill -1 signals every process of the user")
+	for _, i := range c.inv().Operands {
+		if c.args[i].val == "-1" {
+			c.f.human = reason("human.teardown", "kill -1 signals every process of the user")
 		}
 	}
 }

@@ -230,6 +230,11 @@ type Command struct {
 	// does and as a program's global options end at its subcommand
 	// (git -C dir log: log and what follows are operands of git)
 	StopAtOperand bool
+	// LeadFlag: only the first word may hold flags, with the value its
+	// flag takes (kill -9, -TERM, -s KILL: the signal), as kill reads a
+	// signal spec only there; every word after it is an operand whatever
+	// it looks like (kill -9 -1: -1 is a pid, every process)
+	LeadFlag bool
 	// Subs are the subcommands the table declares, each with its own
 	// flags: the first operand after the program's (global) flags names
 	// one. A subcommand the table lacks is decided by the gate's code.
@@ -537,6 +542,13 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 	c.index()
 	for i := 0; i < n; i++ {
 		if mode == firstUnknown && len(inv.Unknown) > 0 {
+			return -1
+		}
+		if c.LeadFlag && i > 0 {
+			if mode == firstOperand {
+				return i
+			}
+			c.operands(i, n, at, inv, mode)
 			return -1
 		}
 		v, dyn := at(i)

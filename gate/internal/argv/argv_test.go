@@ -259,3 +259,33 @@ func TestGoFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadFlag checks that a LeadFlag declaration reads flags in the
+// first word only (kill's signal): the words after are operands, the
+// value of the first word's flag is not.
+func TestLeadFlag(t *testing.T) {
+	kill := &Command{Name: "kill", Numeric: true, LeadFlag: true, Flags: []Flag{
+		{Names: "-l --list", Arity: None},
+		{Names: "-s --signal", Arity: Value},
+	}}
+	for args, want := range map[string][]string{
+		"-9 -1":            {"-1"},
+		"-TERM -1 2":       {"-1", "2"},
+		"-s KILL -1":       {"-1"},
+		"--signal=KILL -1": {"-1"},
+		"-sKILL -1":        {"-1"},
+		"-- -1":            {"-1"},
+		"-9 -- -1":         {"--", "-1"},
+		"123 -1":           {"123", "-1"},
+		"-1":               nil,
+		"-s -1 123":        {"123"},
+	} {
+		inv := kill.Parse(strings.Fields(args), nil)
+		if got := words(args, inv.Operands); !reflect.DeepEqual(got, want) {
+			t.Errorf("kill %s: operands %q, want %q", args, got, want)
+		}
+		if first := kill.FirstOperand(len(strings.Fields(args)), func(i int) (string, bool) { return strings.Fields(args)[i], false }); len(want) > 0 && first < 0 {
+			t.Errorf("kill %s: FirstOperand found none", args)
+		}
+	}
+}

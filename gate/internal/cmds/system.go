@@ -12,6 +12,9 @@ func hookCmd(name, hook string, f []argv.Flag, ex ...argv.Example) *argv.Command
 	return &argv.Command{Name: name, Flags: f, Hook: hook, Examples: ex}
 }
 
+// leadFlag is c whose flags are its first word only (argv.Command.LeadFlag).
+func leadFlag(c *argv.Command) *argv.Command { c.LeadFlag = true; return c }
+
 // withHook names the hook that reads c's words, and gives its examples.
 func withHook(hook string, c *argv.Command, ex ...argv.Example) *argv.Command {
 	c.Hook = hook
@@ -49,9 +52,12 @@ var systemCmds = []*argv.Command{
 	withHook("man", gnu("man", with(flags("-k --apropos -f --whatis -w --where --path -a --all -l --local-file", "-M --manpath -S -s --sections -L --locale", "-H --html"),
 		runs("-P --pager"), reads("-C --config-file")),
 		want("ls", "allow"), want("-k socket", "allow"), want("1 printf", "allow"), want("-P cat ls", "ask ask.flag"), want("./ls.1", "ask"))),
-	// kill signals processes: kill -1 every one the user may signal
-	numeric(hookCmd("kill", "kill", flags("-l -L --list --table", "-n -s --signal", ""),
-		want("-9 1234", "ask"), want("-9 -1", "human human.teardown"), want("-s TERM 1234", "ask"))),
+	// kill signals processes: kill -1 every one the user may signal. Its
+	// signal (-9, -TERM, -s KILL) is its first word only: the words
+	// after are pids, -1 among them (LeadFlag)
+	leadFlag(numeric(hookCmd("kill", "kill", flags("-l -L --list --table", "-n -s --signal", ""),
+		want("-9 1234", "ask"), want("-9 -1", "human human.teardown"), want("-s TERM 1234", "ask"), want("-s KILL -1", "human human.teardown"),
+		want("-- -1", "human human.teardown"), want("-1", "ask"), want("-s -1 1234", "ask"), want("1234 -1", "human human.teardown")))),
 	// crontab -l alone lists the user's jobs; any other form installs or
 	// edits them, or another user's
 	hookCmd("crontab", "crontab", flags("-l -e -r -i -n -c -T -V", "-u -s", ""),
