@@ -749,8 +749,13 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 		}
 	}
 	var splits []bool // the word is an unquoted expansion bash field-splits
+	var whole [1]*syntax.Word // the word itself, when no $IFS splits it
 	for _, arg := range c.Args {
-		for _, w := range ifsSplit(arg, a.vals, a.arrays) {
+		pieces := ifsSplit(arg, a.vals, a.arrays)
+		if pieces == nil {
+			whole[0], pieces = arg, whole[:]
+		}
+		for _, w := range pieces {
 			nw := a.word(w, sc)
 			s.or(nw.sub)
 			words = appendBraced(words, nw)
@@ -773,10 +778,11 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 
 // ifsSplit splits a word where an unquoted $IFS expansion sits: bash
 // splits the expansion's value into fields, so rm${IFS}-rf${IFS}/ is three
-// words. Only an IFS the call set to "" expands to nothing.
+// words. Only an IFS the call set to "" expands to nothing. It returns nil
+// when nothing splits w (most words: no slice is made for them).
 func ifsSplit(w *syntax.Word, vals map[string]*varVals, args map[string][]word) []*syntax.Word {
 	if v := vals["IFS"]; v != nil && v.exact && slices.Equal(v.vals, []string{""}) {
-		return []*syntax.Word{w}
+		return nil
 	}
 	var out []*syntax.Word
 	start := 0
@@ -790,7 +796,7 @@ func ifsSplit(w *syntax.Word, vals map[string]*varVals, args map[string][]word) 
 		start = i + 1
 	}
 	if out == nil && start == 0 {
-		return []*syntax.Word{w}
+		return nil
 	}
 	if start < len(w.Parts) {
 		out = append(out, &syntax.Word{Parts: w.Parts[start:]})
