@@ -748,7 +748,7 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 			s.or(a.exec(alt, sc, a.owner))
 		}
 	}
-	var splits []bool // the word is an unquoted expansion bash field-splits
+	var splits []bool         // the word is an unquoted expansion bash field-splits
 	var whole [1]*syntax.Word // the word itself, when no $IFS splits it
 	for _, arg := range c.Args {
 		pieces := ifsSplit(arg, a.vals, a.arrays)
