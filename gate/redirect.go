@@ -19,8 +19,8 @@ func (a *analyzer) redirect(r *syntax.Redirect, sc *scope) summary {
 	}
 	// cat <<< "$GITHUB_TOKEN", or a here-document that expands one: the
 	// command reads the secret on its stdin
-	if r.Op == syntax.WordHdoc && r.Word != nil && a.mentionsSecretVar(r.Word) ||
-		(r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && a.mentionsSecretVar(r.Hdoc) {
+	if r.Op == syntax.WordHdoc && r.Word != nil && a.secretExpansion(r.Word, true) ||
+		(r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil && a.secretExpansion(r.Hdoc, true) {
 		a.humanFact("human.env-dump", "feeds a variable that holds a secret to a command")
 		s.secretStdin = true
 	}

@@ -919,7 +919,7 @@ func (ss *shellState) secretTests(x syntax.TestExpr) (details []string) {
 		}
 		switch b.Op {
 		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch, syntax.TsBefore, syntax.TsAfter:
-			if ss.secretValue(b.X) && !emptyWord(b.Y) || ss.secretValue(b.Y) && !emptyWord(b.X) {
+			if ss.secretExpansion(b.X, false) && !emptyWord(b.Y) || ss.secretExpansion(b.Y, false) && !emptyWord(b.X) {
 				details = append(details, "compares a variable that holds a secret with a pattern")
 				return false
 			}
@@ -927,19 +927,6 @@ func (ss *shellState) secretTests(x syntax.TestExpr) (details []string) {
 		return true
 	})
 	return details
-}
-
-// secretValue reports an operand that expands part of a secret variable's
-// value (not its length, ${#X}).
-func (ss *shellState) secretValue(n syntax.Node) bool {
-	found := false
-	walkNodes(n, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && !p.Length && (p.Param != nil && (secretVarName(p.Param.Value) || ss.secrets[p.Param.Value]) || indirect(p)) {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // emptyWord reports an empty quoted word (a test of whether a variable is set).

@@ -944,12 +944,13 @@ func indirect(p *syntax.ParamExp) bool {
 	return n != "" && (n[0] == '_' || n[0] >= 'a' && n[0] <= 'z' || n[0] >= 'A' && n[0] <= 'Z')
 }
 
-// mentionsSecretVar reports an expansion of a secret-named variable, or of
-// one only known at run time (${!x}), anywhere in node.
-func (ss *shellState) mentionsSecretVar(node syntax.Node) bool {
+// secretExpansion reports an expansion of a secret variable anywhere in
+// node: one with a secret's name, one the call put a secret in, or one only
+// known at run time (${!x}). Its length, ${#X}, counts only when withLength.
+func (ss *shellState) secretExpansion(node syntax.Node, withLength bool) bool {
 	found := false
 	walkNodes(node, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && (p.Param != nil && (secretVarName(p.Param.Value) || ss.secrets[p.Param.Value]) || indirect(p)) {
+		if p, ok := n.(*syntax.ParamExp); ok && (withLength || !p.Length) && (p.Param != nil && (secretVarName(p.Param.Value) || ss.secrets[p.Param.Value]) || indirect(p)) {
 			found = true
 		}
 		return !found
