@@ -27,7 +27,7 @@ const (
 	maxAnalyzerFuncs = 71
 	maxNameCompares  = 16  // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 0   // package-level sets keyed by program names
-	maxArgvScanners  = 14  // functions that compare a word with "--" themselves
+	maxArgvScanners  = 13  // functions that compare a word with "--" themselves
 	minTableCoverage = 545 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
 	// each is never known-safe (TestIgnoredNeverSafe), so an unknown flag

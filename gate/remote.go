@@ -18,45 +18,20 @@ import (
 // remoteCode is the reason code of the class.
 const remoteCode = "human.remote-code"
 
-// runnerSpec is how a package runner names its package.
-type runnerSpec struct {
-	python bool            // the package comes from PyPI, else npm
-	values map[string]bool // options that take a value
-	pkgOpt map[string]bool // options whose value is the package
-	local  map[string]bool // options that forbid fetching (npx --no)
-}
-
-var nodeRunner = runnerSpec{
-	values: map[string]bool{"-p": true, "--package": true, "-c": true, "--call": true, "--cache": true, "--registry": true,
-		"-w": true, "--workspace": true, "--userconfig": true, "--shell": true},
-	pkgOpt: map[string]bool{"-p": true, "--package": true},
-	local:  map[string]bool{"--no": true, "--no-install": true, "--offline": true},
-}
-
-var pythonRunner = runnerSpec{python: true,
-	values: map[string]bool{"--from": true, "--with": true, "--spec": true, "--python": true, "-p": true, "--index-url": true,
-		"--extra-index-url": true, "-i": true, "--with-requirements": true, "--pip-args": true},
-	pkgOpt: map[string]bool{"--from": true, "--with": true, "--spec": true},
-	local:  map[string]bool{"--offline": true},
-}
-
-// findPackageRunner returns the spec of a package runner (cmds.Tool's
-// Runs: the subcommand words that make it fetch) and the index of its
-// first argument.
-func findPackageRunner(lb string, args []word) (runnerSpec, int, bool) {
+// findPackageRunner returns a package runner's entry (cmds.Tool's Runs:
+// the subcommand words that make it fetch) and the index of its first
+// argument.
+func findPackageRunner(lb string, args []word) (*cmds.Tool, int, bool) {
 	t := cmds.ToolOf(lb)
 	if t == nil {
-		return runnerSpec{}, 0, false
+		return nil, 0, false
 	}
 	for _, form := range t.Runs {
 		if n, ok := formAt(args, form); ok {
-			if t.Registry == cmds.PyPI {
-				return pythonRunner, n, true
-			}
-			return nodeRunner, n, true
+			return t, n, true
 		}
 	}
-	return runnerSpec{}, 0, false
+	return nil, 0, false
 }
 
 // formAt says args start with form's words ("tool run"; "" is no word)
@@ -77,44 +52,27 @@ func formAt(args []word, form string) (int, bool) {
 // it names (option values, else its first operand) that the project does
 // not have.
 func remoteRunner(lb string, args []word, project string) (string, bool) {
-	spec, start, ok := findPackageRunner(lb, args)
+	t, start, ok := findPackageRunner(lb, args)
 	if !ok {
 		return "", false
 	}
+	args = args[start:]
+	inv := parseArgs(t.Registry.RunnerOptions(), args)
 	var pkgs []word
-	first := word{}
-	found := false
-	for i := start; i < len(args); i++ {
-		v := args[i].val
-		name, val, eq := strings.Cut(v, "=")
-		switch {
-		case spec.local[v]:
+	for _, u := range inv.Uses {
+		switch u.Flag.Sets {
+		case cmds.RunsInstalled:
 			return "", false
-		case v == "--":
-			if i+1 < len(args) && !found {
-				first, found = args[i+1], true
-			}
-			i = len(args)
-		case strings.HasPrefix(v, "-") && spec.values[name]:
-			w := word{val: val, dyn: args[i].dyn}
-			if !eq && i+1 < len(args) {
-				i++
-				w = args[i]
-			}
-			if spec.pkgOpt[name] {
-				pkgs = append(pkgs, w)
-			}
-		case strings.HasPrefix(v, "-"):
-		case !found:
-			first, found = args[i], true
-			i = len(args)
+		case cmds.RunsPackage:
+			w, _ := valueWord(args, u) // none: npx -p at the end names no package the project has
+			pkgs = append(pkgs, w)
 		}
 	}
-	if len(pkgs) == 0 && found {
-		pkgs = append(pkgs, first)
+	if len(pkgs) == 0 && len(inv.Operands) > 0 {
+		pkgs = append(pkgs, args[inv.Operands[0]])
 	}
 	for _, p := range pkgs {
-		if p.dyn || !projectHas(project, p.val, spec.python) {
+		if p.dyn || !projectHas(project, p.val, t.Registry == cmds.PyPI) {
 			return p.val, true
 		}
 	}

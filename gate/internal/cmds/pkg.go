@@ -97,6 +97,35 @@ const (
 	PyPI
 )
 
+// What a package runner's option does (argv.Flag.Sets), read by the
+// gate's remote-code check (gate/remote.go).
+const (
+	// RunsPackage: its value is a package the runner fetches and runs
+	// (npx -p PKG, uvx --from PKG)
+	RunsPackage argv.Sets = iota + 1
+	// RunsInstalled: the runner fetches nothing, it runs what is
+	// installed (npx --no, --offline)
+	RunsInstalled
+)
+
+// runnerOptions are the options of a registry's package runners (npx,
+// pnpm dlx, bunx; uvx, pipx run) before the package: the first operand is
+// the package unless an option names one, and the words after it are the
+// package's own. Those that take no value are not all declared (Skip).
+var runnerOptions = [...]*argv.Command{
+	NPM: {Name: "npm exec", Unknown: argv.Skip, StopAtOperand: true, Flags: []argv.Flag{
+		{Names: "-p --package", Arity: argv.Value, Sets: RunsPackage},
+		{Names: "--no --no-install --offline", Arity: argv.None, Sets: RunsInstalled, Each: true},
+		{Names: "-c|--call --cache --registry -w|--workspace --userconfig --shell", Arity: argv.Value, Each: true}}},
+	PyPI: {Name: "uvx", Unknown: argv.Skip, StopAtOperand: true, Flags: []argv.Flag{
+		{Names: "--from --with --spec", Arity: argv.Value, Sets: RunsPackage, Each: true},
+		{Names: "--offline", Arity: argv.None, Sets: RunsInstalled},
+		{Names: "-p|--python -i|--index-url --extra-index-url --with-requirements --pip-args", Arity: argv.Value, Each: true}}},
+}
+
+// RunnerOptions are the options of r's package runners before the package.
+func (r Registry) RunnerOptions() *argv.Command { return runnerOptions[r] }
+
 // Grant is how an "always" answer to a tool's call is worded.
 type Grant uint8
 
