@@ -70,6 +70,8 @@ func (c *wrapCall) transparent() summary {
 		}
 	case w.Hook == "xargs":
 		return c.xargs(i)
+	case w.ShellWith != "" && i < len(args) && parseArgs(w.Opts, args[:i]).Has(w.ShellWith):
+		return a.shellString(f, args[i], sc, idx)
 	}
 	if hasFlag(args[:i], w.LooksUp...) {
 		f.wrapper = false

@@ -59,6 +59,9 @@ type Wrapper struct {
 	// Schedules are the long options with which it runs the command
 	// again later (systemd-run --on-calendar): persistence
 	Schedules []string
+	// ShellWith is the flag with which its first word is a shell string,
+	// not a command (entr -s 'make test')
+	ShellWith string
 	// DashShell: the words after -- are arguments of /bin/bash, not a
 	// command (capsh -- -c CMD)
 	DashShell bool
@@ -203,6 +206,9 @@ func transparents() []*Wrapper {
 	for _, n := range []string{"nohup", "busybox", "toybox", "noglob", "nocorrect"} {
 		out = append(out, &Wrapper{Name: n, Opts: opts(n, "", ""), Examples: append(inside, want("--zz ls", "ask ask.flag"))})
 	}
+	// entr [-acdnprsxz] CMD…: with -s its first word is a string $SHELL runs
+	out = append(out, &Wrapper{Name: "entr", Opts: &argv.Command{Name: "entr", Flags: flags("-a -c -d -n -p -r -s -x -z", "", ""), StopAtOperand: true}, ShellWith: "-s",
+		Examples: append(inside, want("-s 'rm -rf ~'", floorInside), want("-rs 'rm -rf ~'", floorInside), want("-cr make test", "ask ask.unknown-command"), want("-s 'ls -l'", "allow"), want("-f ls", "ask ask.flag"))})
 	out = append(out, &Wrapper{Name: "setsid", Opts: gnuOpts("setsid", flags("-c|--ctty -f|--fork -w|--wait", "", "")), Examples: append(inside, want("-w ls", "allow"))})
 	for _, r := range runners {
 		// arch -arm64 PROG: the runner's table entry finds PROG
@@ -268,7 +274,7 @@ func wrapperTable() []*Wrapper {
 		wrapOf(Prefix, []string{"ltrace", "valgrind", "unbuffer", "faketime", "proxychains", "proxychains4", "torsocks",
 			"torify", "firejail", "bwrap", "unshare", "nsenter", "setpriv", "caffeinate", "chronic", "ssh-agent", "xvfb-run",
 			"dbus-launch", "dbus-run-session", "fakeroot", "eatmydata", "nocache", "numactl", "prlimit", "catchsegv", "screen",
-			"chpst", "flatpak-spawn", "entr", "dotenv", "with-contenv", "cgexec", "unbuffered"}, "rm -rf ~"),
+			"chpst", "flatpak-spawn", "dotenv", "with-contenv", "cgexec", "unbuffered"}, "rm -rf ~"),
 		[]*Wrapper{
 			{Name: "strace", Wrap: Prefix, Log: logOption("oeEpPsuUaSAbI", "-o --output"),
 				Examples: []argv.Example{want("-f rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write")}},
