@@ -112,6 +112,10 @@ func (c *plainCall) cd(quiet bool) {
 	a, args, sc := c.a, c.args, c.sc
 	ops := operands(args, nil)
 	switch {
+	case slices.ContainsFunc(args, dirStackEntry):
+		// cd +2, cd -1 (zsh), pushd +1 (bash, zsh): a directory of the
+		// stack, which the gate does not keep
+		sc.cwd = ""
 	case len(ops) == 0 && c.state() == argv.HomeDir:
 		sc.cwd = a.env.Home
 	case len(ops) == 1 && args[ops[0]].dyn && args[ops[0]].exact && len(args[ops[0]].alts) == 1 &&
@@ -128,6 +132,17 @@ func (c *plainCall) cd(quiet bool) {
 		c.s.out = &printsNothing // cd prints only through CDPATH or cd -
 	}
 	c.safe("changes directory")
+}
+
+// dirStackEntry reports a word that names an entry of the directory
+// stack: +N or -N.
+func dirStackEntry(w word) bool {
+	v := w.val
+	if w.dyn || len(v) < 2 || v[0] != '+' && v[0] != '-' {
+		return false
+	}
+	_, err := strconv.Atoi(v[1:])
+	return err == nil
 }
 
 // cdpathApplies reports a cd target that bash looks up in CDPATH: one

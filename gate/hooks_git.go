@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -270,6 +271,7 @@ func (c *gitCall) flags() {
 			a.reparse(cmd, gsc, gidx) // the pager runs through the shell
 		}
 	}
+	c.tableRoles()
 	// git takes unambiguous abbreviations of long options (--outp, --ext-d)
 	risky := cmds.GitRisky()
 	if hasLongAbbrev(rest, risky.Long...) || slices.ContainsFunc(risky.Short, func(p string) bool { return hasShortPrefix(rest, p) }) ||
@@ -278,6 +280,25 @@ func (c *gitCall) flags() {
 		// flag-policed: asks whatever rule covers git SUB
 		g.ask = reason("ask.flag", c.unsafe)
 		c.writesFlagValues(risky.Writes)
+	}
+}
+
+// tableRoles applies what the subcommand's declaration (cmds.GitSub.Cmd)
+// says its flags do: a file it reads (ls-files -X FILE), or a flag that
+// makes the call not known-safe (cat-file --batch prints the objects
+// stdin names, which the gate does not see).
+func (c *gitCall) tableRoles() {
+	if c.spec.Cmd == nil {
+		return
+	}
+	for _, u := range parseArgs(c.spec.Cmd, c.rest).Uses {
+		if w, has := valueWord(c.rest, u); has && u.Flag.Role == argv.Read {
+			c.a.readWord(w, c.sc, c.idx, false)
+		}
+		if u.Flag.Effect == argv.NotSafe {
+			c.unsafe = "git " + c.sub + " " + clip(c.rest[u.At].val, 80)
+			c.g.ask = reason("ask.flag", c.unsafe)
+		}
 	}
 }
 
@@ -828,11 +849,12 @@ func (c *gitCall) show() {
 	namesOnly := gitNamesOnly(false, c.flagWords())
 	for _, o := range ops {
 		v := rest[o].val
-		if c := strings.IndexByte(v, ':'); c >= 0 && c+1 < len(v) {
-			a.readFact(a.resolvePath(v[c+1:], cwd, false), gidx, false)
+		if colon := strings.IndexByte(v, ':'); colon >= 0 && colon+1 < len(v) {
+			a.readFact(a.resolvePath(v[colon+1:], cwd, false), gidx, false)
 		} else {
 			a.readWord(rest[o], gsc, gidx, namesOnly)
 		}
+		c.pathspecGlob(rest[o], namesOnly)
 	}
 }
 
@@ -850,6 +872,7 @@ func (c *gitCall) log() {
 		// what git diff over the whole tree does
 		w := rest[o]
 		a.readWord(w, gsc, gidx, namesOnly || w.dyn && w.projPaths && w.secretPaths && w.broadPaths)
+		c.pathspecGlob(w, namesOnly)
 	}
 	// git log -L START,END:FILE, -L :FUNC:FILE, -L /regex/,+5:FILE
 	// print lines of FILE, after the last colon; START may be /regex/
@@ -869,6 +892,52 @@ func (c *gitCall) log() {
 	}
 }
 
+// pathspecGlob reads a pathspec that is a wildcard aimed at secrets as
+// the secrets it selects: git's * and ? match a leading dot and a /, so
+// git show HEAD -- '*.env' or git log -p -- ':/*env' print .env's
+// contents from history even where the work tree holds no file the
+// shell's glob would match. One that also matches ordinary source names
+// ('*', 'src/*') reads the tree, as git diff without a pathspec does.
+// namesOnly: the call prints only names (git log --stat).
+func (c *gitCall) pathspecGlob(w word, namesOnly bool) {
+	if w.dyn || namesOnly || !pathspecAimsAtSecret(w.val) {
+		return
+	}
+	c.a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: w.val}, parent: c.idx,
+		human: reason("human.sensitive-read", "a git pathspec whose wildcard matches a leading dot may select a secret such as .env")})
+}
+
+// pathspecAimsAtSecret reports a git pathspec with a wildcard (after its
+// magic: :/, :(top,icase)) that can match a secret's name and no plain
+// source file's; an exclusion (:!, :^, :(exclude)) selects nothing, and
+// :(literal) has no wildcard.
+func pathspecAimsAtSecret(v string) bool {
+	magic := ""
+	switch {
+	case strings.HasPrefix(v, ":("):
+		end := strings.IndexByte(v, ')')
+		if end < 0 {
+			return false
+		}
+		magic, v = v[2:end], v[end+1:]
+	case strings.HasPrefix(v, ":"):
+		// short magic: the signs / ! ^ up to an optional closing :
+		end := 1
+		for end < len(v) && strings.IndexByte("/!^", v[end]) >= 0 {
+			end++
+		}
+		magic, v = v[1:end], strings.TrimPrefix(v[end:], ":")
+	}
+	if strings.ContainsAny(magic, "!^") || strings.Contains(magic, "exclude") || strings.Contains(magic, "literal") || !hasGlob(v) {
+		return false
+	}
+	if !patternMaySelectSecret(v, true) {
+		return false
+	}
+	base := strings.ToLower(v[strings.LastIndexByte(v, '/')+1:])
+	return !slices.ContainsFunc(sourceNames, func(n string) bool { return shellGlobMatch(base, n) })
+}
+
 // grep reads its path operands, and outside the index the files on disk.
 func (c *gitCall) grep() {
 	rest, gsc, gidx, a, gs := c.rest, c.sc, c.idx, c.a, &c.gs
@@ -877,6 +946,7 @@ func (c *gitCall) grep() {
 	// --untracked) the search reaches hidden files like grep -r.
 	for _, w := range gs.paths {
 		a.readWord(w, gsc, gidx, false)
+		c.pathspecGlob(w, false)
 	}
 	// -f FILE reads its patterns from FILE, as grep -f does
 	for _, w := range gs.patternFiles {

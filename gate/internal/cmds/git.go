@@ -286,9 +286,13 @@ var gitSubTable = []*GitSub{
 	{Names: "annotate", Class: GitReads, Hook: "blame", Examples: []argv.Example{want("annotate .env", "human human.sensitive-read")}},
 	{Names: "show", Class: GitReads, Hook: "show", Paths: PathsNameOnly, Cmd: gitLog("show", ex("HEAD --stat", ""), ex("--name-only HEAD", "")),
 		Examples: []argv.Example{want("show HEAD", "allow"), want("show HEAD:.env", "human human.sensitive-read")}},
-	{Names: "cat-file", Class: GitReads, Hook: "show", Cmd: sub("cat-file", flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z",
-		"--path --batch-command", "--batch --batch-check --allow-unknown-type --use-mailmap"), ex("-p HEAD", "")),
-		Examples: []argv.Example{want("cat-file -p HEAD:.env", "human human.sensitive-read")}},
+	// --batch and --batch-command print the objects stdin names (echo
+	// HEAD:.env | git cat-file --batch), which the gate does not see;
+	// --batch-check prints only their type and size
+	{Names: "cat-file", Class: GitReads, Hook: "show", Cmd: sub("cat-file", with(flags("-t -s -e -p --mailmap --no-mailmap --textconv --filters --batch-all-objects --buffer --unordered --follow-symlinks -Z",
+		"--path", "--batch-check --allow-unknown-type --use-mailmap"), notSafe("--batch", argv.Optional), notSafe("--batch-command", argv.Optional)), ex("-p HEAD", "")),
+		Examples: []argv.Example{want("cat-file -p HEAD:.env", "human human.sensitive-read"), want("cat-file --batch", "ask ask.flag"),
+			want("cat-file --batch-check", "allow")}},
 	// operands may be paths: git diff .env shows the secret's changes
 	{Names: "log", Class: GitReads, Hook: "log", NamesOnly: true, Paths: PathsNameOnly, Cmd: gitLog("log", ex("--oneline -20", ""), ex("-p --stat README.md", ""), ex("--format=%H -n 1", ""), ex("--output=x", "--output=x")),
 		Examples: []argv.Example{want("log --oneline -20", "allow"), want("log -p .env", "human human.sensitive-read"), want("log --output=x", "ask ask.flag"), want("log --outp x", "ask ask.flag")}},
@@ -317,10 +321,10 @@ var gitSubTable = []*GitSub{
 		"--prefix --since --after --until --before --resolve-git-dir --git-path --disambiguate --exclude --glob --path-format",
 		"--short --abbrev-ref --branches --tags --remotes --show-object-format"), ex("--show-toplevel", ""), ex("HEAD", "")),
 		Examples: []argv.Example{want("rev-parse --show-toplevel", "allow")}},
-	{Names: "ls-files", Class: GitReads, Paths: PathsAlways, Cmd: sub("ls-files", flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
+	{Names: "ls-files", Class: GitReads, Paths: PathsAlways, Cmd: sub("ls-files", with(flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
 		"--directory --no-empty-directory --eol --error-unmatch -t -v -f --full-name --recurse-submodules --deduplicate -z --sparse --exclude-standard --resolve-undo",
-		"-x --exclude -X --exclude-from --exclude-per-directory --with-tree --format", "--abbrev --debug"), ex("-o --exclude-standard", "")),
-		Examples: []argv.Example{want("ls-files", "allow")}},
+		"-x --exclude --exclude-per-directory --with-tree --format", "--abbrev --debug"), reads("-X --exclude-from")), ex("-o --exclude-standard", "")),
+		Examples: []argv.Example{want("ls-files", "allow"), want("ls-files -X .env", "human human.sensitive-read")}},
 	{Names: "ls-tree", Class: GitReads, Cmd: sub("ls-tree", flags("-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree", "--format", "--abbrev"), ex("-r HEAD", ""))},
 	{Names: "describe", Class: GitReads, Cmd: sub("describe", flags("--all --tags --long --always --first-parent --exact-match --debug --contains", "--abbrev --candidates --match --exclude", "--dirty --broken"),
 		ex("--tags --always", ""))},
