@@ -27,7 +27,7 @@ const (
 	maxAnalyzerFuncs = 71
 	maxNameCompares  = 16  // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
 	maxNameSets      = 0   // package-level sets keyed by program names
-	maxArgvScanners  = 13  // functions that compare a word with "--" themselves
+	maxArgvScanners  = 12  // functions that compare a word with "--" themselves
 	minTableCoverage = 545 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
 	// each is never known-safe (TestIgnoredNeverSafe), so an unknown flag
@@ -35,7 +35,7 @@ const (
 	maxUnknownIgnored = 78
 	// wrappers whose own options are not declared (no Opts, no Runner):
 	// their flags are skipped unread (T1 lowers this)
-	maxWrappersUnread = 92
+	maxWrappersUnread = 91
 )
 
 // maxBuiltinSwitchNames are the names of the one closed switch over the

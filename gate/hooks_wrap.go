@@ -301,85 +301,100 @@ func (c *wrapCall) prefix() summary {
 }
 
 // env runs its command in a changed environment or directory; env -S
-// splits a string into the command (a shell-like string).
+// splits a string into the command (a shell-like string). Its options
+// are its entry's (cmds envOpts): they end at the first operand, a lone
+// "-" there is -i, and the NAME=VALUE words after them come before the
+// command.
 func (c *wrapCall) env() summary {
 	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
 	f.wrapper = true
-	ignore := false
-	cwd := sc.cwd
-	for i := 0; i < len(args); i++ {
+	inv := parseArgs(c.w.Opts, args)
+	// an unknown option, or -a NAME, asks whatever the command is
+	flagAsk := envFlagAsk(&inv)
+	defer func() {
+		if flagAsk != nil {
+			f.safe, f.ask = nil, flagAsk
+		}
+	}()
+	ignore, cwd := false, sc.cwd
+	for _, u := range inv.Uses {
+		switch u.Flag.Sets {
+		case cmds.EnvIgnores:
+			ignore = true
+		case cmds.EnvChdir:
+			if v, has := valueWord(args, u); has {
+				cwd = a.pathWord(v, sc, false).abs
+			}
+			a.outsideCwd(f, "env -C", cwd)
+		case cmds.EnvSplit:
+			return c.envSplit(u, cwd)
+		}
+	}
+	ops := inv.Operands
+	switch {
+	case inv.Ended > 0 && len(ops) > 0:
+		// env -- CMD: the command's own reading takes its NAME=VALUE words
+		f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
+		return a.inner(args[ops[0]:], &scope{cwd: cwd}, idx)
+	case len(ops) > 0 && args[ops[0]].val == "-" && !args[ops[0]].dyn:
+		ignore, ops = true, ops[1:]
+	}
+	for _, i := range ops {
 		v := args[i].val
-		if len(v) > 2 && v[0] == '-' && strings.IndexByte("i0v", v[1]) >= 0 {
-			// -iS 'cmd', -vu X: a cluster of short options, one at a time
-			args = slices.Concat(args[:i], []word{{val: v[:2]}, {val: "-" + v[2:], dyn: args[i].dyn}}, args[i+1:])
-			v = v[:2]
-		}
-		if n, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") && len(v) > 2 {
-			// GNU getopt takes an unambiguous prefix: --split='cmd'
-			if full := longOpt(n, c.w.LongNames); full != "" && full != n {
-				v = "--" + full
-				if eq {
-					v += "=" + val
-				}
-			}
-		}
-		switch {
-		case v == "--":
-			if i+1 < len(args) {
-				f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
-				return a.inner(args[i+1:], &scope{cwd: cwd}, idx)
-			}
-		case v == "-i" || v == "--ignore-environment" || v == "-" || v == "-0" || v == "--null" || v == "-v" || v == "--debug":
-			ignore = ignore || v == "-i" || v == "-" || v == "--ignore-environment"
-		case v == "-u" || v == "--unset":
-			i++
-		case strings.HasPrefix(v, "--unset=") || (strings.HasPrefix(v, "-u") && len(v) > 2):
-		case v == "-C" || v == "--chdir":
-			if i+1 < len(args) {
-				cwd = a.pathWord(args[i+1], sc, false).abs
-			}
-			i++
-			a.outsideCwd(f, "env -C", cwd)
-		case strings.HasPrefix(v, "--chdir=") || strings.HasPrefix(v, "-C") && !strings.HasPrefix(v, "--"):
-			d := strings.TrimPrefix(strings.TrimPrefix(v, "--chdir="), "-C")
-			cwd = a.pathWord(word{val: d, dyn: args[i].dyn}, sc, false).abs
-			a.outsideCwd(f, "env -C", cwd)
-		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || (strings.HasPrefix(v, "-S") && len(v) > 2):
-			str := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
-			if v == "-S" || v == "--split-string" {
-				if i+1 >= len(args) {
-					return summary{}
-				}
-				i++
-				if args[i].dyn {
-					f.human = reason("human.eval-opaque", "env -S of a string only known at run time")
-					return summary{}
-				}
-				str = args[i].val
-			}
-			rest := str
-			for _, w := range args[i+1:] {
-				rest += " " + w.val
-			}
-			f.safe = reason("gate.wrapper", "env -S; the string is analysed")
-			return a.reparse(rest, &scope{cwd: cwd}, idx)
-		case strings.Contains(v, "=") && !strings.HasPrefix(v, "-") && !args[i].dyn:
-			n := v[:strings.IndexByte(v, '=')]
-			if riskyEnv(n, v[len(n)+1:], true) {
-				a.add(&rfact{kind: protocol.FactEnv, detail: clip(v, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
-				a.envCommand(n, v[len(n)+1:], sc)
-			}
-		default:
+		n, val, eq := strings.Cut(v, "=")
+		if !eq || strings.HasPrefix(v, "-") || args[i].dyn {
 			f.safe = reason("gate.wrapper", "env runs the inner command, which is analysed")
 			return a.inner(args[i:], &scope{cwd: cwd}, idx)
 		}
+		if riskyEnv(n, val, true) {
+			a.add(&rfact{kind: protocol.FactEnv, detail: clip(v, 80), parent: -1, ask: reason("ask.env-prefix", n+" changes what the command runs")})
+			a.envCommand(n, val, sc)
+		}
 	}
-	if !ignore {
+	switch {
+	case flagAsk != nil:
+		return summary{} // an unknown option or -a without its value makes env fail, or does what the gate cannot tell
+	case !ignore:
 		f.human = reason("human.env-dump", "env without a command prints the environment")
 		return summary{taint: true}
 	}
 	f.safe = reason("gate.safe", "env -i with no command")
 	return summary{}
+}
+
+// envSplit reads env -S STRING (u) and the words after it as one command
+// line, run in cwd.
+func (c *wrapCall) envSplit(u argv.Use, cwd string) summary {
+	a, f, idx, args := c.a, c.f, c.idx, c.args
+	v, has := valueWord(args, u)
+	switch {
+	case !has:
+		return summary{}
+	case v.dyn:
+		f.human = reason("human.eval-opaque", "env -S of a string only known at run time")
+		return summary{}
+	}
+	rest := v.val
+	for _, w := range args[max(u.ValAt, u.At)+1:] {
+		rest += " " + w.val
+	}
+	f.safe = reason("gate.wrapper", "env -S; the string is analysed")
+	return a.reparse(rest, &scope{cwd: cwd}, idx)
+}
+
+// envFlagAsk is why an env call asks whatever its command: an option
+// the table lacks, or one that makes it not known-safe (-a NAME); nil
+// for neither.
+func envFlagAsk(inv *argv.Invocation) *protocol.Reason {
+	if len(inv.Unknown) > 0 {
+		return reason("ask.flag", "env "+inv.Unknown[0]+" is a flag the gate does not know")
+	}
+	for _, u := range inv.Uses {
+		if u.Flag.Effect == argv.NotSafe {
+			return reason("ask.flag", "env "+u.Name+" runs the command under another name, which a multi-call program takes for the program")
+		}
+	}
+	return nil
 }
 
 // stringRunner handles tools that run a shell string or their stdin:

@@ -65,9 +65,6 @@ type Wrapper struct {
 	// DashShell: the words after -- are arguments of /bin/bash, not a
 	// command (capsh -- -c CMD)
 	DashShell bool
-	// LongNames are all its long options, without dashes: GNU getopt
-	// takes a unique prefix of one (env --split='CMD')
-	LongNames []string
 	// Operands: it takes no options, only Lead operands (zsh repeat N CMD)
 	Operands bool
 	// Process are the flags with which it changes a running process
@@ -149,6 +146,22 @@ func gnuOpts(name string, f []argv.Flag) *argv.Command {
 	return &argv.Command{Name: name, Flags: f, Abbrev: true, StopAtOperand: true}
 }
 
+// What an option of env does (argv.Flag.Sets), read by its hook
+// (gate/hooks_wrap.go).
+const (
+	EnvIgnores argv.Sets = iota + 1 // it starts from an empty environment: -i
+	EnvChdir                        // its value is the directory the command runs in: -C DIR
+	EnvSplit                        // its value is split into the command and its first words: -S 'CMD ARGS'
+)
+
+// envOpts are env's own options. -a NAME runs the command under another
+// name, which a multi-call program (busybox, coreutils) takes for the
+// program to be: the gate cannot tell what runs.
+var envOpts = gnuOpts("env", with(flags("-0 --null -v --debug --list-signal-handling", "-u --unset",
+	"--block-signal --default-signal --ignore-signal"),
+	argv.Flag{Names: "-i --ignore-environment", Sets: EnvIgnores}, argv.Flag{Names: "-C --chdir", Arity: argv.Value, Sets: EnvChdir},
+	argv.Flag{Names: "-S --split-string", Arity: argv.Value, Sets: EnvSplit}, notSafe("-a --argv0", argv.Value)))
+
 // numeric is c with -NUM a flag (nice -5).
 func numeric(c *argv.Command) *argv.Command { c.Numeric = true; return c }
 
@@ -197,10 +210,10 @@ func transparents() []*Wrapper {
 			reads("-a --arg-file"))),
 			Examples: append(inside, want("-0 -n1 -I{} echo {}", "allow"), want("--zz ls", "ask ask.flag"), want("-a ~/.ssh/id_rsa echo", "human human.sensitive-read"))},
 		// env [-i] [NAME=VALUE…] [-C DIR] CMD, env -S 'CMD ARGS'; without a
-		// command it prints the environment
-		{Name: "env", Hook: "env", LongNames: []string{"ignore-environment", "null", "unset", "chdir", "split-string", "debug", "help", "version",
-			"block-signal", "default-signal", "ignore-signal", "list-signal-handling", "argv0"}, Examples: []argv.Example{want("A=1 rm -rf ~", floorInside), want("-S 'rm -rf ~'", floorInside),
-			want("", "human human.env-dump"), want("-i", "allow")}},
+		// command it prints the environment (GNU coreutils 9.x and BSD's)
+		{Name: "env", Hook: "env", Opts: envOpts, Examples: []argv.Example{want("A=1 rm -rf ~", floorInside), want("-S 'rm -rf ~'", floorInside),
+			want("", "human human.env-dump"), want("-i", "allow"), want("--block-signal rm -rf ~", floorInside), want("-u HOME -C src ls", "allow"),
+			want("--zz ls", "ask ask.flag"), want("-a sh busybox echo", "ask ask.flag")}},
 	}
 	// nohup CMD; noglob, nocorrect: zsh precommand modifiers
 	for _, n := range []string{"nohup", "busybox", "toybox", "noglob", "nocorrect"} {
