@@ -36,6 +36,7 @@ func (p *plainCall) tar() {
 	if c.extract {
 		c.extractInto()
 	}
+	before := len(a.facts)
 	for _, w := range c.values('f') {
 		if c.extract || c.list {
 			a.readWord(w, sc, idx, false)
@@ -55,11 +56,36 @@ func (p *plainCall) tar() {
 	if !c.extract && !c.list {
 		c.packedFiles()
 	}
+	c.remote(before)
 	if len(c.t.Unknown) > 0 {
 		f.ask = reason("ask.flag", "tar "+clip(c.t.Unknown[0], 80)+" is a flag the gate does not know")
 	}
 	if c.list && !c.extract && f.ask == nil && f.human == nil {
 		f.safe = reason("gate.safe", "tar -t only lists an archive")
+	}
+}
+
+// remote: an archive named host:file is read or written on that host
+// through rsh (tar -tf evil:x.tar connects to evil); what a call that
+// creates it packs is sent there, a secret among it floors. facts from
+// before on are the call's reads of the files it packs.
+func (c *tarCall) remote(before int) {
+	a := c.a
+	if hasLongAbbrev(c.args, "--force-local") {
+		return
+	}
+	for _, w := range c.values('f') {
+		if w.dyn || !scripts.TarRemote(w.val) {
+			continue
+		}
+		host, _, _ := strings.Cut(w.val, ":")
+		a.add(&rfact{kind: protocol.FactNetwork, host: host[strings.IndexByte(host, '@')+1:], parent: c.idx})
+		c.f.ask = reason("ask.network", "tar opens an archive on another host through rsh")
+		for _, g := range a.facts[before:] {
+			if !c.extract && !c.list && g.human != nil && g.human.Code == "human.sensitive-read" && a.surelySensitive(g.path) {
+				c.f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
+			}
+		}
 	}
 }
 

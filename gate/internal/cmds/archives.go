@@ -26,7 +26,8 @@ func sevenZip(name, hook string, ex ...argv.Example) *argv.Command {
 
 var archivers = []*argv.Command{
 	tarCmd("tar", want("-tzf vendor.tgz", "allow"), want("-czf out.tgz src", "ask"), want("-xf a.tar -C /etc", "human human.system-write"),
-		want("-cf - . --to-command=sh", "human human.sensitive-read")),
+		want("-cf - . --to-command=sh", "human human.sensitive-read"), want("-tf host:a.tar", "ask ask.network"),
+		want("--list -f /etc/a.tar", "ask ask.outside-read")),
 	tarCmd("bsdtar", want("-tf a.tar", "allow"), want("-xf a.tar -C out", "ask ask.write")),
 	// Info-ZIP zip: NAME FILES… writes NAME, -r packs directories, -TT and
 	// --unzip-command run a command to test the archive

@@ -1,6 +1,9 @@
 package scripts
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Tar is a tar command line as tar reads it, in all three styles: old
 // (tar czf A.tgz dir: the letters' values follow the bundle in order),
@@ -34,6 +37,10 @@ type TarValue struct {
 
 // tarValueLetters are tar's short options that take a value.
 const tarValueLetters = "fCTXIFbKNgLVH"
+
+// tarLetters are every short option of GNU tar (1.35) and bsdtar: a letter
+// outside them is one the gate does not know (tar -tQf a.tar).
+const tarLetters = "AcdrtuxabBCfFgGhHiIjJkKlLmMnNoOpPqRsSTUvVwWXyzZ"
 
 // tarLongNames are tar's long options that take a value, an exact name
 // before the longer ones it abbreviates (--file before --files-from),
@@ -71,21 +78,6 @@ passphrase read-sparse no-read-sparse safe-writes no-safe-writes lrzip lz4 grzip
 fflags no-fflags newer-than newer-mtime-than older older-than older-mtime older-mtime-than no-xattrs
 hfsCompression nopreserveHFSCompression clear-nochange-fflags`)
 
-// tarHas reports a long option name tar has, or a prefix of one.
-func tarHas(name string) bool {
-	for _, o := range tarOptions {
-		if strings.HasPrefix(o, name) {
-			return true
-		}
-	}
-	for _, l := range tarLongNames {
-		if strings.HasPrefix(l.name, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // tarCommands are tar's long options whose value is a command tar runs.
 var tarCommands = []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command", "rmt-command"}
 
@@ -99,6 +91,11 @@ func ReadTar(n int, word func(i int) (string, bool)) Tar {
 	r := tarReader{n: n, word: word}
 	r.read()
 	r.t.Letters = string(r.letters)
+	for _, l := range r.letters {
+		if strings.IndexByte(tarLetters, l) < 0 {
+			r.t.Unknown = append(r.t.Unknown, "-"+string(l))
+		}
+	}
 	r.t.Runs = tarRuns(n, word)
 	r.t.ToStdout = tarToStdout(n, word, len(r.t.Operands))
 	return r.t
@@ -149,23 +146,56 @@ func (r *tarReader) oldStyle(v string) int {
 }
 
 // long reads the long option v, word i; it returns the last word it used.
-// A name of three letters or more abbreviates the first option it begins.
+// As getopt_long does, an exact name is that option (--list, though it
+// begins --listed-incremental), else a name abbreviates the one option it
+// begins; one that begins several is ambiguous and tar refuses it, one
+// that begins none tar lacks: both the gate does not know.
 func (r *tarReader) long(v string, i int) int {
 	name, val, eq := strings.Cut(v[2:], "=")
-	for _, l := range tarLongNames {
-		if name == l.name || strings.HasPrefix(l.name, name) && len(name) >= 3 {
-			if !eq && i+1 < r.n {
-				r.value(l.letter, i+1, false, "")
-				return i + 1
-			}
-			r.value(l.letter, i, true, val)
-			return i
-		}
-	}
-	if name == "" || !tarHas(name) {
+	l, ok := tarLongOf(name)
+	switch {
+	case !ok:
 		r.t.Unknown = append(r.t.Unknown, v)
+	case l == 0:
+	case !eq && i+1 < r.n:
+		r.value(l, i+1, false, "")
+		return i + 1
+	default:
+		r.value(l, i, true, val)
 	}
 	return i
+}
+
+// tarLongOf finds the long option name stands for: the letter of one that
+// takes a value (0 for one that takes none), false for a name tar does not
+// have or one that abbreviates several.
+func tarLongOf(name string) (letter byte, ok bool) {
+	if name == "" {
+		return 0, false
+	}
+	for _, l := range tarLongNames {
+		if name == l.name {
+			return l.letter, true
+		}
+	}
+	if slices.Contains(tarOptions, name) {
+		return 0, true
+	}
+	found := map[string]byte{} // the options name begins, each once
+	for _, o := range tarOptions {
+		if strings.HasPrefix(o, name) {
+			found[o] = 0
+		}
+	}
+	for _, l := range tarLongNames {
+		if strings.HasPrefix(l.name, name) {
+			found[l.name] = l.letter
+		}
+	}
+	for _, l := range found {
+		letter = l
+	}
+	return letter, len(found) == 1
 }
 
 // cluster reads the short options of v, word i (-czf A, -fA): the first
@@ -245,4 +275,12 @@ func tarToStdout(n int, word func(int) (string, bool), operands int) bool {
 		}
 	}
 	return operands > 0
+}
+
+// TarRemote reports an archive name GNU tar opens on another host through
+// rsh or ssh ([user@]host:file): a colon before any slash. --force-local
+// reads it as a local name.
+func TarRemote(name string) bool {
+	colon := strings.IndexByte(name, ':')
+	return colon > 0 && !strings.Contains(name[:colon], "/")
 }

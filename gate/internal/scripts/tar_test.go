@@ -28,10 +28,16 @@ func TestReadTar(t *testing.T) {
 		{"-cf - .", Tar{Letters: "cf", Values: []TarValue{f(1, "-")}, Operands: []int{2}, ToStdout: true}},
 		{"-c src", Tar{Letters: "c", Operands: []int{1}, ToStdout: true}},
 		{"-t", Tar{Letters: "t"}},
-		// long options, abbreviated from three letters; --exclude's value is a pattern
-		// ToStdout knows -f, --file and --file= only, not --fil=: stricter
-		// (the packed files read as streamed), never laxer
-		{"--fil=a.tar -c x", Tar{Letters: "c", Values: []TarValue{{Letter: 'f', At: 0, Attached: true, Val: "a.tar"}}, Operands: []int{2}, ToStdout: true}},
+		// long options: an exact name, or one an abbreviation begins alone;
+		// --fil begins --file and --files-from (tar: "ambiguous"), and
+		// --list is not --listed-incremental; --exclude's value is a pattern
+		{"--fil=a.tar -c x", Tar{Letters: "c", Operands: []int{2}, ToStdout: true, Unknown: []string{"--fil=a.tar"}}},
+		{"--fi=a.tar -c x", Tar{Letters: "c", Operands: []int{2}, ToStdout: true, Unknown: []string{"--fi=a.tar"}}},
+		{"--list -f a.tar", Tar{Letters: "f", Values: []TarValue{f(2, "a.tar")}}},
+		{"--listed s.db -cf x.tar", Tar{Letters: "cf", Values: []TarValue{{Letter: 'g', At: 1, Val: "s.db"}, f(3, "x.tar")}}},
+		// short letters tar has not (GNU tar's and bsdtar's)
+		{"-tQf a.tar", Tar{Letters: "tQf", Values: []TarValue{f(1, "a.tar")}, Unknown: []string{"-Q"}}},
+		{"tvfE a.tar", Tar{Letters: "tvfE", Values: []TarValue{f(1, "a.tar")}, Unknown: []string{"-E"}}},
 		{"--files-from list -c", Tar{Letters: "c", Values: []TarValue{{Letter: 'T', At: 1, Val: "list"}}}},
 		{"--exclude .env -cf x.tar .", Tar{Letters: "cf", Values: []TarValue{{Letter: '!', At: 1, Val: ".env"}, f(3, "x.tar")}, Operands: []int{4}}},
 		{"--file", Tar{Values: []TarValue{{Letter: 'f', At: 0, Attached: true}}}},
@@ -86,8 +92,8 @@ func TestTarUnknownOptions(t *testing.T) {
 		"-tf a.tar --zz-bogus":           {"--zz-bogus"},
 		"-tf a.tar --wildcards '*.go'":   nil,
 		"--list --file=a.tar --no-recur": nil,
-		"-tf a.tar --include '*.c'":      nil, // bsdtar
-		"-tf a.tar --exclu=x":            nil,
+		"-tf a.tar --include '*.c'":      nil,           // bsdtar
+		"-tf a.tar --exclu=x":            {"--exclu=x"}, // tar: ambiguous (--exclude, --exclude-from, …)
 		"-tf a.tar --to-stdouts":         {"--to-stdouts"},
 	} {
 		assert.Equal(t, want, readTar(line).Unknown, line)
