@@ -47,6 +47,9 @@ type plainCall struct {
 	// value, so that parsing costs no allocation of its own
 	parsed   argv.Invocation
 	isParsed bool
+	// listing is what its output lists, as its hook says (a search's
+	// -l, fd), for prints
+	listing nameListing
 }
 
 // inv is the call's words parsed by its table entry, which it must have.
@@ -61,6 +64,11 @@ func (c *plainCall) inv() *argv.Invocation {
 // entry).
 func (c *plainCall) uses(e argv.Effect) bool {
 	return c.spec != nil && slices.ContainsFunc(c.inv().Uses, func(u argv.Use) bool { return u.Flag.Effect == e })
+}
+
+// setsAny says a flag of the call sets one of sets (argv.Flag's Sets).
+func (c *plainCall) setsAny(sets ...argv.Sets) bool {
+	return c.spec != nil && slices.ContainsFunc(c.inv().Uses, func(u argv.Use) bool { return slices.Contains(sets, u.Flag.Sets) })
 }
 
 // filter is what the program prints of the lines it reads.
@@ -284,19 +292,12 @@ func (c *plainCall) prints() {
 		c.safe(lb + " prints its version")
 	}
 	switch {
-	case (lb == "rg" || lb == "grep" || lb == "fd" || lb == "fdfind") && f.safe != nil &&
-		(lb == "fd" || lb == "fdfind" || hasShort(args, "lLc") || hasLongAbbrev(args, "--files", "--files-with-matches", "--files-without-match", "--count")):
-		// file names found under the project (-L: those without a match;
-		// -c: NAME:COUNT, cut -d: -f1 keeps the name)
+	case f.safe != nil && c.listing.names:
+		// file names found under the project (grep -l, -L: those without a
+		// match; -c: NAME:COUNT, cut -d: -f1 keeps the name; rg --files, fd),
+		// as the hook read them (nameListing)
 		s.projList = a.readsInProject(idx)
-		// grep -r reads hidden files too: its names may be secrets
-		s.secretList = lb == "grep" && (hasShort(args, "rR") || hasFlag(args, "--recursive")) && !hasLongAbbrev(args, "--include") ||
-			// rg and fd skip hidden files unless told: --hidden, -u, fd -H
-			lb != "grep" && (hasFlag(args, "--hidden", "--unrestricted") || hasShort(args, "u") ||
-				lb == "rg" && hasShort(args, ".") || lb != "rg" && hasShort(args, "H"))
-		// the names of a search, not aimed at secrets by a glob (fd's
-		// pattern may be)
-		s.broadList = s.secretList && lb != "fd" && lb != "fdfind" && !hasFlag(args, "-g") && !hasLongAbbrev(args, "--glob", "--iglob")
+		s.secretList, s.broadList = c.listing.secret, c.listing.broad
 	case f.safe != nil && c.uses(argv.ListsHidden):
 		// ls -A | xargs cat: the names include .env, like find's
 		s.projList = a.readsInProject(idx)

@@ -17,7 +17,9 @@ import (
 // the programs it runs, and whether its output may carry a secret.
 func (c *plainCall) grep() {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
-	s := readSearch(cmds.SearchOf(lb), args)
+	sp := cmds.SearchOf(lb)
+	s := readSearch(sp, args)
+	c.listing = s.listing(sp)
 	for _, w := range s.paths {
 		if w.dyn && w.projPaths && (!w.secretPaths || w.broadPaths) && s.huntsSecrets() == "" {
 			// find -name '*.go' | xargs grep TODO: project files a listing
@@ -288,6 +290,9 @@ func (c *plainCall) searches() bool {
 		} else {
 			c.safe("fd only lists")
 		}
+		// its output is names under the project, hidden ones with -H or
+		// -u; its pattern may aim at secrets (never broad)
+		c.listing = nameListing{names: true, secret: c.setsAny(cmds.SearchHidden, cmds.SearchUnrestricted)}
 		ops := operands(opts, fdVal)
 		var roots []word
 		for n, i := range ops {

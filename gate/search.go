@@ -30,7 +30,10 @@ type searchCmd struct {
 	recursive bool // grep -r/-R/-d recurse
 	hidden    bool // rg --hidden/-./-uu, ag --hidden/-u
 	unrestr   int  // rg -u count
-	follow    bool // grep -R, rg -L, --follow: goes where links point
+	// askedHidden: a flag asked for hidden files (rg --hidden, -., -u),
+	// whatever came after it (--no-hidden)
+	askedHidden bool
+	follow      bool // grep -R, rg -L, --follow: goes where links point
 	// skipsHidden: rg and ag leave out hidden names unless told not to
 	skipsHidden bool
 	// reGlobs: the globs are ag's -G/-g regexps, not name globs
@@ -56,9 +59,14 @@ type searchCmd struct {
 	// namesOnly: the output holds file names, counts or nothing, no line
 	// (-l, -L, -c, -q); it overrides context and -o
 	namesOnly bool
+	// listsNames: the output is the names of files searched (-l, -L, -c)
+	listsNames bool
 	// odd are long options given a value that the table says take none
 	// (rg --hidden=~/.ssh)
 	odd []string
+	// unknown: a flag the table does not declare was given (grep -g):
+	// what it picks is not known
+	unknown bool
 }
 
 // dialect is how a search reads its patterns (cmds.Dialect).
@@ -90,6 +98,7 @@ func readSearch(sp *cmds.Search, args []word) searchCmd {
 			s.odd = append(s.odd, name)
 		}
 	}
+	s.unknown = len(inv.Unknown) > 0
 	for _, w := range inv.Unknown {
 		// --x=V of a flag that takes no value, or of one the table lacks:
 		// odd, and read as the flag it names (fail closed: ag --hidden=x
@@ -183,13 +192,16 @@ func (s *searchCmd) setScope(f *argv.Flag, v word, ok bool) {
 	case cmds.SearchFollow:
 		s.follow = true
 	case cmds.SearchHidden:
-		s.hidden = true
+		s.hidden, s.askedHidden = true, true
 	case cmds.SearchNoHidden:
 		s.hidden = false
 	case cmds.SearchUnrestricted:
 		s.unrestr++
+		s.askedHidden = true
 	case cmds.SearchNamesOnly:
 		s.namesOnly = true
+	case cmds.SearchListNames:
+		s.namesOnly, s.listsNames = true, true
 	case cmds.SearchInclude:
 		s.globs = append(s.globs, v.val)
 	case cmds.SearchPreprocess:
@@ -205,6 +217,33 @@ func (s *searchCmd) setScope(f *argv.Flag, v word, ok bool) {
 	case cmds.SearchListFiles:
 		s.files = true
 	}
+}
+
+// nameListing is what a command's output lists for what reads it (a
+// search's hook or fd's says, prints reads): names of files under the
+// project (names), which may be secrets' (secret: hidden files are
+// listed), and not aimed at them by a glob (broad: the listing of a
+// whole tree, as git ls-files is).
+type nameListing struct{ names, secret, broad bool }
+
+// listing is what search sp prints for what reads its output: the names
+// of the files it searched (-l, -L, -c's NAME:COUNT, rg --files) when
+// its entry says they are read so (cmds.Search's Listing); they may be
+// secrets' when it reads hidden files (grep -r without --include; rg
+// asked for them, -u once included), and are broad when no glob, and no
+// flag the table lacks (grep -g), picks them.
+func (s searchCmd) listing(sp *cmds.Search) nameListing {
+	if !sp.Listing || !s.listsNames && !s.files {
+		return nameListing{}
+	}
+	switch s.hiddenRule {
+	case cmds.HiddenIfRecursive:
+		secret := s.recursive && len(s.globs) == 0
+		return nameListing{names: true, secret: secret, broad: secret && !s.unknown}
+	case cmds.HiddenIfAsked:
+		return nameListing{names: true, secret: s.askedHidden, broad: s.askedHidden && len(s.globs) == 0 && !s.unknown}
+	}
+	return nameListing{names: true, secret: true} // fail closed
 }
 
 // hiddenSecretNames are files a search that reaches hidden files reads

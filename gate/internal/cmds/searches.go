@@ -24,6 +24,13 @@ type Search struct {
 	// RegexpGlobs: its name filters are regexps (ag -G) or list names
 	// (ag -g), no globs that keep a file out
 	RegexpGlobs bool
+	// Listing: what reads its output takes the names its SearchListNames
+	// flags print (grep -l, rg -c, rg --files) as a listing of the files
+	// it searched (… | xargs wc -l reads project files), hidden files'
+	// among them as Hidden says. Its kin without it (egrep, fgrep, zgrep,
+	// ag, ack) print names of no shape the gate reads: what reads them
+	// reads paths it does not know.
+	Listing bool
 }
 
 // Dialect is how a search reads its patterns.
@@ -83,8 +90,12 @@ const (
 	SearchNoHidden     // rg --no-hidden
 	SearchUnrestricted // rg -u: once ignores .gitignore, twice reads hidden files
 	// SearchNamesOnly: the output holds file names, counts or nothing, no
-	// line (-l, -L, -c, -q)
+	// line (-q, rg --count-matches)
 	SearchNamesOnly
+	// SearchListNames: the output is the names of the files searched,
+	// those with a match (-l) or without (grep -L), or NAME:COUNT lines
+	// (-c): SearchNamesOnly, and a listing of files (Search's Listing)
+	SearchListNames
 	// SearchInclude: its value is a glob of the names searched (grep
 	// --include, rg -g; a "!" glob excludes)
 	SearchInclude
@@ -125,7 +136,8 @@ var grepFlags = with(flags("-o --only-matching -s --no-messages -b --byte-offset
 	means("-i -y --ignore-case", argv.None, SearchIgnoreCase), means("--no-ignore-case", argv.None, SearchMatchCase),
 	means("-v --invert-match", argv.None, SearchInvert), means("-w --word-regexp", argv.None, SearchWords),
 	means("-x --line-regexp", argv.None, SearchLines),
-	meansEach("-c|--count -L|--files-without-match -l|--files-with-matches -q|--quiet --silent", argv.None, SearchNamesOnly),
+	meansEach("-c|--count -L|--files-without-match -l|--files-with-matches", argv.None, SearchListNames),
+	meansEach("-q|--quiet --silent", argv.None, SearchNamesOnly),
 	means("-z --null-data", argv.None, SearchContext), meansEach("-1 -2 -3 -4 -5 -6 -7 -8 -9", argv.None, SearchContext),
 	means("-r --recursive", argv.None, SearchRecurse), means("-R --dereference-recursive", argv.None, SearchRecurseFollow),
 	means("-e --regexp", argv.Value, SearchPattern), means("-f --file", argv.Value, SearchPatternFile),
@@ -137,6 +149,9 @@ var grepFlags = with(flags("-o --only-matching -s --no-messages -b --byte-offset
 func grepAs(name string, d Dialect, ex ...argv.Example) *Search {
 	return &Search{Cmd: &argv.Command{Name: name, Abbrev: true, Filter: argv.Matches, ReadOn: true, Flags: grepFlags, Hook: "search", Examples: ex}, Dialect: d}
 }
+
+// listing is search s whose names are read as a listing (Search's Listing).
+func listing(s *Search) *Search { s.Listing = true; return s }
 
 // rg's flags. --pre, --pre-glob and --hostname-bin run programs (the
 // search hook asks, and reads --pre's as a command); -u counts.
@@ -150,7 +165,8 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 		"-j --threads --sort --sortr -E --encoding --colors --color --path-separator --field-context-separator --field-match-separator "+
 		"--context-separator -r --replace --ignore-file --regex-size-limit --dfa-size-limit --engine --hyperlink-format --generate", ""),
 	means("-F --fixed-strings", argv.None, SearchFixed), means("-P --pcre2", argv.None, SearchPerl),
-	meansEach("-c|--count --count-matches -l|--files-with-matches --files-without-match -q|--quiet", argv.None, SearchNamesOnly),
+	meansEach("-c|--count -l|--files-with-matches --files-without-match", argv.None, SearchListNames),
+	meansEach("--count-matches -q|--quiet", argv.None, SearchNamesOnly),
 	means("--files", argv.None, SearchListFiles), means("-L --follow", argv.None, SearchFollow),
 	means("--hidden -.", argv.None, SearchHidden), means("--no-hidden", argv.None, SearchNoHidden),
 	means("-u --unrestricted", argv.None, SearchUnrestricted),
@@ -179,7 +195,7 @@ var agFlags = with(flags("-a --all-types --color --nocolor --column --nocolumn -
 	"--silent --stats -t --all-text -z --search-zip --search-binary",
 	"--ignore --ignore-dir -m --max-count --depth -p --path-to-ignore --workers --color-line-number --color-match --color-path", ""),
 	argv.Flag{Names: "--pager", Arity: argv.Value, Role: argv.Run, Sets: SearchPager},
-	meansEach("-c|--count -l|--files-with-matches -L|--files-without-matches", argv.None, SearchNamesOnly),
+	meansEach("-c|--count -l|--files-with-matches -L|--files-without-matches", argv.None, SearchListNames),
 	means("-f --follow", argv.None, SearchFollow),
 	meansEach("--hidden -u|--unrestricted", argv.None, SearchHidden),
 	means("-i --ignore-case", argv.None, SearchIgnoreCase), means("-s --case-sensitive", argv.None, SearchMatchCase),
@@ -198,7 +214,7 @@ var ackFlags = with(flags("-h --no-filename -H --with-filename --column --no-col
 	means("-i --ignore-case", argv.None, SearchIgnoreCase), means("-I --no-ignore-case", argv.None, SearchMatchCase),
 	means("-S --smart-case", argv.None, SearchSmartCase), means("-v --invert-match", argv.None, SearchInvert),
 	means("-w --word-regexp", argv.None, SearchWords), means("-Q --literal", argv.None, SearchFixed),
-	meansEach("-l|--files-with-matches -L|--files-without-matches -c|--count", argv.None, SearchNamesOnly),
+	meansEach("-l|--files-with-matches -L|--files-without-matches -c|--count", argv.None, SearchListNames),
 	means("-f", argv.None, SearchListFiles), means("--follow", argv.None, SearchFollow),
 	means("--match", argv.Value, SearchPattern), means("-g", argv.Value, SearchInclude),
 	meansEach("-A|--after-context -B|--before-context -C|--context", argv.Value, SearchContextLines))
@@ -215,7 +231,8 @@ var gitGrepFlags = with(flags("--cached --no-index --untracked --no-exclude-stan
 	means("-v --invert-match", argv.None, SearchInvert), means("-E --extended-regexp", argv.None, SearchExtended),
 	means("-G --basic-regexp", argv.None, SearchBasic), means("-P --perl-regexp", argv.None, SearchPerl),
 	means("-F --fixed-strings", argv.None, SearchFixed),
-	meansEach("-l|--files-with-matches --name-only -L|--files-without-match -c|--count -q|--quiet", argv.None, SearchNamesOnly),
+	meansEach("-l|--files-with-matches --name-only -L|--files-without-match -c|--count", argv.None, SearchListNames),
+	means("-q --quiet", argv.None, SearchNamesOnly),
 	means("-z", argv.None, SearchContext), means("-r --recursive", argv.None, SearchRecurse),
 	means("-e", argv.Value, SearchPattern), means("-f", argv.Value, SearchPatternFile),
 	meansEach("-A|--after-context -B|--before-context -C|--context", argv.Value, SearchContextLines),
@@ -233,13 +250,13 @@ func GitGrep() *Search { return gitGrep }
 
 // searchTools are the searches that read files for a pattern.
 var searchTools = []*Search{
-	grepAs("grep", BasicRE, ex("-rn TODO .", ""), ex("-rnE 'a|b' src", ""), ex("-C3 x f", ""), ex("-5 x f", ""), ex("--zz x f", "--zz")),
+	listing(grepAs("grep", BasicRE, ex("-rn TODO .", ""), ex("-rnE 'a|b' src", ""), ex("-C3 x f", ""), ex("-5 x f", ""), ex("--zz x f", "--zz"))),
 	grepAs("egrep", ExtendedRE), grepAs("fgrep", FixedStrings), grepAs("zgrep", BasicRE),
 	{Cmd: &argv.Command{Name: "rg", Numeric: true, ReadOn: true, Filter: argv.Matches, Flags: rgFlags, Hook: "search",
 		Examples: []argv.Example{ex("-n foo src", ""), ex("--files", ""), ex("-g '*.go' x", ""), want("--pre cat x", "ask ask.flag"),
 			want("--pre 'rm -rf ~' x", "deny floor.rm-root"),
 			want("--hostname-bin 'rm -rf ~' x", "deny floor.rm-root")}},
-		Dialect: RustRE, Recursive: true, Hidden: HiddenIfAsked},
+		Dialect: RustRE, Recursive: true, Hidden: HiddenIfAsked, Listing: true},
 	// ag reads its long options by getopt_long and ack by Getopt::Long:
 	// both take a unique prefix of one (ag --hidd is --hidden)
 	{Cmd: &argv.Command{Name: "ag", Abbrev: true, Numeric: true, ReadOn: true, Flags: agFlags, Hook: "search",
@@ -282,13 +299,15 @@ func searchCmds() []*argv.Command {
 }
 
 // fdFlags are fd's flags but -x/-X (--exec, --exec-batch), which run a
-// program for each match.
+// program for each match. -H and -u list hidden names (fd's hook reads
+// their Sets).
 func fdFlags() []argv.Flag {
-	return flags("-H --hidden -I --no-ignore -u --unrestricted --no-ignore-vcs --no-ignore-parent -s --case-sensitive -i --ignore-case "+
+	return with(flags("-I --no-ignore --no-ignore-vcs --no-ignore-parent -s --case-sensitive -i --ignore-case "+
 		"-g --glob --regex -F --fixed-strings -a --absolute-path -l --list-details -L --follow -p --full-path -0 --print0 "+
 		"--prune -1 -q --quiet --show-errors --strip-cwd-prefix --one-file-system --no-require-git",
 		"-d --max-depth --min-depth --exact-depth -t --type -e --extension -E --exclude -c --color -j --threads -S --size "+
-			"--changed-within --changed-before -o --owner --max-results --base-directory --path-separator --search-path --ignore-file --format", "")
+			"--changed-within --changed-before -o --owner --max-results --base-directory --path-separator --search-path --ignore-file --format", ""),
+		means("-H --hidden", argv.None, SearchHidden), means("-u --unrestricted", argv.None, SearchUnrestricted))
 }
 
 // findFlags are find's options and the primaries of its expression that
