@@ -578,10 +578,10 @@ func (c *netCall) fileOperand(i int) {
 			if r := a.resolveMaybe(w, cand, sc, false); a.sensitive(r) {
 				a.readFact(r, idx, false)
 			} else if i < len(args)-1 && cloudDest(args[len(args)-1].val) || c.toService(i) || i > 0 && (args[i-1].val == "-s" || args[i-1].val == "--source") ||
-				lb == "wormhole" || lb == "croc" {
+				cmds.ClassOf(lb) == argv.Sender {
 				// aws s3 sync . s3://b, rclone copy . remote:, az …
 				// upload-batch -s .: the directory's .env goes along
-				if found, capped := a.dirSecret(r, cloudFollows(lb, args)); found {
+				if found, capped := a.dirSecret(r, c.followsLinks()); found {
 					a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 						human: reason("human.sensitive-read", "uploads a directory that holds a sensitive file")})
 				} else if capped {
@@ -1005,15 +1005,16 @@ func socatReads(v string) []string {
 	return out
 }
 
-// cloudFollows reports an upload of a directory that sends what its links
-// point to: aws s3 sync/cp follow links unless --no-follow-symlinks;
+// followsLinks reports an upload of a directory that sends what its links
+// point to, as the client's entry says (cmds.NetTool's Follows and
+// NoFollow): aws s3 sync/cp follow links unless --no-follow-symlinks;
 // rclone with -L or --copy-links; others are assumed to.
-func cloudFollows(lb string, args []word) bool {
-	switch lb {
-	case "aws":
-		return !hasFlag(args, "--no-follow-symlinks")
-	case "rclone":
-		return hasShort(args, "L") || hasFlag(args, "--copy-links")
+func (c *netCall) followsLinks() bool {
+	switch {
+	case c.t.Follows != nil:
+		return anyFlag(c.args, c.t.Follows)
+	case c.t.NoFollow != nil:
+		return !anyFlag(c.args, c.t.NoFollow)
 	}
 	return true
 }

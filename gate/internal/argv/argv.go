@@ -133,6 +133,9 @@ const (
 	// directory, aliases, options, traps, history, variables): package
 	// gate's builtins.go reads its words, the one closed switch over them
 	Builtin
+	// Sender: it sends the files it names to a peer who holds a code it
+	// prints, a directory whole (croc send, wormhole send)
+	Sender
 )
 
 // State is what a shell builtin does to the shell's own variables or

@@ -108,6 +108,11 @@ type NetTool struct {
 	// Opens are the subcommands with which a tunnel opens; none: every
 	// call but version and help does
 	Opens []string
+	// Follows are the flags with which an upload of a directory sends
+	// what its links point to, which it does not send without one
+	// (rclone -L, --copy-links); NoFollow are those with which it does
+	// not (aws --no-follow-symlinks). Neither: it is assumed to.
+	Follows, NoFollow []string
 	// Examples state the gate's answer (argv.Example.Want) for a call.
 	Examples []argv.Example
 
@@ -231,6 +236,12 @@ func gets(t *NetTool, vals string, subs ...string) *NetTool { t.Gets, t.Values =
 
 // programs is t whose flags (space-separated) name a local program it runs.
 func programs(t *NetTool, flags string) *NetTool { t.Programs = flags; return t }
+
+// follows is t that follows a directory's links with one of flags only.
+func follows(t *NetTool, flags ...string) *NetTool { t.Follows = flags; return t }
+
+// followsUnless is t that follows a directory's links but with one of flags.
+func followsUnless(t *NetTool, flags ...string) *NetTool { t.NoFollow = flags; return t }
 
 // sendsFiles is t whose file operands are sent.
 func sendsFiles(t *NetTool) *NetTool { t.SendsFiles = true; return t }
@@ -360,18 +371,18 @@ func netTable() []*NetTool {
 			want("get s3://b/x data.csv", "ask"))), "-c --config --exclude --include --rexclude --rinclude --region --acl-grant --mime-type", "get", "sync"),
 		// rclone copy r:b ~/.ssh/ writes ~/.ssh/, it does not send it;
 		// --password-command CMD runs CMD for the config's password
-		programs(gets(sendsFiles(client(Store, "rclone", want("copy .env r:b", sends), want("copy /home/u/.ssh r:b --exclude x", sends),
+		follows(programs(gets(sendsFiles(client(Store, "rclone", want("copy .env r:b", sends), want("copy /home/u/.ssh r:b --exclude x", sends),
 			want("copy r:b /home/u/.ssh/", "human human.persistence-write"), want("copyto :s3:b/k /home/u/.bashrc", "human human.persistence-write"),
 			want("sync r:b data/ --exclude .env", "ask"), want("bisync r:b /home/u/.ssh/", sends),
 			want("copy r:b data/ --password-command 'rm -rf ~'", "deny floor.rm-root"))), rcloneValues,
-			"copy", "sync", "move", "copyto", "moveto", "copyurl"), "--password-command"),
+			"copy", "sync", "move", "copyto", "moveto", "copyurl"), "--password-command"), "-L", "--copy-links"),
 		// gh's and aws's upload paths: their other subcommands are the cloud CLIs'
 		{Name: "gh", Net: Store, SendsFiles: true, FormFiles: true, Examples: []argv.Example{want("gist create .env", sends),
 			want("api -F 'files[a][content]=@.env' gists", sends)}},
-		gets(sendsFiles(client(Store, "aws", want("s3 cp .env s3://b", sends), want("s3 cp .env s3://b --exclude x --profile p", sends),
+		followsUnless(gets(sendsFiles(client(Store, "aws", want("s3 cp .env s3://b", sends), want("s3 cp .env s3://b --exclude x --profile p", sends),
 			want("s3 cp s3://b/x /home/u/.bashrc --profile p", "human human.persistence-write"),
 			want("s3 sync s3://b/ /home/u/.ssh/ --exclude '*.tmp'", "human human.persistence-write"), want("--region eu-west-1 s3 cp s3://b/x data.csv", "ask"))),
-			awsValues, "s3 cp", "s3 mv", "s3 sync"),
+			awsValues, "s3 cp", "s3 mv", "s3 sync"), "--no-follow-symlinks"),
 
 		tunnel("ngrok"), tunnel("lt"), tunnel("localtunnel"), tunnel("frpc"), tunnel("expose"), tunnel("pgrok"), tunnel("telebit"),
 		tunnel("sish"), tunnel("cloudflared", "tunnel"), tunnel("bore", "local"), tunnel("tailscale", "funnel", "serve"),

@@ -85,15 +85,18 @@ var systemCmds = []*argv.Command{
 // senders are the peer-to-peer file senders: the files they send go to
 // whoever holds the code they print (gate/subcmds.go's uploaders).
 var senders = []*argv.Command{
-	examples(tool("croc", flags("--yes --debug --no-compress --overwrite --ask --classic --local --internal-dns --ignore-stdin",
+	sender(examples(tool("croc", flags("--yes --debug --no-compress --overwrite --ask --classic --local --internal-dns --ignore-stdin",
 		"--relay --relay6 --pass --curve --ip --out --socks5 --connect --throttleUpload", ""),
 		sub("send", flags("--zip --no-local --git --exclude", "-c --code --hash --text --transfers --multicast --port", ""))),
-		want("send notes.txt", "ask"), want("--version", "allow")),
-	examples(tool("wormhole", flags("--verify --hide-progress --dump-timing", "--relay-url --transit-helper --appid", ""),
+		want("send notes.txt", "ask"), want("--version", "allow"))),
+	sender(examples(tool("wormhole", flags("--verify --hide-progress --dump-timing", "--relay-url --transit-helper --appid", ""),
 		sub("send", flags("--hide-progress --no-qr --ignore-unsendable-files", "--text --code -c --code-length", "")),
 		sub("receive", flags("--accept-file --only-text --hide-progress", "-o --output-file", ""))),
-		want("send notes.txt", "ask"), want("receive", "ask")),
+		want("send notes.txt", "ask"), want("receive", "ask"))),
 }
+
+// sender is c of class Sender.
+func sender(c *argv.Command) *argv.Command { c.Class = argv.Sender; return c }
 
 // debuggers run the commands and programs they are given (lldb's entry
 // is in sessions.go).
