@@ -6,9 +6,13 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
@@ -25,7 +29,7 @@ const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 3
 	maxAnalyzerFuncs = 71
-	maxNameCompares  = 0   // lb == "…", lb != "…" and case "…" of switch lb (not the builtins switch's)
+	maxNameCompares  = 41  // a command's name compared with a literal (nameCompares), not in the builtins switch
 	maxNameSets      = 0   // package-level sets keyed by program names
 	maxArgvScanners  = 12  // functions that compare a word with "--" themselves
 	minTableCoverage = 545 // of the programs the gate names, those the table declares
@@ -50,7 +54,7 @@ type archFigures struct {
 	biggestName  string
 	over100      []string
 	methods      int
-	nameCompares int
+	nameCompares []string // where a command's name is compared (file:line name)
 	// builtinNames are the case labels of builtinsSwitch
 	builtinNames int
 	notBuiltins  []string // its labels that are no builtin of the table
@@ -62,8 +66,8 @@ func TestArchitectureCeilings(t *testing.T) {
 	fig := measureArch(t)
 	names := programNames(t)
 	covered := tableCoverage(names)
-	t.Logf("biggest function %s: %d lines; %d over 100 lines %v; %d analyzer methods; %d command-name comparisons, and %d names in the builtins switch",
-		fig.biggestName, fig.biggest, len(fig.over100), fig.over100, fig.methods, fig.nameCompares, fig.builtinNames)
+	t.Logf("biggest function %s: %d lines; %d over 100 lines %v; %d analyzer methods; %d command-name comparisons %v, and %d names in the builtins switch",
+		fig.biggestName, fig.biggest, len(fig.over100), fig.over100, fig.methods, len(fig.nameCompares), fig.nameCompares, fig.builtinNames)
 	ignored := unknownIgnored()
 	t.Logf("%d program-name sets %v; %d argv scanners %v; %d of %d programs in the table, %d of whose entries ignore unknown flags",
 		len(fig.nameSets), fig.nameSets, len(fig.scanners), fig.scanners, covered, len(names), ignored)
@@ -79,7 +83,7 @@ func TestArchitectureCeilings(t *testing.T) {
 	check("biggest function", fig.biggest, maxFuncLines)
 	check("functions over 100 lines", len(fig.over100), maxFuncsOver100)
 	check("analyzer methods", fig.methods, maxAnalyzerFuncs)
-	check("command-name comparisons", fig.nameCompares, maxNameCompares)
+	check("command-name comparisons", len(fig.nameCompares), maxNameCompares)
 	check("names in the builtins switch", fig.builtinNames, maxBuiltinSwitchNames)
 	for _, n := range fig.notBuiltins {
 		t.Errorf("builtins switch: %s is not a shell builtin of the table (argv.Builtin, or Words: jobs), so it counts with the others", n)
@@ -95,6 +99,34 @@ func TestArchitectureCeilings(t *testing.T) {
 	} else if covered > minTableCoverage {
 		t.Logf("programs in the table: %d, over the floor %d: raise it in arch_test.go", covered, minTableCoverage)
 	}
+}
+
+// The command-name rule (nameCompares) counts a program's name compared
+// under any name that holds it, and no path's base or subcommand.
+func TestNameComparesRule(t *testing.T) {
+	src := `package p
+func f(lb string, cmd []word, alt string, args []word, c *syntax.CallExpr) {
+	base := strings.ToLower(filepath.Base(cmd[0].val))
+	switch base {
+	case "rm", "chmod", "not-a-program":
+	}
+	_ = lb == "anything"
+	lit, _ := litText(c.Args[0])
+	_ = lit == "eval" || c.Args[0].Lit() == "git"
+	file := filepath.Base(alt)
+	_ = file == "crontab" || args[0].val == "ps" || alt == "."
+}
+func exposes(name string, args []string) bool { return name == "socat" }
+func known(name string) bool { return name == "task" }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{"rm": true, "chmod": true, "eval": true, "git": true, "crontab": true, "ps": true, ".": true, "socat": true, "task": true}
+	got, _ := nameCompares(f, fset, known, nil)
+	assert.Equal(t, []string{"x.go:5 rm", "x.go:5 chmod", "x.go:7 anything", "x.go:9 eval", "x.go:9 git", "x.go:13 socat"}, got)
 }
 
 // programNames are the programs the gate names (testdata/programs.txt).
@@ -179,8 +211,8 @@ func measureArch(t *testing.T) archFigures {
 			}
 		}
 		sw := builtinsSwitch(name, f)
-		rest, builtins := nameCompares(f, sw)
-		fig.nameCompares += rest
+		rest, builtins := nameCompares(f, fset, known, sw)
+		fig.nameCompares = append(fig.nameCompares, rest...)
 		fig.builtinNames += builtins
 		fig.notBuiltins = append(fig.notBuiltins, notBuiltins(sw)...)
 		fig.nameSets = append(fig.nameSets, nameSets(f, known)...)
@@ -265,36 +297,191 @@ func isLB(e ast.Expr) bool {
 	return ok && id.Name == "lb"
 }
 
-// nameCompares counts the places that pick on a command name: lb (or
-// x.lb) compared with a string literal, and each string literal of a case
-// of switch lb. Those of builtins (the builtins switch) are counted apart.
-func nameCompares(f *ast.File, builtins *ast.SwitchStmt) (rest, inBuiltins int) {
-	isStr := func(e ast.Expr) bool { l, ok := e.(*ast.BasicLit); return ok && l.Kind == token.STRING }
-	ast.Inspect(f, func(node ast.Node) bool {
-		switch x := node.(type) {
-		case *ast.BinaryExpr:
-			if (x.Op == token.EQL || x.Op == token.NEQ) && (isLB(x.X) && isStr(x.Y) || isStr(x.X) && isLB(x.Y)) {
-				rest++
-			}
-		case *ast.SwitchStmt:
-			if x.Tag == nil || !isLB(x.Tag) {
-				break
-			}
-			for _, c := range x.Body.List {
-				for _, e := range c.(*ast.CaseClause).List {
-					switch {
-					case !isStr(e):
-					case x == builtins:
-						inBuiltins++
-					default:
-						rest++
+// nameCompares are the places that pick on a command name (file:line
+// and the name), and the count of those in builtins (the builtins switch),
+// counted apart. A place is a string literal compared (==, !=, a case of
+// a switch with a tag) with a value that holds a command's name, when the
+// value is lb (any literal), or else when the literal names a program of
+// the table (testdata/programs.txt: "." and "read" count, ".git" does not).
+// A value holds a command's name (holdsName) when it is:
+//   - lb or x.lb, the name plain decides a call by, or an identifier named
+//     prog, program, argv0 or cmd0;
+//   - a command's first word: E.Args[0].Lit() or litText(E.Args[0]) (a
+//     syntax.CallExpr's), argv[0], cmd[0].val, words[0] (argv, cmd and
+//     words name a command line's words, x.argv too);
+//   - filepath.Base, path.Base or strings.ToLower of such a value;
+//   - an identifier its function assigns such a value (base :=
+//     filepath.Base(cmd[0].val); lit, ok := litText(call.Args[0])), or a
+//     parameter named lb or prog, or name beside the command's words
+//     (exposes(name, args []string); KnownTool(name)'s is a tool's).
+//
+// The rule reads names and shapes, not types: a comparison of a path's
+// base (base := filepath.Base(alt)) or of a subcommand (args[0].val) is
+// no command name and is not counted, one written in a shape it does not
+// know is missed.
+func nameCompares(f *ast.File, fset *token.FileSet, known map[string]bool, builtins *ast.SwitchStmt) (rest []string, inBuiltins int) {
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		vars := nameVars(fn)
+		picks := func(lit, other ast.Expr) bool {
+			v, ok := strLit(lit)
+			return ok && (isLB(other) || known[v] && holdsName(other, vars))
+		}
+		site := func(e ast.Node, lit ast.Expr) string {
+			v, _ := strLit(lit)
+			p := fset.Position(e.Pos())
+			return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line) + " " + v
+		}
+		ast.Inspect(fn.Body, func(node ast.Node) bool {
+			switch x := node.(type) {
+			case *ast.BinaryExpr:
+				if x.Op != token.EQL && x.Op != token.NEQ {
+					break
+				}
+				if picks(x.Y, x.X) {
+					rest = append(rest, site(x, x.Y))
+				} else if picks(x.X, x.Y) {
+					rest = append(rest, site(x, x.X))
+				}
+			case *ast.SwitchStmt:
+				if x.Tag == nil {
+					break
+				}
+				for _, c := range x.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						switch {
+						case !picks(e, x.Tag):
+						case x == builtins:
+							inBuiltins++
+						default:
+							rest = append(rest, site(e, e))
+						}
 					}
 				}
+			}
+			return true
+		})
+	}
+	return rest, inBuiltins
+}
+
+// strLit is e's value when e is a string literal.
+func strLit(e ast.Expr) (string, bool) {
+	l, ok := e.(*ast.BasicLit)
+	if !ok || l.Kind != token.STRING {
+		return "", false
+	}
+	return strings.Trim(l.Value, "`\""), true
+}
+
+// nameVars are the identifiers of fn that hold a command's name
+// (nameCompares): its parameters named lb or prog, or name beside args or
+// argv, and what it assigns a value that holds one.
+func nameVars(fn *ast.FuncDecl) map[string]bool {
+	vars := map[string]bool{}
+	var params []string
+	for _, p := range fn.Type.Params.List {
+		for _, n := range p.Names {
+			params = append(params, n.Name)
+		}
+	}
+	for _, n := range params {
+		if n == "lb" || n == "prog" || n == "name" && (slices.Contains(params, "args") || slices.Contains(params, "argv")) {
+			vars[n] = true
+		}
+	}
+	ast.Inspect(fn.Body, func(node ast.Node) bool {
+		as, ok := node.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 && len(as.Rhs) != len(as.Lhs) {
+			return true
+		}
+		for i, rhs := range as.Rhs {
+			if id, ok := as.Lhs[i].(*ast.Ident); ok && holdsName(rhs, vars) {
+				vars[id.Name] = true
 			}
 		}
 		return true
 	})
-	return rest, inBuiltins
+	return vars
+}
+
+// holdsName reports an expression that holds a command's name
+// (nameCompares), vars being the identifiers of its function that do.
+func holdsName(e ast.Expr, vars map[string]bool) bool {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return holdsName(x.X, vars)
+	case *ast.Ident:
+		switch x.Name {
+		case "lb", "prog", "program", "argv0", "cmd0":
+			return true
+		}
+		return vars[x.Name]
+	case *ast.SelectorExpr:
+		return x.Sel.Name == "lb" || x.Sel.Name == "val" && firstWord(x.X, "cmd", "words")
+	case *ast.IndexExpr:
+		return firstWord(x, "argv", "words")
+	case *ast.CallExpr:
+		fun := callee(x.Fun)
+		switch {
+		case fun == "Lit" && len(x.Args) == 0:
+			return isFirstArg(x.Fun.(*ast.SelectorExpr).X)
+		case len(x.Args) != 1:
+		case fun == "litText":
+			return isFirstArg(x.Args[0])
+		case fun == "filepath.Base" || fun == "path.Base" || fun == "strings.ToLower":
+			return holdsName(x.Args[0], vars)
+		}
+	}
+	return false
+}
+
+// callee is the name a call is made by: f, pkg.F, or a method's name.
+func callee(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		if pkg, ok := x.X.(*ast.Ident); ok && (pkg.Name == "filepath" || pkg.Name == "path" || pkg.Name == "strings") {
+			return pkg.Name + "." + x.Sel.Name
+		}
+		return x.Sel.Name
+	}
+	return ""
+}
+
+// firstWord reports e to be W[0], W an identifier or a selector named one
+// of names: the first word of a command line.
+func firstWord(e ast.Expr, names ...string) bool {
+	ix, ok := e.(*ast.IndexExpr)
+	if !ok || !isZero(ix.Index) {
+		return false
+	}
+	switch w := ix.X.(type) {
+	case *ast.Ident:
+		return slices.Contains(names, w.Name)
+	case *ast.SelectorExpr:
+		return slices.Contains(names, w.Sel.Name)
+	}
+	return false
+}
+
+// isFirstArg reports e to be E.Args[0]: a syntax.CallExpr's first word.
+func isFirstArg(e ast.Expr) bool {
+	ix, ok := e.(*ast.IndexExpr)
+	if !ok || !isZero(ix.Index) {
+		return false
+	}
+	sel, ok := ix.X.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Args"
+}
+
+func isZero(e ast.Expr) bool {
+	l, ok := e.(*ast.BasicLit)
+	return ok && l.Kind == token.INT && l.Value == "0"
 }
 
 // nameSets are the package-level variables whose literal holds two or
