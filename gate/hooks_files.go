@@ -38,6 +38,11 @@ func (c *plainCall) fileTool() bool {
 		if remoteArgs(args) {
 			return false
 		}
+		for _, u := range c.inv().Uses { // --files-from FILE reads FILE
+			if w, ok := valueWord(args, u); ok && u.Flag.Role == argv.Read {
+				a.readWord(w, sc, idx, false)
+			}
+		}
 		a.copyMove(f, idx, lb, t, args, sc)
 	case cmds.Copies, cmds.Moves, cmds.Links:
 		a.copyMove(f, idx, lb, t, args, sc)

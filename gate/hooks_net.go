@@ -99,25 +99,28 @@ func copyTarget(args []word, vals map[string]bool) (word, bool) {
 	return ops[n-1], true
 }
 
-// rsyncExcludes returns the --exclude patterns of an rsync line, or none
-// when an include or filter rule could bring an excluded file back.
-func rsyncExcludes(args []word) []string {
+// rsyncExcludes returns the --exclude patterns of an rsync line (its
+// entry's flags that set cmds.RsyncExclude), or none when a rule could
+// bring an excluded file back (cmds.RsyncRule) or a word among its
+// options is only known at run time.
+func rsyncExcludes(lb string, args []word) []string {
+	inv := parseArgs(cmds.Lookup(lb), args)
+	end := len(args)
+	if inv.Ended > 0 {
+		end = inv.Ended - 1
+	}
+	if slices.ContainsFunc(args[:end], func(w word) bool { return w.dyn }) {
+		return nil
+	}
 	var pats []string
-	for i, w := range args {
-		v := w.val
-		if v == "--" {
-			break
-		}
-		if w.dyn || hasShort([]word{w}, "fF") || strings.HasPrefix(v, "--include") || strings.HasPrefix(v, "--filter") || strings.HasPrefix(v, "--files-from") {
+	for _, u := range inv.Uses {
+		switch u.Flag.Sets {
+		case cmds.RsyncRule:
 			return nil
-		}
-		if x, ok := strings.CutPrefix(v, "--exclude="); ok {
-			pats = append(pats, x)
-		} else if v == "--exclude" && i+1 < len(args) {
-			if args[i+1].dyn {
-				return nil
+		case cmds.RsyncExclude:
+			if w, ok := valueWord(args, u); ok {
+				pats = append(pats, w.val)
 			}
-			pats = append(pats, args[i+1].val)
 		}
 	}
 	return pats
@@ -520,7 +523,7 @@ func (c *netCall) copies(i int) {
 			// hidden files too: a .env in it goes to the other host
 			var excl []string
 			if c.t.Hook == "rsync" {
-				excl = rsyncExcludes(args)
+				excl = rsyncExcludes(c.lb, args)
 			}
 			// scp -r follows links; rsync with -L, --copy-links,
 			// --copy-unsafe-links (a link out of the tree)

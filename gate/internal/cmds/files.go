@@ -124,6 +124,28 @@ func values(names string) []argv.Flag { return each(nil, names, argv.Value) }
 // copyValues are cp's, mv's and ln's flags with a value.
 const copyValues = "-t --target-directory -S --suffix"
 
+// What an rsync filter option does (argv.Flag.Sets), read by the gate's
+// rsync hook (gate/hooks_net.go) when it looks for the secrets a
+// directory sent to another host holds.
+const (
+	RsyncExclude argv.Sets = iota + 1 // its value is a pattern of files not sent: --exclude PAT
+	// RsyncRule: a rule that may send an excluded file after all, or
+	// names the files sent (--include, --filter, -F, --files-from)
+	RsyncRule
+)
+
+// rsyncFlags are rsync's flags with a value the gate reads: its transport
+// (-e), its exclude patterns and the rules that may undo them. The files
+// its --files-from, --include-from and --exclude-from read are Read.
+var rsyncFlags = with(values("-e --rsh"), means("--exclude", argv.Value, RsyncExclude),
+	meansEach("--include -f --filter", argv.Value, RsyncRule), means("-F", argv.None, RsyncRule),
+	argv.Flag{Names: "--files-from", Arity: argv.Value, Role: argv.Read, Sets: RsyncRule},
+	argv.Flag{Names: "--include-from", Arity: argv.Value, Role: argv.Read, Sets: RsyncRule}, reads("--exclude-from"))
+
+// readsOn is t whose clusters are read on past a letter it lacks
+// (argv.Command.ReadOn).
+func readsOn(t *FileTool) *FileTool { readOn(t.Cmd); return t }
+
 // asks is t whose flags are all declared: one the table lacks asks.
 func asks(t *FileTool) *FileTool { t.Cmd.Unknown = argv.Ask; return t }
 
@@ -149,8 +171,12 @@ var fileTools = []*FileTool{
 	fileTool("link", Copies, values(copyValues), ex("a b", "")),
 	fileTool("mv", Moves, values(copyValues), want("a b", "ask"), want("-t dir /home/u/notes", "human human.outside-write")),
 	fileTool("ln", Links, values(copyValues), want("-s target name", "ask"), want("-s x /home/u/.bashrc", "human human.persistence-write")),
-	// rsync's remote calls are the network's: this entry is a local copy
-	fileTool("rsync", Syncs, values("-e --rsh"), want("-a src/ dst/", "ask"), want("-a --delete empty/ /home/u/", "deny floor.rm-root")),
+	// rsync's remote calls are the network's: this entry is a local copy.
+	// Its filter rules (rsyncFilters) are declared, so a pattern is no
+	// operand; its other flags are not yet (ReadOn: a cluster is read on
+	// past them, so -avF still holds -F)
+	readsOn(fileTool("rsync", Syncs, rsyncFlags, want("-a src/ dst/", "ask"), want("-a --delete empty/ /home/u/", "deny floor.rm-root"),
+		want("-a --exclude '*.o' src/ dst/", "ask"), want("-a --files-from /home/u/.ssh/id_rsa src/ dst/", "human human.sensitive-read"))),
 
 	fileTool("touch", ChangesMeta, values("-r --reference -d --date -t"), ex("a b", ""), ex("-d yesterday a", "")),
 	fileTool("mkdir", ChangesMeta, values("-m --mode"), ex("-p a/b", "")),
