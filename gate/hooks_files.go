@@ -188,6 +188,38 @@ func (c *plainCall) drops() bool {
 	return true
 }
 
+// copyOperands are the sources of a copy, move or link (indexes in the
+// args it returns) and the index of its target, -1 for none: the value
+// of a flag that sets cmds.CopyTarget (-t DIR, -rtDIR,
+// --target-directory=DIR, a word appended to args when attached), else
+// the last operand (not ln's one: it links into the working directory).
+// rsync's flags are not all declared: its operands are read as before.
+func copyOperands(t *cmds.FileTool, args []word) (ops []int, target int, all []word) {
+	target = -1
+	if t.Does == cmds.Syncs {
+		ops = operands(args, t.ValueFlags())
+	} else {
+		inv := parseArgs(t.Cmd, args)
+		ops = inv.Operands
+		for _, u := range inv.Uses {
+			w, ok := valueWord(args, u)
+			switch {
+			case !ok || u.Flag.Sets != cmds.CopyTarget:
+			case u.ValAt == u.At:
+				args = append(slices.Clone(args), w)
+				target = len(args) - 1
+			default:
+				target = u.ValAt
+			}
+		}
+	}
+	if target < 0 && len(ops) > 0 && !(t.Does == cmds.Links && len(ops) == 1) {
+		target = ops[len(ops)-1]
+		ops = ops[:len(ops)-1]
+	}
+	return ops, target, args
+}
+
 // copyMove reads a file tool that copies, moves or links its sources to
 // a target (t.Does: Copies, Moves, Links, Syncs).
 func (a *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
@@ -195,35 +227,7 @@ func (a *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args 
 	// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
 	// empties the destination like rm -rf
 	syncDelete := syncs && slices.ContainsFunc(args, func(w word) bool { return w.val == "--del" || strings.HasPrefix(w.val, "--delete") })
-	ops := operands(args, t.ValueFlags())
-	target := -1
-	var targetWord *word // -tDIR, -rtDIR, --target-directory=DIR: not a word of its own
-	for i, w := range args {
-		v := w.val
-		switch {
-		case syncs || v == "--":
-		case (v == "-t" || v == "--target-directory") && i+1 < len(args):
-			target = i + 1
-		case strings.HasPrefix(v, "--target-directory="):
-			targetWord = &word{val: strings.TrimPrefix(v, "--target-directory="), dyn: w.dyn}
-		case len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 't') > 0:
-			// a cluster: t takes the rest of it, or the next word
-			if rest := v[strings.IndexByte(v, 't')+1:]; rest != "" {
-				targetWord = &word{val: rest, dyn: w.dyn}
-			} else if i+1 < len(args) {
-				target = i + 1
-				ops = slices.DeleteFunc(ops, func(o int) bool { return o == i+1 })
-			}
-		}
-	}
-	if targetWord != nil {
-		args = append(slices.Clone(args), *targetWord)
-		target = len(args) - 1
-	}
-	if target < 0 && len(ops) > 0 && !(t.Does == cmds.Links && len(ops) == 1) {
-		target = ops[len(ops)-1]
-		ops = ops[:len(ops)-1]
-	}
+	ops, target, args := copyOperands(t, args)
 	secret := false
 	for _, i := range ops {
 		switch t.Does {

@@ -121,8 +121,29 @@ func fileTool(name string, does Does, f []argv.Flag, ex ...argv.Example) *FileTo
 // values are flags that take a value, which is no file.
 func values(names string) []argv.Flag { return each(nil, names, argv.Value) }
 
-// copyValues are cp's, mv's and ln's flags with a value.
-const copyValues = "-t --target-directory -S --suffix"
+// CopyTarget is what the flag of a copy, move or link whose value is
+// the directory its sources go to sets (argv.Flag.Sets): -t DIR,
+// --target-directory=DIR, and -t in a cluster (cp -rt DIR).
+const CopyTarget argv.Sets = 1
+
+// copyTool is a copy, move or link tool with its flags declared: GNU
+// coreutils 9.x's (long options by unique prefix) and BSD's and macOS's
+// letters, which GNU's do not contradict; where they do (install -D,
+// -T, -S) the GNU reading is declared, and a BSD value read as an
+// operand is one more file read. A letter it lacks is read past
+// (ReadOn), so -Zt DIR keeps -t. Its flags do not make it known-safe:
+// an unknown one changes no answer (Unknown: Ignore).
+func copyTool(name string, does Does, none, vals, opt string, ex ...argv.Example) *FileTool {
+	t := fileTool(name, does, with(flags(none, vals, opt), means("-t --target-directory", argv.Value, CopyTarget)), ex...)
+	t.Cmd.Abbrev, t.Cmd.ReadOn = true, true
+	return t
+}
+
+// cpSwitches are cp's flags without a value (GNU's, and BSD's and
+// macOS's -c clone, -N no ACLs, -X no extended attributes).
+const cpSwitches = "-a --archive --attributes-only -b --copy-contents -d -f --force -i --interactive -H -l --link -L --dereference " +
+	"-n --no-clobber -P --no-dereference -p --parents -R -r --recursive --remove-destination -s --symbolic-link " +
+	"--strip-trailing-slashes -T --no-target-directory -u -v --verbose -x --one-file-system -Z --keep-directory-symlink --debug -c -N -X"
 
 // What an rsync filter option does (argv.Flag.Sets), read by the gate's
 // rsync hook (gate/hooks_net.go) when it looks for the secrets a
@@ -166,11 +187,24 @@ var fileTools = []*FileTool{
 	fileTool("rimraf", DeletesTrees, nil, want("node_modules", "ask"), want("/", "deny floor.rm-root")),
 	fileTool("del-cli", DeletesTrees, nil, ex("dist", "")),
 
-	fileTool("cp", Copies, values(copyValues), want("-r src dst", "ask"), want("-t /home/u/bin a b", "human human.outside-write")),
-	fileTool("install", Copies, values(copyValues+" -m --mode -o --owner -g --group"), ex("-m 755 bin/x /usr/local/bin", "")),
-	fileTool("link", Copies, values(copyValues), ex("a b", "")),
-	fileTool("mv", Moves, values(copyValues), want("a b", "ask"), want("-t dir /home/u/notes", "human human.outside-write")),
-	fileTool("ln", Links, values(copyValues), want("-s target name", "ask"), want("-s x /home/u/.bashrc", "human human.persistence-write")),
+	copyTool("cp", Copies, cpSwitches, "-S --suffix --no-preserve --sparse", "--backup --preserve --reflink --update --context",
+		want("-r src dst", "ask"), want("-t /home/u/bin a b", "human human.outside-write"), want("-rt /home/u/bin a b", "human human.outside-write"),
+		want("--target=/home/u/bin a b", "human human.outside-write"), want("-S .t a /home/u/b", "human human.outside-write")),
+	// install: GNU's flags, and BSD's -B SUFFIX, -f FLAGS, -h HASH, -l
+	// LINKS, -N DBDIR, -M, -U
+	copyTool("install", Copies, "-b -c -C --compare -d --directory -D -p --preserve-timestamps -s --strip -T --no-target-directory -v --verbose "+
+		"--preserve-context -Z --debug -M -U", "-S --suffix -g --group -m --mode -o --owner --strip-program -B -f -h -l -N", "--backup --context",
+		ex("-m 755 bin/x /usr/local/bin", ""), want("-Dm644 -t /home/u/.config/x a.conf", "human human.outside-write")),
+	// link FILE1 FILE2 takes no option
+	copyTool("link", Copies, "", "", "", ex("a b", "")),
+	// mv: GNU's, and BSD's -h (a link to a directory is the target itself)
+	copyTool("mv", Moves, "-b -f --force -i --interactive -n --no-clobber --exchange --no-copy --strip-trailing-slashes -T --no-target-directory "+
+		"-u -v --verbose -Z --debug -h", "-S --suffix", "--backup --update --context",
+		want("a b", "ask"), want("-t dir /home/u/notes", "human human.outside-write"), want("-ft /home/u/notes a", "human human.outside-write")),
+	// ln: GNU's, and BSD's -h and -w
+	copyTool("ln", Links, "-b -d -F --directory -f --force -i --interactive -L --logical -n --no-dereference -P --physical -r --relative "+
+		"-s --symbolic -T --no-target-directory -v --verbose -h -w", "-S --suffix", "--backup",
+		want("-s target name", "ask"), want("-s x /home/u/.bashrc", "human human.persistence-write"), want("-sft /home/u x", "human human.outside-write")),
 	// rsync's remote calls are the network's: this entry is a local copy.
 	// Its filter rules (rsyncFilters) are declared, so a pattern is no
 	// operand; its other flags are not yet (ReadOn: a cluster is read on
