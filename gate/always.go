@@ -84,10 +84,10 @@ func execGrant(f *rfact) *Always {
 		case sub == "run" || sub == "exec" || sub == "x" || sub == "dlx" || installs(t, f.argv[1:]):
 			// runs arbitrary code, or installs it (pip install x * would
 			// cover git+https://… and another index): only the exact command
-		case base == "git" && gitGrantFlags(sub) != nil:
-			// git checkout -b *, not git checkout * (cmds.GitSub.GrantFlags)
+		case t.GrantFlags != nil && t.GrantFlags(sub) != nil:
+			// git checkout -b *, not git checkout * (cmds.Tool's GrantFlags)
 			pat = strings.Join(f.argv, " ")
-			if len(f.argv) >= 4 && slices.Contains(gitGrantFlags(sub), f.argv[2]) {
+			if len(f.argv) >= 4 && slices.Contains(t.GrantFlags(sub), f.argv[2]) {
 				pat = strings.Join(f.argv[:3], " ") + " *"
 			}
 		case t.Groups(sub) && len(f.argv) >= 3 && isPlainWord(f.argv[2]):

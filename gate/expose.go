@@ -82,7 +82,7 @@ func exposes(name string, args []string) string {
 	if cmds.NetcatOf(name) != nil && netcatListens(args) {
 		return name + " -l listens on every network interface"
 	}
-	if name == "socat" {
+	if t != nil && t.Uploads == "socat" { // its addresses are socat's
 		for _, v := range args {
 			if m := socatListen().FindStringSubmatch(v); m != nil && !socatLoopback().MatchString(v) {
 				return "socat " + m[1] + " listens on every network interface"

@@ -1344,13 +1344,3 @@ func gitPacks(args []word) (stdout bool, files []word) {
 	}
 	return false, nil
 }
-
-// gitGrantFlags are the flags with which a grant for git subcommand sub
-// covers SUB FLAG * (cmds.GitSub.GrantFlags), nil when a grant is worded
-// as for any tool.
-func gitGrantFlags(sub string) []string {
-	if s := cmds.GitSubOf(sub); s != nil {
-		return s.GrantFlags
-	}
-	return nil
-}

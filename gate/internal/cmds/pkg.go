@@ -13,6 +13,11 @@ import (
 // packages, and which of the gate's hooks reads the rest of its words.
 type Tool struct {
 	Name string
+	// GrantFlags are, for subcommand sub, the flags after it with which an
+	// "always" covers SUB FLAG *, and without which only the exact call
+	// (git checkout -b *: cmds.GitSub's GrantFlags); nil for none, or a
+	// func that gives nil: the Grant rule alone
+	GrantFlags func(sub string) []string
 	// Cmd declares its flags and the read-only subcommands the gate's
 	// code finds known-safe (npm ls), nil when none is declared yet; a
 	// subcommand not declared is decided by the hook alone.
