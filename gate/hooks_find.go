@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/gate/internal/scripts"
 	"github.com/perm-peer/perm-peer/protocol"
 )
@@ -143,23 +144,27 @@ var (
 // execOverTree handles find/fd running cmd on every entry under roots with
 // no filter: on a root or the home that is the command's recursive form on
 // the root itself (rm → rm -rf /, chmod 777 → chmod -R 777 /), so its
-// floors apply. repl finds the placeholders; without one fd appends the
-// path.
+// floors apply. What the command does is its file tool entry's (Does: it
+// deletes; Recursive: its flag for a whole tree). repl finds the
+// placeholders; without one fd appends the path.
 func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []word, repl *regexp.Regexp, sc *scope) {
 	if len(cmd) == 0 || cmd[0].dyn {
 		return
 	}
-	base := strings.ToLower(filepath.Base(cmd[0].val))
+	t := cmds.FileToolOf(strings.ToLower(filepath.Base(cmd[0].val)))
+	if t == nil {
+		return
+	}
 	for _, r := range roots {
 		p := a.pathWord(r, sc, false)
 		if !p.known || !a.floorTarget(p.abs) {
 			continue
 		}
-		switch base {
-		case "rm", "shred", "unlink", "rmdir":
-			f.floor = reason("floor.rm-root", tool+" "+p.abs+" -exec "+base)
-		case "chmod", "chown", "chgrp":
-			rec := []word{cmd[0], {val: "-R"}}
+		switch {
+		case t.Does == cmds.Deletes || t.Does == cmds.DeletesTrees:
+			f.floor = reason("floor.rm-root", tool+" "+p.abs+" -exec "+t.Cmd.Name)
+		case t.Recursive != "":
+			rec := []word{cmd[0], {val: t.Recursive}}
 			placed := false
 			for _, w := range cmd[1:] {
 				if !w.dyn && repl.MatchString(w.val) {

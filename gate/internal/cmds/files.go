@@ -49,6 +49,10 @@ type FileTool struct {
 	// Keys are the KEY= prefixes of a Keyed tool's operands whose value
 	// is a file, with what the tool does with it (dd of=FILE: Write)
 	Keys []Key
+	// Recursive is its flag that makes it change a directory's whole
+	// tree (chmod -R), "" for none: find / -exec chmod 777 {} + is
+	// chmod -R 777 /
+	Recursive string
 
 	once   sync.Once
 	values map[string]bool
@@ -117,6 +121,9 @@ func fixer(t *Tool) *Tool {
 func fileTool(name string, does Does, f []argv.Flag, ex ...argv.Example) *FileTool {
 	return &FileTool{Cmd: &argv.Command{Name: name, Class: argv.Files, Unknown: argv.Ignore, Flags: f, Examples: ex}, Does: does}
 }
+
+// recursiveBy is t whose flag f makes it change a whole tree.
+func recursiveBy(t *FileTool, f string) *FileTool { t.Recursive = f; return t }
 
 // values are flags that take a value, which is no file.
 func values(names string) []argv.Flag { return each(nil, names, argv.Value) }
@@ -215,11 +222,11 @@ var fileTools = []*FileTool{
 	fileTool("touch", ChangesMeta, values("-r --reference -d --date -t"), ex("a b", ""), ex("-d yesterday a", "")),
 	fileTool("mkdir", ChangesMeta, values("-m --mode"), ex("-p a/b", "")),
 	fileTool("truncate", ChangesMeta, values("-s --size -r --reference"), ex("-s 0 log.txt", "")),
-	modeLikeFlag(withLead(fileTool("chmod", ChangesMeta, values("--reference"), want("+x run.sh", "ask"), want("-R 777 /", "deny floor.chmod-root")), 1)),
-	withLead(fileTool("chown", ChangesMeta, values("--reference --from"), ex("-R u:g dir", "")), 1),
-	withLead(fileTool("chgrp", ChangesMeta, values("--reference --from"), ex("staff f", "")), 1),
-	withLead(fileTool("chattr", ChangesMeta, values("--reference"), ex("+i f", "")), 1),
-	withLead(fileTool("setfacl", ChangesMeta, values("--reference"), ex("-m u:x:r f", "")), 1),
+	recursiveBy(modeLikeFlag(withLead(fileTool("chmod", ChangesMeta, values("--reference"), want("+x run.sh", "ask"), want("-R 777 /", "deny floor.chmod-root")), 1)), "-R"),
+	recursiveBy(withLead(fileTool("chown", ChangesMeta, values("--reference --from"), ex("-R u:g dir", "")), 1), "-R"),
+	recursiveBy(withLead(fileTool("chgrp", ChangesMeta, values("--reference --from"), ex("staff f", "")), 1), "-R"),
+	recursiveBy(withLead(fileTool("chattr", ChangesMeta, values("--reference"), ex("+i f", "")), 1), "-R"),
+	recursiveBy(withLead(fileTool("setfacl", ChangesMeta, values("--reference"), ex("-m u:x:r f", "")), 1), "-R"),
 
 	// tee without files is known-safe: its flags are all declared, and
 	// one the table lacks asks
