@@ -140,7 +140,7 @@ func isRemote(v string) bool {
 func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope) summary {
 	t := netTool(lb)
 	s := summary{net: true, rawNet: t.Net == cmds.Socket, downloader: t.Downloader()}
-	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: args, sc: sc}
+	c := netCall{a: a, f: f, idx: idx, lb: lb, t: t, args: longForms(args, t), sc: sc}
 	switch t.Hook {
 	case "openssl":
 		if !c.openssl() {
@@ -149,9 +149,10 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	case "ssh":
 		c.sshCommand()
 	case "wget":
-		c.args = wgetExecute(args, t.Files)
+		c.args = wgetExecute(c.args, t.Files)
 	case "curl":
 		c.curlConfig()
+		c.writeOut()
 	}
 	args = c.args
 	if cmds.NetcatOf(lb) != nil && netcatRuns(args) {
@@ -192,6 +193,7 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 	}
 	if savesRemoteName(t.Hook, args) {
 		c.remoteNames()
+		c.serverNames()
 	}
 	// curl file:///… reads a local file (and prints it): a read, not an upload
 	for _, w := range args {
@@ -203,6 +205,59 @@ func (a *analyzer) network(f *rfact, idx int, lb string, args []word, sc *scope)
 		}
 	}
 	return s
+}
+
+// writeOut: curl -w '%output{FILE}' (curl 8.3) writes what follows to
+// FILE, %output{>>FILE} appends: a write as -o's is. Read in every word,
+// so no spelling of -w hides it (a URL has no "%ou", not being hex).
+func (c *netCall) writeOut() {
+	for _, w := range c.args {
+		rest := w.val
+		for {
+			_, after, ok := strings.Cut(rest, "%output{")
+			if !ok {
+				break
+			}
+			name, tail, _ := strings.Cut(after, "}")
+			c.a.writeWord(word{val: strings.TrimPrefix(name, ">>"), dyn: w.dyn}, c.sc, c.idx)
+			rest = tail
+		}
+	}
+}
+
+// longForms spells each abbreviated long option of args in full, as the
+// client reads it (cmds.NetTool.LongName), up to the "--" that ends them:
+// curl --upload-f .env is --upload-file .env to every reader below.
+func longForms(args []word, t *cmds.NetTool) []word {
+	if t.Longs == "" {
+		return args
+	}
+	var out []word
+	flags := args
+	if dd := switchesOnly.End(len(args), wordAt(args)); dd > 0 {
+		flags = args[:dd-1]
+	}
+	for i, w := range flags {
+		if w.dyn || !strings.HasPrefix(w.val, "--") {
+			continue
+		}
+		name, val, eq := strings.Cut(w.val[2:], "=")
+		full := t.LongName(name)
+		if full == name {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i].val = "--" + full
+		if eq {
+			out[i].val += "=" + val
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // localFiles reads the values of the client's flags whose value is a file
@@ -269,6 +324,27 @@ func savesRemoteName(hook string, args []word) bool {
 		return (hasShort(args, "d") || hasFlag(args, "--download")) && len(optionValues(args, 'o', "--output")) == 0
 	}
 	return false
+}
+
+// serverNames: curl -OJ, wget --content-disposition or
+// --trust-server-names save under the name the server sends
+// (Content-Disposition, a redirect's last segment): any name in the
+// directory, .envrc, AGENTS.md or .mcp.json among them, so the write is
+// human-only.
+func (c *netCall) serverNames() {
+	named := false
+	switch c.t.Hook {
+	case "curl":
+		named = hasShortBefore(c.args, "J", c.t.ShortValues) || hasFlag(c.args, "--remote-header-name")
+	case "wget":
+		named = hasFlag(c.args, "--content-disposition", "--trust-server-names")
+	}
+	if !named {
+		return
+	}
+	d := savedIn(c.args, c.t.Hook, word{val: "."})
+	c.a.add(&rfact{kind: protocol.FactWrite, path: c.a.resolveMaybe(d, d.val, c.sc, true), parent: c.idx,
+		human: reason("human.persistence-write", c.lb+" saves under a name the server chooses, which may be .envrc, AGENTS.md or .mcp.json")})
 }
 
 // remoteNames writes the files a download saves under its URLs' names: a
@@ -364,9 +440,11 @@ func (c *netCall) option(i int) (skip, done bool) {
 	case strings.Contains(v, "://"):
 		c.url(v)
 		return false, true
-	case (v == "-o" || v == "--output" || v == "-O" && c.t.Hook == "wget" || v == "--output-document") && hasValue && c.t.ValueFlags() == nil:
-		c.output(c.args[i+1])
-		return true, true
+	case c.t.ValueFlags() == nil:
+		if name, skip, ok := c.outputValue(i); ok {
+			c.output(name)
+			return skip, true
+		}
 	}
 	if skip, done := c.runs(i); done {
 		return skip, true
@@ -399,9 +477,53 @@ func (c *netCall) url(v string) {
 	}
 }
 
+// outputValue reads word i as the flag naming the file a download is
+// saved in, in every spelling: -o FILE, --output FILE and wget's -O and
+// --output-document[=FILE]; for a client whose letters that take a value
+// the table gives (cmds.NetTool.ShortValues), also -oFILE and in a
+// cluster (curl -sSLo FILE). skip: the next word is the file.
+func (c *netCall) outputValue(i int) (name word, skip, ok bool) {
+	w := c.args[i]
+	v, hasValue := w.val, i+1 < len(c.args)
+	if w.dyn || len(v) < 2 || v[0] != '-' {
+		return word{}, false, false
+	}
+	if long, val, eq := strings.Cut(v, "="); long == "--output" || long == "--output-document" {
+		switch {
+		case eq:
+			return word{val: val}, false, true
+		case hasValue:
+			return c.args[i+1], true, true
+		}
+		return word{}, false, false
+	}
+	if c.t.ShortValues == "" {
+		// a client whose short flags the table does not spell out: -o alone
+		return c.args[min(i+1, len(c.args)-1)], true, v == "-o" && hasValue
+	}
+	letter := byte('o')
+	if c.t.Hook == "wget" {
+		letter = 'O'
+	}
+	for j := 1; j < len(v) && isASCIILetter(v[j]); j++ {
+		switch {
+		case v[j] == letter && j+1 < len(v):
+			return word{val: v[j+1:]}, false, true
+		case v[j] == letter && hasValue:
+			return c.args[i+1], true, true
+		case v[j] == letter, strings.IndexByte(c.t.ShortValues, v[j]) >= 0:
+			return word{}, false, false // a letter before it takes the rest
+		}
+	}
+	return word{}, false, false
+}
+
 // output writes the file a download is saved to (-o FILE), in the
 // downloader's directory: a file a later command may run.
 func (c *netCall) output(name word) {
+	if name.val == "-" && !name.dyn {
+		return // -o -: the download goes to stdout
+	}
 	mid := len(c.a.facts)
 	c.a.writeWord(savedIn(c.args, c.t.Hook, name), c.sc, c.idx)
 	for _, g := range c.a.facts[mid:] {
@@ -1102,3 +1224,7 @@ func (a *factLog) hostsOf(idx int) []string {
 	}
 	return hosts
 }
+
+// isASCIILetter reports an ASCII letter: a cluster of short flags holds
+// only letters until a value starts.
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
