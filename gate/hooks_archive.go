@@ -19,6 +19,7 @@ type tarCall struct {
 	dir     string // where it extracts, or packs from: -C, else the working directory
 	extract bool   // x, --extract, --get
 	list    bool   // t, --list
+	secret  bool   // the files it packs hold a secret
 }
 
 // tar analyses a tar command line: the commands its options run, the
@@ -81,8 +82,12 @@ func (c *tarCall) remote(before int) {
 		host, _, _ := strings.Cut(w.val, ":")
 		a.add(&rfact{kind: protocol.FactNetwork, host: host[strings.IndexByte(host, '@')+1:], parent: c.idx})
 		c.f.ask = reason("ask.network", "tar opens an archive on another host through rsh")
+		creates := !c.extract && !c.list
+		if creates && c.secret {
+			c.f.floor = reason("floor.exfil", "a directory holding a secret is packed and sent to the network")
+		}
 		for _, g := range a.facts[before:] {
-			if !c.extract && !c.list && g.human != nil && g.human.Code == "human.sensitive-read" && a.surelySensitive(g.path) {
+			if creates && g.human != nil && g.human.Code == "human.sensitive-read" && a.surelySensitive(g.path) {
 				c.f.floor = reason("floor.exfil", "a sensitive file is sent to the network")
 			}
 		}
@@ -167,7 +172,7 @@ func (c *tarCall) pack() {
 		}
 	}
 	follow := strings.ContainsAny(c.t.Letters, "h") || hasLongAbbrev(args, "--dereference")
-	a.packed(c.values('f'), args, c.t.Operands, &scope{cwd: c.dir}, c.sc, follow, excl...)
+	c.secret = a.packed(c.values('f'), args, c.t.Operands, &scope{cwd: c.dir}, c.sc, follow, excl...)
 }
 
 // packedFiles: the files packed are read, named relative to -C. An
@@ -330,8 +335,8 @@ func (z *archiveCall) effects() {
 
 // packed taints an archive written to a file from a directory that holds a
 // secret: uploading the archive later in the call sends that secret
-// (tar czf x.tgz . && curl -T x.tgz).
-func (a *places) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) {
+// (tar czf x.tgz . && curl -T x.tgz). It reports whether one does.
+func (a *places) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) bool {
 	for _, i := range ops {
 		if args[i].dyn {
 			continue
@@ -346,6 +351,7 @@ func (a *places) packed(archives, args []word, ops []int, in, sc *scope, follow 
 				a.markTainted(a.resolvePath(w.val, sc.cwd, true))
 			}
 		}
-		return
+		return true
 	}
+	return false
 }
