@@ -638,6 +638,8 @@ func (c *wrapCall) run() (s summary, ok bool) {
 		return c.privileged(), true
 	case cmds.Transparent:
 		return c.transparent(), true
+	case cmds.Code:
+		return c.codeRunner(), true
 	case cmds.Prefix:
 		return c.prefix(), true
 	case cmds.Package:

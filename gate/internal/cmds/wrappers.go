@@ -32,6 +32,24 @@ const (
 	// String: a shell string, or the runner's stdin, is the command
 	// (script -c CMD, tmux new 'CMD', at)
 	String
+	// Code: the values of its flags of role Run, and its operands as
+	// CodeOperands says, are shell strings it runs, again and again
+	// (hyperfine CMD, concurrently 'a' 'b', watchexec make, nodemon
+	// --exec CMD): it asks, and a floor inside denies
+	Code
+)
+
+// CodeOperands is how a Code runner's operands hold shell code.
+type CodeOperands uint8
+
+const (
+	// EachString: each operand is one shell string (hyperfine 'a' 'b')
+	EachString CodeOperands = iota
+	// JoinedString: its operands join into one (watchexec make test)
+	JoinedString
+	// NotCode: its operands are files or patterns (nodemon app.js
+	// --exec CMD, chokidar '**/*.go' -c CMD)
+	NotCode
 )
 
 // Wrapper is a program whose arguments end with another command it runs.
@@ -67,6 +85,8 @@ type Wrapper struct {
 	DashShell bool
 	// Operands: it takes no options, only Lead operands (zsh repeat N CMD)
 	Operands bool
+	// CodeOperands: how a Code runner's operands hold shell code
+	CodeOperands CodeOperands
 	// Process are the flags with which it changes a running process
 	// instead of running a command (ionice -p PID); ProcessLetters the
 	// short ones also found in a cluster (taskset -ap)
@@ -356,7 +376,49 @@ func wrapperTable() []*Wrapper {
 			{Name: "sg", Wrap: String, Hook: "sg", Examples: []argv.Example{want("wheel 'rm -rf ~'", floorInside)}},
 			subRunner("vagrant", String, 0, []string{"ssh"}, want("ssh -c 'rm -rf ~'", floorInside)),
 		},
+		codeRunners(),
 	))
+}
+
+// codeRunners are the benchmarkers, watchers and task runners that run
+// shell strings they are given (Code). Their other flags are not all
+// declared (Unknown: Ignore): they never run without asking, and a value
+// read as an operand is only analysed as code too.
+func codeRunners() []*Wrapper {
+	code := func(name string, ops CodeOperands, stopAtOperand bool, f []argv.Flag, ex ...argv.Example) *Wrapper {
+		return &Wrapper{Name: name, Wrap: Code, CodeOperands: ops, Examples: ex,
+			Opts: &argv.Command{Name: name, Flags: f, Abbrev: true, StopAtOperand: stopAtOperand, Unknown: argv.Ignore}}
+	}
+	return []*Wrapper{
+		// hyperfine [OPTIONS] CMD…: each command, and --prepare/--setup/
+		// --cleanup/--conclude, run in $SHELL; --export-* write reports
+		code("hyperfine", EachString, false, with(flags("-N -i --ignore-failure --show-output",
+			"-w|--warmup -m|--min-runs -M|--max-runs -r|--runs -D|--parameter-step-size -S|--shell --style --sort -u|--time-unit --output --input -n|--command-name --min-benchmarking-time", ""),
+			runs("-p --prepare"), runs("-s --setup"), runs("-c --cleanup"), runs("--conclude"),
+			writes("--export-asciidoc"), writes("--export-csv"), writes("--export-json"), writes("--export-markdown"), writes("--export-orgmode")),
+			want("'rm -rf ~'", floorInside), want("--prepare 'rm -rf ~' 'ls'", floorInside), want("-w 3 'ls -l'", "ask ask.runner"),
+			want("--export-json ~/.bashrc ls", "human human.persistence-write")),
+		// concurrently [options] CMD…: each command runs in a shell
+		code("concurrently", EachString, false, flags("-k --kill-others --kill-others-on-fail -r --raw --no-color -g --group -t --timestamp-format --hide --restart-tries --restart-after -P --passthrough-arguments -s --success -m --max-processes -i --handle-input",
+			"-n|--names -c|--prefix-colors -p|--prefix -l|--prefix-length --name-separator --default-input-target", ""),
+			want("'npm:watch' 'rm -rf ~'", floorInside), want("-n a,b 'ls' 'pwd'", "ask ask.runner")),
+		// watchexec [OPTIONS] CMD…: the command's words join into the
+		// string $SHELL runs
+		code("watchexec", JoinedString, true, flags("-r --restart -c --clear -p --postpone -n -N --notify --no-vcs-ignore --no-project-ignore --no-global-ignore --no-default-ignore --no-discover-ignore --no-meta --print-events -1 -v",
+			"-w|--watch -W|--watch-non-recursive -e|--exts -f|--filter -i|--ignore --filter-file --ignore-file -j|--filter-prog -o|--on-busy-update -s|--signal --stop-signal --stop-timeout -d|--debounce --delay-run --shell -E|--env --workdir --project-origin --emit-events-to --log-file", ""),
+			want("-e go -- rm -rf ~", floorInside), want("-r 'rm -rf ~'", floorInside), want("-e go go test ./...", "ask ask.runner")),
+		// nodemon SCRIPT --exec CMD, tsc-watch --onSuccess CMD, chokidar
+		// GLOB -c CMD: the flag's value is the shell string
+		code("nodemon", NotCode, false, with(flags("-q --quiet -V --verbose --legacy-watch -L --no-stdin --on-change-only -I --spawn",
+			"-w|--watch -e|--ext -i|--ignore -d|--delay --signal --config", ""), runs("-x --exec")),
+			want("--exec 'rm -rf ~'", floorInside), want("-w src app.js", "ask ask.runner")),
+		code("tsc-watch", NotCode, false, with(flags("--noClear --silent --compiler", "-p --project", ""),
+			runs("--onSuccess"), runs("--onFailure"), runs("--onFirstSuccess"), runs("--onCompilationStarted"), runs("--onCompilationComplete"), runs("--onEmit")),
+			want("--onSuccess 'rm -rf ~'", floorInside), want("-p tsconfig.json", "ask ask.runner")),
+		code("chokidar", NotCode, false, with(flags("--initial -s --silent --polling --follow-symlinks",
+			"-d|--debounce -t|--throttle -i|--ignore --poll-interval --poll-interval-binary", ""), runs("-c --command")),
+			want("'**/*.go' -c 'rm -rf ~'", floorInside), want("'src/**' -c 'make test'", "ask ask.runner")),
+	}
 }
 
 var wrapperIndex = index(wrapperTable(), func(w *Wrapper) string { return w.Name })
