@@ -743,7 +743,9 @@ func (c *gitCall) reflog() {
 	if len(ops) > 0 && (rest[ops[0]].val == "expire" || rest[ops[0]].val == "delete") {
 		c.human("human.history-rewrite", "git reflog "+rest[ops[0]].val+" destroys recovery points")
 	} else {
+		// git reflog [show] is git log -g: -p .env prints the secret's changes
 		c.safe()
+		c.log()
 	}
 }
 
@@ -778,7 +780,10 @@ func (c *gitCall) tag() {
 	if hasFlag(rest, "-d", "--delete", "-f", "--force") || hasShort(rest, "df") {
 		c.human("human.history-rewrite", "git tag -d/-f deletes or moves a tag")
 	}
-	if len(ops) == 0 || hasFlag(rest, "-l", "--list") && !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
+	// --contains, --merged, --points-at and their negations imply --list
+	// (git-tag(1)): the operands are patterns, no tag is created
+	if len(ops) == 0 || hasFlag(rest, "-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at") &&
+		!hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m") {
 		if !hasFlag(rest, "-d", "--delete", "-f", "--force", "-a", "-s", "-m", "-F") {
 			c.safe()
 		}

@@ -265,14 +265,17 @@ var gitSubTable = []*GitSub{
 		Examples: []argv.Example{want("stash list", "allow"), want("stash drop", "human human.history-rewrite"), want("stash", "ask")}},
 	{Names: "tag", Message: true, Hook: "tag", Cmd: sub("tag", flags("-l --list -n --column --no-column --ignore-case -i --omit-empty",
 		"--contains --no-contains --merged --no-merged --points-at --sort --format", "--column --color"), ex("-l", ""), ex("--sort=-creatordate", "")),
-		Examples: []argv.Example{want("tag -l", "allow"), want("tag -d v1", "human human.history-rewrite"), want("tag v2", "ask")}},
+		Examples: []argv.Example{want("tag -l", "allow"), want("tag --contains HEAD", "allow"), want("tag -d v1", "human human.history-rewrite"), want("tag v2", "ask"),
+			want("tag -f --points-at HEAD v1", "human human.history-rewrite")}},
 	// git remote -v prints the URLs, a token written into one too
 	{Names: "remote", Group: true, Hook: "remote", Cmd: sub("remote", flags("-v --verbose", "", "")),
 		Examples: []argv.Example{want("remote -v", "allow"), want("remote add x https://example.com/r.git", "human human.persistence-write")}},
 	{Names: "worktree", Group: true, Hook: "worktree", Examples: []argv.Example{want("worktree list", "allow"), want("worktree remove --force w", "human human.history-rewrite")}},
 	{Names: "symbolic-ref", Hook: "symbolic-ref", Examples: []argv.Example{want("symbolic-ref HEAD", "allow"), want("symbolic-ref HEAD refs/heads/x", "human human.history-rewrite")}},
-	{Names: "reflog", Group: true, Hook: "reflog", Cmd: sub("reflog", flags(gitRevFlags+" "+gitDiffFlags, gitRevValues+" "+gitDiffValues, gitOptional)),
-		Examples: []argv.Example{want("reflog", "allow"), want("reflog expire --all", "human human.history-rewrite")}},
+	// git reflog [show] is git log -g: it takes log's options, -20 too
+	{Names: "reflog", Group: true, Hook: "reflog", NamesOnly: true, Paths: PathsNameOnly, Cmd: gitLog("reflog"),
+		Examples: []argv.Example{want("reflog", "allow"), want("reflog -10", "allow"), want("reflog expire --all", "human human.history-rewrite"),
+			want("reflog -p .env", "human human.sensitive-read")}},
 	{Names: "config", Hook: "config", Cmd: sub("config", flags("--get --get-all --get-regexp --get-urlmatch -l --list --global --system --local --worktree --name-only --show-origin --show-scope "+
 		"-z --null --bool --int --bool-or-int --path --expiry-date --includes --no-includes", "--type --default -f --file --blob", ""),
 		ex("--get user.name", ""), ex("--list --show-origin", "")),
