@@ -54,91 +54,30 @@ func (a *analyzer) sed(f *rfact, idx int, spec *argv.Command, args []word, sc *s
 	}
 }
 
-// options reads sed's options (GNU's, with clusters and abbreviated long
-// names) and keeps the operands' indexes. A word known only at run time
-// is an operand.
+// options reads sed's options by its entry (GNU's: clusters, abbreviated
+// long names, -i's optional suffix) and keeps the operands' indexes. A
+// word known only at run time is an operand (RunTimeOperands).
 func (c *sedCall) options() {
-	dd := false
-	for i := 0; i < len(c.args); i++ {
-		v := c.args[i].val
+	inv := parseArgs(c.spec, c.args)
+	c.ops = inv.Operands
+	c.ok = c.ok && len(inv.Unknown) == 0
+	for _, u := range inv.Uses {
+		v, has := valueWord(c.args, u)
 		switch {
-		case dd || v == "-" || len(v) < 2 || v[0] != '-' || c.args[i].dyn:
-			c.ops = append(c.ops, i)
-		case v == "--":
-			dd = true
-		case strings.HasPrefix(v, "--"):
-			i = c.long(i)
-		default:
-			i = c.cluster(i)
-		}
-	}
-}
-
-// long reads the long option at word i and returns the last word it used.
-// GNU sed takes any unambiguous abbreviation (--expr, --in-pl).
-func (c *sedCall) long(i int) int {
-	name, val, eq := strings.Cut(c.args[i].val[2:], "=")
-	// value is the option's value: attached, or the next word
-	value := func(use func(word)) {
-		if eq {
-			use(word{val: val})
-		} else if i+1 < len(c.args) {
-			i++
-			use(c.args[i])
-		}
-	}
-	full, _ := c.spec.LongFlag(name)
-	switch full {
-	case "expression":
-		c.scriptFlag = true
-		value(c.script)
-	case "file":
-		c.scriptFlag, c.ok = true, false // a script file the gate does not read
-		value(c.scriptFile)
-	case "in-place":
-		c.inPlace, c.suffix = true, val
-	case "line-length":
-		if !eq {
-			i++
-		}
-	case "quiet", "silent", "regexp-extended", "separate", "unbuffered", "posix", "debug", "sandbox",
-		"null-data", "zero-terminated", "follow-symlinks", "binary", "help", "version":
-	default:
-		c.ok = false
-	}
-	return i
-}
-
-// cluster reads the short options of word i (-ne SCRIPT, -i.bak) and
-// returns the last word it used.
-func (c *sedCall) cluster(i int) int {
-	v := c.args[i].val
-	for j := 1; j < len(v); j++ {
-		switch v[j] {
-		case 'n', 'r', 'E', 's', 'u', 'z':
-		case 'e', 'f', 'l':
-			val := word{val: v[j+1:]}
-			if val.val == "" && i+1 < len(c.args) {
-				i++
-				val = c.args[i]
+		case u.Flag.Role == argv.Code: // -e SCRIPT
+			c.scriptFlag = true
+			if has {
+				c.script(v)
 			}
-			switch v[j] {
-			case 'e':
-				c.script(val)
-			case 'f':
-				c.ok = false
-				c.scriptFile(val)
+		case u.Flag.Role == argv.Source: // -f FILE: a script file the gate does not read
+			c.scriptFlag, c.ok = true, false
+			if has {
+				c.scriptFile(v)
 			}
-			c.scriptFlag = c.scriptFlag || v[j] != 'l'
-			return i
-		case 'i':
-			c.inPlace, c.suffix = true, v[j+1:] // the rest is a backup suffix
-			return i
-		default:
-			c.ok = false
+		case u.Flag.Effect == argv.NotSafe: // -i[SUFFIX], --in-place[=SUFFIX]
+			c.inPlace, c.suffix = true, u.Value
 		}
 	}
-	return i
 }
 
 // script keeps a script; one known only at run time is not known-safe.

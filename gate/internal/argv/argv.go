@@ -271,6 +271,11 @@ type Command struct {
 	// what the flags set sees the letters after it (the searches: grep
 	// -Xr is still recursive to the gate, fail closed)
 	ReadOn bool
+	// RunTimeOperands: a word only known at run time is an operand even
+	// when its known start is a dash (sed -$X FILE): the program's hook
+	// reads it as its script or a file, which keeps FILE a file the call
+	// reads where a flag read there would make it the script
+	RunTimeOperands bool
 	// Hook names the gate's reader of what the flags do not say (a
 	// script's language, a subcommand's effect), "" for none; package
 	// gate resolves the name (TestHooksResolve), so the table stays data
@@ -556,7 +561,7 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 		}
 		v, dyn := at(i)
 		switch {
-		case v == "-", !strings.HasPrefix(v, "-"), dyn && !literalDash(v):
+		case v == "-", !strings.HasPrefix(v, "-"), dyn && (c.RunTimeOperands || !literalDash(v)):
 			if mode == firstOperand {
 				return i
 			}

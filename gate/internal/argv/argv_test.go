@@ -289,3 +289,18 @@ func TestLeadFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimeOperands checks that a RunTimeOperands declaration reads a
+// run-time word as an operand even when it starts with a dash, and one
+// without reads it as a flag.
+func TestRunTimeOperands(t *testing.T) {
+	args, dyn := []string{"-$X", "f"}, []bool{true, false}
+	sed := &Command{Name: "sed", RunTimeOperands: true, Flags: []Flag{{Names: "-n", Arity: None}}}
+	if got := sed.Parse(args, dyn).Operands; !reflect.DeepEqual(got, []int{0, 1}) {
+		t.Errorf("RunTimeOperands: operands %v, want [0 1]", got)
+	}
+	sed.RunTimeOperands = false
+	if got := (&Command{Name: "sed", Flags: sed.Flags}).Parse(args, dyn).Operands; !reflect.DeepEqual(got, []int{1}) {
+		t.Errorf("without: operands %v, want [1]", got)
+	}
+}

@@ -43,8 +43,11 @@ var sedFlags = []argv.Flag{switches("-n -E -r -s -u -z"), value("-e|--expression
 
 // sed is sed's entry under one of its names (gsed is Homebrew's GNU sed).
 func sed(name string) *argv.Command {
-	return &argv.Command{Name: name, Hook: "sed", Abbrev: true, Flags: sedFlags, Examples: []argv.Example{
-		want("-n 1p README.md", "allow"), want("-i s/a/b/ README.md", "ask ask.flag"), ex("-x 1p README.md", "-x")}}
+	// its hook reads a cluster past a letter it lacks (-xi is still -i),
+	// and a run-time word as an operand
+	return &argv.Command{Name: name, Hook: "sed", Abbrev: true, ReadOn: true, RunTimeOperands: true, Flags: sedFlags, Examples: []argv.Example{
+		want("-n 1p README.md", "allow"), want("-i s/a/b/ README.md", "ask ask.flag"), ex("-x 1p README.md", "-x"),
+		argv.Example{Args: "-xi s/a/b/ /home/u/.bashrc", Unknown: "-x", Want: "human human.persistence-write"}, want("-ne 1p -- -n", "allow")}}
 }
 
 // awkFlags are awk's, gawk's and mawk's: the options end at the program
