@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 )
@@ -64,6 +66,47 @@ func (c *plainCall) inv() *argv.Invocation {
 // entry).
 func (c *plainCall) uses(e argv.Effect) bool {
 	return c.spec != nil && slices.ContainsFunc(c.inv().Uses, func(u argv.Use) bool { return u.Flag.Effect == e })
+}
+
+// changesVars says program name, run in this shell, may change its
+// variables, as its entry says: a builtin that sets or unsets those its
+// words name (read, mapfile, getopts, unset) or defines code run later
+// (trap, alias: argv.State), one that assigns by a flag (printf -v), a
+// wrapper that runs shell code here (eval, source) or a builtin (command,
+// builtin: cmds.Wrapper's InShell), or a declaration builtin.
+func changesVars(name string) bool {
+	if declares(name) {
+		return true
+	}
+	if spec := cmds.Lookup(name); spec != nil {
+		switch spec.State {
+		case argv.ReadsLine, argv.SetsVars, argv.UnsetsVars, argv.DefinesCode:
+			return true
+		}
+		if slices.ContainsFunc(spec.Flags, func(f argv.Flag) bool { return f.Role == argv.Assigns }) {
+			return true
+		}
+	}
+	w := cmds.WrapperOf(name)
+	return w != nil && (w.Wrap == cmds.Eval || w.InShell)
+}
+
+// declares says word w, a command's first, is a declaration builtin
+// (export, declare, local, readonly, typeset) as the shell's grammar
+// reads one: a DeclClause, unless an assignment comes before it (x=1
+// export f=2 is a call of export).
+func declares(w string) bool {
+	if w == "" || strings.ContainsAny(w, " \t\n;&|<>()$`'\"\\") {
+		return false
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	f, err := p.Parse(strings.NewReader(w+" x"), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	_, ok := f.Stmts[0].Cmd.(*syntax.DeclClause)
+	return ok
 }
 
 // setsAny says a flag of the call sets one of sets (argv.Flag's Sets).

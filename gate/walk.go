@@ -603,13 +603,9 @@ func (ss *shellState) mayAssign(body []*syntax.Stmt, name string) bool {
 				may = may || n.Exp != nil && n.Param != nil && n.Param.Value == name
 			case *syntax.CallExpr:
 				if len(n.Args) > 0 {
-					switch cmd := n.Args[0].Lit(); cmd {
-					case "", "read", "mapfile", "readarray", "printf", "source", ".", "eval", "getopts", "unset",
-						"command", "builtin", "trap", "export", "declare", "typeset", "local", "readonly", "alias":
-						may = true
-					default:
-						may = may || ss.funcs[cmd] != nil || ss.aliases[cmd] != ""
-					}
+					// export, declare, local … are DeclClauses
+					cmd := n.Args[0].Lit()
+					may = may || cmd == "" || changesVars(cmd) || ss.funcs[cmd] != nil || ss.aliases[cmd] != ""
 				}
 			}
 			return !may

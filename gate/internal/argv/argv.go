@@ -159,6 +159,9 @@ const (
 	// TestsVars: the word after its -v operator names a variable, whose
 	// subscript it evaluates (test -v 'a[$(cmd)]')
 	TestsVars
+	// DefinesCode: its words are shell code the shell runs later, which
+	// may set any variable (trap CODE SIG, alias NAME=CODE)
+	DefinesCode
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.

@@ -50,8 +50,8 @@ var builtins = []*argv.Command{
 	stackBuiltin("pushd", flags("-n "+cdFlags, "", ""), want("-n src", "allow"), want("+2", "allow"),
 		want("~/.aws && cat credentials", "human human.sensitive-read")),
 	stackBuiltin("popd", flags("-n -q", "", ""), want("-n", "allow"), want("+1", "allow"), want("&& rm -rf build", "human human.rm-unresolved")),
-	shellBuiltin("alias", flags("-p", "", ""), want("ll='ls -l'", "allow"), want("-p", "allow"),
-		want("ls='rm -rf ~'", "deny floor.rm-root")),
+	withState(argv.DefinesCode, shellBuiltin("alias", flags("-p", "", ""), want("ll='ls -l'", "allow"), want("-p", "allow"),
+		want("ls='rm -rf ~'", "deny floor.rm-root"))),
 	shellBuiltin("unalias", flags("-a", "", ""), want("-a", "allow"), want("ll", "allow")),
 	// +X is read as -X, the same option turned off; -o takes the next word
 	// even within a cluster (-oe pipefail)
@@ -70,8 +70,8 @@ var builtins = []*argv.Command{
 		want("-C reboot", "human human.teardown"), want("-c", "ask")),
 	shellBuiltin("history", flags("-a -c -n -p -r -s -w", "-d", ""), want("-r ~/.ssh/id_rsa", "human human.sensitive-read"),
 		want("-c", "ask")),
-	shellBuiltin("trap", flags("-l -p -P", "", ""), want("-p", "allow"), want("'echo done' EXIT", "allow"),
-		want("'rm -rf ~' EXIT", "deny floor.rm-root")),
+	withState(argv.DefinesCode, shellBuiltin("trap", flags("-l -p -P", "", ""), want("-p", "allow"), want("'echo done' EXIT", "allow"),
+		want("'rm -rf ~' EXIT", "deny floor.rm-root"))),
 	shellBuiltin("shopt", flags("-o -p -q -s -u", "", ""), want("-s extglob", "allow"), want("-s lastpipe", "ask"),
 		ex("-snullglob", "-n")),
 	shellBuiltin("ulimit", flags(ulimitLetters, "", ""), want("-n", "allow"), want("-Sn", "allow"), want("-n 1024", "ask")),

@@ -100,6 +100,10 @@ type Wrapper struct {
 	// SkipsFuncs: the command it runs is never a shell function (in cd()
 	// { builtin cd "$@"; } the inner cd is the builtin)
 	SkipsFuncs bool
+	// InShell: its command may be a builtin, which runs in this shell and
+	// may change its variables (command read x, builtin cd); not exec,
+	// whose command replaces the shell
+	InShell bool
 	// Opts are its own options, all declared: one the table lacks makes
 	// the call not known-safe (SPEC §5.1), and the first operand ends
 	// them. nil: Values and Long say which take a value, and the others
@@ -191,9 +195,9 @@ func transparents() []*Wrapper {
 	inside := []argv.Example{want("rm -rf ~", floorInside)}
 	lead := []argv.Example{want("3 rm -rf ~", floorInside)}
 	out := []*Wrapper{
-		{Name: "command", Opts: opts("command", "-p -v -V", ""), LooksUp: []string{"-v", "-V"}, Bare: true, SkipsFuncs: true,
+		{Name: "command", Opts: opts("command", "-p -v -V", ""), LooksUp: []string{"-v", "-V"}, Bare: true, SkipsFuncs: true, InShell: true,
 			Examples: []argv.Example{want("rm -rf ~", floorInside), want("-v rm", "allow"), want("-x ls", "ask ask.flag")}},
-		{Name: "builtin", Opts: opts("builtin", "", ""), Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("cd /", "allow")}},
+		{Name: "builtin", Opts: opts("builtin", "", ""), Bare: true, SkipsFuncs: true, InShell: true, Examples: []argv.Example{want("cd /", "allow")}},
 		{Name: "exec", Opts: opts("exec", "-c -l", "-a"), Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("-a x rm -rf ~", floorInside)}},
 		// GNU time; bash's keyword takes only -p
 		{Name: "time", Opts: gnuOpts("time", with(flags("-a|--append -p|--portability -q|--quiet -v|--verbose -V", "-f|--format", ""), writes("-o --output"))),
