@@ -38,6 +38,9 @@ func (c *plainCall) grep() {
 	for _, w := range s.patternFiles {
 		a.readWord(w, sc, idx, false)
 	}
+	for _, w := range s.flagFiles {
+		a.readWord(w, sc, idx, false) // rg --ignore-file F: its bad lines are echoed in errors
+	}
 	if len(s.paths) == 0 && s.recursive {
 		// grep -r with no path, rg, ag and ack search the working directory
 		a.readFact(a.resolvePath(".", sc.cwd, false), idx, true)

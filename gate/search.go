@@ -23,6 +23,7 @@ type searchCmd struct {
 	patterns     []word // -e/--regexp values, else the first operand
 	patternGiven bool   // the patterns came from -e or -f
 	patternFiles []word // -f/--file: patterns read from these files
+	flagFiles    []word // the values of its flags of Role Read (rg --ignore-file F)
 	fromFile     bool   // some patterns come from a file (or stdin)
 	paths        []word // the operands that are not the pattern
 	globs        []string
@@ -92,6 +93,9 @@ func readSearch(sp *cmds.Search, args []word) searchCmd {
 	for _, u := range inv.Uses {
 		v, ok := valueWord(args, u)
 		s.set(u.Flag, v, ok)
+		if u.Flag.Role == argv.Read && ok {
+			s.flagFiles = append(s.flagFiles, v)
+		}
 		if u.Flag.Sets == cmds.SearchColorWhen && ok && !slices.Contains(cmds.ColorWhens, v.val) {
 			// --color=WHEN of a value the program refuses
 			name, _, _ := strings.Cut(args[u.At].val, "=")

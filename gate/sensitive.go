@@ -28,6 +28,8 @@ var sensitiveExact = map[string]bool{
 	// composer auth, GnuPG's old secret keyring, cluster credentials,
 	// wallets
 	"token.json": true, "auth.json": true, "secring.gpg": true, "kubeconfig": true, "wallet.dat": true,
+	// act's secrets file (KEY=value, as .env)
+	".secrets": true,
 }
 
 var envExamples = map[string]bool{".env.example": true, ".env.sample": true, ".env.template": true,
@@ -122,8 +124,10 @@ func isSensitiveName(base string) bool {
 	if (strings.Contains(base, "credentials") || strings.Contains(base, "accesskeys")) && (strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".csv")) {
 		return true
 	}
+	// gha-creds-*.json: the credentials google-github-actions/auth writes
+	// into the workspace
 	return (strings.Contains(base, "service-account") || strings.Contains(base, "service_account") || strings.Contains(base, "serviceaccount") ||
-		strings.Contains(base, "adminsdk")) && strings.HasSuffix(base, ".json")
+		strings.Contains(base, "adminsdk") || strings.HasPrefix(base, "gha-creds-")) && strings.HasSuffix(base, ".json")
 }
 
 // globCandidates are names a glob is tested against: if a pattern could match

@@ -163,7 +163,7 @@ var rgFlags = with(flags("-a --text -b --byte-offset --column --no-column --no-f
 	"--no-unicode --unicode --include-zero --no-require-git --auto-hybrid-regex",
 	"-t --type -T --type-not --type-add --type-clear -m --max-count --max-depth -d --maxdepth --max-filesize --max-columns -M "+
 		"-j --threads --sort --sortr -E --encoding --colors --color --path-separator --field-context-separator --field-match-separator "+
-		"--context-separator -r --replace --ignore-file --regex-size-limit --dfa-size-limit --engine --hyperlink-format --generate", ""),
+		"--context-separator -r --replace --regex-size-limit --dfa-size-limit --engine --hyperlink-format --generate", ""), reads("--ignore-file"),
 	means("-F --fixed-strings", argv.None, SearchFixed), means("-P --pcre2", argv.None, SearchPerl),
 	meansEach("-c|--count -l|--files-with-matches --files-without-match", argv.None, SearchListNames),
 	meansEach("--count-matches -q|--quiet", argv.None, SearchNamesOnly),
