@@ -816,6 +816,11 @@ func (c *wrapCall) runFrom(args []word, skip int) summary {
 			}
 			return summary{}
 		}
+		if c.w.ShellWith != "" && (w.val == c.w.ShellWith || len(w.val) > 3 && strings.HasPrefix(c.w.ShellWith, w.val)) {
+			// pnpm exec --shell-mode make test: the words after it join
+			// into the string its shell runs (nopt takes --shell-mo too)
+			return a.shellString(f, joinWords(rest[j+1:]), sc, idx)
+		}
 	}
 	i := firstOperand(c.w.Values, rest)
 	if i < len(rest) {

@@ -77,8 +77,9 @@ type Wrapper struct {
 	// Schedules are the long options with which it runs the command
 	// again later (systemd-run --on-calendar): persistence
 	Schedules []string
-	// ShellWith is the flag with which its first word is a shell string,
-	// not a command (entr -s 'make test')
+	// ShellWith is the flag with which its command is a shell string: a
+	// transparent wrapper's first word (entr -s 'make test'), a package
+	// runner's words after it, joined (pnpm exec --shell-mode make test)
 	ShellWith string
 	// DashShell: the words after -- are arguments of /bin/bash, not a
 	// command (capsh -- -c CMD)
@@ -143,6 +144,9 @@ func wrapOf(kind Wrap, names []string, args string) []*Wrapper {
 	}
 	return out
 }
+
+// withShell is w with flag making its words one shell string (ShellWith).
+func withShell(flag string, w *Wrapper) *Wrapper { w.ShellWith = flag; return w }
 
 // subRunner is a wrapper that runs a command after one of subs.
 func subRunner(name string, kind Wrap, skip int, subs []string, ex ...argv.Example) *Wrapper {
@@ -346,7 +350,8 @@ func wrapperTable() []*Wrapper {
 			subRunner("uvx", Package, 0, nil, want("rm -rf ~", floorInside)),
 			subRunner("pipx", Package, 0, run, want("run cowsay", "human human.remote-code")),
 			subRunner("npm", Package, 1, []string{"exec", "x", "dlx"}, want("exec rm -rf ~", floorInside), want("dlx rm -rf ~", floorInside)),
-			subRunner("pnpm", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside)),
+			withShell("--shell-mode", subRunner("pnpm", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside),
+				want("exec --shell-mode 'rm -rf ~'", floorInside), want("exec --shell-mode rm -rf '~'", floorInside))),
 			subRunner("yarn", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside)),
 			subRunner("devbox", Package, 1, run, want("run rm -rf ~", floorInside)),
 			subRunner("mise", Package, 1, []string{"exec", "x"}, want("x rm -rf ~", floorInside)),
