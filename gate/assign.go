@@ -346,7 +346,7 @@ var lookupEnv = map[string]bool{"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PA
 func builtinTargets(spec *argv.Command, args []word) (out []word, printed *argv.Invocation) {
 	switch {
 	case spec == nil:
-	case spec.State == argv.ReadsLine || spec.State == argv.SetsVars:
+	case spec.State == argv.ReadsLine || spec.State == argv.SetsVars || spec.State == argv.ReadsLines:
 		for _, w := range args {
 			if !strings.HasPrefix(w.val, "-") || w.dyn {
 				out = append(out, w)

@@ -752,9 +752,7 @@ func (a *analyzer) funcArgs(body *syntax.Stmt, args []word) func() {
 	exact := true
 	walkNodes(body, func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-			switch lit, known := litText(call.Args[0]); {
-			case !known, lit == "shift", lit == "set", lit == "eval", lit == "source", lit == ".",
-				lit == "builtin", lit == "command", lit == "exec", a.aliases[lit] != "":
+			if lit, known := litText(call.Args[0]); !known || movesArgs(lit) || a.aliases[lit] != "" {
 				exact = false
 			}
 		}

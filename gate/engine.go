@@ -80,7 +80,7 @@ func changesVars(name string) bool {
 	}
 	if spec := cmds.Lookup(name); spec != nil {
 		switch spec.State {
-		case argv.ReadsLine, argv.SetsVars, argv.UnsetsVars, argv.DefinesCode:
+		case argv.ReadsLine, argv.ReadsLines, argv.SetsVars, argv.UnsetsVars, argv.DefinesCode:
 			return true
 		}
 		if slices.ContainsFunc(spec.Flags, func(f argv.Flag) bool { return f.Role == argv.Assigns }) {
@@ -89,6 +89,41 @@ func changesVars(name string) bool {
 	}
 	w := cmds.WrapperOf(name)
 	return w != nil && (w.Wrap == cmds.Eval || w.InShell)
+}
+
+// stateOf is what builtin name does to the shell's variables (its
+// entry's argv.State), NoState for a program the table does not have.
+func stateOf(name string) argv.State {
+	if spec := cmds.Lookup(name); spec != nil {
+		return spec.State
+	}
+	return argv.NoState
+}
+
+// readsInput says builtin name sets the variables its words name to what
+// it reads (read NAME…, mapfile ARRAY: argv.State).
+func readsInput(name string) bool {
+	st := stateOf(name)
+	return st == argv.ReadsLine || st == argv.ReadsLines
+}
+
+// movesArgs says command name may move or replace a function's
+// positional parameters: shift and set (argv.State MovesArgs), a wrapper
+// that runs shell code here (eval, source) or another command that may
+// be one of them (command, builtin, exec: cmds.Wrapper's SkipsFuncs).
+func movesArgs(name string) bool {
+	if stateOf(name) == argv.MovesArgs {
+		return true
+	}
+	w := cmds.WrapperOf(name)
+	return w != nil && (w.Wrap == cmds.Eval || w.SkipsFuncs)
+}
+
+// keepsRedirs says command name, alone, makes its redirections the
+// shell's own (exec 3<f: cmds.Wrapper's KeepsRedirs).
+func keepsRedirs(name string) bool {
+	w := cmds.WrapperOf(name)
+	return w != nil && w.KeepsRedirs
 }
 
 // declares says word w, a command's first, is a declaration builtin

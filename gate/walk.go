@@ -211,7 +211,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	var redir, s summary
 	var early []summary // redirections from <(…), analysed before the command
 	bare, _ := st.Cmd.(*syntax.CallExpr)
-	execFDs := bare != nil && len(bare.Args) == 1 && bare.Args[0].Lit() == "exec" // exec 3<<<TEXT
+	execFDs := bare != nil && len(bare.Args) == 1 && keepsRedirs(bare.Args[0].Lit()) // exec 3<<<TEXT
 	ownStdin := false
 	for i, r := range st.Redirs {
 		fd := "0"
@@ -286,7 +286,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 		if rs.sink && s.downloader && rs.shellSink {
 			a.humanFact("human.download-exec", "a download is written into a shell")
 		}
-		if exec, ok := st.Cmd.(*syntax.CallExpr); ok && len(exec.Args) == 1 && exec.Args[0].Lit() == "exec" && (r.Op == syntax.RdrIn || r.Op == syntax.DplIn) {
+		if exec, ok := st.Cmd.(*syntax.CallExpr); ok && len(exec.Args) == 1 && keepsRedirs(exec.Args[0].Lit()) && (r.Op == syntax.RdrIn || r.Op == syntax.DplIn) {
 			// exec 3<.env: fd 3 (0: the shell's stdin) holds the secret
 			// or the download for the rest of the call
 			fd := "0"
@@ -315,8 +315,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	if c, ok := st.Cmd.(*syntax.CallExpr); ok && (redir.taint || redir.downloader) && len(c.Args) > 1 {
 		// read K < .env: K holds the secret; read c < <(curl …): c holds
 		// downloaded text (recorded in fetched as $c)
-		switch c.Args[0].Lit() {
-		case "read", "mapfile", "readarray":
+		if readsInput(c.Args[0].Lit()) {
 			for _, w := range c.Args[1:] {
 				if n := w.Lit(); n != "" && !strings.HasPrefix(n, "-") {
 					a.setTaint(n, a.taint[n] || redir.taint)

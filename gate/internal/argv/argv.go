@@ -150,8 +150,8 @@ const (
 	// ReadsLine: its operands are variables it sets to the fields of one
 	// line of its input (read NAME…)
 	ReadsLine
-	// SetsVars: its operands are variables it sets (mapfile ARRAY,
-	// getopts OPTSTRING NAME)
+	// SetsVars: its operands are variables it sets (getopts OPTSTRING
+	// NAME, and ReadsLines's)
 	SetsVars
 	// UnsetsVars: its words name variables, whose subscripts it evaluates
 	// (unset 'a[$(cmd)]')
@@ -162,6 +162,12 @@ const (
 	// DefinesCode: its words are shell code the shell runs later, which
 	// may set any variable (trap CODE SIG, alias NAME=CODE)
 	DefinesCode
+	// ReadsLines: its operand is an array it sets to the lines of its
+	// input (mapfile ARRAY, readarray)
+	ReadsLines
+	// MovesArgs: it moves or replaces the positional parameters, $1 …
+	// (shift, set -- a b)
+	MovesArgs
 )
 
 // Unknown is what a flag the declaration lacks makes of a call.

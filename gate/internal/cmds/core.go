@@ -59,7 +59,7 @@ var core = asData(
 	shellWords("type", flags("-a -f -p -P -t", "", ""), ex("-t ls", "")),
 	shellWords("wait", flags("-n -f", "-p", ""), ex("-n", "")),
 	withState(argv.ReadsLine, shellWords("read", flags("-e -r -s", "-a -d -i -n -N -p -t -u", ""), ex("-r line", ""), ex("-p name: n", ""))),
-	shellWords("shift", flags("", "", ""), ex("2", "")),
+	withState(argv.MovesArgs, shellWords("shift", flags("", "", ""), ex("2", ""))),
 	withState(argv.UnsetsVars, shellWords("unset", flags("-f -v -n", "", ""), ex("-v X", ""))),
 	prints(argv.Status, shellWords("exit", flags("", "", ""), ex("1", ""))),
 	prints(argv.Status, shellWords("return", flags("", "", ""), ex("0", ""))),

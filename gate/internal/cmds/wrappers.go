@@ -105,6 +105,9 @@ type Wrapper struct {
 	// may change its variables (command read x, builtin cd); not exec,
 	// whose command replaces the shell
 	InShell bool
+	// KeepsRedirs: alone, with no command, its redirections are the
+	// shell's own for the rest of the script (exec 3<f, exec >log)
+	KeepsRedirs bool
 	// Opts are its own options, all declared: one the table lacks makes
 	// the call not known-safe (SPEC §5.1), and the first operand ends
 	// them. nil: Values and Long say which take a value, and the others
@@ -202,7 +205,7 @@ func transparents() []*Wrapper {
 		{Name: "command", Opts: opts("command", "-p -v -V", ""), LooksUp: []string{"-v", "-V"}, Bare: true, SkipsFuncs: true, InShell: true,
 			Examples: []argv.Example{want("rm -rf ~", floorInside), want("-v rm", "allow"), want("-x ls", "ask ask.flag")}},
 		{Name: "builtin", Opts: opts("builtin", "", ""), Bare: true, SkipsFuncs: true, InShell: true, Examples: []argv.Example{want("cd /", "allow")}},
-		{Name: "exec", Opts: opts("exec", "-c -l", "-a"), Bare: true, SkipsFuncs: true, Examples: []argv.Example{want("-a x rm -rf ~", floorInside)}},
+		{Name: "exec", Opts: opts("exec", "-c -l", "-a"), Bare: true, SkipsFuncs: true, KeepsRedirs: true, Examples: []argv.Example{want("-a x rm -rf ~", floorInside)}},
 		// GNU time; bash's keyword takes only -p
 		{Name: "time", Opts: gnuOpts("time", with(flags("-a|--append -p|--portability -q|--quiet -v|--verbose -V", "-f|--format", ""), writes("-o --output"))),
 			Bare: true, Examples: []argv.Example{want("rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write"),
