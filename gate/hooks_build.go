@@ -74,9 +74,10 @@ func (c *plainCall) goCmd() {
 	case "version", "env", "list", "doc", "help":
 		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
 	case "mod":
-		// go mod graph prints the module graph, like go list -m all
-		if len(args) == 2 && args[1].val == "graph" {
-			f.safe = reason("gate.safe", "go mod graph only reads")
+		// go mod graph, why and verify only read: the go mod queries of
+		// the table (cmds/build.go goSubs); its other forms write go.mod
+		if len(args) > 1 && cmds.Lookup(c.lb).Sub("mod").Sub(args[1].val) != nil {
+			f.safe = reason("gate.safe", "go mod "+args[1].val+" only reads")
 		}
 	}
 }

@@ -62,6 +62,9 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 			i++
 		}
 	}
+	if i+1 < len(args) && args[i].val == "container" && (args[i+1].val == "exec" || args[i+1].val == "run") {
+		i++ // docker container run is docker run
+	}
 	if i >= len(args) || (args[i].val != "exec" && args[i].val != "run") {
 		return a.plain(f, idx, "docker", args, sc)
 	}
@@ -119,8 +122,18 @@ func (c *plainCall) dockerCLI() {
 	a, f, idx, lb, args, sc := c.a, c.f, c.idx, c.lb, c.args, c.sc
 	if len(args) > 0 {
 		switch args[0].val {
-		case "ps", "images", "version", "info", "logs", "port":
+		case "ps", "images", "version", "info", "logs", "port", "stats", "top":
 			c.safe(lb + " " + args[0].val + " only inspects")
+		case "container", "image":
+			// container ls and image ls are docker ps and docker images
+			// (the management commands' queries of the table)
+			if len(args) > 1 && cmds.Lookup(lb).Sub(args[0].val).Sub(args[1].val) != nil {
+				c.safe(lb + " " + args[0].val + " " + args[1].val + " only lists")
+			} else if args[0].val == "image" {
+				c.dockerBuild()
+			} else if len(args) > 1 && args[1].val == "cp" {
+				c.copyOut(args[2:]) // docker container cp is docker cp
+			}
 		case "compose":
 			// compose ps/logs are docker ps/logs of the project's
 			// services; compose config would print the interpolated .env
@@ -135,7 +148,7 @@ func (c *plainCall) dockerCLI() {
 			if len(args) == 2 && args[1].val == "ls" {
 				c.safe(lb + " " + args[0].val + " ls only lists")
 			}
-		case "build", "buildx", "image":
+		case "build", "buildx":
 			c.dockerBuild()
 		case "inspect":
 			// a container's configuration holds its environment: API keys;

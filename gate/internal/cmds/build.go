@@ -45,7 +45,19 @@ var goSubs = []*argv.Command{
 	sub("list", flags("-compiled -deps -e -export -find -json -m -retracted -test -u -versions -reuse -a -n -x -v -race -msan -asan -trimpath -mod=mod -mod=readonly -mod=vendor",
 		"-f -tags -mod -C", ""), ex("./...", ""), ex("-m all", ""), ex("-f '{{.Dir}}' .", "")),
 	sub("doc", flags("-all -c -cmd -short -src -u", "", "")),
+	// go mod's queries: graph prints the module graph (like go list -m
+	// all), why the import paths that need a package or module, verify
+	// checks the module cache's hashes; the other go mod forms write
+	// go.mod, go.sum or vendor/ and are not declared
+	tool("mod", flags("", "", ""),
+		goStyle(sub("graph", flags("-x", "-go", ""), ex("-go=1.21", ""), ex("-go 1.21", ""))),
+		goStyle(sub("why", flags("-m -vendor", "", ""), ex("-m golang.org/x/net", ""))),
+		goStyle(sub("verify", flags("", "", "")))),
 }
+
+// goStyle says c's flags are read as Go's flag package reads them
+// (-go=1.21, --m).
+func goStyle(c *argv.Command) *argv.Command { c.GoFlags = true; return c }
 
 // makeFlags are GNU make's options, long ones by unique prefix: the
 // makefiles it reads (Role Source: their recipes are code it runs), the
@@ -86,7 +98,8 @@ var buildTools = []*Tool{
 		DryRuns:     []string{"-n"},
 		Module:      "go",
 		FetchesURLs: true,
-		Examples: []argv.Example{want("test ./...", "ask"), want("list -m all", "allow"), want("build -toolexec x ./...", "ask ask.flag"),
+		Examples: []argv.Example{want("test ./...", "ask"), want("list -m all", "allow"), want("mod why golang.org/x/net", "allow"),
+			want("mod tidy", "ask"), want("mod why -m -json x", "ask ask.flag"), want("build -toolexec x ./...", "ask ask.flag"),
 			want("install golang.org/x/tools/gopls@latest", "human human.outside-write"), want("env -w GOFLAGS=-x", "human human.persistence-write")},
 	},
 	{Name: "make",

@@ -8,10 +8,24 @@ import "github.com/perm-peer/perm-peer/gate/internal/argv"
 // action (help.go's dockerGroups: those whose help words follow it).
 var dockerGrantGroups = []string{"compose", "container", "image", "volume", "network", "system", "context", "buildx"}
 
-// dockerPs and the other docker queries.
+// dockerPs and dockerImages are docker ps's and docker images's flags,
+// also those of their management-command spellings (container ls, image ls).
+var (
+	dockerPs     = flags("-a --all -l --latest --no-trunc -q --quiet -s --size", "-f --filter --format -n --last", "")
+	dockerImages = flags("-a --all --digests --no-trunc -q --quiet --tree", "-f --filter --format", "")
+)
+
+// dockerSubs are the docker queries: what the docker hook finds known-safe
+// (gate/hooks_container.go dockerCLI), with their flags.
 var dockerSubs = []*argv.Command{
-	sub("ps", flags("-a --all -l --latest --no-trunc -q --quiet -s --size", "-f --filter --format -n --last", "")),
-	sub("images", flags("-a --all --digests --no-trunc -q --quiet --tree", "-f --filter --format", "")),
+	sub("ps", dockerPs),
+	sub("images", dockerImages),
+	tool("container", flags("", "", ""), sub("ls", dockerPs), sub("list", dockerPs), sub("ps", dockerPs)),
+	tool("image", flags("", "", ""), sub("ls", dockerImages), sub("list", dockerImages)),
+	// stats and top print a container's resource use and processes (not
+	// history: the commands that built an image hold its build arguments)
+	sub("stats", flags("-a --all --no-stream --no-trunc", "--format", ""), ex("--no-stream", "")),
+	sub("top", flags("", "", "")),
 	sub("logs", flags("--details -f --follow -t --timestamps", "--since --until -n --tail", ""), ex("--tail 50 web", "")),
 	sub("inspect", flags("-s --size", "-f --format --type", ""), ex("-f '{{.State}}' web", "")),
 	sub("version", flags("", "-f --format --kubeconfig", "")),
@@ -31,7 +45,8 @@ var containerTools = []*Tool{
 		Configures:  []string{"context create", "context use", "plugin install"},
 		Version:     true,
 		FetchesURLs: true,
-		Examples:    []argv.Example{want("ps -a", "allow"), want("compose config", "human human.sensitive-read")},
+		Examples: []argv.Example{want("ps -a", "allow"), want("compose config", "human human.sensitive-read"), want("image ls", "allow"),
+			want("container ls -a", "allow"), want("stats --no-stream", "allow"), want("image rm web", "ask"), want("container rm -f web", "ask")},
 	},
 	{Name: "podman",
 		Cmd:         tool("podman", flags("--debug", "--connection -c --url --log-level --root --runroot", ""), dockerSubs...),
