@@ -179,8 +179,9 @@ var readers = []*argv.Command{
 	gnu("b2sum", flags(sums, "-l --length", "")), gnu("cksum", flags(sums, "-a --algorithm -l --length", "")),
 	gnu("shasum", flags(sums+" -p --portable -0 --01 -s -U --UNIVERSAL", "-a --algorithm", ""), ex("-a 256 x", "")),
 	{Name: "md5", Flags: flags("-p -q -r -t -x", "-s", ""), Examples: []argv.Example{ex("-q x", "")}},
-	gnu("base64", flags("-d --decode -i --ignore-garbage -D", "-w --wrap -b --break", ""),
-		ex("-d x", ""), ex("-w0 x", ""), ex("-o out.bin in.txt", "-o")),
+	// BSD base64 (macOS) -o FILE writes its output to FILE
+	gnu("base64", with(flags("-d --decode -i --ignore-garbage -D", "-w --wrap -b --break", ""), writes("-o --output")),
+		ex("-d x", ""), ex("-w0 x", ""), want("-d x -o /home/u/.bashrc", "human human.persistence-write"), want("-D -o out.bin in.txt", "ask ask.write")),
 	// the decompressing cats print their files' contents like cat; gzip's -l lists, -t tests
 	gnu("zcat", flags(zcats, "-S --suffix", ""), ex("log.gz", ""), ex("-f x", ""), ex("-c -d x", "")),
 	gnu("gzcat", flags(zcats, "-S --suffix", "")),
