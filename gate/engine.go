@@ -126,6 +126,13 @@ func keepsRedirs(name string) bool {
 	return w != nil && w.KeepsRedirs
 }
 
+// printsWorkDir says program name prints the working directory (its
+// entry's Output is argv.WorkDir: pwd).
+func printsWorkDir(name string) bool {
+	spec := cmds.Lookup(name)
+	return spec != nil && spec.Output == argv.WorkDir
+}
+
 // declares says word w, a command's first, is a declaration builtin
 // (export, declare, local, readonly, typeset) as the shell's grammar
 // reads one: a DeclClause, unless an assignment comes before it (x=1

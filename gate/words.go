@@ -757,7 +757,8 @@ func textOf(s *stdinSrc) string {
 	return s.text
 }
 
-// isPwdSubst reports $(pwd) or `pwd` with nothing else in it.
+// isPwdSubst reports $(pwd) or `pwd` with nothing else in it: the
+// program whose entry prints the working directory (argv.WorkDir), alone.
 func isPwdSubst(p *syntax.CmdSubst) bool {
 	if len(p.Stmts) != 1 {
 		return false
@@ -765,7 +766,7 @@ func isPwdSubst(p *syntax.CmdSubst) bool {
 	st := p.Stmts[0]
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	return ok && len(st.Redirs) == 0 && !st.Background && !st.Negated && len(c.Assigns) == 0 &&
-		len(c.Args) == 1 && c.Args[0].Lit() == "pwd"
+		len(c.Args) == 1 && printsWorkDir(c.Args[0].Lit())
 }
 
 // knownSubst is the output of a command substitution the gate can tell
