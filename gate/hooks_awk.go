@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/scripts"
 )
 
@@ -15,6 +16,7 @@ type awkCall struct {
 	a        *analyzer
 	f        *rfact
 	idx      int
+	spec     *argv.Command // awk's table entry: its options
 	args     []word
 	sc       *scope
 	ok       bool   // known-safe so far: only harmless options
@@ -24,8 +26,8 @@ type awkCall struct {
 	readsEnv bool   // a program reads the environment
 }
 
-func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool) {
-	c := &awkCall{a: a, f: f, idx: idx, args: args, sc: sc, ok: true}
+func (a *analyzer) awk(f *rfact, idx int, spec *argv.Command, args []word, sc *scope) (readsEnv bool) {
+	c := &awkCall{a: a, f: f, idx: idx, spec: spec, args: args, sc: sc, ok: true}
 	c.options()
 	c.operands()
 	for _, p := range c.progs {
@@ -39,104 +41,89 @@ func (a *analyzer) awk(f *rfact, idx int, args []word, sc *scope) (readsEnv bool
 	return c.readsEnv
 }
 
-// options reads awk's options against a list of the harmless ones: any
-// other (-f FILE, -fFILE, --sou=PROG, -l EXT, -i FILE, --exec,
-// abbreviations gawk accepts) may load code from elsewhere, and asks.
+// options reads awk's options by its entry (awkFlags): only the switches,
+// -F, -v and mawk's -W version, spelled in full, and -e's programs keep it
+// known-safe; any other (-f FILE, -l EXT, -i FILE, --exec, an
+// abbreviation gawk accepts) may load code from elsewhere, and asks. The
+// options end at the first operand, the program text (or the first file
+// after -f): awk '{print}' -F ~/.aws/credentials reads a file named -F.
 func (c *awkCall) options() {
-	dd := false
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		switch {
-		case dd || w.dyn || w.val == "-" || !strings.HasPrefix(w.val, "-"):
-			// options end at the first operand, the program text (or the
-			// first file after -f): awk '{print}' -F ~/.aws/credentials
-			// reads a file named -F and the credentials
-			c.ops = append(c.ops, w)
-			dd = true
-		case w.val == "--":
-			dd = true
-		default:
-			i = c.option(i)
-		}
+	inv := parseArgs(c.spec, c.args)
+	for _, i := range inv.Operands {
+		c.ops = append(c.ops, c.args[i])
+	}
+	c.ok = c.ok && len(inv.Unknown) == 0
+	for _, u := range inv.Uses {
+		c.option(u)
 	}
 }
 
-// option reads the option at word i and returns the last word it used.
-func (c *awkCall) option(i int) int {
-	args := c.args
-	v := args[i].val
-	last := i // the option's value, when it is the next word
-	if i+1 < len(args) {
-		last = i + 1
+// option reads the option u.
+func (c *awkCall) option(u argv.Use) {
+	v, has := valueWord(c.args, u)
+	if u.Flag.Arity != argv.None && !strings.HasPrefix(c.args[u.At].val, u.Name) {
+		c.ok = false // a long option abbreviated (--sou=PROG), or one with a value in a cluster (-Se PROG)
 	}
 	switch {
-	case v == "-F" || v == "-v" || v == "--field-separator" || v == "--assign":
-		return last
-	case strings.HasPrefix(v, "-F") || strings.HasPrefix(v, "-v") && !strings.HasPrefix(v, "--") ||
-		strings.HasPrefix(v, "--field-separator=") || strings.HasPrefix(v, "--assign="):
-	case v == "-e" || v == "--source":
-		if last > i {
-			c.progs = append(c.progs, args[last])
+	case u.Flag.Role == argv.Code: // -e PROG, --source=PROG
+		if has {
+			c.progs = append(c.progs, v)
 		}
-		return last
-	case strings.HasPrefix(v, "--source="):
-		c.progs = append(c.progs, word{val: strings.TrimPrefix(v, "--source="), dyn: args[i].dyn})
-	case awkHarmless[strings.SplitN(v, "=", 2)[0]] ||
-		len(v) > 1 && v[1] != '-' && strings.Trim(v[1:], "PcSLMbNrOstV") == "":
-		// --version, --posix, --sandbox, --lint, -M, ...: no code, no files
-	case v == "-W" && last > i && (args[last].val == "version" || args[last].val == "v"):
-		return last // mawk -W version
-	case awkInplace(args[i:]):
-		// gawk -i inplace rewrites every file operand
-		c.inplace, c.ok = true, false
-		if v == "-i" || !strings.Contains(v, "=") && strings.HasPrefix(v, "--") {
-			return last
-		}
-	case v == "-f" || v == "--file":
-		if last > i {
-			c.programFile(last)
+	case u.Name == "-f" || u.Name == "--file":
+		if has {
+			c.programFile(v, u.ValAt)
 		}
 		c.ok = false
-		return last
-	case awkReportFile(v) != "":
+	case u.Flag.Role == argv.Source: // -i FILE, -l EXT load code; gawk -i inplace rewrites every file operand
 		c.ok = false
-		c.a.writeWord(word{val: awkReportFile(v)}, c.sc, c.idx)
-	default:
+		switch {
+		case !has:
+		case strings.TrimSuffix(path.Base(v.val), ".awk") == "inplace":
+			c.inplace = true
+		default:
+			c.a.readWord(v, c.sc, c.idx, false)
+		}
+	case u.Name == "-W": // mawk -W version
+		c.ok = c.ok && has && u.ValAt != u.At && (v.val == "version" || v.val == "v")
+	case u.Flag.Arity == argv.Optional && awkReportFile(u.Name) != "": // gawk -d[FILE], -p[FILE], -o[FILE]
+		file := awkReportFile(u.Name)
+		if u.ValAt >= 0 {
+			file = u.Value
+		}
 		c.ok = false
+		c.a.writeWord(word{val: file}, c.sc, c.idx)
 	}
-	return i
 }
 
 // awkReportFile is the file gawk's -d, -p and -o (--dump-variables,
-// --profile, --pretty-print) write their report to: the option's
-// attached value, or awkvars.out and awkprof.out; "" for another option.
-func awkReportFile(v string) string {
-	for _, o := range []struct{ short, long, file string }{
-		{"-d", "--dump-variables", "awkvars.out"}, {"-p", "--profile", "awkprof.out"}, {"-o", "--pretty-print", "awkprof.out"}} {
-		switch {
-		case v == o.short || v == o.long:
-			return o.file
-		case strings.HasPrefix(v, o.long+"="):
-			return v[len(o.long)+1:]
-		case strings.HasPrefix(v, o.short) && !strings.HasPrefix(v, "--"):
-			return v[len(o.short):]
-		}
+// --profile, --pretty-print) write their report to without a value:
+// awkvars.out and awkprof.out; "" for another option.
+func awkReportFile(name string) string {
+	switch name {
+	case "-d", "--dump-variables":
+		return "awkvars.out"
+	case "-p", "--profile", "-o", "--pretty-print":
+		return "awkprof.out"
 	}
 	return ""
 }
 
-// programFile: -f FILE, word i, is read, or is the program when it is a
-// text the call spells on stdin (awk -f /dev/stdin <<< PROG).
-func (c *awkCall) programFile(i int) {
-	if c.args[i].val == "-" && !c.args[i].dyn {
+// programFile: -f FILE (w, word i of the call; -1 when attached) is read,
+// or is the program when it is a text the call spells on stdin (awk -f
+// /dev/stdin <<< PROG).
+func (c *awkCall) programFile(w word, i int) {
+	if w.val == "-" && !w.dyn {
 		// gawk -f - reads stdin; the caller's word is changed too, as
 		// before this moved here, so its later readers see the same
-		c.args[i].val = "/dev/stdin"
+		w.val = "/dev/stdin"
+		if i >= 0 {
+			c.args[i].val = w.val
+		}
 	}
-	if in := c.a.scriptFrom(c.args[i]); in != nil {
+	if in := c.a.scriptFrom(w); in != nil {
 		c.progs = append(c.progs, word{val: in.text, dyn: !in.known})
 	} else {
-		c.a.readWord(c.args[i], c.sc, c.idx, false)
+		c.a.readWord(w, c.sc, c.idx, false)
 	}
 }
 
@@ -207,27 +194,3 @@ func (c *awkCall) program(p word) {
 		}
 	}
 }
-
-// awkInplace reports gawk's in-place extension loaded by the option at the
-// head of args: -i inplace, -iinplace.awk, --include=inplace, --incl inplace.
-func awkInplace(args []word) bool {
-	v, val := args[0].val, ""
-	switch {
-	case v == "-i" || strings.HasPrefix(v, "--") && !strings.Contains(v, "=") && len(v) > 4 && strings.HasPrefix("--include", v):
-		if len(args) > 1 {
-			val = args[1].val
-		}
-	case strings.HasPrefix(v, "-i"):
-		val = v[2:]
-	case strings.HasPrefix(v, "--") && len(v) > 4 && strings.HasPrefix("--include", v[:strings.IndexByte(v+"=", '=')]):
-		_, val, _ = strings.Cut(v, "=")
-	default:
-		return false
-	}
-	return strings.TrimSuffix(path.Base(val), ".awk") == "inplace"
-}
-
-// awkHarmless are awk options that load no code and open no file.
-var awkHarmless = map[string]bool{"--version": true, "--posix": true, "--traditional": true, "--compat": true,
-	"--sandbox": true, "--lint": true, "--lint-old": true, "--bignum": true, "--characters-as-bytes": true,
-	"--use-lc-numeric": true, "--re-interval": true, "--optimize": true, "--no-optimize": true, "--copyright": true, "--help": true}

@@ -278,7 +278,7 @@ func (c *plainCall) searches() bool {
 	case c.hooked("sed"):
 		a.sed(f, idx, c.spec, args, sc)
 	case c.hooked("awk"):
-		s.taint = a.awk(f, idx, args, sc) || s.taint
+		s.taint = a.awk(f, idx, c.spec, args, sc) || s.taint
 	case c.hooked("jq"), c.hooked("yq"):
 		s.taint = a.jq(f, idx, c.hooked("yq"), lb, args, sc) || s.taint
 	case c.hooked("fd"):

@@ -61,7 +61,9 @@ var awkFlags = []argv.Flag{switches("-P -c -S -L -M -b -N -r -O -s -t -V"), valu
 
 // awk is awk's entry under one of its names.
 func awk(name string) *argv.Command {
-	return &argv.Command{Name: name, Hook: "awk", StopAtOperand: true, Flags: awkFlags, Examples: []argv.Example{
+	// gawk takes a unique prefix of a long option (--incl inplace); a
+	// run-time word is an operand: the hook reads it as the program or a file
+	return &argv.Command{Name: name, Hook: "awk", Abbrev: true, StopAtOperand: true, RunTimeOperands: true, Flags: awkFlags, Examples: []argv.Example{
 		want("-F: {print} README.md", "allow"), want("-f prog.awk README.md", "ask"), ex("-Z {print} README.md", "-Z")}}
 }
 
