@@ -183,6 +183,8 @@ func (c *plainCall) tool() bool {
 		c.kube()
 	case "infra":
 		c.infra()
+	case "forge":
+		c.forge()
 	case "":
 		// a tool whose calls tear cloud infrastructure down in the forms
 		// its entry names, read as any other program otherwise

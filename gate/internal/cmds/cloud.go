@@ -34,12 +34,16 @@ var cloudTools = []*Tool{
 	{Name: "serverless", Hook: "infra", Examples: []argv.Example{want("remove", "human human.teardown")}},
 	{Name: "sls", Hook: "infra", Examples: []argv.Example{want("remove --stage prod", "human human.teardown")}},
 	{Name: "gh",
+		Cmd:        gh,
+		Hook:       "forge",
 		Grant:      BySub,
 		AllNested:  true,
 		Secrets:    []string{"auth token", "auth status -t|--show-token"},
 		Configures: []string{"alias set", "alias import", "config set", "extension install"},
 		Version:    true,
-		Examples:   []argv.Example{want("auth token", "human human.sensitive-read")},
+		Examples: []argv.Example{want("auth token", "human human.sensitive-read"), want("pr view 12 --comments", "allow"),
+			want("run view 42 --log-failed", "allow"), want("pr view --web", "ask ask.flag"), want("pr list -R evil.example/o/r", "ask"),
+			want("pr list --jq '$ENV'", "human human.env-dump"), want("pr create --fill", "ask")},
 	},
 	{Name: "glab", Secrets: []string{"auth status -t|--show-token"}, Configures: []string{"alias set", "config set"}, Examples: []argv.Example{want("auth status -t", "human human.sensitive-read")}},
 	{Name: "aws",
@@ -69,3 +73,57 @@ var cloudTools = []*Tool{
 		Examples:  []argv.Example{want("account get-access-token", "human human.sensitive-read")},
 	},
 }
+
+// What a flag of gh's queries does (argv.Flag.Sets), read by the gate's
+// forge hook (gate/hooks_cloud.go).
+const (
+	// ForgeRepo: its value is the repository, [HOST/]OWNER/REPO: a host
+	// other than github.com receives the call
+	ForgeRepo argv.Sets = iota + 1
+	// ForgeFilter: its value is a jq filter gh runs on the answer (gojq:
+	// $ENV and env read the environment)
+	ForgeFilter
+)
+
+// ghOut are the flags with which gh's queries print JSON, filtered or
+// templated; ghRepo the one naming the repository. --web (-w) opens a
+// browser and is not declared: it asks.
+var (
+	ghRepo = argv.Flag{Names: "-R --repo", Arity: argv.Value, Sets: ForgeRepo}
+	ghOut  = []argv.Flag{{Names: "-q --jq", Arity: argv.Value, Sets: ForgeFilter}, ghRepo, {Names: "--json -t --template", Arity: argv.Value, Each: true}}
+)
+
+// ghQuery is one of gh's read-only subcommands: its own flags (none, one
+// value each) and the output flags (-R among them).
+func ghQuery(name, none, vals string, ex ...argv.Example) *argv.Command {
+	return sub(name, with(flags(none, vals, ""), ghOut...), ex...)
+}
+
+// gh's read-only subcommands: they print what the forge holds (pull
+// requests, issues, runs and their logs, releases, workflows, labels).
+// The gate's forge hook finds them known-safe when they talk to
+// github.com only; gh's other forms write or open a browser and ask.
+var gh = tool("gh", flags("", "", ""),
+	tool("pr", flags("", "", ""),
+		ghQuery("view", "-c --comments", "", ex("12 --json title,body", "")),
+		ghQuery("list", "-d --draft", "--app -a --assignee -A --author -B --base -H --head -l --label -L --limit -S --search -s --state", ex("--state open -L 20", "")),
+		ghQuery("diff", "--name-only --patch", "--color -e --exclude", ex("12 --name-only", "")),
+		ghQuery("checks", "--fail-fast --required --watch", "-i --interval", ex("12 --required", "")),
+		ghQuery("status", "-c --conflict-status", "")),
+	tool("issue", flags("", "", ""),
+		ghQuery("view", "-c --comments", "", ex("45 --comments", "")),
+		ghQuery("list", "", "--app -a --assignee -A --author -l --label -L --limit --mention -m --milestone -S --search -s --state", ex("-l bug -s open", "")),
+		ghQuery("status", "", "")),
+	tool("run", flags("", "", ""),
+		ghQuery("view", "--exit-status --log --log-failed -v --verbose", "-a --attempt -j --job", ex("42 --log-failed", "")),
+		// run list's -w is --workflow, not --web
+		ghQuery("list", "-a --all", "-b --branch -c --commit --created -e --event -L --limit -s --status -u --user -w --workflow", ex("-w ci.yml -L 5", ""))),
+	tool("repo", flags("", "", ""), ghQuery("view", "", "-b --branch", ex("owner/repo --json name", ""))),
+	tool("release", flags("", "", ""),
+		ghQuery("list", "--exclude-drafts --exclude-pre-releases", "-L --limit -O --order"),
+		ghQuery("view", "", "", ex("v1.0.0", ""))),
+	tool("workflow", flags("", "", ""),
+		ghQuery("list", "-a --all", "-L --limit"),
+		ghQuery("view", "-y --yaml", "-r --ref", ex("ci.yml --yaml", ""))),
+	tool("label", flags("", "", ""), ghQuery("list", "", "-L --limit -O --order -S --search --sort")),
+)
