@@ -126,6 +126,17 @@ func keepsRedirs(name string) bool {
 	return w != nil && w.KeepsRedirs
 }
 
+// locates says program name with flag ("" for none) only prints where
+// the program its operand names is (argv.Command's Locates: which, type
+// -P; cmds.Wrapper's LooksUp: command -v).
+func locates(name, flag string) bool {
+	if spec := cmds.Lookup(name); spec != nil && slices.Contains(spec.Locates, flag) {
+		return true
+	}
+	w := cmds.WrapperOf(name)
+	return flag != "" && w != nil && slices.Contains(w.LooksUp, flag)
+}
+
 // printsWorkDir says program name prints the working directory (its
 // entry's Output is argv.WorkDir: pwd).
 func printsWorkDir(name string) bool {

@@ -687,7 +687,8 @@ func (a *analyzer) promptExpand(name string, sc *scope) {
 	}
 }
 
-// lookupSubst returns X for $(which X), $(command -v X), $(type -P X).
+// lookupSubst returns X for $(which X), $(command -v X), $(type -P X):
+// a program that, with that flag or none, only prints where X is.
 func lookupSubst(p *syntax.CmdSubst) string {
 	if len(p.Stmts) != 1 {
 		return ""
@@ -700,11 +701,9 @@ func lookupSubst(p *syntax.CmdSubst) string {
 	for _, w := range c.Args {
 		words = append(words, w.Lit())
 	}
-	last := words[len(words)-1]
 	switch {
-	case words[0] == "which" && len(words) == 2, words[0] == "command" && len(words) == 3 && (words[1] == "-v" || words[1] == "-V"),
-		words[0] == "type" && len(words) == 3 && (words[1] == "-p" || words[1] == "-P"), words[0] == "whereis" && len(words) == 2:
-		return last
+	case len(words) == 2 && locates(words[0], ""), len(words) == 3 && words[1] != "" && locates(words[0], words[1]):
+		return words[len(words)-1]
 	}
 	return ""
 }

@@ -273,6 +273,10 @@ type Command struct {
 	// OutOperand: of two operands or more, the last is a file it writes
 	// (uniq IN OUT, xxd IN OUT)
 	OutOperand bool
+	// Locates are the flags with which it only prints where the program
+	// its one operand names is, "" for its call with no flag (which X,
+	// whereis X; type -p X, -P X): $(which X) stands for X
+	Locates []string
 	// DataOperands: its operands are data, never files (tr SET1 SET2)
 	DataOperands bool
 	// ReadOn: a letter the declaration lacks is reported (Unknown) and the

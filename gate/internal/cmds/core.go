@@ -22,6 +22,9 @@ func asData(cs ...*argv.Command) []*argv.Command {
 // tells of them (Status, Answer).
 func prints(o argv.Output, c *argv.Command) *argv.Command { c.Output = o; return c }
 
+// locates is c that prints where a program is with one of flags (argv.Command's Locates).
+func locates(c *argv.Command, flags ...string) *argv.Command { c.Locates = flags; return c }
+
 // shellWords are builtins and programs whose words are the shell's data:
 // a word the table does not declare is read by the gate's code, not asked
 // about (echo -x prints -x; test -nt compares).
@@ -56,7 +59,7 @@ var core = asData(
 		Examples: []argv.Example{ex("-d src ]", ""), ex("1 -lt 2 ]", "")}},
 	prints(argv.Answer, shellWords("expr", flags("", "", ""), want("1 + 2", "allow"), ex("length abc", ""),
 		want("\"$API_TOKEN\" : 'a'", "human human.env-dump"))),
-	shellWords("type", flags("-a -f -p -P -t", "", ""), ex("-t ls", "")),
+	locates(shellWords("type", flags("-a -f -p -P -t", "", ""), ex("-t ls", "")), "-p", "-P"),
 	shellWords("wait", flags("-n -f", "-p", ""), ex("-n", "")),
 	withState(argv.ReadsLine, shellWords("read", flags("-e -r -s", "-a -d -i -n -N -p -t -u", ""), ex("-r line", ""), ex("-p name: n", ""))),
 	withState(argv.MovesArgs, shellWords("shift", flags("", "", ""), ex("2", ""))),
@@ -119,8 +122,8 @@ var core = asData(
 	gnu("uname", flags("-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine -p --processor -i --hardware-platform -o --operating-system", "", "")),
 	gnu("uptime", flags("-p --pretty -s --since -r --raw", "", "")),
 	gnu("users", flags("", "", "")),
-	gnu("whereis", flags("-b -m -s -u -l -g", "-B -M -S -f", "")),
-	gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")),
+	locates(gnu("whereis", flags("-b -m -s -u -l -g", "-B -M -S -f", "")), ""),
+	locates(gnu("which", flags("-a -s --all --skip-alias --skip-functions --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias --read-functions -i", "", "")), ""),
 	gnu("whoami", flags("", "", "")),
 	gnu("yes", flags("", "", "")),
 	// --sysroot reads another tree's /proc and /sys: left out (lscpu, lsblk, lsmem)
