@@ -29,7 +29,7 @@ const (
 	maxFuncLines     = 169 // stmt
 	maxFuncsOver100  = 3
 	maxAnalyzerFuncs = 71
-	maxNameCompares  = 1   // a command's name compared with a literal (nameCompares), not in the builtins switch
+	maxNameCompares  = 0   // a command's name compared with a literal (nameCompares), not in the builtins switch
 	maxNameSets      = 0   // package-level sets keyed by program names
 	maxArgvScanners  = 8   // functions that compare a word with "--" themselves
 	minTableCoverage = 551 // of the programs the gate names, those the table declares

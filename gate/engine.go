@@ -137,6 +137,15 @@ func locates(name, flag string) bool {
 	return flag != "" && w != nil && slices.Contains(w.LooksUp, flag)
 }
 
+// printsToplevel says PROG SUB FLAG prints the root of the work tree
+// (git rev-parse --show-toplevel): a program of the git hook whose
+// subcommand's table row has FLAG as its Toplevel.
+func printsToplevel(prog, sub, flag string) bool {
+	t := cmds.ToolOf(prog)
+	s := cmds.GitSubOf(sub)
+	return t != nil && t.Hook == "git" && s != nil && s.Toplevel != "" && s.Toplevel == flag
+}
+
 // printsWorkDir says program name prints the working directory (its
 // entry's Output is argv.WorkDir: pwd).
 func printsWorkDir(name string) bool {

@@ -794,7 +794,7 @@ func isToplevelSubst(p *syntax.CmdSubst) bool {
 	if !ok || len(st.Redirs) > 0 || st.Background || st.Negated || len(c.Assigns) > 0 || len(c.Args) != 3 {
 		return false
 	}
-	return c.Args[0].Lit() == "git" && c.Args[1].Lit() == "rev-parse" && c.Args[2].Lit() == "--show-toplevel"
+	return printsToplevel(c.Args[0].Lit(), c.Args[1].Lit(), c.Args[2].Lit())
 }
 
 // gitToplevel is the root of the work tree dir is in: the nearest

@@ -181,6 +181,9 @@ type GitSub struct {
 	// the files its operands name, only their names and commits (git log,
 	// the raw output of diff-tree)
 	NamesOnly bool
+	// Toplevel is the flag with which, alone, it prints the work tree's
+	// root (rev-parse --show-toplevel), "" for none
+	Toplevel string
 	// Cmd declares its flags (one name only): a call the hook finds
 	// known-safe with a flag not declared asks
 	Cmd *argv.Command
@@ -323,7 +326,7 @@ var gitSubTable = []*GitSub{
 		"--stop-at-non-option --stuck-long",
 		"--prefix --since --after --until --before --resolve-git-dir --git-path --disambiguate --exclude --glob --path-format",
 		"--short --abbrev-ref --branches --tags --remotes --show-object-format"), ex("--show-toplevel", ""), ex("HEAD", "")),
-		Examples: []argv.Example{want("rev-parse --show-toplevel", "allow")}},
+		Toplevel: "--show-toplevel", Examples: []argv.Example{want("rev-parse --show-toplevel", "allow")}},
 	{Names: "ls-files", Class: GitReads, Paths: PathsAlways, Cmd: sub("ls-files", with(flags("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -k --killed -u --unmerged "+
 		"--directory --no-empty-directory --eol --error-unmatch -t -v -f --full-name --recurse-submodules --deduplicate -z --sparse --exclude-standard --resolve-undo",
 		"-x --exclude --exclude-per-directory --with-tree --format", "--abbrev --debug"), reads("-X --exclude-from")), ex("-o --exclude-standard", "")),
