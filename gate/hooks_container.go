@@ -19,7 +19,7 @@ var dockerVal = map[string]bool{"-e": true, "--env": true, "-u": true, "--user":
 	"--volume": true, "--name": true, "-p": true, "--publish": true, "--network": true, "--net": true, "--entrypoint": true, "-m": true,
 	"--memory": true, "--cpus": true, "--mount": true, "--label": true, "-l": true, "--env-file": true, "--platform": true,
 	"--pull": true, "--restart": true, "--hostname": true, "-h": true, "--add-host": true, "--device": true, "--cap-add": true,
-	"--cap-drop": true, "--security-opt": true, "--ulimit": true, "--tmpfs": true, "--log-driver": true, "--log-opt": true,
+	"--cap-drop": true, "--security-opt": true, "--userns": true, "--ulimit": true, "--tmpfs": true, "--log-driver": true, "--log-opt": true,
 	"--ipc": true, "--pid": true, "--gpus": true, "--shm-size": true, "--detach-keys": true, "-f": true, "--file": true,
 	"--project-name": true, "--profile": true, "--runtime": true, "--dns": true, "--expose": true, "--group-add": true}
 
@@ -77,8 +77,14 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 		if dockerVal[n] && !eq && i+1 < len(args) {
 			v = args[i+1].val
 		}
+		if w := args[i].val; len(w) > 2 && strings.HasPrefix(w, "-v") {
+			n, v = "-v", w[2:] // -v/:/host, the value attached
+		}
 		if n == "-v" || n == "--volume" || n == "--mount" {
 			a.containerMount(f, n, v, sc, idx)
+		}
+		if hostRoot(n, v) {
+			f.human = reason("human.privileged", "docker "+clip(args[i].val, 80)+" gives the container root on the host")
 		}
 		if dockerVal[args[i].val] {
 			i++
@@ -90,6 +96,27 @@ func (a *analyzer) container(f *rfact, idx int, args []word, sc *scope) summary 
 		return a.inner(args[i:], sc, idx)
 	}
 	return summary{}
+}
+
+// hostRoot reports a flag of docker run (value v) that gives the container
+// root on the host, as sudo would: --privileged, the host's process or
+// user namespace, a host device, or a capability that reaches past the
+// container (mount, modules, ptrace, reading any file).
+func hostRoot(n, v string) bool {
+	switch n {
+	case "--privileged":
+		return v != "false"
+	case "--pid", "--userns":
+		return v == "host"
+	case "--device":
+		return true
+	case "--cap-add":
+		switch strings.ToUpper(strings.TrimPrefix(strings.ToUpper(v), "CAP_")) {
+		case "ALL", "SYS_ADMIN", "SYS_MODULE", "SYS_PTRACE", "DAC_READ_SEARCH", "SYS_RAWIO":
+			return true
+		}
+	}
+	return false
 }
 
 // containerMount checks a bind mount: a container given /, a system

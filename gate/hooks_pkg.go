@@ -118,11 +118,36 @@ func (c *plainCall) pipCmd() {
 		if foreign {
 			f.ask = reason("ask.flag", "pip installs from another index")
 		}
-		for _, i := range ops[1:] {
-			if v := args[i].val; pipRemote(v) {
-				f.human, f.ruleClears = reason(remoteCode, "pip installs "+v+", code from outside the project"), true
-			}
+		c.pipRemotes(args, ops)
+	}
+}
+
+// pipRemotes makes an install of a URL or a VCS spec human-only: one of
+// its operands after the subcommand, ops[0], or a value of -e/--editable
+// (pip install -e git+https://…#egg=x clones and builds it).
+func (c *plainCall) pipRemotes(args []word, ops []int) {
+	specs := optionValues(args, 'e', "--editable")
+	for _, i := range ops[1:] {
+		specs = append(specs, args[i])
+	}
+	for _, w := range specs {
+		if v := w.val; pipRemote(v) {
+			c.f.human, c.f.ruleClears = reason(remoteCode, "pip installs "+v+", code from outside the project"), true
 		}
+	}
+}
+
+// uvPip reads uv pip install, uv's pip interface, as pip's install: a URL
+// or VCS spec is code from outside the project. The rest of uv is read
+// by its entry.
+func (c *plainCall) uvPip() {
+	ops := operands(c.args, nil)
+	if len(ops) < 2 || c.args[ops[0]].val != "pip" || c.args[ops[1]].val != "install" {
+		return
+	}
+	rest := c.args[ops[0]+1:]
+	if pops := operands(rest, pipValueFlags); len(pops) > 0 {
+		c.pipRemotes(rest, pops)
 	}
 }
 
@@ -169,6 +194,9 @@ func (c *plainCall) tool() bool {
 		c.pkgManager()
 	case "pip":
 		c.pipCmd()
+	case "uv":
+		c.uvPip()
+		return false // the rest of uv is read by its entry
 	case "cargo":
 		c.cargo()
 	case "go":

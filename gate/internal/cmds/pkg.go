@@ -258,6 +258,7 @@ var pkgTools = []*Tool{
 	pipTool("pip", want("list", "allow"), want("config set global.index-url http://x.test", "human human.persistence-write")),
 	pipTool("pip3", want("show requests", "allow")),
 	{Name: "uv",
+		Hook:        "uv", // uv pip install of a URL or VCS spec
 		Grant:       BySub,
 		Nested:      pipGroups,
 		Installs:    installWords,
@@ -266,7 +267,8 @@ var pkgTools = []*Tool{
 		Registry:    PyPI,
 		Version:     true,
 		FetchesURLs: true,
-		Examples:    []argv.Example{want("tool install ruff", "human human.outside-write")},
+		Examples: []argv.Example{want("tool install ruff", "human human.outside-write"), want("pip install git+https://example.com/x.git", "human human.remote-code"),
+			want("pip install -e git+https://example.com/x.git#egg=x", "human human.remote-code")},
 	},
 	{Name: "poetry",
 		Grant:       BySub,
