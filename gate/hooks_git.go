@@ -447,6 +447,8 @@ func (c *gitCall) hook(name string) bool {
 		c.overwrite()
 	case "reflog":
 		c.reflog()
+	case "queries":
+		c.queries()
 	case "branch":
 		c.branch()
 	case "stash":
@@ -734,6 +736,14 @@ func (c *gitCall) mv() {
 					human: reason("human.sensitive-read", "git mv gives a sensitive file another name")})
 			}
 		}
+	}
+}
+
+// queries finds a group's action known-safe when the table declares it
+// among the group's read-only actions (git notes list, git bisect log).
+func (c *gitCall) queries() {
+	if len(c.ops) > 0 && !c.rest[c.ops[0]].dyn && c.spec.Cmd.Sub(c.rest[c.ops[0]].val) != nil {
+		c.safe()
 	}
 }
 

@@ -243,9 +243,14 @@ var gitSubTable = []*GitSub{
 	{Names: "rebase", WorkTree: true, Hook: "rebase", Commands: []string{"--exec", "-x"}, ValueLetters: "sXCt", Examples: []argv.Example{want("rebase main", "human human.history-rewrite"), want("rebase --abort", "ask")}},
 	{Names: "commit", Message: true, Hook: "amend", Examples: []argv.Example{want("commit -m x", "ask"), want("commit --amend", "human human.history-rewrite"),
 		want("commit -F /home/u/.ssh/id_rsa", "human human.sensitive-read")}},
-	{Names: "notes", Message: true, Group: true},
-	// bisect run CMD runs CMD (gate/hooks_git.go runsCommand)
-	{Names: "bisect", Group: true},
+	// notes list prints which notes annotate which objects, notes show
+	// one note; the other actions write notes
+	{Names: "notes", Message: true, Group: true, Hook: "queries", Cmd: tool("notes", flags("", "--ref", ""), sub("list", flags("", "", "")), sub("show", flags("", "", ""))),
+		Examples: []argv.Example{want("notes list", "allow"), want("notes --ref=review show HEAD", "allow"), want("notes add -m x HEAD", "ask")}},
+	// bisect log prints the session's log; bisect run CMD runs CMD
+	// (gate/hooks_git.go runsCommand)
+	{Names: "bisect", Group: true, Hook: "queries", Cmd: tool("bisect", flags("", "", ""), sub("log", flags("", "", ""))),
+		Examples: []argv.Example{want("bisect log", "allow"), want("bisect run rm -rf ~", "deny floor.rm-root"), want("bisect start", "ask")}},
 	{Names: "maintenance", Group: true, Installs: []string{"start", "register"}, Examples: []argv.Example{want("maintenance run", "ask"),
 		want("maintenance start", "human human.persistence-write")}},
 	// the template's hooks run at the next commit
