@@ -31,7 +31,7 @@ const (
 	maxAnalyzerFuncs = 71
 	maxNameCompares  = 0   // a command's name compared with a literal (nameCompares), not in the builtins switch
 	maxNameSets      = 0   // package-level sets keyed by program names
-	maxArgvScanners  = 8   // functions that compare a word with "--" themselves
+	maxArgvScanners  = 7   // functions that compare a word with "--" themselves
 	minTableCoverage = 551 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
 	// each is never known-safe (TestIgnoredNeverSafe), so an unknown flag

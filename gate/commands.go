@@ -568,10 +568,10 @@ type interpCall struct {
 	rest    int      // first word after the options
 }
 
-// parseInterp reads an interpreter's options, short ones clustered as its
-// getopt does (perl -lne CODE, python3 -Ic CODE, ruby -rsocket -we CODE).
-// For interpreters whose options the table does not declare, any
-// -c/-e/--eval word's value is code.
+// parseInterp reads an interpreter's options by its entry, short ones
+// clustered as its getopt does (perl -lne CODE, python3 -Ic CODE, ruby
+// -rsocket -we CODE; cmds.Interp). For interpreters whose options the
+// table does not declare, any -c/-e/--eval word's value is code.
 func parseInterp(ip *cmds.Interp, args []word) interpCall {
 	c := interpCall{ip: ip, rest: len(args)}
 	if !ip.Getopt {
@@ -583,100 +583,27 @@ func parseInterp(ip *cmds.Interp, args []word) interpCall {
 				}
 			}
 		}
-		c.rest = len(args)
 		return c
 	}
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		next := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i].val
-			}
-			return ""
-		}
+	inv := parseArgs(ip.Cmd, args)
+	if len(inv.Operands) > 0 {
+		c.rest = inv.Operands[0] // the script, or the code's argv (python -c CODE ARGS)
+	}
+	for _, u := range inv.Uses {
+		v, _ := valueWord(args, u) // none: "" (python -c at the end)
 		switch {
-		case v == "--":
-			c.rest = i + 1
-			return c
-		case v == "-" || !strings.HasPrefix(v, "-") || args[i].dyn:
-			c.rest = i
-			return c
-		case strings.HasPrefix(v, "--"):
-			n, val, eq := strings.Cut(v, "=")
-			fl := ip.Long(n)
-			if !eq && fl != nil && fl.Arity == argv.Value {
-				val = next()
-			}
-			c.use(fl, val)
-		case !ip.Clusters:
-			// node does not cluster options: -pe is its alias of -p -e
-			if fl := ip.Long(v); fl != nil && fl.Arity == argv.Value {
-				c.use(fl, next())
-			}
-		default:
-			if c.cluster(v, next) {
-				c.rest = i + 1 // python -c CODE, -m MOD: the rest is its argv
-				return c
-			}
+		case u.Flag.Role == argv.Code:
+			c.code = append(c.code, v.val)
+		case u.Flag.Role == argv.Load:
+			c.libs = append(c.libs, v.val)
+		case u.Flag.Sets == cmds.InterpModule:
+			c.module = v.val
+		case u.Flag.Sets == cmds.InterpServe:
+			c.serve = true
 		}
+		c.inPlace = c.inPlace || u.Flag.Sets == cmds.InterpInPlace
 	}
 	return c
-}
-
-// use keeps what flag fl (nil: one the table lacks) gives with value
-// val: code, or a library.
-func (c *interpCall) use(fl *argv.Flag, val string) {
-	switch {
-	case fl == nil:
-	case fl.Role == argv.Code:
-		c.code = append(c.code, val)
-	case fl.Role == argv.Load:
-		c.libs = append(c.libs, val)
-	}
-}
-
-// cluster reads the short options of word v, clustered as the
-// interpreter's getopt does (perl -lne CODE, python3 -Ic CODE, ruby
-// -rsocket -we CODE); next is the following word, as a value. It reports
-// a flag that ends the options (python -c, -m).
-func (c *interpCall) cluster(v string, next func() string) (ends bool) {
-	ip := c.ip
-	for j := 1; j < len(v); j++ {
-		l := v[j]
-		if l == ip.InPlace {
-			c.inPlace = true
-		}
-		if strings.IndexByte(ip.Digits, l) >= 0 {
-			// -l, -0, -C, -W take only the digits that follow: -l0ne CODE
-			for j+1 < len(v) && (v[j+1] >= '0' && v[j+1] <= '9' || l == '0' && v[j+1] == 'x') {
-				j++
-			}
-			continue
-		}
-		fl := ip.Short(l)
-		if fl == nil {
-			continue
-		}
-		val := v[j+1:]
-		if val == "" && fl.Arity == argv.Value {
-			val = next()
-		}
-		switch {
-		case fl.Role == argv.Code:
-			c.code = append(c.code, val)
-			return ip.CodeEnds
-		case l == ip.Serve:
-			c.serve = true
-		case l == ip.Module:
-			c.module = val
-			return true
-		default:
-			c.use(fl, val)
-		}
-		return false
-	}
-	return false
 }
 
 // serves reports an interpreter's built-in file server: python -m

@@ -29,6 +29,10 @@ const (
 	// its cluster reads on: bash's set -oe pipefail is -o pipefail -e
 	// (getopt would read -o e), set -o -k lists the options and sets -k
 	NextWord
+	// Digits: a short flag's value is the digits right after it in its
+	// cluster, which reads on: perl -l0ne CODE is -l0 -n -e CODE; the
+	// flag -0's may be hex, -0x1F
+	Digits
 )
 
 // Role is what a flag's value is to the program.
@@ -213,6 +217,9 @@ type Flag struct {
 	// searches: a pattern, recursion, hidden files …), 0 for nothing:
 	// every spelling of the flag sets the same.
 	Sets Sets
+	// Ends: the flags end after it and its value, the words after it
+	// are operands: python -c CODE ARGS, -m MOD ARGS
+	Ends bool
 	// Each: Names lists several flags, one a word, the spellings of one
 	// joined by "|" ("-q --quiet|--silent"), each with this Arity, Role
 	// and Effect. A table writes its flags so; they are told apart when
@@ -631,8 +638,25 @@ func (c *Command) scan(n int, at func(int) (string, bool), inv *Invocation, mode
 			mode.unknown(inv, v)
 			continue
 		}
-		i = c.parseShort(v, i, n, at, inv, mode)
+		var ends bool
+		if i, ends = c.parseShort(v, i, n, at, inv, mode); ends {
+			return c.ended(i+1, n, at, inv, mode)
+		}
 	}
+	return -1
+}
+
+// ended records the words from to n as operands, those after a flag that
+// ends the flags (Flag.Ends), and returns what scan returns in mode: the
+// first operand's index in mode firstOperand (-1: none), else -1.
+func (c *Command) ended(from, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
+	if mode == firstOperand {
+		if from < n {
+			return from
+		}
+		return -1
+	}
+	c.operands(from, n, at, inv, mode)
 	return -1
 }
 
@@ -731,9 +755,10 @@ func (c *Command) operands(from, n int, at func(int) (string, bool), inv *Invoca
 }
 
 // parseShort reads the cluster v, word i (-abc, -ofile, -5), and returns
-// the index of the last word it used.
+// the index of the last word it used, and whether its last flag ends the
+// flags (Flag.Ends).
 // In a mode that records (whole, usesOnly) the flags found are kept in inv.Uses.
-func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) int {
+func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), inv *Invocation, mode scanMode) (int, bool) {
 	record := mode.records()
 	taken := i // the last word the cluster's NextWord flags took
 	for j := 1; j < len(v); j++ {
@@ -748,7 +773,7 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 			if c.Unknown == Skip || c.ReadOn {
 				continue // a switch, or read on past it
 			}
-			return taken
+			return taken, false
 		}
 		u := Use{Flag: f, Name: v[j-1 : j+1], At: i, ValAt: -1}
 		if j > 1 {
@@ -757,6 +782,12 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 		last := i
 		switch {
 		case f.Arity == None:
+		case f.Arity == Digits:
+			k := digitsAfter(v, j)
+			if k > j {
+				u.ValAt, u.Value = i, v[j+1:k+1]
+			}
+			j = k
 		case f.Arity == NextWord:
 			if vi, val := next(taken, n, at); vi >= 0 && !strings.HasPrefix(val, "-") {
 				u.ValAt, u.Value, taken = vi, val, vi
@@ -776,9 +807,19 @@ func (c *Command) parseShort(v string, i, n int, at func(int) (string, bool), in
 		if record {
 			inv.Uses = append(inv.Uses, u)
 		}
-		if f.Arity != None && f.Arity != NextWord {
-			return last
+		if f.Arity != None && f.Arity != NextWord && f.Arity != Digits || f.Ends {
+			return last, f.Ends
 		}
 	}
-	return taken
+	return taken, false
+}
+
+// digitsAfter is the index of the last digit after the flag at v[j] (j
+// for none): its Digits value, hex (x and digits) for the flag -0.
+func digitsAfter(v string, j int) int {
+	k := j
+	for k+1 < len(v) && (v[k+1] >= '0' && v[k+1] <= '9' || v[j] == '0' && v[k+1] == 'x') {
+		k++
+	}
+	return k
 }

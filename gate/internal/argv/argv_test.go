@@ -304,3 +304,32 @@ func TestRunTimeOperands(t *testing.T) {
 		t.Errorf("without: operands %v, want [1]", got)
 	}
 }
+
+// TestDigitsAndEnds checks a Digits flag's value (the digits after it, the
+// cluster read on) and a flag that ends the flags (python -c CODE ARGS).
+func TestDigitsAndEnds(t *testing.T) {
+	perl := &Command{Name: "perl", StopAtOperand: true, ReadOn: true, Flags: []Flag{
+		{Names: "-l -0", Arity: Digits, Each: true}, {Names: "-e", Arity: Value}, {Names: "-n", Arity: None}}}
+	inv := perl.Parse(strings.Fields("-l0ne print f"), nil)
+	var got []string
+	for _, u := range inv.Uses {
+		got = append(got, u.Name+"="+u.Value)
+	}
+	if want := []string{"-l=0", "-n=", "-e=print"}; !reflect.DeepEqual(got, want) || !reflect.DeepEqual(inv.Operands, []int{2}) {
+		t.Errorf("perl -l0ne print f: %v %v, want %v [2]", got, inv.Operands, want)
+	}
+	if u := perl.Parse([]string{"-0x1F"}, nil).Uses; len(u) != 1 || u[0].Value != "x1" {
+		t.Errorf("perl -0x1F: %v, want -0 with x1 (then F)", u)
+	}
+	python := &Command{Name: "python", StopAtOperand: true, Flags: []Flag{{Names: "-c", Arity: Value, Ends: true}, {Names: "-u", Arity: None}}}
+	for args, want := range map[string][]int{"-c CODE -u x": {2, 3}, "-cCODE -u": {1}, "-uc CODE": nil, "-u -c": nil} {
+		w := strings.Fields(args)
+		if got := python.Parse(w, nil).Operands; !reflect.DeepEqual(got, want) {
+			t.Errorf("python %s: operands %v, want %v", args, got, want)
+		}
+		first := python.FirstOperand(len(w), func(i int) (string, bool) { return w[i], false })
+		if (len(want) == 0 && first != -1) || (len(want) > 0 && first != want[0]) {
+			t.Errorf("python %s: first operand %d, want %v", args, first, want)
+		}
+	}
+}

@@ -19,33 +19,19 @@ type Interp struct {
 	// Cmd declares its flags: the help and version words, and with Getopt
 	// the options its own getopt reads (a short flag of Arity Value takes
 	// the rest of its cluster or the next word, one of Arity Optional the
-	// rest of its cluster only; Role Code is inline code, Role Load a
-	// library it loads first). nil when its entry is a tool's (deno, bun:
-	// pkg.go).
+	// rest of its cluster only, one of Arity Digits the digits after it;
+	// Role Code is inline code, Role Load a library it loads first; Sets
+	// says what else one does, Ends that the words after it are the code's
+	// argv). nil when its entry is a tool's (deno, bun: pkg.go).
 	Cmd  *argv.Command
 	name string
-	// Getopt: its options are read by Cmd's flags. Without, any -c, -e or
+	// Getopt: its options are read by Cmd's flags (node's do not
+	// cluster, and its -pe is one flag: OneDash). Without, any -c, -e or
 	// --eval word's value is code.
 	Getopt bool
-	// Clusters: short options cluster (perl -lne CODE); node's do not, and
-	// its -pe is one flag.
-	Clusters bool
-	// CodeEnds: inline code ends the options, the words after it are the
-	// code's argv (python -c CODE ARGS).
-	CodeEnds bool
-	// Module is the letter whose value is a module run as the program,
-	// ending the options (python -m MOD ARGS), 0 for none.
-	Module byte
-	// InPlace is the letter that edits the operands in place (perl -i,
-	// ruby -i), 0 for none.
-	InPlace byte
-	// Digits are the letters that take only the digits after them (perl
-	// -l0ne CODE is -l0 -n -e CODE).
-	Digits string
-	// Serve is the letter that serves the directory (php -S ADDR), 0 for
-	// none; ServeModules the modules that do (python -m http.server);
-	// ServeLib the library whose httpd does (ruby -run -e httpd).
-	Serve        byte
+	// ServeModules are the modules that serve the directory (python -m
+	// http.server); ServeLib the library whose httpd does (ruby -run -e
+	// httpd).
 	ServeModules []string
 	ServeLib     string
 	// Backticks: `…` in its code runs a shell command.
@@ -98,6 +84,14 @@ func (i *Interp) flag(match func(string) bool, valued bool) *argv.Flag {
 	return nil
 }
 
+// What an interpreter's flag does besides its Role (argv.Flag.Sets), read
+// by gate/commands.go's interpreter.
+const (
+	InterpModule  argv.Sets = iota + 1 // its value is a module run as the program (python -m MOD)
+	InterpInPlace                      // it edits its operands in place (perl -i, ruby -i)
+	InterpServe                        // it serves the directory (php -S ADDR)
+)
+
 // interpVersion are the words the gate reads, alone, as a request for an
 // interpreter's help or version (gate/commands.go's interpreter, help.go).
 const interpVersion = "-h --help -V -v --version"
@@ -126,42 +120,54 @@ func interp(name string, extra string, ex ...argv.Example) *Interp {
 	return &Interp{Cmd: &argv.Command{Name: name, Flags: []argv.Flag{switches(interpVersion + extra)}, Hook: "interp", Examples: ex}}
 }
 
-// getopt declares an interpreter whose options the gate reads by flags.
+// getopt declares an interpreter whose options the gate reads by flags:
+// they end at the first operand, the script (a word only known at run
+// time among them), and a cluster reads on past a letter it lacks.
 func getopt(name string, ip Interp, flags []argv.Flag, ex ...argv.Example) *Interp {
 	ip.Getopt = true
-	ip.Cmd = &argv.Command{Name: name, Hook: "interp", Examples: ex,
+	ip.Cmd = &argv.Command{Name: name, Hook: "interp", Examples: ex, StopAtOperand: true, RunTimeOperands: true, ReadOn: true,
 		Flags: append(append([]argv.Flag{switches(interpVersion)}, flags...), getoptLongs...)}
 	return &ip
 }
 
+// ends is flag f after which the words are the code's argv (python -c).
+func ends(f argv.Flag) argv.Flag { f.Ends = true; return f }
+
+// setting is flag f that sets s (argv.Flag.Sets).
+func setting(f argv.Flag, s argv.Sets) argv.Flag { f.Sets = s; return f }
+
+// digits are flags taking the digits after them (perl -l0, -0777).
+func digits(names string) argv.Flag { return argv.Flag{Names: names, Arity: argv.Digits, Each: true} }
+
+// perlish are perl's and ruby's shared flags: -i edits in place (an
+// optional backup suffix), -l, -0, -C and -W take only the digits after
+// them.
+var perlish = []argv.Flag{setting(optional("-i"), InterpInPlace), digits("-l -0 -C -W")}
+
 // python is the python family's entry under one of its names.
 func python(name string) *Interp {
-	return getopt(name, Interp{Clusters: true, CodeEnds: true, Module: 'm', ServeModules: []string{"http.server", "SimpleHTTPServer"}},
-		[]argv.Flag{value("-c", argv.Code), value("-m", argv.Opaque), value("-W -X -Q", argv.Opaque)},
+	return getopt(name, Interp{ServeModules: []string{"http.server", "SimpleHTTPServer"}},
+		[]argv.Flag{ends(value("-c", argv.Code)), ends(setting(value("-m", argv.Opaque), InterpModule)), value("-W -X -Q", argv.Opaque)},
 		want("--version", "allow"), want("-c pass", "ask ask.interpreter"), want("-m http.server", "human human.file-server"))
 }
 
-// perlish are perl's and ruby's shared readings: -i edits in place, -l,
-// -0, -C and -W take only the digits after them.
-var perlish = Interp{Clusters: true, InPlace: 'i', Digits: "l0CW"}
-
-// node is node's entry under one of its names.
+// node is node's entry under one of its names: its options do not
+// cluster, -pe is one flag.
 func node(name string) *Interp {
-	return getopt(name, Interp{}, []argv.Flag{value("-e -p -pe", argv.Code), value("-r", argv.Load)},
+	ip := getopt(name, Interp{}, []argv.Flag{value("-e -p -pe", argv.Code), value("-r", argv.Load)},
 		want("-v", "allow"), want("-e 1", "ask ask.interpreter"))
+	ip.Cmd.OneDash = true
+	return ip
 }
 
 var interps = []*Interp{
 	python("python"), python("python3"), python("python3.12"), python("pypy3"),
-	getopt("perl", perlish, []argv.Flag{value("-e -E", argv.Code), value("-M -m", argv.Load), value("-I", argv.Opaque), optional("-i -x -d -D")},
-		want("-v", "allow"), want("-e 1", "ask ask.interpreter")).backticks(),
-	func() *Interp {
-		ruby := perlish
-		ruby.ServeLib, ruby.Backticks = "un", true
-		return getopt("ruby", ruby, []argv.Flag{value("-e", argv.Code), value("-r", argv.Load), value("-I -C -E", argv.Opaque), optional("-i -x -T -K -F")},
-			want("--version", "allow"), want("-run -e httpd", "human human.file-server"))
-	}(),
-	getopt("php", Interp{Clusters: true, Serve: 'S', Backticks: true}, []argv.Flag{value("-r -B -R -E", argv.Code), value("-f -d -c -S -t -z", argv.Opaque)},
+	getopt("perl", Interp{}, append([]argv.Flag{value("-e -E", argv.Code), value("-M -m", argv.Load), value("-I", argv.Opaque), optional("-x -d -D")}, perlish...),
+		want("-v", "allow"), want("-e 1", "ask ask.interpreter"), argv.Example{Args: "-l0ne 'print' f", Unknown: "-n", Want: "ask ask.interpreter"}).backticks(),
+	getopt("ruby", Interp{ServeLib: "un", Backticks: true}, append([]argv.Flag{value("-e", argv.Code), value("-r", argv.Load), value("-I -E", argv.Opaque),
+		optional("-x -T -K -F")}, perlish...),
+		want("--version", "allow"), want("-run -e httpd", "human human.file-server")),
+	getopt("php", Interp{Backticks: true}, []argv.Flag{value("-r -B -R -E", argv.Code), value("-f -d -c -t -z", argv.Opaque), setting(value("-S", argv.Opaque), InterpServe)},
 		want("-v", "allow"), want("-S 0.0.0.0:8000", "human human.file-server")),
 	node("node"), node("nodejs"),
 	{name: "deno"}, {name: "bun"},
