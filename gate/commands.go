@@ -236,7 +236,7 @@ func (a *analyzer) dynamicFloors(f *rfact, words []word, sc *scope, idx int) {
 	}
 	a.funcs, a.vals, a.arrays, a.aliases = maps.Clone(a.funcs), maps.Clone(a.vals), maps.Clone(a.arrays), maps.Clone(a.aliases)
 	a.refs, a.written, a.coprocs, a.fdText = maps.Clone(a.refs), maps.Clone(a.written), maps.Clone(a.coprocs), maps.Clone(a.fdText)
-	a.listVars = maps.Clone(a.listVars)
+	a.listVars, a.listings = maps.Clone(a.listVars), maps.Clone(a.listings)
 	a.shadow = true
 	var floor, persist *protocol.Reason
 	for _, n := range cmds.DynamicTrials {

@@ -189,7 +189,11 @@ func (c *wrapCall) xargs(i int) summary {
 		switch u.Flag.Role {
 		case argv.Read:
 			if has && v.val != "" {
-				j := a.readFact(a.pathWord(v, sc, false), idx, false)
+				r := a.pathWord(v, sc, false)
+				if l := a.listings[r.abs]; l != nil && !v.dyn {
+					a.stdin = l // xargs -a l, l a listing this call wrote
+				}
+				j := a.readFact(r, idx, false)
 				// the arguments are the file's contents
 				argTaint = argTaint || a.facts[j].human != nil && a.facts[j].human.Code == "human.sensitive-read"
 			}

@@ -66,6 +66,10 @@ type shellState struct {
 	// fdText is what reading fd N gives after exec N<<<TEXT, exec N<<EOF or
 	// exec N< <(…): bash <&3, or any later reader of fd 0
 	fdText map[string]*stdinSrc
+	// listings are the files this call wrote a listing to that may name
+	// secrets (find ~ -name '*.pem' > l), by absolute path: xargs cat < l,
+	// xargs -a l cat read those names
+	listings map[string]*stdinSrc
 }
 
 // analyzer holds the state of one Analyze call: the shell's state and the

@@ -73,6 +73,61 @@ type stdinSrc struct {
 	broadList bool
 }
 
+// recordOutputs records what a statement's redirections of stdout to
+// files named by literals keep for the later commands of the call: the
+// known text it printed (echo 'cmd' > x.sh: running x.sh runs cmd), and a
+// listing that may name secrets (find ~ -name '*.pem' > l: xargs cat < l
+// and xargs -a l cat read those names; only secretList is kept, as a later
+// write can add names but not make the listing a clean one). resolve
+// makes a name absolute.
+func (st *shellState) recordOutputs(redirs []*syntax.Redirect, s summary, resolve func(string) pathRef) {
+	out := textOf(s.out)
+	if out == "" && !s.secretList {
+		return
+	}
+	for _, r := range redirs {
+		if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut || r.N != nil && r.N.Value != "1" {
+			continue
+		}
+		w, ok := litText(r.Word)
+		if !ok {
+			continue
+		}
+		p := resolve(w)
+		if !p.known {
+			continue
+		}
+		if out != "" {
+			if st.written == nil {
+				st.written = map[string]string{}
+			}
+			if r.Op != syntax.AppOut {
+				st.written[p.abs] = ""
+			}
+			st.written[p.abs] += out
+		}
+		if s.secretList {
+			if st.listings == nil {
+				st.listings = map[string]*stdinSrc{}
+			}
+			st.listings[p.abs] = &stdinSrc{text: "$_", secretList: true, broadList: s.broadList}
+		}
+	}
+}
+
+// listingIn is what reading the file w names gives on stdin: a listing
+// this call wrote to it (recordOutputs), else nil.
+func (st *shellState) listingIn(w *syntax.Word, resolve func(string) pathRef) *stdinSrc {
+	if st.listings == nil {
+		return nil
+	}
+	name, ok := litText(w)
+	if !ok {
+		return nil
+	}
+	return st.listings[resolve(name).abs]
+}
+
 // then is the output of x and then y, as a list (x; y, x && y) prints it:
 // nil unless each is known, one of them possibly known to be empty.
 func (x *stdinSrc) then(y *stdinSrc) *stdinSrc {
@@ -237,7 +292,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 				a.pendingStdin = in // bash <&3 after exec 3<<<'cmd'
 			}
 		case syntax.RdrIn:
-			a.pendingStdin = nil // a file: a script, not a string
+			a.pendingStdin = a.listingIn(r.Word, func(n string) pathRef { return a.resolvePath(n, sc.cwd, true) }) // a file: a script, not a string, or a listing this call wrote
 			if len(r.Word.Parts) == 1 {
 				if p, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && p.Op == syntax.CmdIn {
 					// bash < <(echo 'cmd'): the command reads the substitution's output
@@ -337,26 +392,7 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 			}
 		}
 	}
-	if out := textOf(s.out); out != "" {
-		// echo 'cmd' > x.sh: running x.sh later in the call runs cmd
-		for _, r := range st.Redirs {
-			if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut || r.N != nil && r.N.Value != "1" {
-				continue
-			}
-			if w, ok := litText(r.Word); ok {
-				p := a.resolvePath(w, sc.cwd, true)
-				if p.known {
-					if a.written == nil {
-						a.written = map[string]string{}
-					}
-					if r.Op != syntax.AppOut {
-						a.written[p.abs] = ""
-					}
-					a.written[p.abs] += out
-				}
-			}
-		}
-	}
+	a.recordOutputs(st.Redirs, s, func(n string) pathRef { return a.resolvePath(n, sc.cwd, true) })
 	if cmdTaint {
 		// a file written from a secret is a secret too
 		for _, f := range a.facts[mid:] {
