@@ -138,11 +138,12 @@ const CopyTarget argv.Sets = 1
 // letters, which GNU's do not contradict; where they do (install -D,
 // -T, -S) the GNU reading is declared, and a BSD value read as an
 // operand is one more file read. A letter it lacks is read past
-// (ReadOn), so -Zt DIR keeps -t. Its flags do not make it known-safe:
-// an unknown one changes no answer (Unknown: Ignore).
+// (ReadOn), so -Zt DIR keeps -t. Its flags are all declared, so one it
+// lacks is reported (Unknown: Ask); it is never known-safe whatever its
+// flags.
 func copyTool(name string, does Does, none, vals, opt string, ex ...argv.Example) *FileTool {
 	t := fileTool(name, does, with(flags(none, vals, opt), means("-t --target-directory", argv.Value, CopyTarget)), ex...)
-	t.Cmd.Abbrev, t.Cmd.ReadOn = true, true
+	t.Cmd.Abbrev, t.Cmd.ReadOn, t.Cmd.Unknown = true, true, argv.Ask
 	return t
 }
 
