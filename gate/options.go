@@ -227,9 +227,12 @@ func shortValue(args []word, j int, letter byte, withVal string) (string, bool) 
 }
 
 // operands lists the non-flag words, skipping values of flags in valFlags.
-// It stays: a word known only at run time is an operand here even when it
-// starts with a dash, where the table's parser reads -$X as a flag, so
-// its ~60 calls move one family at a time, each with its goldens.
+// It stays: it reads a cluster as one flag word (-xo takes no value,
+// where a declaration with -o valued reads the next word as -o's), and a
+// word known only at run time as an operand even when it starts with a
+// dash (a declaration does so only with RunTimeOperands: sed, awk, the
+// interpreters), so its ~60 calls move one family at a time, each with
+// its goldens, as copyMove's, sed's and awk's did.
 func operands(args []word, valFlags map[string]bool) []int {
 	var out []int
 	dd := false
