@@ -107,6 +107,36 @@ func readsInput(name string) bool {
 	return st == argv.ReadsLine || st == argv.ReadsLines
 }
 
+// inShellBuiltin is the program a call runs in this shell, as the shell
+// reads its name (\read and 're'ad are read), and the words after it:
+// past the wrappers that run a builtin here (command, builtin: cmds.Wrapper
+// InShell) and their options as their entries declare them; "" when a
+// word is only known at run time, an option is not declared, or the call
+// only looks a name up (command -v read).
+func inShellBuiltin(args []*syntax.Word) (string, []*syntax.Word) {
+	for len(args) > 0 {
+		name, known := litText(args[0])
+		w := cmds.WrapperOf(name)
+		switch {
+		case !known:
+			return "", nil
+		case w == nil || !w.InShell:
+			return name, args[1:]
+		}
+		rest := args[1:]
+		if w.Opts == nil {
+			args = rest
+			continue
+		}
+		inv := w.Opts.ParseAt(len(rest), func(i int) (string, bool) { v, ok := litText(rest[i]); return v, !ok })
+		if len(inv.Unknown) > 0 || len(inv.Operands) == 0 || slices.ContainsFunc(inv.Uses, func(u argv.Use) bool { return slices.Contains(w.LooksUp, u.Name) }) {
+			return "", nil
+		}
+		args = rest[inv.Operands[0]:]
+	}
+	return "", nil
+}
+
 // movesArgs says command name may move or replace a function's
 // positional parameters: shift and set (argv.State MovesArgs), a wrapper
 // that runs shell code here (eval, source) or another command that may

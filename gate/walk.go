@@ -370,9 +370,9 @@ func (a *analyzer) stmt(st *syntax.Stmt, sc *scope) summary {
 	if c, ok := st.Cmd.(*syntax.CallExpr); ok && (redir.taint || redir.downloader) && len(c.Args) > 1 {
 		// read K < .env: K holds the secret; read c < <(curl …): c holds
 		// downloaded text (recorded in fetched as $c)
-		if readsInput(c.Args[0].Lit()) {
-			for _, w := range c.Args[1:] {
-				if n := w.Lit(); n != "" && !strings.HasPrefix(n, "-") {
+		if name, args := inShellBuiltin(c.Args); readsInput(name) {
+			for _, w := range args {
+				if n, known := litText(w); known && n != "" && !strings.HasPrefix(n, "-") {
 					a.setTaint(n, a.taint[n] || redir.taint)
 					if redir.downloader {
 						a.markFetched(pathRef{known: true, abs: "$" + n, real: "$" + n})
