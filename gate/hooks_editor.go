@@ -180,6 +180,11 @@ func (c *plainCall) gdb() {
 	for i, w := range args {
 		v := strings.TrimLeft(w.val, "-")
 		switch {
+		case v == "args" && strings.HasPrefix(w.val, "-") && i+1 < len(args):
+			// gdb --args PROG ARGS…: the program it debugs, run by -ex run
+			// (or the user's run), with its arguments; the rest are its words
+			c.s.or(a.inner(args[i+1:], sc, idx))
+			return
 		case (v == "ex" || v == "iex" || v == "eval-command") && i+1 < len(args):
 			a.gdbCommand(f, args[i+1].val, sc, idx)
 		case strings.HasPrefix(v, "eval-command="):

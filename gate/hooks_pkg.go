@@ -152,12 +152,24 @@ func (c *plainCall) uvPip() {
 }
 
 // cargo polices cargo's flags: --config and -Z set configuration that can
-// run programs; --target-dir and --manifest-path outside the project.
+// run programs; --target-dir and --manifest-path outside the project;
+// cargo watch's -s/-x commands.
 func (c *plainCall) cargo() {
 	a, f, args, sc := c.a, c.f, c.args, c.sc
+	watch := len(args) > 0 && args[0].val == "watch"
 	for i, w := range args {
 		n, val, eq := strings.Cut(w.val, "=")
+		if !eq && i+1 < len(args) && watch && (n == "-s" || n == "--shell" || n == "-x" || n == "--exec") {
+			val = args[i+1].val
+		}
 		switch {
+		case watch && (n == "-s" || n == "--shell"):
+			// cargo watch -s CMD runs CMD through the shell on each change
+			f.ask = reason("ask.flag", "cargo watch runs a command")
+			c.s.or(a.reparse(val, sc, c.idx))
+		case watch && (n == "-x" || n == "--exec"):
+			f.ask = reason("ask.flag", "cargo watch runs a cargo command")
+			c.s.or(a.reparse("cargo "+val, sc, c.idx))
 		case n == "--config" || n == "-Z":
 			f.ask = reason("ask.flag", "cargo "+n+" sets configuration that can run programs")
 		case n == "--target-dir":
