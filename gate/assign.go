@@ -412,8 +412,9 @@ func dangerousEnv(n string) bool {
 		"LESS", "MORE", "LESSKEY", "LESSKEYIN", "LESSKEY_CONTENT", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM",
 		// options and config files a tool reads from the environment
 		"ZIPOPT", "MANOPT", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME",
-		// the host and repository gh's queries talk to, and its configuration
-		"GH_HOST", "GH_REPO", "GH_CONFIG_DIR",
+		// the host and repository gh's queries talk to, and its configuration;
+		// the cluster kubectl talks to, whose configuration may run a credential program
+		"GH_HOST", "GH_REPO", "GH_CONFIG_DIR", "KUBECONFIG",
 		// man's formatter: groff -U (unsafe requests), its programs and macros, the pages it formats
 		"MANROFFOPT", "MANPATH", "GROFF_BIN_PATH", "GROFF_COMMAND_PREFIX", "GROFF_TMAC_PATH":
 		return true

@@ -90,7 +90,7 @@ func TestAlways(t *testing.T) {
 		{"plain command exact", bash("make"), "Bash(make)", "bash: make  (this project)"},
 		{"nested subcommand", bash("gh pr create --fill"), "Bash(gh pr create *)", "bash: gh pr create *  (this project)"},
 		// a grant on one action of a group must not cover the others
-		{"kubectl get names the resource", bash("kubectl get pods"), "Bash(kubectl get pods *)", "bash: kubectl get pods *  (this project)"},
+		{"kubectl describe names the resource", bash("kubectl describe pods"), "Bash(kubectl describe pods *)", "bash: kubectl describe pods *  (this project)"},
 		{"terraform state names the action", bash("terraform state list"), "Bash(terraform state list *)", "bash: terraform state list *  (this project)"},
 		{"npm token names the action", bash("npm token list"), "Bash(npm token list *)", "bash: npm token list *  (this project)"},
 		{"git stash needs its action", bash("git stash pop"), "Bash(git stash pop *)", "bash: git stash pop *  (this project)"},

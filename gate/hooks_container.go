@@ -204,6 +204,34 @@ func (c *plainCall) kube() {
 		slices.Contains(t.Uninstalls, args[ops[0]].val)) {
 		f.human = reason("human.teardown", lb+" deletes a deployment or namespace")
 	}
+	c.kubeQuery()
+}
+
+// kubeQuery finds kubectl's queries known-safe (the table's kubectl
+// subcommands: get, logs, top pods, config current-context …) when their
+// output is a table or names (cmds.KubeOutput: wide, name) and no word is
+// known only at run time; flags before the subcommand ask.
+func (c *plainCall) kubeQuery() {
+	args := c.args
+	q := cmds.Lookup(c.lb)
+	i := 0
+	for ; q != nil && len(q.Subs) > 0 && i < len(args); i++ {
+		q = q.Sub(args[i].val)
+	}
+	if q == nil || len(q.Subs) > 0 || slices.ContainsFunc(args, func(w word) bool { return w.dyn }) {
+		return
+	}
+	rest := args[i:]
+	for _, u := range parseArgs(q, rest).Uses {
+		if v, _ := valueWord(rest, u); u.Flag.Sets == cmds.KubeOutput && v.val != "wide" && v.val != "name" {
+			return
+		}
+	}
+	sub := c.lb
+	for _, w := range args[:i] {
+		sub += " " + w.val
+	}
+	c.safe(sub + " only prints")
 }
 
 // templateFields are the field chains of a Go template ({{.State.Status}}).

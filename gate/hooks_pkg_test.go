@@ -30,18 +30,18 @@ func TestToolExamplesDecide(t *testing.T) {
 func TestToolGrants(t *testing.T) {
 	e := env(protocol.Policy{})
 	for call, want := range map[string]string{
-		"go test ./...":          "Bash(go test *)",
-		"npm run test --watch":   "Bash(npm run test *)",
-		"docker compose up -d":   "Bash(docker compose up *)",
-		"npm install left-pad":   "Bash(npm install left-pad)",
-		"go get example.com/m":   "Bash(go get example.com/m)",
-		"npm get install":        "Bash(npm get *)",
-		"kubectl get pods -A":    "Bash(kubectl get pods *)",
-		"oc get pods -A":         "Bash(oc get pods -A)",
-		"gmake test":             "Bash(gmake test)",
-		"git stash push -m wip":  "Bash(git stash push *)",
-		"pip config set a.b c":   "",
-		"terraform state list x": "Bash(terraform state list *)",
+		"go test ./...":            "Bash(go test *)",
+		"npm run test --watch":     "Bash(npm run test *)",
+		"docker compose up -d":     "Bash(docker compose up *)",
+		"npm install left-pad":     "Bash(npm install left-pad)",
+		"go get example.com/m":     "Bash(go get example.com/m)",
+		"npm get install":          "Bash(npm get *)",
+		"kubectl describe pods -A": "Bash(kubectl describe pods *)",
+		"oc get pods -A":           "Bash(oc get pods -A)",
+		"gmake test":               "Bash(gmake test)",
+		"git stash push -m wip":    "Bash(git stash push *)",
+		"pip config set a.b c":     "",
+		"terraform state list x":   "Bash(terraform state list *)",
 	} {
 		v := Analyze(bash(call), e)
 		got := ""

@@ -60,6 +60,7 @@ var containerTools = []*Tool{
 	{Name: "nerdctl", Hook: "docker", Examples: []argv.Example{want("ps", "allow"), want("inspect web", "ask ask.flag")}},
 	// kubectl get pods must not cover kubectl get secrets
 	{Name: "kubectl",
+		Cmd:        kubectl,
 		Hook:       "kube",
 		Grant:      BySub,
 		AllNested:  true,
@@ -67,7 +68,9 @@ var containerTools = []*Tool{
 		Configures: []string{"config set-credentials", "config set"},
 		Version:    true,
 		Uninstalls: []string{"uninstall"},
-		Examples:   []argv.Example{want("delete ns prod", "human human.teardown")},
+		Examples: []argv.Example{want("delete ns prod", "human human.teardown"), want("get pods -n web -o wide", "allow"),
+			want("get secret db -o yaml", "human human.sensitive-read"), want("logs -f web-1 -c app --tail=100", "allow"), want("describe pod web-1", "ask"),
+			want("--kubeconfig ./k.yaml get pods", "ask")},
 	},
 	// oc's and the cloud CLIs' groups are declared, but their grant is the
 	// exact command (the gate never granted oc get pods *)
@@ -93,3 +96,37 @@ var containerTools = []*Tool{
 		Examples:    []argv.Example{want("uninstall web", "human human.teardown"), want("delete web", "human human.teardown")},
 	},
 }
+
+// KubeOutput is what kubectl's -o/--output sets (argv.Flag.Sets): its
+// value is the output format, read by the gate's kube hook: a table
+// (wide) or the names only (name) print no object's fields; yaml, json,
+// jsonpath and templates print them all, a Secret's data and a pod's
+// environment included.
+const KubeOutput argv.Sets = 1
+
+// kubeGet are the flags of kubectl's listing queries (get, top,
+// api-resources): which objects, where, and how they are printed.
+var kubeGet = with(flags("-A --all-namespaces -w --watch --watch-only --show-labels --show-kind --no-headers --ignore-not-found --namespaced --containers",
+	"-n --namespace -l --selector --field-selector --sort-by -L --label-columns --chunk-size --context --request-timeout --api-group --verbs", ""),
+	argv.Flag{Names: "-o --output", Arity: argv.Value, Sets: KubeOutput})
+
+// kubectl declares its queries: they print the cluster's objects as a
+// table, a pod's logs, the current context, the API's resources. Its
+// other commands change the cluster or print objects whole (describe: a
+// pod's environment) and ask; --kubeconfig, --server and --token (another
+// cluster, whose configuration may run a credential program) are not
+// declared and ask.
+var kubectl = tool("kubectl", flags("", "", ""),
+	sub("get", kubeGet, ex("pods -n web -o wide", ""), ex("deploy -A", "")),
+	sub("logs", flags("-f --follow -p --previous --timestamps --all-containers --prefix --ignore-errors",
+		"-c --container -n --namespace -l --selector --tail --since --since-time --limit-bytes --max-log-requests --context --pod-running-timeout", ""),
+		ex("-f web-1 -c app --tail=100", "")),
+	tool("top", flags("", "", ""), sub("pod", kubeGet), sub("pods", kubeGet), sub("node", kubeGet), sub("nodes", kubeGet)),
+	sub("api-resources", kubeGet),
+	sub("api-versions", flags("", "--context", "")),
+	sub("explain", flags("--recursive", "--api-version --context --output", ""), ex("pod.spec --recursive", "")),
+	sub("version", flags("--client", "--context", "")),
+	sub("cluster-info", flags("", "--context", "")),
+	tool("config", flags("", "", ""), sub("current-context", flags("", "", "")),
+		sub("get-contexts", with(flags("--no-headers", "", ""), argv.Flag{Names: "-o --output", Arity: argv.Value, Sets: KubeOutput}))),
+)
