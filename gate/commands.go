@@ -702,25 +702,36 @@ func (a *analyzer) funcArgs(body *syntax.Stmt, args []word) func() {
 			a.setVals(name, &varVals{vals: []string{args[n-1].val}, exact: exact})
 		}
 	}
-	savedAt, hadAt := a.arrays["@"]
-	known := exact && !slices.ContainsFunc(args, func(w word) bool { return w.dyn })
-	if known {
-		if a.arrays == nil {
-			a.arrays = map[string][]word{}
-		}
-		a.arrays["@"] = slices.Clone(args)
-	} else if a.arrays != nil {
+	restoreAt := a.positionalAt(args)
+	if !exact && a.arrays != nil {
 		delete(a.arrays, "@")
 	}
 	return func() {
 		for n, v := range saved {
 			a.setVals(strconv.Itoa(n+1), v)
 		}
+		restoreAt()
+	}
+}
+
+// positionalAt makes "$@" the words args, when each is known (else it is
+// only known at run time), and returns what puts the old "$@" back.
+func (st *shellState) positionalAt(args []word) func() {
+	savedAt, hadAt := st.arrays["@"]
+	if !slices.ContainsFunc(args, func(w word) bool { return w.dyn }) {
+		if st.arrays == nil {
+			st.arrays = map[string][]word{}
+		}
+		st.arrays["@"] = slices.Clone(args)
+	} else if st.arrays != nil {
+		delete(st.arrays, "@")
+	}
+	return func() {
 		switch {
 		case hadAt:
-			a.arrays["@"] = savedAt
-		case a.arrays != nil:
-			delete(a.arrays, "@")
+			st.arrays["@"] = savedAt
+		case st.arrays != nil:
+			delete(st.arrays, "@")
 		}
 	}
 }

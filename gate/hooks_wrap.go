@@ -875,7 +875,11 @@ func (c *wrapCall) shell(args []word) summary {
 			saved = append(saved, a.vals[name])
 			a.setVals(name, w.values())
 		}
+		// … and "$@" the words after $0 (sh -c '"$@"' _ rm -rf ~); a
+		// shift inside only drops some, so all of them is the most it runs
+		restore := a.positionalAt(args[min(len(args), i+2):])
 		s := a.shellString(f, args[i], sc, idx)
+		restore()
 		for n, v := range saved {
 			a.setVals(strconv.Itoa(n), v)
 		}
