@@ -269,6 +269,9 @@ func (c *wrapCall) prefix() summary {
 		f.human = reason("human.persistence-write", w.Name+" schedules a command")
 	}
 	rest := args[min(start, len(args)):]
+	if w.Hook == "screen" {
+		s.or(c.screenStuff(rest))
+	}
 	if l := w.Log; l != nil {
 		for _, u := range parseArgs(l, rest).Uses {
 			if v, has := valueWord(rest, u); has && u.Flag.Role == argv.Write {
@@ -541,6 +544,20 @@ func (c *wrapCall) tmux() summary {
 		}
 	}
 	return s
+}
+
+// screenStuff: screen -X stuff TEXT (also -p N -X stuff, -S NAME …) types
+// TEXT into a window, whose shell runs each line it ends: TEXT is read as
+// a shell string, \n, \r and ^M its line ends.
+func (c *wrapCall) screenStuff(args []word) summary {
+	for i := 0; i+2 < len(args); i++ {
+		if args[i].val == "-X" && args[i+1].val == "stuff" {
+			t := args[i+2]
+			t.val = strings.NewReplacer(`\n`, "\n", `\r`, "\n", "^M", "\n", "^J", "\n").Replace(t.val)
+			return c.a.shellString(c.f, t, c.sc, c.idx)
+		}
+	}
+	return summary{}
 }
 
 // parallelRepl are the replacement strings parallel fills with an argument ({}, {.}, {/}, {1} …).

@@ -317,9 +317,13 @@ func wrapperTable() []*Wrapper {
 		// the command's start
 		wrapOf(Prefix, []string{"ltrace", "valgrind", "unbuffer", "faketime", "proxychains", "proxychains4", "torsocks",
 			"torify", "firejail", "bwrap", "unshare", "nsenter", "setpriv", "caffeinate", "chronic", "ssh-agent", "xvfb-run",
-			"dbus-launch", "dbus-run-session", "fakeroot", "eatmydata", "nocache", "numactl", "prlimit", "catchsegv", "screen",
+			"dbus-launch", "dbus-run-session", "fakeroot", "eatmydata", "nocache", "numactl", "prlimit", "catchsegv",
 			"chpst", "flatpak-spawn", "dotenv", "with-contenv", "cgexec", "unbuffered"}, "rm -rf ~"),
 		[]*Wrapper{
+			// screen CMD runs CMD; screen -X stuff TEXT types TEXT into a
+			// window's shell, which runs each line (the screen hook)
+			{Name: "screen", Wrap: Prefix, Hook: "screen", Examples: []argv.Example{want("rm -rf ~", floorInside),
+				want("-S s -X stuff 'rm -rf ~\\n'", floorInside)}},
 			{Name: "strace", Wrap: Prefix, Log: logOption("oeEpPsuUaSAbI", "-o --output"),
 				Examples: []argv.Example{want("-f rm -rf ~", floorInside), want("-o ~/.bashrc ls", "human human.persistence-write")}},
 			{Name: "systemd-run", Wrap: Prefix, Schedules: []string{"--on-calendar", "--on-active", "--on-boot", "--on-startup",
