@@ -47,6 +47,8 @@ func (c *plainCall) goFlag(u argv.Use) bool {
 			return true
 		}
 		return false
+	case n == "u" && args[0].val == "list":
+		return false // go list -u: the available upgrades, a query like -versions
 	case (n == "w" || n == "u") && args[0].val == "env":
 		// go env -w GOFLAGS=-toolexec=… runs in every later build
 		f.human = reason("human.persistence-write", "go env -w changes the Go configuration for every later build")
@@ -71,7 +73,9 @@ func (c *plainCall) goCmd() {
 		return
 	}
 	switch args[0].val {
-	case "version", "env", "list", "doc", "help":
+	case "version", "env", "list", "doc", "help", "vet":
+		// go vet type-checks and reports, like go list -export it
+		// compiles into the build cache only; -vettool is policed above
 		f.safe = reason("gate.safe", "go "+args[0].val+" only reads")
 	case "mod":
 		// go mod graph, why and verify only read: the go mod queries of

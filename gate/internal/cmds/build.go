@@ -45,6 +45,9 @@ var goSubs = []*argv.Command{
 	sub("list", flags("-compiled -deps -e -export -find -json -m -retracted -test -u -versions -reuse -a -n -x -v -race -msan -asan -trimpath -mod=mod -mod=readonly -mod=vendor",
 		"-f -tags -mod -C", ""), ex("./...", ""), ex("-m all", ""), ex("-f '{{.Dir}}' .", "")),
 	sub("doc", flags("-all -c -cmd -short -src -u", "", "")),
+	// go vet's own flags, its analyzers' switches (-printf=false) and the
+	// build flags that only select what it reads
+	goStyle(sub("vet", flags("-json -n -x -v -a -race -trimpath "+goVetAnalyzers, "-c -tags -mod -C", ""), ex("./...", ""), ex("-json -printf=false ./pkg/...", ""))),
 	// go mod's queries: graph prints the module graph (like go list -m
 	// all), why the import paths that need a package or module, verify
 	// checks the module cache's hashes; the other go mod forms write
@@ -54,6 +57,12 @@ var goSubs = []*argv.Command{
 		goStyle(sub("why", flags("-m -vendor", "", ""), ex("-m golang.org/x/net", ""))),
 		goStyle(sub("verify", flags("", "", "")))),
 }
+
+// goVetAnalyzers are go vet's analyzers, each a switch that turns it on
+// or off (go tool vet help).
+const goVetAnalyzers = "-appends -asmdecl -assign -atomic -bools -buildtag -cgocall -composites -copylocks -defers -directive -errorsas " +
+	"-framepointer -httpresponse -ifaceassert -loopclosure -lostcancel -nilfunc -printf -shift -sigchanyzer -slog -stdmethods " +
+	"-stdversion -stringintconv -structtag -testinggoroutine -tests -timeformat -unmarshal -unreachable -unsafeptr -unusedresult -waitgroup"
 
 // goStyle says c's flags are read as Go's flag package reads them
 // (-go=1.21, --m).
@@ -99,7 +108,7 @@ var buildTools = []*Tool{
 		Module:      "go",
 		FetchesURLs: true,
 		Examples: []argv.Example{want("test ./...", "ask"), want("list -m all", "allow"), want("mod why golang.org/x/net", "allow"),
-			want("mod tidy", "ask"), want("mod why -m -json x", "ask ask.flag"), want("build -toolexec x ./...", "ask ask.flag"),
+			want("mod tidy", "ask"), want("vet ./...", "allow"), want("vet -vettool=/tmp/x ./...", "ask ask.flag"), want("list -m -u all", "allow"), want("mod why -m -json x", "ask ask.flag"), want("build -toolexec x ./...", "ask ask.flag"),
 			want("install golang.org/x/tools/gopls@latest", "human human.outside-write"), want("env -w GOFLAGS=-x", "human human.persistence-write")},
 	},
 	{Name: "make",
