@@ -30,7 +30,7 @@ const (
 	maxFuncsOver100  = 3
 	maxAnalyzerFuncs = 71
 	maxNameCompares  = 0   // a command's name compared with a literal (nameCompares), not in the builtins switch
-	maxNameSets      = 0   // package-level sets keyed by program names
+	maxNameSets      = 5   // package-level sets of program names (nameSets)
 	maxArgvScanners  = 7   // functions that compare a word with "--" themselves
 	minTableCoverage = 551 // of the programs the gate names, those the table declares
 	// table entries whose flags are not declared yet (Unknown: Ignore):
@@ -127,6 +127,26 @@ func known(name string) bool { return name == "task" }
 	known := map[string]bool{"rm": true, "chmod": true, "eval": true, "git": true, "crontab": true, "ps": true, ".": true, "socat": true, "task": true}
 	got, _ := nameCompares(f, fset, known, nil)
 	assert.Equal(t, []string{"x.go:5 rm", "x.go:5 chmod", "x.go:7 anything", "x.go:9 eval", "x.go:9 git", "x.go:13 socat"}, got)
+}
+
+// The program-name set rule (nameSets) sees a set however its literal is
+// wrapped, counts a variable once, and no literal with one name.
+func TestNameSetsRule(t *testing.T) {
+	src := `package p
+var plain = map[string]bool{"rm": true, "chmod": true}
+var wrapped = table(func(t *T) []string { return nil }, map[string][]string{"vault": {"read"}, "op": {"read"}})
+var nested = table(map[string][]string{"x": {"kill", "start", "stop"}})
+var inFunc = sync.OnceValue(func() []string { return []string{"git", "rm"} })
+var one = table(map[string][]string{"git": gitServers()})
+var notNames = []string{"install", "view"}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{"rm": true, "chmod": true, "vault": true, "op": true, "kill": true, "stop": true, "git": true, "read": true}
+	assert.Equal(t, []string{"plain", "wrapped", "nested", "inFunc"}, nameSets(f, known))
 }
 
 // programNames are the programs the gate names (testdata/programs.txt).
@@ -484,9 +504,12 @@ func isZero(e ast.Expr) bool {
 	return ok && l.Kind == token.INT && l.Value == "0"
 }
 
-// nameSets are the package-level variables whose literal holds two or
-// more program names as map keys or elements: knowledge of programs kept
-// outside the table.
+// nameSets are the package-level variables whose initializer holds a
+// composite literal, anywhere in it (a call's argument, a func literal's
+// body, a map's value), with two or more program names as map keys or
+// elements: knowledge of programs kept outside the table, however it is
+// wrapped (var t = subcmdTable(map[string][]string{"vault": …, "op": …})).
+// A variable counts once.
 func nameSets(f *ast.File, known map[string]bool) []string {
 	var sets []string
 	for _, d := range f.Decls {
@@ -497,26 +520,37 @@ func nameSets(f *ast.File, known map[string]bool) []string {
 		for _, spec := range g.Specs {
 			vs := spec.(*ast.ValueSpec)
 			for i, v := range vs.Values {
-				lit, ok := v.(*ast.CompositeLit)
-				if !ok {
-					continue
-				}
-				n := 0
-				for _, e := range lit.Elts {
-					if kv, ok := e.(*ast.KeyValueExpr); ok {
-						e = kv.Key
-					}
-					if s, ok := e.(*ast.BasicLit); ok && s.Kind == token.STRING && known[strings.Trim(s.Value, "`\"")] {
-						n++
-					}
-				}
-				if n >= 2 && i < len(vs.Names) {
+				if i < len(vs.Names) && holdsNameSet(v, known) {
 					sets = append(sets, vs.Names[i].Name)
 				}
 			}
 		}
 	}
 	return sets
+}
+
+// holdsNameSet reports a composite literal in e with two or more program
+// names as its keys or elements.
+func holdsNameSet(e ast.Expr, known map[string]bool) bool {
+	found := false
+	ast.Inspect(e, func(node ast.Node) bool {
+		lit, ok := node.(*ast.CompositeLit)
+		if found || !ok {
+			return !found
+		}
+		n := 0
+		for _, el := range lit.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Key
+			}
+			if s, ok := el.(*ast.BasicLit); ok && s.Kind == token.STRING && known[strings.Trim(s.Value, "`\"")] {
+				n++
+			}
+		}
+		found = n >= 2
+		return !found
+	})
+	return found
 }
 
 // argvScanners are the functions that read an argument list themselves:
