@@ -38,4 +38,14 @@ var inspectors = []*argv.Command{
 		"-f --format -t --failure-threshold --ignore --error --warning --info --style --trusted-registry --require-label --file-path-in-report", ""),
 		reads("-c --config")),
 		want("Dockerfile", "allow"), want("--ignore DL3008 Dockerfile", "allow"), ex("-Q Dockerfile", "-Q")),
+	// yamllint prints each problem's line, column and rule; -c names the
+	// configuration it reads (YAML: rules, no code)
+	gnu("yamllint", with(flags("--list-files -s --strict --no-warnings -v", "-d --config-data -f --format", ""), reads("-c --config-file")),
+		want(".", "allow"), want("-f parsable -s k8s/", "allow"), want(".env", "human human.sensitive-read"), ex("-Q x.yml", "-Q")),
+	// tokei counts lines of code by language: -o picks the format it
+	// prints (json, yaml), -i reads a count it printed before
+	counts(&argv.Command{Name: "tokei", Flags: with(flags("-f --files --hidden -l --languages --no-ignore --no-ignore-dot --no-ignore-parent "+
+		"--no-ignore-vcs -C --compact -v --verbose -V", "-c --columns -e --exclude -o --output -s --sort -t --type -n --num-format --streaming", ""),
+		reads("-i --input")),
+		Examples: []argv.Example{want("", "allow"), want("-t Go,Rust -e vendor .", "allow"), want("-o json src", "allow"), ex("-Q .", "-Q")}}),
 }
