@@ -125,6 +125,9 @@ func (c *inlineCall) commands() {
 			a.reparse(m[1], sc, idx)
 		}
 	}
+	if ip := cmds.InterpOf(c.lb); ip != nil && ip.Commands {
+		a.reparse(c.code, sc, idx) // nu -c 'rm -rf ~'
+	}
 	if !inlineShellOut().MatchString(c.code) && !(backticks && strings.Contains(c.code, "`")) {
 		return
 	}

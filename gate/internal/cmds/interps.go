@@ -42,6 +42,9 @@ type Interp struct {
 	// Drives: it controls other applications, the keychain and the system
 	// (AppleScript).
 	Drives bool
+	// Commands: its code is command lines, each run as a shell runs one
+	// (nushell, xonsh, elvish): read as the shell's too
+	Commands bool
 }
 
 // Name is the interpreter's name.
@@ -174,6 +177,12 @@ var interps = []*Interp{
 	interp("irb", "", want("--version", "allow")).backticks(), interp("lua", "", want("-v", "allow")), interp("luajit", "", want("-v", "allow")),
 	interp("rscript", "", want("--version", "allow")), interp("r", "", want("--version", "allow")),
 	interp("pwsh", "", want("build.ps1", "ask ask.interpreter")), interp("powershell", "", want("build.ps1", "ask ask.interpreter")),
+	// shells of their own languages (nushell, xonsh, elvish): -c CODE is
+	// command lines, never known-safe
+	getopt("nu", Interp{Commands: true}, []argv.Flag{value("-c --commands -e --execute", argv.Code), value("--config --env-config", argv.Load)},
+		want("-c 'cat .env'", "human human.sensitive-read"), want("-c ls", "ask ask.interpreter")),
+	getopt("xonsh", Interp{Commands: true}, []argv.Flag{value("-c", argv.Code), value("--rc", argv.Load)}, want("-c 'cat ~/.ssh/id_rsa'", "human human.sensitive-read")),
+	getopt("elvish", Interp{Commands: true}, []argv.Flag{value("-c", argv.Code), value("-rc", argv.Load)}, want("-c 'cat .env'", "human human.sensitive-read")),
 	interp("tclsh", "", want("build.tcl", "ask ask.interpreter")).tcl(), interp("expect", "", want("login.exp", "ask ask.interpreter")).tcl(),
 	interp("groovy", "", want("build.groovy", "ask ask.interpreter")), interp("jshell", " -version", want("-version", "allow")),
 	interp("java", " -version", want("-version", "allow"), want("Main.java", "ask ask.interpreter")),
