@@ -3,6 +3,7 @@ package gate
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
@@ -112,6 +113,7 @@ func (c *findCall) exec(act scripts.FindAction) {
 		if !c.x.Filtered {
 			a.execOverTree(f, c.idx, "find", cmd, c.roots, findRepl(), c.sc)
 		}
+		a.changesUnder(cmd, c.roots, findRepl(), false, c.sc)
 		f.wrapper = true
 		c.s.or(a.inner(inner, c.sc, c.idx))
 	}
@@ -178,6 +180,32 @@ func (a *analyzer) execOverTree(f *rfact, idx int, tool string, cmd, roots []wor
 			}
 			a.inner(rec, sc, idx)
 		}
+	}
+}
+
+// changesUnder: a file tool run on each entry found (find -exec rm {},
+// fd -x shred) deletes or writes files under the roots, as find -delete
+// does, so the places checks (outside the project, persistence, perm-peer's
+// own files) apply to each root as they do to -delete's. appends: the
+// runner adds the entry's path when cmd has no placeholder (fd).
+func (fl *factLog) changesUnder(cmd, roots []word, repl *regexp.Regexp, appends bool, sc *scope) {
+	if len(cmd) == 0 || cmd[0].dyn || !appends && !slices.ContainsFunc(cmd[1:], func(w word) bool { return repl.MatchString(w.val) }) {
+		return
+	}
+	t := cmds.FileToolOf(strings.ToLower(filepath.Base(cmd[0].val)))
+	if t == nil {
+		return
+	}
+	kind := protocol.FactWrite
+	switch t.Does {
+	case cmds.Deletes, cmds.DeletesTrees, cmds.Moves:
+		kind = protocol.FactDelete
+	case cmds.ChangesMeta, cmds.Tees:
+	default:
+		return // copies, links, syncs: the entries found are their sources
+	}
+	for _, r := range roots {
+		fl.add(fl.checkWrite(&rfact{kind: kind, path: fl.pathWord(r, sc, true), parent: -1}, false))
 	}
 }
 

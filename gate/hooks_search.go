@@ -267,6 +267,26 @@ func breToERE(p string) string {
 // hooked says the program's table entry names hook h.
 func (c *plainCall) hooked(h string) bool { return c.spec != nil && c.spec.Hook == h }
 
+// fdCommand analyses the command fd -x/-X runs on each entry found: a
+// placeholder ({}, {/}, {//}, {.}, {/.}) stands for a path only known at run
+// time, and without one fd appends the path.
+func (c *plainCall) fdCommand(cmd []word) summary {
+	if len(cmd) == 0 {
+		return summary{}
+	}
+	inner := append([]word{}, cmd...)
+	placed := false
+	for k := range inner {
+		if fdRepl().MatchString(inner[k].val) {
+			inner[k].dyn, placed = true, true
+		}
+	}
+	if !placed {
+		inner = append(inner, word{val: "{}", dyn: true})
+	}
+	return c.a.inner(inner, c.sc, c.idx)
+}
+
 // searches reads the searches and the languages: grep, sed, awk, jq, fd.
 // It reports whether one of its arms matched.
 func (c *plainCall) searches() bool {
@@ -309,6 +329,13 @@ func (c *plainCall) searches() bool {
 			if end := slices.IndexFunc(cmd, func(w word) bool { return w.val == ";" }); end >= 0 {
 				cmd = cmd[:end]
 			}
+			under := roots
+			if len(under) == 0 {
+				under = []word{{val: "."}}
+			}
+			a.changesUnder(cmd, under, fdRepl(), true, sc)
+			c.s.or(c.fdCommand(cmd))
+			f.wrapper = true
 			// unfiltered: no pattern but a match-all one, no type, extension or exclusion
 			if len(ops) == 0 || !args[ops[0]].dyn && (args[ops[0]].val == "." || args[ops[0]].val == "" || args[ops[0]].val == "^") &&
 				!hasFlag(opts, "-e", "--extension", "-t", "--type", "-E", "--exclude", "-S", "--size", "-g", "--glob") {
