@@ -118,15 +118,9 @@ var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Confi
 var pathInstallers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.OntoPath }, nil)
 
 // uploaders send the files they name (operands, --*file* values) to a
-// remote service, like gsutil cp and gh gist create.
-var uploaders = subcmdTable(map[string][]string{
-	"gcloud": {"storage cp", "storage rsync", "alpha storage cp", "compute scp", "compute copy-files"},
-	"az":     {"storage blob upload", "storage blob upload-batch", "storage file upload", "storage file upload-batch", "storage copy"},
-	"glab":   {"snippet create", "release create", "release upload", "issue create", "mr create"},
-	// peer-to-peer senders: the files go to whoever holds the code
-	"wormhole": {"send"},
-	"croc":     {"send"},
-})
+// remote service, like gsutil cp and gh gist create: the cmds.Tool
+// entries' Uploads forms.
+var uploaders = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Uploads }, nil)
 
 // resolvers look a name up in DNS: the name travels to the resolver and on
 // to the server of its domain, so a secret spelled into it leaves the
@@ -181,10 +175,8 @@ var unguarded = subcmdTable(map[string][]string{
 })
 
 // servers serve the repository or the machine to the network on every
-// interface: git daemon, git instaweb.
-var servers = subcmdTable(map[string][]string{
-	"git": cmds.GitServers(),
-})
+// interface (git daemon, git instaweb): the cmds.Tool entries' Serves.
+var servers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Serves }, nil)
 
 // openers hand their operand to the desktop's default application: a URL
 // goes to the browser, which fetches it; an app or a script runs.

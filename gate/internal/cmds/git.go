@@ -380,6 +380,7 @@ var GitRisky = sync.OnceValue(func() GitFlagNames {
 // gitTool is how an "always" answer to git is worded: per subcommand, and
 // for its groups per action (git stash list *).
 var gitTool = &Tool{Name: "git", Hook: "git", FetchesURLs: true, Version: true, Cmd: git, Grant: BySub, GrantFlags: gitGrantFlags, Nested: gitGroups(), Configures: gitInstalls(),
+	Serves:   GitServers(),
 	Examples: []argv.Example{want("status", "allow"), want("-C /tmp/x push --force", "human human.force-push")}}
 
 // gitGrantFlags are git subcommand sub's GitSub GrantFlags, nil for none.

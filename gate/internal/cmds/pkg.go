@@ -67,6 +67,13 @@ type Tool struct {
 	Secrets    []string
 	Configures []string
 	OntoPath   []string
+	// Uploads are the forms in which it sends the files it names
+	// (operands, --*file* values) to a remote service (gcloud storage cp,
+	// wormhole send): a secret among them leaves the machine.
+	Uploads []string
+	// Serves are the forms in which it serves the repository or the
+	// machine to the network on every interface (git daemon): human-only.
+	Serves []string
 	// DryRuns are the flags with which an install onto the PATH only
 	// lists or prints (cargo install --list, go install -n).
 	DryRuns []string
@@ -338,7 +345,7 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 
 // Tools are the tools the table declares.
 func Tools() []*Tool {
-	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool})
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools)
 }
 
 // toolCmds are the tools' declarations of their flags.

@@ -82,17 +82,19 @@ var systemCmds = []*argv.Command{
 		want("-l 100 big.txt part.", "ask ask.write"), want("--filter='wc -l' big.txt", "ask"))),
 }
 
-// senders are the peer-to-peer file senders: the files they send go to
-// whoever holds the code they print (gate/subcmds.go's uploaders).
-var senders = []*argv.Command{
-	sender(examples(tool("croc", flags("--yes --debug --no-compress --overwrite --ask --classic --local --internal-dns --ignore-stdin",
-		"--relay --relay6 --pass --curve --ip --out --socks5 --connect --throttleUpload", ""),
-		sub("send", flags("--zip --no-local --git --exclude", "-c --code --hash --text --transfers --multicast --port", ""))),
-		want("send notes.txt", "ask"), want("--version", "allow"))),
-	sender(examples(tool("wormhole", flags("--verify --hide-progress --dump-timing", "--relay-url --transit-helper --appid", ""),
-		sub("send", flags("--hide-progress --no-qr --ignore-unsendable-files", "--text --code -c --code-length", "")),
-		sub("receive", flags("--accept-file --only-text --hide-progress", "-o --output-file", ""))),
-		want("send notes.txt", "ask"), want("receive", "ask"))),
+// senderTools are the peer-to-peer file senders: the files they send go
+// to whoever holds the code they print (Uploads).
+var senderTools = []*Tool{
+	{Name: "croc", Uploads: []string{"send"}, Examples: []argv.Example{want("send .env", "deny floor.exfil")},
+		Cmd: sender(examples(tool("croc", flags("--yes --debug --no-compress --overwrite --ask --classic --local --internal-dns --ignore-stdin",
+			"--relay --relay6 --pass --curve --ip --out --socks5 --connect --throttleUpload", ""),
+			sub("send", flags("--zip --no-local --git --exclude", "-c --code --hash --text --transfers --multicast --port", ""))),
+			want("send notes.txt", "ask"), want("--version", "allow")))},
+	{Name: "wormhole", Uploads: []string{"send"}, Examples: []argv.Example{want("send .env", "deny floor.exfil")},
+		Cmd: sender(examples(tool("wormhole", flags("--verify --hide-progress --dump-timing", "--relay-url --transit-helper --appid", ""),
+			sub("send", flags("--hide-progress --no-qr --ignore-unsendable-files", "--text --code -c --code-length", "")),
+			sub("receive", flags("--accept-file --only-text --hide-progress", "-o --output-file", ""))),
+			want("send notes.txt", "ask"), want("receive", "ask")))},
 }
 
 // sender is c of class Sender.
