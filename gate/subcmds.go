@@ -98,12 +98,6 @@ var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secr
 // tools' forms are their cmds.Tool entries' Configures).
 var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Configures }, map[string][]string{
 	"mise":   {"trust"},
-	"claude": {"mcp add", "mcp add-json", "mcp add-from-claude-desktop"},
-	"codex":  {"mcp add"},
-	"gemini": {"mcp add", "extensions install"},
-	"code":   {"--install-extension|--add-mcp"},
-	"codium": {"--install-extension|--add-mcp"},
-	"cursor": {"--install-extension|--add-mcp"},
 	"sysctl": {"-w|--write|-p|--load|--system|-f"}, // -f: BSD and macOS load a file, like -p
 	// plugins run with the tool; package sources and contexts change where
 	// later installs and commands go (like npm set, git remote add)
@@ -162,17 +156,8 @@ var systemChangers = subcmdTable(map[string][]string{
 
 // unguarded run another agent with its permission checks, sandbox or hooks
 // turned off (claude --dangerously-skip-permissions, gemini --yolo): what
-// it then does passes no gate at all.
-var unguarded = subcmdTable(map[string][]string{
-	"claude":       {"--dangerously-skip-permissions|--allow-dangerously-skip-permissions|--permission-mode|--settings"},
-	"codex":        {"--dangerously-bypass-approvals-and-sandbox|--yolo|--full-auto|-a|--ask-for-approval|-s|--sandbox"},
-	"gemini":       {"--yolo|-y|--approval-mode"},
-	"qwen":         {"--yolo|-y|--approval-mode"},
-	"cursor-agent": {"--force|-f"},
-	"amp":          {"--dangerously-allow-all"},
-	"opencode":     {"--dangerously-skip-permissions"},
-	"aider":        {"--yes-always"},
-})
+// it then does passes no gate at all; the cmds.Tool entries' Unguarded.
+var unguarded = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Unguarded }, nil)
 
 // servers serve the repository or the machine to the network on every
 // interface (git daemon, git instaweb): the cmds.Tool entries' Serves.

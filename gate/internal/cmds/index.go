@@ -45,11 +45,11 @@ func Lookup(name string) *argv.Command {
 // the disk tools, the file tools, the pagers and editors, the installers,
 // the macOS readers and queries, the shell builtins, the secret stores,
 // the other programs a hook of the gate's reads (system.go), the archivers,
-// the password managers and credential helpers and the coding agents (the
-// tools' declarations, toolCmds, hold the peer-to-peer senders').
+// the password managers and credential helpers (the tools' declarations,
+// toolCmds, hold the coding agents' and the peer-to-peer senders').
 func All() []*argv.Command {
 	return slices.Concat(core, readers, info, searches, tools, toolCmds(), disks(), files(), pagers, editors, installerCmds(), macReaders, inspectors, queryCmds(), builtins,
-		secretStores, systemCmds, interpCmds(), archivers, secretCLIs, agents, debuggers)
+		secretStores, systemCmds, interpCmds(), archivers, secretCLIs, debuggers)
 }
 
 // ClassOf is the class of a program the table declares, argv.Other for

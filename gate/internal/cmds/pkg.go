@@ -74,6 +74,11 @@ type Tool struct {
 	// Serves are the forms in which it serves the repository or the
 	// machine to the network on every interface (git daemon): human-only.
 	Serves []string
+	// Unguarded are the forms in which it runs an agent with its
+	// permission checks, sandbox or hooks turned off (claude
+	// --dangerously-skip-permissions): what that agent does passes no
+	// gate (human-only).
+	Unguarded []string
 	// DryRuns are the flags with which an install onto the PATH only
 	// lists or prints (cargo install --list, go install -n).
 	DryRuns []string
@@ -345,7 +350,7 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 
 // Tools are the tools the table declares.
 func Tools() []*Tool {
-	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools)
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools)
 }
 
 // toolCmds are the tools' declarations of their flags.
