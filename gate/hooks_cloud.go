@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/gate/internal/scripts"
 )
@@ -21,6 +22,30 @@ func (c *plainCall) infra() {
 	for _, w := range flagValues(args, "-out", "-state-out", "-backup") {
 		a.writeWord(w, sc, idx)
 	}
+	c.infraCheck()
+}
+
+// infraCheck finds terraform fmt -check known-safe: it only reports (the
+// table's flag that sets cmds.InfraCheck, with no value: -check=false
+// rewrites the files as fmt alone does), and reads the files and
+// directories it is given, whose diffs -diff prints.
+func (c *plainCall) infraCheck() {
+	q := cmds.Lookup(c.lb)
+	if len(c.args) == 0 || q == nil {
+		return
+	}
+	if q = q.Sub(c.args[0].val); q == nil {
+		return
+	}
+	rest := c.args[1:]
+	inv := parseArgs(q, rest)
+	if !slices.ContainsFunc(inv.Uses, func(u argv.Use) bool { return u.Flag.Sets == cmds.InfraCheck && u.ValAt < 0 }) {
+		return
+	}
+	for _, i := range inv.Operands {
+		c.a.readWord(rest[i], c.sc, c.idx, false)
+	}
+	c.safe(c.lb + " " + c.args[0].val + " -check only reads")
 }
 
 // tearsDown says one of a tool's Teardowns (cmds.Tool) is among its

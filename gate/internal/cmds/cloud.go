@@ -10,14 +10,17 @@ var terraformGroups = []string{"state", "workspace", "providers"}
 // cloudTools are the infrastructure, cloud and forge CLIs.
 var cloudTools = []*Tool{
 	{Name: "terraform",
-		Hook:     "infra",
-		Grant:    BySub,
-		Nested:   terraformGroups,
-		Secrets:  []string{"output -raw|-json", "state pull", "show -json"},
-		Version:  true,
-		Examples: []argv.Example{want("destroy", "human human.teardown")},
+		Cmd:     terraformCmd("terraform"),
+		Hook:    "infra",
+		Grant:   BySub,
+		Nested:  terraformGroups,
+		Secrets: []string{"output -raw|-json", "state pull", "show -json"},
+		Version: true,
+		Examples: []argv.Example{want("destroy", "human human.teardown"), want("fmt -check -recursive", "allow"), want("fmt", "ask"),
+			want("fmt -check -write=true", "ask ask.flag")},
 	},
 	{Name: "tofu",
+		Cmd:      terraformCmd("tofu"),
 		Hook:     "infra",
 		Nested:   terraformGroups,
 		Secrets:  []string{"output -raw|-json", "state pull", "show -json"},
@@ -139,3 +142,18 @@ var gh = tool("gh", flags("", "", ""),
 		ghQuery("view", "-y --yaml", "-r --ref", ex("ci.yml --yaml", ""))),
 	tool("label", flags("", "", ""), ghQuery("list", "", "-L --limit -O --order -S --search --sort")),
 )
+
+// InfraCheck is what terraform fmt's -check sets (argv.Flag.Sets): the
+// call only reports whether the files are formatted and writes none.
+const InfraCheck argv.Sets = 1
+
+// terraformCmd declares the queries of terraform and its fork tofu that
+// the infra hook finds known-safe: fmt -check prints the names of the
+// files it would reformat. fmt without -check rewrites the files; -diff
+// (it prints the lines it would change, a terraform.tfvars secret
+// among them), -write and -chdir are not declared and ask.
+func terraformCmd(name string) *argv.Command {
+	return goStyle(tool(name, flags("-version -v -help -h", "", ""),
+		goStyle(sub("fmt", with(flags("-recursive -no-color -list", "", ""), argv.Flag{Names: "-check", Sets: InfraCheck}),
+			ex("-check -recursive", ""), ex("-check modules/", ""), ex("-check -diff", "-diff")))))
+}
