@@ -188,7 +188,9 @@ func (fl *factLog) writeWord(w word, sc *scope, parent int) {
 			fl.writeWord(word{val: alt}, sc, parent)
 		}
 		if !w.exact || len(w.alts) == 0 {
-			fl.writeFact(pathRef{raw: w.val}, parent)
+			if i := fl.writeFact(pathRef{raw: w.val}, parent); i >= 0 && w.outPaths && fl.facts[i].floor == nil && fl.facts[i].human == nil {
+				fl.facts[i].human = reason("human.outside-write", "writes files a listing of places outside the project names")
+			}
 		}
 		return
 	}
@@ -309,8 +311,12 @@ func (fl *factLog) deleteWord(w word, sc *scope, parent int, how rmHow) {
 				f.floor = reason("floor.rm-root", "an empty variable turns this into deleting "+emp)
 			}
 		}
-		if how == rmRecursive && f.floor == nil {
+		switch {
+		case f.floor != nil:
+		case how == rmRecursive:
 			f.human = reason("human.rm-unresolved", "recursive deletion of a path only known at run time")
+		case w.outPaths:
+			f.human = reason("human.outside-write", "deletes files a listing of places outside the project names")
 		}
 		fl.add(fl.checkWrite(f, true))
 		return

@@ -21,15 +21,16 @@ type findCall struct {
 	sc    *scope
 	x     scripts.Find
 	roots []word // the starting points (. when none)
-	// rootsInProject: every starting point is known and in the project
-	rootsInProject bool
+	// rootsInProject: every starting point is known and in the project;
+	// rootsOutside: every one is known and outside it
+	rootsInProject, rootsOutside bool
 	ok             bool // known-safe so far
 	s              summary
 }
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.
 func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
-	c := &findCall{a: a, f: f, idx: idx, args: args, sc: sc, ok: true, rootsInProject: true}
+	c := &findCall{a: a, f: f, idx: idx, args: args, sc: sc, ok: true, rootsInProject: true, rootsOutside: true}
 	c.x = scripts.ReadFind(len(args), func(i int) string { return args[i].val })
 	c.roots = args[c.x.Roots:c.x.Expr]
 	if len(c.roots) == 0 {
@@ -37,9 +38,9 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	}
 	for _, r := range c.roots {
 		a.readWord(r, sc, idx, true)
-		if p := a.pathWord(r, sc, false); !p.known || !a.inProject(p) {
-			c.rootsInProject = false
-		}
+		p := a.pathWord(r, sc, false)
+		c.rootsInProject = c.rootsInProject && p.known && a.inProject(p)
+		c.rootsOutside = c.rootsOutside && p.known && !a.inProject(p)
 	}
 	ranExec := false
 	for _, act := range c.x.Actions {
@@ -54,6 +55,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 	} else if c.ok {
 		f.safe = reason("gate.safe", "find without -exec, -delete or -fprint only lists")
 		s.projList = c.rootsInProject
+		s.outList = c.rootsOutside
 		s.cleanList = c.rootsInProject && !s.secretList && !c.x.Follows
 	} else if f.wrapper && f.floor == nil {
 		f.ask = reason("ask.flag", "find that runs commands, deletes or writes files")

@@ -237,7 +237,7 @@ func (c *wrapCall) xargs(i int) summary {
 	}
 	stdinWord := word{val: "$XARGS", dyn: true, projPaths: a.stdin != nil && a.stdin.projList, taint: argTaint,
 		secretPaths: a.stdin != nil && a.stdin.secretList, cleanPaths: a.stdin != nil && a.stdin.cleanList,
-		broadPaths: a.stdin != nil && a.stdin.broadList}
+		broadPaths: a.stdin != nil && a.stdin.broadList, outPaths: a.stdin != nil && a.stdin.outList}
 	if repl != "" {
 		for j := range inner {
 			if strings.Contains(inner[j].val, repl) {

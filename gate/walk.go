@@ -42,6 +42,9 @@ type summary struct {
 	// cleanList: a projList whose name filter rules out secrets (git
 	// ls-files '*.go', find . -name '*.go'); not merged by or.
 	cleanList bool
+	// outList: it prints only names of files under places outside the
+	// project (find ~ -name '*.txt'); not merged by or.
+	outList bool
 	// secretList: the names it prints may include secrets (find without a
 	// name filter that rules them out); merged by or.
 	secretList bool
@@ -67,6 +70,8 @@ type stdinSrc struct {
 	projList bool
 	// cleanList: the names cannot be secrets
 	cleanList bool
+	// outList: the text is a list of names outside the project
+	outList bool
 	// secretList: the names may include secrets
 	secretList bool
 	// broadList: with secretList, no filter aimed at secrets
@@ -247,6 +252,7 @@ func (a *analyzer) stmts(list []*syntax.Stmt, sc *scope) summary {
 		s.or(one)
 		s.projList = len(list) == 1 && one.projList
 		s.cleanList = len(list) == 1 && one.cleanList
+		s.outList = len(list) == 1 && one.outList
 		out = out.then(one.out)
 	}
 	if len(list) > 0 {
@@ -685,13 +691,13 @@ func (a *analyzer) pipeline(c *syntax.BinaryCmd, sc *scope) summary {
 					dl = dl || p.downloader
 				}
 				a.pendingStdin = &stdinSrc{text: "$_", known: false, download: dl, projList: sums[i-1].projList, secretList: sums[i-1].secretList,
-					cleanList: sums[i-1].cleanList, broadList: sums[i-1].broadList}
+					cleanList: sums[i-1].cleanList, broadList: sums[i-1].broadList, outList: sums[i-1].outList}
 			}
 		}
 		sums[i] = a.stmt(st, sc.copy())
 		all.or(sums[i])
 	}
-	all.projList, all.cleanList = sums[len(sums)-1].projList, sums[len(sums)-1].cleanList
+	all.projList, all.cleanList, all.outList = sums[len(sums)-1].projList, sums[len(sums)-1].cleanList, sums[len(sums)-1].outList
 	var tainted, downloaded bool
 	for _, s := range sums {
 		if tainted && s.net {
@@ -803,7 +809,7 @@ func (a *analyzer) call(c *syntax.CallExpr, sc *scope) summary {
 	a.stdin = in
 	e := a.exec(words, sc, a.owner)
 	s.or(e)
-	s.out, s.projList, s.cleanList = e.out, e.projList, e.cleanList
+	s.out, s.projList, s.cleanList, s.outList = e.out, e.projList, e.cleanList, e.outList
 	return s
 }
 

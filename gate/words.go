@@ -39,6 +39,9 @@ type word struct {
 	// projPaths: the word is the output of a listing of project files
 	// ($(git ls-files), xargs after find .)
 	projPaths bool
+	// outPaths: the word is the output of a listing of files outside the
+	// project ($(find ~ -name '*.txt'), xargs after it)
+	outPaths bool
 	// lookup: the word is $(which X) or $(command -v X): the path of X
 	lookup string
 	// extra are further values the word may take, for stricter answers
@@ -102,7 +105,7 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 	if len(w.Parts) == 1 {
 		_, out.proc = w.Parts[0].(*syntax.ProcSubst)
 		_, cs := w.Parts[0].(*syntax.CmdSubst)
-		out.projPaths = cs && out.sub.projList
+		out.projPaths, out.outPaths = cs && out.sub.projList, cs && out.sub.outList
 		out.cleanPaths = cs && out.sub.cleanList
 		if lv, ok := a.listVarWord(w); ok {
 			out.broadPaths = (out.broadPaths || !out.secretPaths) && (lv.broadPaths || !lv.secretPaths)
@@ -261,6 +264,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
 		out.sub.cleanList = len(p.Stmts) == 1 && s.cleanList
+		out.sub.outList = len(p.Stmts) == 1 && s.outList
 		out.secretPaths, out.broadPaths = s.secretList, s.broadList
 		// $(echo main.go): one known word; text that runs code when
 		// evaluated as arithmetic is kept too (n=$(echo 'a[$(cmd)]'); $((n)))
