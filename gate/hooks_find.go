@@ -24,8 +24,8 @@ type findCall struct {
 	// rootsInProject: every starting point is known and in the project;
 	// rootsOutside: every one is known and outside it
 	rootsInProject, rootsOutside bool
-	ok             bool // known-safe so far
-	s              summary
+	ok                           bool // known-safe so far
+	s                            summary
 }
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.

@@ -263,8 +263,7 @@ func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *st
 		s := a.stmts(p.Stmts, sc.copy())
 		out.sub.or(s)
 		out.sub.projList = len(p.Stmts) == 1 && s.projList
-		out.sub.cleanList = len(p.Stmts) == 1 && s.cleanList
-		out.sub.outList = len(p.Stmts) == 1 && s.outList
+		out.sub.cleanList, out.sub.outList = len(p.Stmts) == 1 && s.cleanList, len(p.Stmts) == 1 && s.outList
 		out.secretPaths, out.broadPaths = s.secretList, s.broadList
 		// $(echo main.go): one known word; text that runs code when
 		// evaluated as arithmetic is kept too (n=$(echo 'a[$(cmd)]'); $((n)))
