@@ -4,6 +4,7 @@
 package gate
 
 import (
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -270,7 +271,8 @@ func (c *plainCall) hooked(h string) bool { return c.spec != nil && c.spec.Hook 
 // fdCommand analyses the command fd -x/-X runs on each entry found: a
 // placeholder ({}, {/}, {//}, {.}, {/.}) stands for a path only known at run
 // time, and without one fd appends the path.
-func (c *plainCall) fdCommand(cmd []word) summary {
+// secret: the entries may be secrets (fd -H env -X cat).
+func (c *plainCall) fdCommand(cmd []word, secret bool) summary {
 	if len(cmd) == 0 {
 		return summary{}
 	}
@@ -278,13 +280,40 @@ func (c *plainCall) fdCommand(cmd []word) summary {
 	placed := false
 	for k := range inner {
 		if fdRepl().MatchString(inner[k].val) {
-			inner[k].dyn, placed = true, true
+			inner[k].dyn, inner[k].secretPaths, placed = true, secret, true
 		}
 	}
 	if !placed {
-		inner = append(inner, word{val: "{}", dyn: true})
+		inner = append(inner, word{val: "{}", dyn: true, secretPaths: secret})
 	}
 	return c.a.inner(inner, c.sc, c.idx)
+}
+
+// fdMaySelectSecret reports an fd search (its options opts, operands
+// ops of them: the pattern, then the roots) whose filter may keep a
+// secret's name: no pattern, one only known at run time, a regular
+// expression (any case) or -g glob (whose * matches a leading dot) that
+// matches a secret's name, or an -e extension of one (fd -e pem).
+// hidden: it lists hidden names (-H, -u); else only secrets whose names
+// do not start with a dot count (id_rsa, server.pem).
+func fdMaySelectSecret(opts []word, ops []int, hidden bool) bool {
+	for _, e := range flagValues(opts, "-e", "--extension") {
+		if e.dyn || isSensitiveName("x."+strings.ToLower(strings.TrimPrefix(e.val, "."))) {
+			return true
+		}
+	}
+	if len(ops) == 0 || opts[ops[0]].dyn {
+		return len(flagValues(opts, "-e", "--extension")) == 0 // every name
+	}
+	p := opts[ops[0]].val
+	if hasFlag(opts, "-g", "--glob") {
+		return patternMaySelectSecret(p, true) && (hidden || !strings.HasPrefix(p, "."))
+	}
+	re, err := regexp.Compile("(?i)" + p)
+	return err != nil || slices.ContainsFunc(secretNameSamples, func(s string) bool {
+		base := path.Base(s)
+		return (hidden || base[0] != '.') && re.MatchString(base)
+	})
 }
 
 // searches reads the searches and the languages: grep, sed, awk, jq, fd.
@@ -334,7 +363,7 @@ func (c *plainCall) searches() bool {
 				under = []word{{val: "."}}
 			}
 			a.changesUnder(cmd, under, fdRepl(), true, sc)
-			c.s.or(c.fdCommand(cmd))
+			c.s.or(c.fdCommand(cmd, fdMaySelectSecret(opts, ops, c.setsAny(cmds.SearchHidden, cmds.SearchUnrestricted))))
 			f.wrapper = true
 			// unfiltered: no pattern but a match-all one, no type, extension or exclusion
 			if len(ops) == 0 || !args[ops[0]].dyn && (args[ops[0]].val == "." || args[ops[0]].val == "" || args[ops[0]].val == "^") &&
