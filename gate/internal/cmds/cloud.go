@@ -141,6 +141,24 @@ var gh = tool("gh", flags("", "", ""),
 		ghQuery("list", "-a --all", "-L --limit"),
 		ghQuery("view", "-y --yaml", "-r --ref", ex("ci.yml --yaml", ""))),
 	tool("label", flags("", "", ""), ghQuery("list", "", "-L --limit -O --order -S --search --sort")),
+	// gh search sends its query to GitHub's search; -R/--repo and
+	// --owner narrow it (a qualifier, not a host)
+	tool("search", flags("", "", ""),
+		ghQuery("issues", ghSearchIssues+" --include-prs", ghSearchIssueValues, ex("crash --repo owner/repo --state open", "")),
+		ghQuery("prs", ghSearchIssues+" --draft --merged", ghSearchIssueValues+" -B --base --checks -H --head --merged-at --review --review-requested --reviewed-by"),
+		ghQuery("repos", "--archived", "--created --followers --forks --good-first-issues --help-wanted-issues --include-forks --language --license "+
+			"-L --limit --match --number-topics --order --owner --size --sort --stars --topic --updated --visibility"),
+		ghQuery("code", "", "--extension --filename --language -L --limit --match --owner --size", ex("ParseArgs --language go -L 5", "")),
+		ghQuery("commits", "--merge", "--author --author-date --author-email --author-name --committer --committer-date --committer-email "+
+			"--committer-name --hash -L --limit --order --owner --parent --sort --tree --visibility")),
+)
+
+// ghSearchIssues and ghSearchIssueValues are gh search issues's and
+// gh search prs's switches and options with a value.
+const (
+	ghSearchIssues      = "--archived --locked --no-assignee --no-label --no-milestone --no-project"
+	ghSearchIssueValues = "--app --assignee --author --closed --commenter --comments --created --interactions --involves --label --language " +
+		"-L --limit --match --mentions --milestone --order --owner --project --reactions --sort --state --team-mentions --updated --visibility"
 )
 
 // InfraCheck is what terraform fmt's -check sets (argv.Flag.Sets): the
