@@ -79,6 +79,11 @@ type Tool struct {
 	// --dangerously-skip-permissions): what that agent does passes no
 	// gate (human-only).
 	Unguarded []string
+	// Resolves are the forms in which it looks a name up in DNS (getent
+	// hosts), Opens those in which it hands its operand to the desktop's
+	// default application (xdg-open): the name or URL leaves the machine.
+	Resolves []string
+	Opens    []string
 	// DryRuns are the flags with which an install onto the PATH only
 	// lists or prints (cargo install --list, go install -n).
 	DryRuns []string
@@ -350,7 +355,7 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 
 // Tools are the tools the table declares.
 func Tools() []*Tool {
-	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools)
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools)
 }
 
 // toolCmds are the tools' declarations of their flags.

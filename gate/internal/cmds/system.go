@@ -103,3 +103,18 @@ func sender(c *argv.Command) *argv.Command { c.Class = argv.Sender; return c }
 // debuggers run the commands and programs they are given (lldb's entry
 // is in sessions.go).
 var debuggers = []*argv.Command{Lldb}
+
+// openerTools hand their operand to the desktop's default application
+// (Opens): a URL goes to the browser, which fetches it; an app or a
+// script runs (human-only, gate/subcmds.go's opensApp).
+var openerTools = []*Tool{
+	desktopOpener("open", want("-a Safari", "human human.system-write")), desktopOpener("xdg-open"),
+	{Name: "gio", Opens: []string{"open"}, Examples: []argv.Example{want("open https://x.test", "human human.system-write")}},
+	desktopOpener("wslview"), desktopOpener("sensible-browser"), desktopOpener("x-www-browser"), desktopOpener("www-browser"),
+	desktopOpener("gnome-open"), desktopOpener("kde-open"), desktopOpener("kde-open5"),
+}
+
+// desktopOpener is an opener whose every call opens its operand.
+func desktopOpener(name string, ex ...argv.Example) *Tool {
+	return &Tool{Name: name, Opens: []string{""}, Examples: append([]argv.Example{want("https://x.test", "human human.system-write")}, ex...)}
+}
