@@ -351,12 +351,21 @@ func (c *netCall) serverNames() {
 // file a later command may run.
 func (c *netCall) remoteNames() {
 	for _, w := range c.args {
-		if u, err := url.Parse(w.val); err == nil && u.Host != "" && !w.dyn && path.Base(u.Path) != "/" && path.Base(u.Path) != "." {
-			mid := len(c.a.facts)
-			c.a.writeWord(savedIn(c.args, c.t.Hook, word{val: path.Base(u.Path)}), c.sc, c.idx)
-			for _, g := range c.a.facts[mid:] {
-				c.a.markFetched(g.path)
+		u, err := url.Parse(w.val)
+		if err != nil || u.Host == "" || w.dyn {
+			continue
+		}
+		name := path.Base(u.Path)
+		if name == "/" || name == "." {
+			if c.t.Hook != "wget" && c.t.Hook != "aria2c" {
+				continue
 			}
+			name = "index.html" // wget https://example.com saves index.html
+		}
+		mid := len(c.a.facts)
+		c.a.writeWord(savedIn(c.args, c.t.Hook, word{val: name}), c.sc, c.idx)
+		for _, g := range c.a.facts[mid:] {
+			c.a.markFetched(g.path)
 		}
 	}
 }
