@@ -431,7 +431,7 @@ func (c *plainCall) prints() {
 		// file names found under the project (grep -l, -L: those without a
 		// match; -c: NAME:COUNT, cut -d: -f1 keeps the name; rg --files, fd),
 		// as the hook read them (nameListing)
-		s.projList = a.readsInProject(idx)
+		s.projList, s.outList = a.readsInProject(idx), a.readsOutsideProject(idx)
 		s.secretList, s.broadList = c.listing.secret, c.listing.broad
 	case f.safe != nil && c.uses(argv.ListsHidden):
 		// ls -A | xargs cat: the names include .env, like find's
@@ -458,5 +458,9 @@ func (c *plainCall) prints() {
 		// secrets (a grep may aim at them: no longer broad)
 		s.secretList = s.projList && a.stdin.secretList && (!matches || filterMayKeepSecret(lb, args))
 		s.broadList = s.secretList && a.stdin.broadList && !matches
+	case (c.filter() == argv.Lines || c.filter() == argv.Ends || c.filter() == argv.Matches) && f.safe != nil && a.stdin != nil && a.stdin.outList:
+		// find ~ -name x | grep y | xargs rm: a subset of names outside
+		s.outList = len(operands(args, nil)) == 1 && c.filter() == argv.Matches && !hasShort(args, "o") ||
+			len(operands(args, nil)) == 0 && c.filter() != argv.Matches
 	}
 }

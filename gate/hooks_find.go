@@ -22,7 +22,7 @@ type findCall struct {
 	x     scripts.Find
 	roots []word // the starting points (. when none)
 	// rootsInProject: every starting point is known and in the project;
-	// rootsOutside: every one is known and outside it
+	// rootsOutside: one is known and outside it
 	rootsInProject, rootsOutside bool
 	ok                           bool // known-safe so far
 	s                            summary
@@ -30,7 +30,7 @@ type findCall struct {
 
 // find lists files; -delete, -exec and -fprint make it more than a reader.
 func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
-	c := &findCall{a: a, f: f, idx: idx, args: args, sc: sc, ok: true, rootsInProject: true, rootsOutside: true}
+	c := &findCall{a: a, f: f, idx: idx, args: args, sc: sc, ok: true, rootsInProject: true}
 	c.x = scripts.ReadFind(len(args), func(i int) string { return args[i].val })
 	c.roots = args[c.x.Roots:c.x.Expr]
 	if len(c.roots) == 0 {
@@ -40,7 +40,7 @@ func (a *analyzer) find(f *rfact, idx int, args []word, sc *scope) summary {
 		a.readWord(r, sc, idx, true)
 		p := a.pathWord(r, sc, false)
 		c.rootsInProject = c.rootsInProject && p.known && a.inProject(p)
-		c.rootsOutside = c.rootsOutside && p.known && !a.inProject(p)
+		c.rootsOutside = c.rootsOutside || p.known && !a.inProject(p)
 	}
 	ranExec := false
 	for _, act := range c.x.Actions {

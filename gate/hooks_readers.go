@@ -7,6 +7,7 @@ import (
 	"github.com/perm-peer/perm-peer/gate/internal/argv"
 	"github.com/perm-peer/perm-peer/gate/internal/cmds"
 	"github.com/perm-peer/perm-peer/protocol"
+	"slices"
 )
 
 // readsInProject reports that every read fact of command idx is a known
@@ -18,6 +19,14 @@ func (a *factLog) readsInProject(idx int) bool {
 		}
 	}
 	return true
+}
+
+// readsOutsideProject reports a call that reads a known place outside the
+// project: names it lists may be there.
+func (a *factLog) readsOutsideProject(idx int) bool {
+	return slices.ContainsFunc(a.facts[idx+1:], func(g *rfact) bool {
+		return g.kind == protocol.FactRead && g.parent == idx && g.path.known && !a.inProject(g.path)
+	})
 }
 
 // reader handles the read-only programs whose operands are files they read

@@ -42,7 +42,7 @@ type summary struct {
 	// cleanList: a projList whose name filter rules out secrets (git
 	// ls-files '*.go', find . -name '*.go'); not merged by or.
 	cleanList bool
-	// outList: it prints only names of files under places outside the
+	// outList: names it prints may be of files under a place outside the
 	// project (find ~ -name '*.txt'); not merged by or.
 	outList bool
 	// secretList: the names it prints may include secrets (find without a
@@ -70,7 +70,7 @@ type stdinSrc struct {
 	projList bool
 	// cleanList: the names cannot be secrets
 	cleanList bool
-	// outList: the text is a list of names outside the project
+	// outList: the text lists names that may be outside the project
 	outList bool
 	// secretList: the names may include secrets
 	secretList bool

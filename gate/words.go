@@ -39,8 +39,8 @@ type word struct {
 	// projPaths: the word is the output of a listing of project files
 	// ($(git ls-files), xargs after find .)
 	projPaths bool
-	// outPaths: the word is the output of a listing of files outside the
-	// project ($(find ~ -name '*.txt'), xargs after it)
+	// outPaths: the word is the output of a listing that may name files
+	// outside the project ($(find ~ -name '*.txt'), xargs after it)
 	outPaths bool
 	// lookup: the word is $(which X) or $(command -v X): the path of X
 	lookup string
