@@ -132,7 +132,12 @@ func (c *plainCall) files() bool {
 			f.human = reason("human.persistence-write", "installs or changes a service")
 		case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot":
 			f.human = reason("human.teardown", lb+" stops or restarts the machine")
-		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "show", "cat", "list", "print", "list-timers":
+		case "show", "cat", "print", "show-environment":
+			// a unit's Environment= lines (systemctl show, cat) and a
+			// launchd job's environment (launchctl print) hold its secrets,
+			// as a container's does (docker inspect)
+			f.ask = reason("ask.flag", lb+" "+args[operands(args, nil)[0]].val+" prints a service's environment")
+		case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "list", "list-timers":
 			if hasLongAbbrev(args, "--host", "--machine") || hasShort(args, "HM") {
 				f.ask = reason("ask.flag", lb+" --host connects to another machine over ssh")
 			} else {
