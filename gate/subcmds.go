@@ -94,16 +94,9 @@ var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secr
 
 // configWriters change a configuration that later runs commands or loads
 // code (hooks, scheduled jobs, credential helpers, extensions, package
-// indexes): persistence, outside what the project's files show (the
-// tools' forms are their cmds.Tool entries' Configures).
-var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Configures }, map[string][]string{
-	"mise":   {"trust"},
-	"sysctl": {"-w|--write|-p|--load|--system|-f"}, // -f: BSD and macOS load a file, like -p
-	// plugins run with the tool; package sources and contexts change where
-	// later installs and commands go (like npm set, git remote add)
-	"asdf":  {"plugin add", "plugin-add"},
-	"conda": {"config --add|--set|--append|--prepend"},
-})
+// indexes, plugins): persistence, outside what the project's files show:
+// the cmds.Tool entries' Configures.
+var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Configures }, nil)
 
 // pathInstallers install programs into a directory on the PATH outside
 // the project (~/.cargo/bin, ~/go/bin, ~/.local/bin), like npm install -g:

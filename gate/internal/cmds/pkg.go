@@ -322,6 +322,15 @@ var pkgTools = []*Tool{
 	},
 	{Name: "apt", Grant: BySub, Installs: installWords, Examples: []argv.Example{want("install jq", "ask")}},
 	{Name: "mix", Grant: BySub, Installs: installWords, Examples: []argv.Example{want("deps.get", "ask")}},
+	// the version managers (their run forms are wrappers, wrappers.go):
+	// a trusted config's tasks and hooks, a plugin, run with the tool;
+	// conda's package sources change where later installs come from
+	// (like npm set, git remote add)
+	{Name: "mise", Configures: []string{"trust"}, Examples: []argv.Example{want("trust", "human human.persistence-write"), want("ls", "ask")}},
+	{Name: "asdf", Configures: []string{"plugin add", "plugin-add"},
+		Examples: []argv.Example{want("plugin add x", "human human.persistence-write"), want("plugin list", "ask")}},
+	{Name: "conda", Configures: []string{"config --add|--set|--append|--prepend"},
+		Examples: []argv.Example{want("config --set x y", "human human.persistence-write"), want("config --show", "ask")}},
 	{Name: "gem",
 		OntoPath:    []string{"install"},
 		Version:     true,
@@ -355,7 +364,7 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 
 // Tools are the tools the table declares.
 func Tools() []*Tool {
-	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools)
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools, systemTools)
 }
 
 // toolCmds are the tools' declarations of their flags.

@@ -118,3 +118,11 @@ var openerTools = []*Tool{
 func desktopOpener(name string, ex ...argv.Example) *Tool {
 	return &Tool{Name: name, Opens: []string{""}, Examples: append([]argv.Example{want("https://x.test", "human human.system-write")}, ex...)}
 }
+
+// systemTools change the kernel's or the machine's settings in the forms
+// their entries give: sysctl's flags are core's (core.go), which leave
+// its writing forms out; -f: BSD and macOS load a file, like -p.
+var systemTools = []*Tool{
+	{Name: "sysctl", Configures: []string{"-w|--write|-p|--load|--system|-f"},
+		Examples: []argv.Example{want("-p", "human human.persistence-write"), want("--system", "human human.persistence-write"), want("-a", "allow")}},
+}
