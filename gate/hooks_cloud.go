@@ -107,12 +107,12 @@ func githubRepo(v string) bool {
 
 // githubOperand reports an operand of a gh query that names nothing on
 // another host: a number, a branch, a tag, a file, or a github.com URL.
-// HOST/OWNER/REPO (gh repo view) and a URL elsewhere are another host.
+// HOST/OWNER/REPO (gh repo view; a host needs no dot: localhost,
+// intranet) and a URL elsewhere are another host, so two slashes are.
 func githubOperand(v string) bool {
 	if strings.Contains(v, ":") {
 		return strings.HasPrefix(v, "https://github.com/") && !strings.Contains(strings.TrimPrefix(v, "https://"), ":") &&
 			!strings.Contains(v, "@")
 	}
-	first, _, _ := strings.Cut(v, "/")
-	return !strings.Contains(first, ".") || strings.Count(v, "/") < 2
+	return strings.Count(v, "/") < 2
 }
