@@ -117,30 +117,9 @@ var resolvers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Resolves 
 
 // systemChangers change the system outside any project: macOS settings,
 // launchd jobs and sessions, the keychains and trust store, disks (SPEC
-// §5.4: human-only like their Linux counterparts).
-var systemChangers = subcmdTable(map[string][]string{
-	"defaults": {"write", "delete", "import", "rename"},
-	"launchctl": {"load", "bootstrap", "submit", "setenv", "unsetenv", "asuser", "bsexec", "enable", "config", "kickstart",
-		"unload", "bootout", "disable", "remove", "stop", "kill", "limit", "start"},
-	"security": {"add-trusted-cert", "remove-trusted-cert", "trust-settings-import", "add-certificates", "import", "export",
-		"delete-*", "add-generic-password", "add-internet-password", "set-keychain-settings", "set-key-partition-list",
-		"create-keychain", "default-keychain", "login-keychain", "list-keychains -s|-d", "authorizationdb write", "authorize"},
-	"diskutil": {"erase*", "partition*", "zeroDisk", "randomDisk", "secureErase", "reformat", "splitPartition", "mergePartitions",
-		"resizeVolume", "apfs delete*", "apfs erase*", "apfs resize*", "apfs encrypt*", "apfs decrypt*", "unmountDisk", "eject", "mount*"},
-	"csrutil":      {"disable", "enable", "clear", "authenticated-root"},
-	"spctl":        {"--master-disable", "--global-disable", "--add", "--remove", "--disable", "--enable"},
-	"tmutil":       {"delete", "deletelocalsnapshots", "disable", "setdestination", "removedestination"},
-	"systemsetup":  {"-set*"},
-	"scutil":       {"--set"},
-	"networksetup": {"-set*", "-add*", "-remove*", "-create*", "-delete*"},
-	"dscl":         {"-create", "-append", "-delete", "-passwd", "-change", "-merge"},
-	"kextload":     {""},
-	"kmutil":       {"load", "unload", "create", "install"},
-	"profiles":     {"install", "remove", "-I", "-R"},
-	// without its quarantine attribute a downloaded program runs unchecked
-	// by Gatekeeper; -c clears every attribute, the quarantine with them
-	"xattr": {"-c", "com.apple.quarantine -d|-w"},
-})
+// §5.4: human-only like their Linux counterparts): the cmds.Tool
+// entries' ChangesSystem.
+var systemChangers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.ChangesSystem }, nil)
 
 // unguarded run another agent with its permission checks, sandbox or hooks
 // turned off (claude --dangerously-skip-permissions, gemini --yolo): what

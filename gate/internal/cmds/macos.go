@@ -12,9 +12,9 @@ import (
 // architectures, property lists) and the queries of the toolchain, the
 // system and Homebrew. Their flags are the read-only ones: a flag the
 // table lacks (xattr -d, plutil -replace, codesign -s) asks. The forms
-// only a person may approve are in the gate's tables of subcommands
-// (brew services start: configWriters; xattr -d com.apple.quarantine,
-// defaults write, launchctl load, spctl --master-disable: systemChangers).
+// only a person may approve are their tools' entries' (brew services
+// start: Configures; xattr -d com.apple.quarantine, defaults write,
+// launchctl load, spctl --master-disable: macTools' ChangesSystem).
 
 // Query is a program that only prints, in the forms its entry declares:
 // a call of its declared flags (with one of Modes when Modes is set:
@@ -77,7 +77,7 @@ var brewNames = []*argv.Command{
 	sub("commands", flags("-q --quiet --include-aliases -v -d", "", "")),
 	sub("tap-info", flags("--installed --json -v -q -d", "", "--json")),
 	// services with no subcommand lists them; start, restart and run
-	// register a launchd job (configWriters)
+	// register a launchd job (brew's Configures)
 	tool("services", flags("-v -q -d", "", ""),
 		sub("list", flags("--json -v -q -d", "", ""), want("", "allow")),
 		sub("info", flags("--json --all -v -q -d", "", ""), ex("--json redis", ""))),
@@ -100,7 +100,7 @@ var queries = []*Query{
 			want("-project App.xcodeproj", "ask"), ex("-scheme App build", "-scheme")}},
 		"-version -showsdks -list -usage -help --help --version", false),
 	// csrutil disable, enable, clear and authenticated-root change System
-	// Integrity Protection (systemChangers)
+	// Integrity Protection (macTools)
 	query(tool("csrutil", flags("", "", ""), sub("status", flags("", "", ""), want("", "allow")), sub("report", flags("", "", ""))), "", false),
 	// pkgutil --forget, --learn, --expand and --flatten write: left out
 	query(gnu("pkgutil", flags("--pkgs-plist --only-files --only-dirs --regexp -v --verbose -h",
@@ -108,7 +108,7 @@ var queries = []*Query{
 		want("--pkgs", "allow"), want("--pkg-info com.apple.pkg.CLTools_Executables", "allow"), ex("--forget x", "--forget")), "", false),
 	query(&argv.Command{Name: "system_profiler", OneDash: true, Flags: flags("-listDataTypes -json -xml -nospinner", "-detailLevel -timeout", ""),
 		Examples: []argv.Example{want("SPHardwareDataType", "allow"), want("-json SPSoftwareDataType", "allow")}}, "", true),
-	// diskutil erase*, partition*, mount*, eject change disks (systemChangers)
+	// diskutil erase*, partition*, mount*, eject change disks (macTools)
 	query(tool("diskutil", flags("", "", ""),
 		sub("list", flags("-plist", "", ""), want("", "allow"), want("-plist external", "allow")),
 		sub("info", flags("-plist -all", "", ""), want("disk0s1", "allow")),
@@ -124,7 +124,7 @@ var queries = []*Query{
 	query(gnu("softwareupdate", flags("-l --list --history --list-full-installers --all --no-scan --verbose", "--product-types", ""),
 		want("-l", "allow"), want("--history", "allow"), ex("-i -a", "-i")), "-l --list --history --list-full-installers", false),
 	// scutil with no option reads commands from stdin (which may set);
-	// --set changes the host's names (systemChangers)
+	// --set changes the host's names (macTools)
 	query(&argv.Command{Name: "scutil", Flags: flags("--dns --proxy --nwi", "--get", ""),
 		Examples: []argv.Example{want("--dns", "allow"), want("--get ComputerName", "allow"), ex("-r example.com", "-r")}},
 		"--dns --proxy --nwi --get", false),
@@ -281,3 +281,37 @@ var rewriterIndex = index(rewriters, func(r *Rewriter) string { return r.Cmd.Nam
 
 // RewriterOf is the rewriter declared for name, or nil.
 func RewriterOf(name string) *Rewriter { return rewriterIndex()[name] }
+
+// macTools change the system outside any project in the forms their
+// entries give (ChangesSystem): macOS settings, launchd jobs and
+// sessions, the keychains and trust store, disks (SPEC §5.4: human-only
+// like their Linux counterparts). The flags of those that have read-only
+// forms are their queries' and readers' entries (csrutil status, xattr -l).
+var macTools = []*Tool{
+	macTool("defaults", "write com.x k v", "write", "delete", "import", "rename"),
+	macTool("launchctl", "setenv X 1", "load", "bootstrap", "submit", "setenv", "unsetenv", "asuser", "bsexec", "enable", "config", "kickstart",
+		"unload", "bootout", "disable", "remove", "stop", "kill", "limit", "start"),
+	macTool("security", "add-trusted-cert x.pem", "add-trusted-cert", "remove-trusted-cert", "trust-settings-import", "add-certificates", "import", "export",
+		"delete-*", "add-generic-password", "add-internet-password", "set-keychain-settings", "set-key-partition-list",
+		"create-keychain", "default-keychain", "login-keychain", "list-keychains -s|-d", "authorizationdb write", "authorize"),
+	macTool("diskutil", "eraseDisk APFS X disk2", "erase*", "partition*", "zeroDisk", "randomDisk", "secureErase", "reformat", "splitPartition",
+		"mergePartitions", "resizeVolume", "apfs delete*", "apfs erase*", "apfs resize*", "apfs encrypt*", "apfs decrypt*", "unmountDisk", "eject", "mount*"),
+	macTool("csrutil", "disable", "disable", "enable", "clear", "authenticated-root"),
+	macTool("spctl", "--master-disable", "--master-disable", "--global-disable", "--add", "--remove", "--disable", "--enable"),
+	macTool("tmutil", "disable", "delete", "deletelocalsnapshots", "disable", "setdestination", "removedestination"),
+	macTool("systemsetup", "-setremotelogin on", "-set*"),
+	macTool("scutil", "--set HostName x", "--set"),
+	macTool("networksetup", "-setdnsservers Wi-Fi 1.1.1.1", "-set*", "-add*", "-remove*", "-create*", "-delete*"),
+	macTool("dscl", ". -create /Users/x", "-create", "-append", "-delete", "-passwd", "-change", "-merge"),
+	macTool("kextload", "x.kext", ""),
+	macTool("kmutil", "load -p x", "load", "unload", "create", "install"),
+	macTool("profiles", "install -path x", "install", "remove", "-I", "-R"),
+	// without its quarantine attribute a downloaded program runs unchecked
+	// by Gatekeeper; -c clears every attribute, the quarantine with them
+	macTool("xattr", "-d com.apple.quarantine app", "-c", "com.apple.quarantine -d|-w"),
+}
+
+// macTool is name's entry: forms change the system, as example does.
+func macTool(name, example string, forms ...string) *Tool {
+	return &Tool{Name: name, ChangesSystem: forms, Examples: []argv.Example{want(example, "human human.system-write")}}
+}

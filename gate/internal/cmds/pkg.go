@@ -84,6 +84,10 @@ type Tool struct {
 	// default application (xdg-open): the name or URL leaves the machine.
 	Resolves []string
 	Opens    []string
+	// ChangesSystem are the forms in which it changes the system outside
+	// any project (defaults write, launchctl load, diskutil erase*):
+	// human-only.
+	ChangesSystem []string
 	// DryRuns are the flags with which an install onto the PATH only
 	// lists or prints (cargo install --list, go install -n).
 	DryRuns []string
@@ -364,7 +368,7 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 
 // Tools are the tools the table declares.
 func Tools() []*Tool {
-	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools, systemTools)
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools, systemTools, macTools)
 }
 
 // toolCmds are the tools' declarations of their flags.
