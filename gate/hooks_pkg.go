@@ -201,6 +201,18 @@ func (c *plainCall) tool() bool {
 	if t == nil {
 		return false
 	}
+	read := c.toolHook(t)
+	if tearsDown(t.Teardowns, c.args) {
+		// whatever its hook made of the rest of the call
+		c.f.human = reason("human.teardown", "deletes infrastructure or the data it holds")
+		return true
+	}
+	return read
+}
+
+// toolHook is the hook t's entry names reading the call; it reports
+// whether one did.
+func (c *plainCall) toolHook(t *cmds.Tool) bool {
 	switch t.Hook {
 	case "npm":
 		c.pkgManager()
@@ -225,13 +237,6 @@ func (c *plainCall) tool() bool {
 		c.infra()
 	case "forge":
 		c.forge()
-	case "":
-		// a tool whose calls tear cloud infrastructure down in the forms
-		// its entry names, read as any other program otherwise
-		if !tearsDown(t.Teardowns, c.args) {
-			return false
-		}
-		c.f.human = reason("human.teardown", "deletes cloud infrastructure")
 	default:
 		return false
 	}

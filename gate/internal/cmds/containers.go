@@ -43,18 +43,22 @@ var containerTools = []*Tool{
 		Grant:       BySub,
 		Nested:      dockerGrantGroups,
 		Configures:  []string{"context create", "context use", "plugin install"},
+		Teardowns:   dockerTeardowns,
 		Version:     true,
 		FetchesURLs: true,
 		Examples: []argv.Example{want("ps -a", "allow"), want("compose config", "human human.sensitive-read"), want("image ls", "allow"),
-			want("container ls -a", "allow"), want("stats --no-stream", "allow"), want("image rm web", "ask"), want("container rm -f web", "ask")},
+			want("container ls -a", "allow"), want("stats --no-stream", "allow"), want("image rm web", "ask"), want("container rm -f web", "ask"),
+			want("volume rm pgdata", "human human.teardown"), want("system prune -af", "human human.teardown"), want("compose down -v", "human human.teardown"),
+			want("compose down", "ask")},
 	},
 	{Name: "podman",
 		Cmd:         tool("podman", flags("--debug", "--connection -c --url --log-level --root --runroot", ""), dockerSubs...),
 		Hook:        "docker",
 		Grant:       BySub,
 		Nested:      dockerGrantGroups,
+		Teardowns:   dockerTeardowns,
 		FetchesURLs: true,
-		Examples:    []argv.Example{want("images", "allow")},
+		Examples:    []argv.Example{want("images", "allow"), want("volume prune -f", "human human.teardown")},
 	},
 	// nerdctl's grant is the exact command (docker's per subcommand)
 	{Name: "nerdctl", Hook: "docker", Examples: []argv.Example{want("ps", "allow"), want("inspect web", "ask ask.flag")}},
@@ -130,3 +134,7 @@ var kubectl = tool("kubectl", flags("", "", ""),
 	tool("config", flags("", "", ""), sub("current-context", flags("", "", "")),
 		sub("get-contexts", with(flags("--no-headers", "", ""), argv.Flag{Names: "-o --output", Arity: argv.Value, Sets: KubeOutput}))),
 )
+
+// dockerTeardowns delete what containers keep: volumes, and everything
+// stopped or unused at once (SPEC §5.4's teardown).
+var dockerTeardowns = []string{"volume rm", "volume prune", "system prune", "container prune", "compose down -v", "compose down --volumes"}
