@@ -339,6 +339,12 @@ var gitSubTable = []*GitSub{
 	{Names: "ls-tree", Class: GitReads, Cmd: sub("ls-tree", flags("-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree", "--format", "--abbrev"), ex("-r HEAD", ""))},
 	{Names: "describe", Class: GitReads, Cmd: sub("describe", flags("--all --tags --long --always --first-parent --exact-match --debug --contains", "--abbrev --candidates --match --exclude", "--dirty --broken"),
 		ex("--tags --always", ""))},
+	// git fsck checks the object database and prints what it finds
+	// broken, dangling or unreachable; --lost-found writes the dangling
+	// objects into .git/lost-found and is not declared
+	{Names: "fsck", Class: GitReads, Cmd: sub("fsck", flags("--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full "+
+		"--connectivity-only --strict --verbose -v --name-objects --progress --no-progress --references --no-references", "", ""), ex("--no-progress", ""), ex("--lost-found", "--lost-found")),
+		Examples: []argv.Example{want("fsck --no-progress", "allow"), want("fsck --lost-found", "ask ask.flag")}},
 	{Names: "shortlog", Class: GitReads, Cmd: sub("shortlog", flags("-n --numbered -s --summary -e --email -c --committer "+gitRevFlags, "--format --group "+gitRevValues, "-w"), ex("-sn", ""))},
 	{Names: "merge-base name-rev rev-list show-ref for-each-ref count-objects check-ignore check-attr help version cherry " +
 		"verify-commit verify-tag", Class: GitReads, Examples: []argv.Example{want("merge-base main HEAD", "allow")}},
