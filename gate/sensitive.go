@@ -428,7 +428,8 @@ func persistenceOf(p string) string {
 			agentFile(lp, base):
 			return "agent instructions or configuration"
 		case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py" || base == "bunfig.toml" ||
-			base == ".bunfig.toml":
+			base == ".bunfig.toml" || base == ".pdbrc" || base == ".irbrc" || base == ".pryrc":
+			// pdb, irb and pry run the one in the working directory too
 			return "language runtime start-up file"
 		case persistDirs[base]:
 			return "directory of persistence files"
