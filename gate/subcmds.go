@@ -61,36 +61,9 @@ func parseSubcmds(specs map[string][]string) map[string][]subcmd {
 }
 
 // secretPrinters print a credential or a decrypted secret: a read as
-// sensitive as the file or keychain it comes from (the package, container
-// and cloud CLIs' forms are their cmds.Tool entries' Secrets).
-var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secrets }, map[string][]string{
-	"vault":               {"kv get", "read", "print token", "token create"},
-	"op":                  {"read", "item get --reveal|--fields|--format", "inject"},
-	"dotenvx":             {"get", "decrypt"},
-	"kwallet-query":       {"-r|--read-password"},
-	"pass":                {"show"},
-	"gopass":              {"show"},
-	"bw":                  {"get"},
-	"lpass":               {"show"},
-	"sops":                {"-d|--decrypt", "decrypt"},
-	"ansible-vault":       {"view", "decrypt"},
-	"age":                 {"-d|--decrypt"},
-	"heroku":              {"config", "config:get", "auth:token"},
-	"vercel":              {"env pull"},
-	"netlify":             {"env:get"},
-	"doppler":             {"secrets"},
-	"infisical":           {"secrets", "export"},
-	"bws":                 {"secret get", "secret list"},
-	"chamber":             {"read", "export"},
-	"aws-vault":           {"export"},
-	"fly":                 {"auth token"},
-	"flyctl":              {"auth token"},
-	"gpg":                 {"-d|--decrypt"},
-	"gpg2":                {"-d|--decrypt"},
-	"keyring":             {"get"},
-	"docker-credential-*": {"get"},
-	"git-credential-*":    {"get"},
-})
+// sensitive as the file or keychain it comes from: the cmds.Tool entries'
+// Secrets.
+var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secrets }, nil)
 
 // configWriters change a configuration that later runs commands or loads
 // code (hooks, scheduled jobs, credential helpers, extensions, package

@@ -12,6 +12,9 @@ import (
 // says how an "always" answer names it, which of its subcommands install
 // packages, and which of the gate's hooks reads the rest of its words.
 type Tool struct {
+	// Name is the program's; one ending in "-*" is a family, every
+	// program named so (docker-credential-*: docker-credential-pass)
+	// whose own name has no entry.
 	Name string
 	// GrantFlags are, for subcommand sub, the flags after it with which an
 	// "always" covers SUB FLAG *, and without which only the exact call
@@ -368,7 +371,7 @@ func ToolOf(name string) *Tool { return toolIndex()[name] }
 
 // Tools are the tools the table declares.
 func Tools() []*Tool {
-	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools, systemTools, macTools)
+	return slices.Concat(pkgTools, buildTools, containerTools, cloudTools, []*Tool{gitTool}, senderTools, agentTools, resolverTools, openerTools, systemTools, macTools, secretTools)
 }
 
 // toolCmds are the tools' declarations of their flags.
