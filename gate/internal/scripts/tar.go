@@ -234,6 +234,9 @@ func tarRuns(n int, word func(int) (string, bool)) []string {
 			continue
 		}
 		name, val, eq := strings.Cut(v[2:], "=")
+		if !slices.Contains(tarCommands, name) && slices.Contains(tarOptions, name) {
+			continue // an option's exact name is that option (--checkpoint is not --checkpoint-action)
+		}
 		for _, c := range tarCommands {
 			if strings.HasPrefix(c, name) && len(name) >= 2 {
 				if !eq && i+1 < n {
