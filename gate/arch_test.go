@@ -508,7 +508,7 @@ func isZero(e ast.Expr) bool {
 // composite literal, anywhere in it (a call's argument, a func literal's
 // body, a map's value), with two or more program names as map keys or
 // elements: knowledge of programs kept outside the table, however it is
-// wrapped (var t = subcmdTable(map[string][]string{"vault": …, "op": …})).
+// wrapped (var t = table(map[string][]string{"vault": …, "op": …})).
 // A variable counts once.
 func nameSets(f *ast.File, known map[string]bool) []string {
 	var sets []string

@@ -59,23 +59,22 @@ func TestToolGrants(t *testing.T) {
 }
 
 // The subcommand tables hold the tools' forms (Secrets, Configures,
-// OntoPath) beside their own rows, and a program's forms are declared in
-// one place only.
+// OntoPath, …), each from the tool's entry only.
 func TestToolFormsInSubcmdTables(t *testing.T) {
+	tables := map[string]func() map[string][]subcmd{"secretPrinters": secretPrinters, "configWriters": configWriters, "pathInstallers": pathInstallers,
+		"uploaders": uploaders, "servers": servers, "unguarded": unguarded, "resolvers": resolvers, "openers": openers, "systemChangers": systemChangers}
 	for _, tl := range cmds.Tools() {
-		for table, forms := range map[string][]string{"secretPrinters": tl.Secrets, "configWriters": tl.Configures, "pathInstallers": tl.OntoPath} {
-			if forms == nil {
-				continue // git's rows are the table's own
-			}
-			got := map[string]func() map[string][]subcmd{"secretPrinters": secretPrinters, "configWriters": configWriters, "pathInstallers": pathInstallers}[table]()[tl.Name]
-			assert.Len(t, got, len(forms), tl.Name+" in "+table)
+		for table, forms := range map[string][]string{"secretPrinters": tl.Secrets, "configWriters": tl.Configures, "pathInstallers": tl.OntoPath,
+			"uploaders": tl.Uploads, "servers": tl.Serves, "unguarded": tl.Unguarded, "resolvers": tl.Resolves, "openers": tl.Opens,
+			"systemChangers": tl.ChangesSystem} {
+			assert.Len(t, tables[table]()[tl.Name], len(forms), tl.Name+" in "+table)
 		}
 	}
-	assert.NotNil(t, configWriters()["sysctl"], "the table's own rows stay")
-	assert.Panics(t, func() { withTools(func(t *cmds.Tool) []string { return t.Secrets }, map[string][]string{"aws": {"x"}}) })
+	assert.Len(t, systemChangers()["xattr"], 2, "xattr -c, xattr com.apple.quarantine -d|-w")
 	e := env(protocol.Policy{})
 	for call, code := range map[string]string{"aws configure get aws_secret_access_key": "human.sensitive-read",
-		"brew services start redis": "human.persistence-write", "cargo install ripgrep": "human.outside-write"} {
+		"brew services start redis": "human.persistence-write", "cargo install ripgrep": "human.outside-write",
+		"docker-credential-osxkeychain get": "human.sensitive-read"} { // a family: docker-credential-*
 		assert.Contains(t, codes(Analyze(bash(call), e)), code, call)
 	}
 	assert.NotContains(t, codes(Analyze(bash("cargo install --list"), e)), "human.outside-write")

