@@ -24,7 +24,7 @@ func editorCLI(name string) *argv.Command {
 
 // agentTools are the coding agents, with the forms that run one
 // unguarded (Unguarded) or change what it loads (Configures), and the
-// VS Code forks (code's flags are the pagers' opener, editors.go).
+// VS Code forks (code's flags undeclared, a pager's: editors.go's opener).
 var agentTools = []*Tool{
 	{Name: "claude",
 		Cmd: agentCLI("claude", flags("-c --continue -r --resume --verbose --dangerously-skip-permissions -d --debug -v",
@@ -59,7 +59,7 @@ var agentTools = []*Tool{
 		Examples: []argv.Example{want("--dangerously-skip-permissions", "human human.agent-unguarded"), want("", "ask")}},
 	{Name: "aider", Unguarded: []string{"--yes-always"},
 		Examples: []argv.Example{want("--yes-always", "human human.agent-unguarded"), want("", "ask")}},
-	editorTool("cursor", editorCLI("cursor")), editorTool("codium", editorCLI("codium")), editorTool("code", nil),
+	editorTool("cursor", editorCLI("cursor")), editorTool("codium", editorCLI("codium")), editorTool("code", opener("code", ex("-g main.go:10", ""))),
 }
 
 // editorTool is a VS Code fork's entry under name, its flags cmd.

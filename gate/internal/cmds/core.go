@@ -144,9 +144,5 @@ var core = asData(
 		ex("-r", ""), ex("--sha1 -n @dns -N example.com", "")),
 	&argv.Command{Name: "vm_stat", Flags: flags("", "-c", ""), Examples: []argv.Example{ex("-c 3 1", "")}},
 	&argv.Command{Name: "hostinfo", Flags: flags("", "", "")},
-	// sysctl only prints: -w, -p/--load, --system and BSD -f (which write kernel
-	// settings) are left out; NAME=VALUE writes too (the gate's code)
-	withHook("sysctl", gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
-		ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system"),
-		want("vm.swappiness=10", "human human.system-write"))),
+	// sysctl's entry is a tool's (system.go)
 )

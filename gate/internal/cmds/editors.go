@@ -21,7 +21,7 @@ var pagers = []*argv.Command{
 	opener("most", ex("log.txt", "")), opener("pg", ex("log.txt", "")),
 	opener("zless", ex("log.gz", "")), opener("zmore", ex("log.gz", "")),
 	opener("nano", ex("+10 main.go", "")), opener("pico", ex("notes.txt", "")), opener("micro", ex("main.go", "")),
-	opener("code", ex("-g main.go:10", "")), opener("subl", ex("main.go", "")), opener("hx", ex("main.go", "")),
+	opener("subl", ex("main.go", "")), opener("hx", ex("main.go", "")),
 	opener("kak", ex("main.go", "")), opener("mcedit", ex("main.go", "")), opener("joe", ex("main.go", "")),
 }
 

@@ -120,9 +120,13 @@ func desktopOpener(name string, ex ...argv.Example) *Tool {
 }
 
 // systemTools change the kernel's or the machine's settings in the forms
-// their entries give: sysctl's flags are core's (core.go), which leave
-// its writing forms out; -f: BSD and macOS load a file, like -p.
+// their entries give (Configures; -f: BSD and macOS load a file, like -p).
 var systemTools = []*Tool{
+	// sysctl only prints: -w, -p/--load, --system and BSD -f (which write kernel
+	// settings) are left out; NAME=VALUE writes too (the sysctl hook)
 	{Name: "sysctl", Configures: []string{"-w|--write|-p|--load|--system|-f"},
+		Cmd: asData(withHook("sysctl", gnu("sysctl", flags("-a -A -X --all -b --binary -e --ignore -N --names -n --values -q --quiet -o -x -d -h -i", "-r --pattern", ""),
+			ex("-n hw.ncpu", ""), ex("-a", ""), ex("-w vm.swappiness=10", "-w"), ex("-p", "-p"), ex("--system", "--system"),
+			want("vm.swappiness=10", "human human.system-write"))))[0],
 		Examples: []argv.Example{want("-p", "human human.persistence-write"), want("--system", "human human.persistence-write"), want("-a", "allow")}},
 }
