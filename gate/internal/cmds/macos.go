@@ -291,9 +291,17 @@ var macTools = []*Tool{
 	macTool("defaults", "write com.x k v", "write", "delete", "import", "rename"),
 	macTool("launchctl", "setenv X 1", "load", "bootstrap", "submit", "setenv", "unsetenv", "asuser", "bsexec", "enable", "config", "kickstart",
 		"unload", "bootout", "disable", "remove", "stop", "kill", "limit", "start"),
-	macTool("security", "add-trusted-cert x.pem", "add-trusted-cert", "remove-trusted-cert", "trust-settings-import", "add-certificates", "import", "export",
+	// macOS security: find-*-password -w or -g prints a password, and
+	// dump-keychain -d the keychain's secrets (the keychain hook)
+	withCmd(macTool("security", "add-trusted-cert x.pem", "add-trusted-cert", "remove-trusted-cert", "trust-settings-import", "add-certificates", "import", "export",
 		"delete-*", "add-generic-password", "add-internet-password", "set-keychain-settings", "set-key-partition-list",
 		"create-keychain", "default-keychain", "login-keychain", "list-keychains -s|-d", "authorizationdb write", "authorize"),
+		withHook("keychain", tool("security", flags("-h -i -p -q -v", "", ""),
+			sub("find-generic-password", flags("-g -w", "-a -c -C -D -G -j -l -r -s", "")),
+			sub("find-internet-password", flags("-g -w", "-a -c -C -d -D -j -l -p -P -r -s -t", "")),
+			sub("dump-keychain", flags("-a -d -i -r", "", "")), sub("list-keychains", flags("", "-d -s", ""))),
+			want("find-generic-password -s gh -w", "human human.sensitive-read"), want("dump-keychain", "human human.sensitive-read"),
+			want("list-keychains", "ask"))),
 	macTool("diskutil", "eraseDisk APFS X disk2", "erase*", "partition*", "zeroDisk", "randomDisk", "secureErase", "reformat", "splitPartition",
 		"mergePartitions", "resizeVolume", "apfs delete*", "apfs erase*", "apfs resize*", "apfs encrypt*", "apfs decrypt*", "unmountDisk", "eject", "mount*"),
 	macTool("csrutil", "disable", "disable", "enable", "clear", "authenticated-root"),
@@ -310,6 +318,9 @@ var macTools = []*Tool{
 	// by Gatekeeper; -c clears every attribute, the quarantine with them
 	macTool("xattr", "-d com.apple.quarantine app", "-c", "com.apple.quarantine -d|-w"),
 }
+
+// withCmd is t with its flags declared by c.
+func withCmd(t *Tool, c *argv.Command) *Tool { t.Cmd = c; return t }
 
 // macTool is name's entry: forms change the system, as example does.
 func macTool(name, example string, forms ...string) *Tool {

@@ -27,14 +27,7 @@ func gpgEntry(name string, ex ...argv.Example) *argv.Command {
 }
 
 var secretStores = []*argv.Command{
-	// macOS security: find-*-password -w or -g prints a password, and
-	// dump-keychain -d the keychain's secrets
-	withHook("keychain", tool("security", flags("-h -i -p -q -v", "", ""),
-		sub("find-generic-password", flags("-g -w", "-a -c -C -D -G -j -l -r -s", "")),
-		sub("find-internet-password", flags("-g -w", "-a -c -C -d -D -j -l -p -P -r -s -t", "")),
-		sub("dump-keychain", flags("-a -d -i -r", "", "")), sub("list-keychains", flags("", "-d -s", ""))),
-		want("find-generic-password -s gh -w", "human human.sensitive-read"), want("dump-keychain", "human human.sensitive-read"),
-		want("list-keychains", "ask")),
+	// macOS security's entry is a tool's (macos.go's macTools)
 	// libsecret's secret-tool: lookup prints the stored secret
 	withHook("secret-service", tool("secret-tool", flags("", "", ""),
 		sub("lookup", flags("", "", "")), sub("search", flags("--all --unlock", "", "")), sub("store", flags("", "--label --collection", "")),
