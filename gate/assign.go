@@ -215,10 +215,10 @@ func (a *analyzer) envCommand(name, val string, sc *scope) {
 // setArray records the elements of a=(…) when they are all known, so
 // "${a[@]}" as a command is seen ("a=(rm -rf ~); ${a[@]}"); home is what
 // an element's ~ expands to. It needs nothing but the shell's state.
-func (a *shellState) setArray(as *syntax.Assign, home string) {
+func (ss *shellState) setArray(as *syntax.Assign, home string) {
 	name := as.Name.Value
-	if a.arrays != nil {
-		delete(a.arrays, name)
+	if ss.arrays != nil {
+		delete(ss.arrays, name)
 	}
 	if as.Array == nil || as.Append {
 		return
@@ -237,15 +237,15 @@ func (a *shellState) setArray(as *syntax.Assign, home string) {
 		}
 		elems = append(elems, word{val: t, glob: hasGlob(t)})
 	}
-	if a.arrays == nil {
-		a.arrays = map[string][]word{}
+	if ss.arrays == nil {
+		ss.arrays = map[string][]word{}
 	}
-	a.arrays[name] = elems
+	ss.arrays[name] = elems
 }
 
 // arrayWords returns the elements "${a[@]}" or ${a[*]} expands to.
-func (a *shellState) arrayWords(w *syntax.Word) ([]word, bool) {
-	if len(a.arrays) == 0 || len(w.Parts) != 1 {
+func (ss *shellState) arrayWords(w *syntax.Word) ([]word, bool) {
+	if len(ss.arrays) == 0 || len(w.Parts) != 1 {
 		return nil, false
 	}
 	part := w.Parts[0]
@@ -257,14 +257,14 @@ func (a *shellState) arrayWords(w *syntax.Word) ([]word, bool) {
 		return nil, false
 	}
 	if p.Index == nil && (p.Param.Value == "@" || p.Param.Value == "*") {
-		elems, ok := a.arrays["@"] // the positional parameters (set -- …)
+		elems, ok := ss.arrays["@"] // the positional parameters (set -- …)
 		return elems, ok
 	}
 	idx, ok := p.Index.(*syntax.Word)
 	if !ok || (idx.Lit() != "@" && idx.Lit() != "*") {
 		return nil, false
 	}
-	elems, ok := a.arrays[p.Param.Value]
+	elems, ok := ss.arrays[p.Param.Value]
 	return elems, ok
 }
 
@@ -281,27 +281,27 @@ func wordsOf(ws []*syntax.Word) []word {
 // setTaint records whether a variable holds a secret; the keys are also
 // "&N" for a file descriptor (exec 3<.env) and "(history)" for the shell's
 // history list (history -r ~/.ssh/id_rsa).
-func (a *shellState) setTaint(name string, t bool) {
-	if a.taint == nil {
-		a.taint = map[string]bool{}
+func (ss *shellState) setTaint(name string, t bool) {
+	if ss.taint == nil {
+		ss.taint = map[string]bool{}
 	}
-	a.taint[name] = t
+	ss.taint[name] = t
 }
 
 // setVals records the values the call gave a variable (nil: unknown). They
 // only make answers stricter unless exact.
-func (a *shellState) setVals(name string, v *varVals) {
-	delete(a.listVars, name)
+func (ss *shellState) setVals(name string, v *varVals) {
+	delete(ss.listVars, name)
 	if v == nil {
-		if a.vals != nil {
-			delete(a.vals, name)
+		if ss.vals != nil {
+			delete(ss.vals, name)
 		}
 		return
 	}
-	if a.vals == nil {
-		a.vals = map[string]*varVals{}
+	if ss.vals == nil {
+		ss.vals = map[string]*varVals{}
 	}
-	a.vals[name] = v
+	ss.vals[name] = v
 }
 
 // setsVar records a builtin or loop that assigns the variable name (for
@@ -324,8 +324,8 @@ func (a *analyzer) setsVar(by, name string, dyn bool) {
 }
 
 // ref is the variable assigning name assigns: the target of a nameref.
-func (a *shellState) ref(name string) string {
-	if t := a.refs[name]; t != "" {
+func (ss *shellState) ref(name string) string {
+	if t := ss.refs[name]; t != "" {
 		return t
 	}
 	return name

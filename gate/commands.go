@@ -451,8 +451,8 @@ func (a *analyzer) dispatch(f *rfact, idx int, lb string, words []word, sc *scop
 // outsideCwd makes a command that runs another in dir (env -C, go -C,
 // npm --prefix) ask when dir is outside the project or unknown: whatever
 // a rule allows for the project, the build files there are someone else's.
-func (a *places) outsideCwd(f *rfact, by, dir string) {
-	if r := a.resolvePath(dir, "", false); dir == "" || !a.inProject(r) {
+func (pl *places) outsideCwd(f *rfact, by, dir string) {
+	if r := pl.resolvePath(dir, "", false); dir == "" || !pl.inProject(r) {
 		f.ask = reason("ask.outside-cwd", by+" runs it outside the project")
 	}
 }
@@ -716,22 +716,22 @@ func (a *analyzer) funcArgs(body *syntax.Stmt, args []word) func() {
 
 // positionalAt makes "$@" the words args, when each is known (else it is
 // only known at run time), and returns what puts the old "$@" back.
-func (st *shellState) positionalAt(args []word) func() {
-	savedAt, hadAt := st.arrays["@"]
+func (ss *shellState) positionalAt(args []word) func() {
+	savedAt, hadAt := ss.arrays["@"]
 	if !slices.ContainsFunc(args, func(w word) bool { return w.dyn }) {
-		if st.arrays == nil {
-			st.arrays = map[string][]word{}
+		if ss.arrays == nil {
+			ss.arrays = map[string][]word{}
 		}
-		st.arrays["@"] = slices.Clone(args)
-	} else if st.arrays != nil {
-		delete(st.arrays, "@")
+		ss.arrays["@"] = slices.Clone(args)
+	} else if ss.arrays != nil {
+		delete(ss.arrays, "@")
 	}
 	return func() {
 		switch {
 		case hadAt:
-			st.arrays["@"] = savedAt
-		case st.arrays != nil:
-			delete(st.arrays, "@")
+			ss.arrays["@"] = savedAt
+		case ss.arrays != nil:
+			delete(ss.arrays, "@")
 		}
 	}
 }

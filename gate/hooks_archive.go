@@ -25,43 +25,43 @@ type tarCall struct {
 // tar analyses a tar command line: the commands its options run, the
 // archive it writes or reads, the files it packs (relative to -C) and the
 // directory it extracts into.
-func (p *plainCall) tar() {
-	a, f, idx, args, sc := p.a, p.f, p.idx, p.args, p.sc
-	c := &tarCall{a: a, f: f, idx: idx, args: args, sc: sc, t: scripts.ReadTar(len(args), wordAt(args)), dir: sc.cwd}
-	c.runs()
-	c.extract = strings.ContainsAny(c.t.Letters, "x") || hasLongAbbrev(args, "--extract", "--get")
-	c.list = strings.ContainsAny(c.t.Letters, "t") || hasLongAbbrev(args, "--list")
-	for _, w := range c.values('C') {
-		c.dir = a.pathWord(w, sc, true).abs
+func (c *plainCall) tar() {
+	a, f, idx, args, sc := c.a, c.f, c.idx, c.args, c.sc
+	tc := &tarCall{a: a, f: f, idx: idx, args: args, sc: sc, t: scripts.ReadTar(len(args), wordAt(args)), dir: sc.cwd}
+	tc.runs()
+	tc.extract = strings.ContainsAny(tc.t.Letters, "x") || hasLongAbbrev(args, "--extract", "--get")
+	tc.list = strings.ContainsAny(tc.t.Letters, "t") || hasLongAbbrev(args, "--list")
+	for _, w := range tc.values('C') {
+		tc.dir = a.pathWord(w, sc, true).abs
 	}
-	if c.extract {
-		c.extractInto()
+	if tc.extract {
+		tc.extractInto()
 	}
 	before := len(a.facts)
-	for _, w := range c.values('f') {
-		if c.extract || c.list {
+	for _, w := range tc.values('f') {
+		if tc.extract || tc.list {
 			a.readWord(w, sc, idx, false)
 		} else {
 			a.writeWord(w, sc, idx)
 		}
 	}
-	if !c.extract && !c.list {
-		c.pack()
+	if !tc.extract && !tc.list {
+		tc.pack()
 	}
 	for _, l := range []byte{'T', 'X'} {
-		for _, w := range c.values(l) {
+		for _, w := range tc.values(l) {
 			a.readWord(w, sc, idx, false)
 		}
 	}
-	c.sideFiles()
-	if !c.extract && !c.list {
-		c.packedFiles()
+	tc.sideFiles()
+	if !tc.extract && !tc.list {
+		tc.packedFiles()
 	}
-	c.remote(before)
-	if len(c.t.Unknown) > 0 {
-		f.ask = reason("ask.flag", "tar "+clip(c.t.Unknown[0], 80)+" is a flag the gate does not know")
+	tc.remote(before)
+	if len(tc.t.Unknown) > 0 {
+		f.ask = reason("ask.flag", "tar "+clip(tc.t.Unknown[0], 80)+" is a flag the gate does not know")
 	}
-	if c.list && !c.extract && f.ask == nil && f.human == nil {
+	if tc.list && !tc.extract && f.ask == nil && f.human == nil {
 		f.safe = reason("gate.safe", "tar -t only lists an archive")
 	}
 }
@@ -336,19 +336,19 @@ func (z *archiveCall) effects() {
 // packed taints an archive written to a file from a directory that holds a
 // secret: uploading the archive later in the call sends that secret
 // (tar czf x.tgz . && curl -T x.tgz). It reports whether one does.
-func (a *places) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) bool {
+func (pl *places) packed(archives, args []word, ops []int, in, sc *scope, follow bool, excl ...string) bool {
 	for _, i := range ops {
 		if args[i].dyn {
 			continue
 		}
 		// a directory too large to check is not tainted: tar czf x.tgz . of
 		// a big project is everyday, and the upload of x.tgz asks anyway
-		if found, _ := a.dirSecret(a.resolvePath(args[i].val, in.cwd, false), follow, excl...); !found {
+		if found, _ := pl.dirSecret(pl.resolvePath(args[i].val, in.cwd, false), follow, excl...); !found {
 			continue
 		}
 		for _, w := range archives {
 			if !w.dyn {
-				a.markTainted(a.resolvePath(w.val, sc.cwd, true))
+				pl.markTainted(pl.resolvePath(w.val, sc.cwd, true))
 			}
 		}
 		return true

@@ -121,7 +121,7 @@ func hostRoot(n, v string) bool {
 
 // containerMount checks a bind mount: a container given /, a system
 // directory, the home or a secret reads everything in it.
-func (a *factLog) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
+func (fl *factLog) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
 	host, _, _ := strings.Cut(v, ":")
 	if flag == "--mount" {
 		host = ""
@@ -134,9 +134,9 @@ func (a *factLog) containerMount(f *rfact, flag, v string, sc *scope, idx int) {
 	if host == "" || !strings.ContainsAny(host[:1], "/~.") {
 		return // a named volume
 	}
-	r := a.resolvePath(host, sc.cwd, false)
-	if a.sensitive(r) || r.known && a.floorTarget(r.abs) && !a.inProject(r) {
-		a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+	r := fl.resolvePath(host, sc.cwd, false)
+	if fl.sensitive(r) || r.known && fl.floorTarget(r.abs) && !fl.inProject(r) {
+		fl.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 			human: reason("human.sensitive-read", "mounts "+r.abs+" into a container, secrets included")})
 	}
 }

@@ -227,7 +227,7 @@ func copyOperands(t *cmds.FileTool, args []word) (ops []int, target int, all []w
 
 // copyMove reads a file tool that copies, moves or links its sources to
 // a target (t.Does: Copies, Moves, Links, Syncs).
-func (a *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
+func (fl *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
 	syncs := t.Does == cmds.Syncs
 	// --delete* removes what the source lacks: rsync -a --delete empty/ ~/
 	// empties the destination like rm -rf
@@ -238,46 +238,46 @@ func (a *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args 
 		switch t.Does {
 		case cmds.Moves, cmds.Links:
 			if t.Does == cmds.Moves {
-				a.deleteWord(args[i], sc, idx, rmRecursive)
+				fl.deleteWord(args[i], sc, idx, rmRecursive)
 			}
 			// moving or linking a secret to another name reads it there
-			r := a.resolveMaybe(args[i], args[i].val, sc, false)
-			if a.sensitive(r) {
+			r := fl.resolveMaybe(args[i], args[i].val, sc, false)
+			if fl.sensitive(r) {
 				secret = true
-				a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+				fl.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 					human: reason("human.sensitive-read", lb+" gives a sensitive file another name")})
 			}
 			// a link to a startup file or hook is a second name that later
 			// writes go through (ln -s ~/.bashrc b; echo … >> b)
-			if t.Does == cmds.Links && a.protectedWrite(r, false) {
-				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+			if t.Does == cmds.Links && fl.protectedWrite(r, false) {
+				fl.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
 					floor: reason("floor.protected", "ln gives perm-peer's own policy, grants or database a name that writes reach")})
-			} else if t.Does == cmds.Links && a.persistence(r) != "" {
-				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+			} else if t.Does == cmds.Links && fl.persistence(r) != "" {
+				fl.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
 					human: reason("human.persistence-write", "ln gives a file that runs or guards commands a name that writes reach")})
 			}
 		default:
-			mid := len(a.facts)
-			a.readWord(args[i], sc, idx, false)
-			for _, g := range a.facts[mid:] {
+			mid := len(fl.facts)
+			fl.readWord(args[i], sc, idx, false)
+			for _, g := range fl.facts[mid:] {
 				secret = secret || g.human != nil && g.human.Code == "human.sensitive-read"
 			}
 		}
 	}
 	if target >= 0 && syncDelete && !strings.Contains(args[target].val, ":") {
-		a.deleteWord(args[target], sc, idx, rmRecursive)
+		fl.deleteWord(args[target], sc, idx, rmRecursive)
 	}
 	if target >= 0 {
-		mid := len(a.facts)
-		a.writeWord(args[target], sc, idx)
+		mid := len(fl.facts)
+		fl.writeWord(args[target], sc, idx)
 		if secret {
-			for _, g := range a.facts[mid:] {
-				a.markTainted(g.path) // cat of the new name is a secret read
+			for _, g := range fl.facts[mid:] {
+				fl.markTainted(g.path) // cat of the new name is a secret read
 			}
 		}
 		recursive := hasShort(args, "rRa") || hasFlag(args, "--recursive", "--archive")
 		if w := args[target]; recursive && !w.dyn && t.Does != cmds.Links {
-			if r := a.resolvePath(w.val, sc.cwd, true); a.holdsProtected(r) {
+			if r := fl.resolvePath(w.val, sc.cwd, true); fl.holdsProtected(r) {
 				f.human = reason("human.protected-overwrite", "a recursive copy into a directory holding perm-peer's own files")
 			}
 		}
@@ -287,7 +287,7 @@ func (a *factLog) copyMove(f *rfact, idx int, lb string, t *cmds.FileTool, args 
 // metaWrite reads a file tool that changes its operands' metadata or
 // creates them (t.Does: ChangesMeta), after its lead operands (the mode or
 // owner); -R on a root is a floor.
-func (a *factLog) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
+func (fl *factLog) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args []word, sc *scope) {
 	ops := operands(args, t.ValueFlags())
 	recursive := hasShort(args, "R") || hasFlag(args, "--recursive")
 	if t.Lead > 0 {
@@ -302,12 +302,12 @@ func (a *factLog) metaWrite(f *rfact, idx int, lb string, t *cmds.FileTool, args
 	for _, i := range ops {
 		w := args[i]
 		if recursive && !w.dyn {
-			r := a.resolvePath(w.val, sc.cwd, false)
-			if r.known && (a.floorTarget(r.abs) || a.floorTarget(r.real) || r.glob && a.floorGlob(r) != "") {
+			r := fl.resolvePath(w.val, sc.cwd, false)
+			if r.known && (fl.floorTarget(r.abs) || fl.floorTarget(r.real) || r.glob && fl.floorGlob(r) != "") {
 				f.floor = reason("floor.chmod-root", lb+" -R on "+r.abs)
 			}
 		}
-		a.writeWord(w, sc, idx)
+		fl.writeWord(w, sc, idx)
 	}
 }
 
@@ -321,15 +321,15 @@ var fixerValueFlags = map[string]bool{"-c": true, "--config": true, "-o": true, 
 
 // fixer polices eslint --fix and prettier --write: they rewrite the files
 // they are given, and -o writes a report.
-func (a *factLog) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
+func (fl *factLog) fixer(f *rfact, idx int, lb string, args []word, sc *scope) {
 	for _, w := range flagValues(args, "-o", "--output-file") {
-		a.writeWord(w, sc, idx)
+		fl.writeWord(w, sc, idx)
 	}
 	if !hasFlag(args, "--fix", "--write", "-w") {
 		return
 	}
 	for _, i := range operands(args, fixerValueFlags) {
-		a.writeWord(args[i], sc, idx)
+		fl.writeWord(args[i], sc, idx)
 	}
 }
 

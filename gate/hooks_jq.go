@@ -11,7 +11,7 @@ import (
 // filter is known-safe only when every function it calls is a pure
 // builtin or its own, SPEC §5.1), the files it loads, reads or edits;
 // taint when it prints the environment.
-func (a *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *scope) (taint bool) {
+func (fl *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *scope) (taint bool) {
 	// --arg NAME VALUE and its kin take two words: they are dropped
 	// here, so that the filter is the first operand left (after --, jq
 	// takes "--arg" for the filter and refuses it)
@@ -27,14 +27,14 @@ func (a *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *sco
 				exp = args[i].val
 			}
 			f.ask = reason("ask.flag", "yq -s writes files named by an expression")
-			a.writeFact(pathRef{raw: exp}, idx)
+			fl.writeFact(pathRef{raw: exp}, idx)
 			for _, l := range codeLiterals(exp, false) {
-				a.writeWord(word{val: l + ".yml"}, sc, idx)
+				fl.writeWord(word{val: l + ".yml"}, sc, idx)
 			}
 			splits = true
 		case v == "--arg" || v == "--argjson" || v == "--slurpfile" || v == "--rawfile":
 			if (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args) {
-				a.readWord(args[i+2], sc, idx, false)
+				fl.readWord(args[i+2], sc, idx, false)
 			}
 			i += 2
 		default:
@@ -69,12 +69,12 @@ func (a *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *sco
 		}
 		// load("f"), load_props("f"), strload("f"): file reads by name
 		for _, name := range scripts.JqLoads(w.val) {
-			a.readFact(a.resolvePath(name, sc.cwd, false), idx, false)
+			fl.readFact(fl.resolvePath(name, sc.cwd, false), idx, false)
 		}
 		if scripts.JqImports(w.val) {
 			reads = true
 			for _, p := range jqModulePaths(args, w.val) {
-				a.readFact(a.resolvePath(p, sc.cwd, false), idx, false)
+				fl.readFact(fl.resolvePath(p, sc.cwd, false), idx, false)
 			}
 		}
 	}
@@ -84,12 +84,12 @@ func (a *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *sco
 	for n, i := range ops {
 		switch {
 		case n > 0 || fromFile || len(exprs) > 0:
-			a.readWord(args[i], sc, idx, false)
+			fl.readWord(args[i], sc, idx, false)
 		case yq && !args[i].dyn && scripts.YqDataFile(args[i].val):
 			// yq f.yml: a first operand that is an existing file is a
 			// file, the filter "."; one that is not is an unknown
 			// operator, which yq refuses
-			a.readWord(args[i], sc, idx, false)
+			fl.readWord(args[i], sc, idx, false)
 		default:
 			filter(args[i])
 		}
@@ -99,7 +99,7 @@ func (a *factLog) jq(f *rfact, idx int, yq bool, lb string, args []word, sc *sco
 	} else if yq && hasShort(args, "i") || hasFlag(args, "--inplace", "--in-place") {
 		f.ask = reason("ask.flag", lb+" -i edits files in place")
 		for _, i := range ops[min(1, len(ops)):] {
-			a.writeFact(a.pathWord(args[i], sc, true), -1)
+			fl.writeFact(fl.pathWord(args[i], sc, true), -1)
 		}
 	} else if !splits {
 		f.safe = reason("gate.safe", lb+" only reads")

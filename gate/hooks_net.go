@@ -1224,9 +1224,9 @@ func urlHost(v string) string {
 }
 
 // hostsOf lists the hosts command idx connects to.
-func (a *factLog) hostsOf(idx int) []string {
+func (fl *factLog) hostsOf(idx int) []string {
 	var hosts []string
-	for _, g := range a.facts[max(idx, 0):] {
+	for _, g := range fl.facts[max(idx, 0):] {
 		if g.kind == protocol.FactNetwork && g.parent == idx {
 			hosts = append(hosts, g.host)
 		}

@@ -12,9 +12,9 @@ import (
 
 // readsInProject reports that every read fact of command idx is a known
 // path inside the project.
-func (a *factLog) readsInProject(idx int) bool {
-	for _, g := range a.facts[idx+1:] {
-		if g.kind == protocol.FactRead && g.parent == idx && !a.inProject(g.path) {
+func (fl *factLog) readsInProject(idx int) bool {
+	for _, g := range fl.facts[idx+1:] {
+		if g.kind == protocol.FactRead && g.parent == idx && !fl.inProject(g.path) {
 			return false
 		}
 	}
@@ -23,9 +23,9 @@ func (a *factLog) readsInProject(idx int) bool {
 
 // readsOutsideProject reports a call that reads a known place outside the
 // project: names it lists may be there.
-func (a *factLog) readsOutsideProject(idx int) bool {
-	return slices.ContainsFunc(a.facts[idx+1:], func(g *rfact) bool {
-		return g.kind == protocol.FactRead && g.parent == idx && g.path.known && !a.inProject(g.path)
+func (fl *factLog) readsOutsideProject(idx int) bool {
+	return slices.ContainsFunc(fl.facts[idx+1:], func(g *rfact) bool {
+		return g.kind == protocol.FactRead && g.parent == idx && g.path.known && !fl.inProject(g.path)
 	})
 }
 

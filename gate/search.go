@@ -447,7 +447,7 @@ func gnuToGo(p string, basic bool) (string, bool) {
 // regularFiles reports search operands that are all regular files on disk
 // now (a symlink counts as what it points to): grep -r of a file reads
 // only that file, no hidden file beside it.
-func (a *places) regularFiles(paths []word, sc *scope) bool {
+func (pl *places) regularFiles(paths []word, sc *scope) bool {
 	if len(paths) == 0 {
 		return false
 	}
@@ -455,7 +455,7 @@ func (a *places) regularFiles(paths []word, sc *scope) bool {
 		if w.dyn {
 			return false
 		}
-		r := a.resolvePath(w.val, sc.cwd, false)
+		r := pl.resolvePath(w.val, sc.cwd, false)
 		if !r.known || r.glob {
 			return false
 		}
@@ -479,15 +479,15 @@ type clearedSearch struct {
 // nothing else in the call writes, deletes or runs an unknown program: the
 // files cannot become a directory or a link to one (rm x.yml; ln -s . x.yml),
 // nor a .env appear, before or while grep reads them.
-func (a *factLog) searchesOnlyFiles() {
-	if len(a.fileSearches) == 0 {
+func (fl *factLog) searchesOnlyFiles() {
+	if len(fl.fileSearches) == 0 {
 		return
 	}
-	only := make(map[int]bool, len(a.fileSearches))
-	for _, c := range a.fileSearches {
+	only := make(map[int]bool, len(fl.fileSearches))
+	for _, c := range fl.fileSearches {
 		only[c.fact] = true
 	}
-	for i, f := range a.facts {
+	for i, f := range fl.facts {
 		if only[i] {
 			continue
 		}
@@ -498,8 +498,8 @@ func (a *factLog) searchesOnlyFiles() {
 			return
 		}
 	}
-	for _, c := range a.fileSearches {
-		a.facts[c.fact].human = nil
-		a.facts[c.fact].safe = reason("gate.read", c.why)
+	for _, c := range fl.fileSearches {
+		fl.facts[c.fact].human = nil
+		fl.facts[c.fact].safe = reason("gate.read", c.why)
 	}
 }

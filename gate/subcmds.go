@@ -225,10 +225,10 @@ func anyFlag(args []word, flags []string) bool {
 
 // subcmdEffects records what a secret printer or a configuration writer
 // does, whatever else the command's own model says.
-func (a *factLog) subcmdEffects(f *rfact, idx int, lb string, args []word) summary {
+func (fl *factLog) subcmdEffects(f *rfact, idx int, lb string, args []word) summary {
 	var s summary
 	if lookupSubcmd(secretPrinters, lb, args) {
-		a.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
+		fl.add(&rfact{kind: protocol.FactRead, path: pathRef{raw: lb + " credentials"}, parent: idx,
 			human: reason("human.sensitive-read", lb+" prints a credential or a decrypted secret")})
 		s.taint = true
 	}

@@ -33,7 +33,7 @@ func flagOutsideModel(f *rfact) bool {
 // model: a sensitive or system path among them (a word, or a --flag=VALUE's
 // value) is a human-only read, since the program may read it, and a
 // persistence file a human-only write, since it may write it.
-func (a *factLog) handedPaths(args []word, sc *scope, idx int) {
+func (fl *factLog) handedPaths(args []word, sc *scope, idx int) {
 	for _, w := range args {
 		v := w.val
 		if w.dyn || v == "" || strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
@@ -45,19 +45,19 @@ func (a *factLog) handedPaths(args []word, sc *scope, idx int) {
 		if !pathLiteral(v) && !isSensitiveName(strings.ToLower(v)) && persistenceOf("/"+v) == "" {
 			continue // a word, not a path (CLAUDE.md is one, a bare name)
 		}
-		switch r := a.resolvePath(v, sc.cwd, false); {
-		case readBy(a.facts, idx, r):
-		case a.sensitive(r):
-			a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+		switch r := fl.resolvePath(v, sc.cwd, false); {
+		case readBy(fl.facts, idx, r):
+		case fl.sensitive(r):
+			fl.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 				human: reason("human.sensitive-read", "a sensitive file is handed to a program the gate does not know")})
 		case r.known && systemPath(r.abs):
-			a.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
+			fl.add(&rfact{kind: protocol.FactRead, path: r, parent: idx,
 				human: reason("human.system-path", "a system path is handed to a program the gate does not know")})
 		case r.known:
 			// it may write what it is handed (ditto x .git/hooks/pre-commit);
 			// persistence may look at the disk, so it is asked once
-			if kind := a.persistence(r); kind != "" {
-				a.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
+			if kind := fl.persistence(r); kind != "" {
+				fl.add(&rfact{kind: protocol.FactWrite, path: r, parent: idx,
 					human: reason("human.persistence-write", "a "+kind+" is handed to a program the gate does not know")})
 			}
 		}

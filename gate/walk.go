@@ -85,7 +85,7 @@ type stdinSrc struct {
 // and xargs -a l cat read those names; only secretList is kept, as a later
 // write can add names but not make the listing a clean one). resolve
 // makes a name absolute.
-func (st *shellState) recordOutputs(redirs []*syntax.Redirect, s summary, resolve func(string) pathRef) {
+func (ss *shellState) recordOutputs(redirs []*syntax.Redirect, s summary, resolve func(string) pathRef) {
 	out := textOf(s.out)
 	if out == "" && !s.secretList {
 		return
@@ -103,34 +103,34 @@ func (st *shellState) recordOutputs(redirs []*syntax.Redirect, s summary, resolv
 			continue
 		}
 		if out != "" {
-			if st.written == nil {
-				st.written = map[string]string{}
+			if ss.written == nil {
+				ss.written = map[string]string{}
 			}
 			if r.Op != syntax.AppOut {
-				st.written[p.abs] = ""
+				ss.written[p.abs] = ""
 			}
-			st.written[p.abs] += out
+			ss.written[p.abs] += out
 		}
 		if s.secretList {
-			if st.listings == nil {
-				st.listings = map[string]*stdinSrc{}
+			if ss.listings == nil {
+				ss.listings = map[string]*stdinSrc{}
 			}
-			st.listings[p.abs] = &stdinSrc{text: "$_", secretList: true, broadList: s.broadList}
+			ss.listings[p.abs] = &stdinSrc{text: "$_", secretList: true, broadList: s.broadList}
 		}
 	}
 }
 
 // listingIn is what reading the file w names gives on stdin: a listing
 // this call wrote to it (recordOutputs), else nil.
-func (st *shellState) listingIn(w *syntax.Word, resolve func(string) pathRef) *stdinSrc {
-	if st.listings == nil {
+func (ss *shellState) listingIn(w *syntax.Word, resolve func(string) pathRef) *stdinSrc {
+	if ss.listings == nil {
 		return nil
 	}
 	name, ok := litText(w)
 	if !ok {
 		return nil
 	}
-	return st.listings[resolve(name).abs]
+	return ss.listings[resolve(name).abs]
 }
 
 // then is the output of x and then y, as a list (x; y, x && y) prints it:

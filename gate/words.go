@@ -121,30 +121,30 @@ func (a *analyzer) word(w *syntax.Word, sc *scope) word {
 }
 
 // addAlt appends literal text to every tracked value of the word.
-func (out *word) addAlt(s string) {
-	for i := range out.alts {
-		out.alts[i] += s
+func (w *word) addAlt(s string) {
+	for i := range w.alts {
+		w.alts[i] += s
 	}
 }
 
 // mulAlt multiplies the tracked values by a variable's values; an unknown
 // variable drops the tracking.
-func (out *word) mulAlt(v *varVals) {
-	if out.alts == nil {
+func (w *word) mulAlt(v *varVals) {
+	if w.alts == nil {
 		return
 	}
-	if v == nil || len(out.alts)*len(v.vals) > maxAlts {
-		out.alts, out.exact = nil, false
+	if v == nil || len(w.alts)*len(v.vals) > maxAlts {
+		w.alts, w.exact = nil, false
 		return
 	}
-	next := make([]string, 0, len(out.alts)*len(v.vals))
-	for _, p := range out.alts {
+	next := make([]string, 0, len(w.alts)*len(v.vals))
+	for _, p := range w.alts {
 		for _, x := range v.vals {
 			next = append(next, p+x)
 		}
 	}
-	out.alts = next
-	out.exact = out.exact && v.exact
+	w.alts = next
+	w.exact = w.exact && v.exact
 }
 
 func (a *analyzer) wordPart(part syntax.WordPart, sc *scope, out *word, b, e *strings.Builder, first, quoted bool) {
