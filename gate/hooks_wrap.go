@@ -830,6 +830,10 @@ func (c *wrapCall) runFrom(args []word, skip int) summary {
 	f.wrapper = true
 	f.open = reason("ask.runner", "runs another program")
 	rest := args[skip:]
+	if skip > 0 && c.w.ShellWith != "" && args[skip-1].val == c.w.ShellWith && len(rest) > 0 {
+		// yarn exec make test: Yarn's shell runs the words, joined
+		return a.shellString(f, joinWords(rest), sc, idx)
+	}
 	for j, w := range rest {
 		if w.val == "-c" || w.val == "--call" {
 			if j+1 < len(rest) {

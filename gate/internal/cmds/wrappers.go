@@ -77,9 +77,10 @@ type Wrapper struct {
 	// Schedules are the long options with which it runs the command
 	// again later (systemd-run --on-calendar): persistence
 	Schedules []string
-	// ShellWith is the flag with which its command is a shell string: a
-	// transparent wrapper's first word (entr -s 'make test'), a package
-	// runner's words after it, joined (pnpm exec --shell-mode make test)
+	// ShellWith is the flag (or the subcommand) with which its command is
+	// a shell string: a transparent wrapper's first word (entr -s 'make
+	// test'), a package runner's words after it, joined (pnpm exec
+	// --shell-mode make test, yarn exec make test)
 	ShellWith string
 	// DashShell: the words after -- are arguments of /bin/bash, not a
 	// command (capsh -- -c CMD)
@@ -359,7 +360,9 @@ func wrapperTable() []*Wrapper {
 			subRunner("npm", Package, 1, []string{"exec", "x", "dlx"}, want("exec rm -rf ~", floorInside), want("dlx rm -rf ~", floorInside)),
 			withShell("--shell-mode", subRunner("pnpm", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside),
 				want("exec --shell-mode 'rm -rf ~'", floorInside), want("exec --shell-mode rm -rf '~'", floorInside))),
-			subRunner("yarn", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside)),
+			// Yarn (2+) runs exec's words in its portable shell
+			withShell("exec", subRunner("yarn", Package, 1, []string{"exec", "x", "dlx"}, want("dlx rm -rf ~", floorInside),
+				want("exec 'rm -rf ~'", floorInside), want("exec 'ls; rm -rf ~'", floorInside))),
 			subRunner("devbox", Package, 1, run, want("run rm -rf ~", floorInside)),
 			subRunner("mise", Package, 1, []string{"exec", "x"}, want("x rm -rf ~", floorInside)),
 			subRunner("direnv", Package, 2, exec, want("exec . rm -rf ~", floorInside)),
