@@ -15,6 +15,22 @@ import (
 
 // exec analyses one simple command (argv already normalized), unwrapping
 // wrappers to a fixed point.
+// argvOf is the command line words give: their values, how many lead
+// before the first known only at run time, and whether one is an ANSI-C
+// string ($'\x72m'), which no known-safe answer trusts.
+func argvOf(words []word) (argv []string, static int, noSafe bool) {
+	argv = make([]string, len(words))
+	static = len(words)
+	for i, w := range words {
+		argv[i] = w.val
+		if w.dyn && static == len(words) {
+			static = i
+		}
+		noSafe = noSafe || w.ansiC
+	}
+	return argv, static, noSafe
+}
+
 func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	var s summary
 	noFunc := a.noFunc
@@ -42,18 +58,7 @@ func (a *analyzer) exec(words []word, sc *scope, parent int) summary {
 	}
 	in := a.stdin
 	a.simple++
-	argv := make([]string, len(words))
-	static := len(words)
-	noSafe := false
-	for i, w := range words {
-		argv[i] = w.val
-		if w.dyn && static == len(words) {
-			static = i
-		}
-		if w.ansiC {
-			noSafe = true
-		}
-	}
+	argv, static, noSafe := argvOf(words)
 	f := &rfact{kind: protocol.FactExec, argv: argv, static: static, parent: parent, cwd: sc.cwd}
 	idx := a.add(f)
 	name := words[0]
